@@ -1,0 +1,2 @@
+//! The `grundy` command-line tool.
+fn main() {}

@@ -1,0 +1,3 @@
+//! grundy: solve impartial combinatorial games.
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
