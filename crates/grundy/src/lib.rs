@@ -1,3 +1,7 @@
 //! grundy: solve impartial combinatorial games.
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
+
+pub mod game;
+pub mod nimber;
+pub mod solver;

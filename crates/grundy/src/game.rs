@@ -1,0 +1,118 @@
+//! What an impartial game is, as far as the solvers are concerned.
+//!
+//! A game is a set of rules; a position is a state of play. Both players have the
+//! same moves from every position (that is what makes the game *impartial*), and
+//! under normal play the player who cannot move loses. Every finite impartial game
+//! is, by the Sprague-Grundy theorem, equivalent to a single Nim heap: its
+//! *nimber* (Grundy value). See Berlekamp, Conway and Guy, *Winning Ways*, ch. 4,
+//! and the seed note `001` for a full proof of the theorem for sums.
+
+use std::hash::Hash;
+
+/// The rules of an impartial game.
+///
+/// Implement [`moves`](ImpartialGame::moves) and the generic
+/// [`Solver`](crate::solver::Solver) computes nimbers, outcomes and winning moves;
+/// implement [`components`](ImpartialGame::components) too and the solver splits
+/// sums by the Sprague-Grundy theorem instead of searching their product.
+///
+/// ```
+/// use grundy::game::ImpartialGame;
+/// use grundy::solver::Solver;
+///
+/// /// Take 1 or 2 tokens from a single heap.
+/// struct TakeOneOrTwo;
+/// impl ImpartialGame for TakeOneOrTwo {
+///     type Position = u32;
+///     fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
+///         moves.extend((1..=2).filter(|&take| take <= *heap).map(|take| heap - take));
+///     }
+/// }
+///
+/// let mut solver = Solver::new(&TakeOneOrTwo);
+/// assert_eq!(solver.nimber(&7).unwrap(), 1); // 7 mod 3
+/// ```
+pub trait ImpartialGame {
+    /// A position of the game. Equal positions must have equal futures.
+    type Position: Clone + Eq + Hash;
+
+    /// Appends the position each legal move leads to, one entry per move: two
+    /// different moves that reach the same position appear twice, so that
+    /// counting winning moves counts moves as a player makes them.
+    fn moves(&self, position: &Self::Position, moves: &mut Vec<Self::Position>);
+
+    /// Splits `position` into two or more independent components whose
+    /// disjunctive sum it is, or `None` when it does not split.
+    ///
+    /// Splitting is optional: it only lets the solver use the Sprague-Grundy
+    /// theorem (the nimber of a sum is the nim-sum of its parts' nimbers) instead
+    /// of searching the product of the parts. Misère search never splits.
+    fn components(&self, _position: &Self::Position) -> Option<Vec<Self::Position>> {
+        None
+    }
+}
+
+/// Who wins a position with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move (the *next* player) wins: an N-position.
+    NextPlayerWins,
+    /// The player who just moved (the *previous* player) wins: a P-position.
+    PreviousPlayerWins,
+}
+
+impl Outcome {
+    /// The standard letter: `N` for a first-player win, `P` for a first-player loss.
+    #[must_use]
+    pub const fn letter(self) -> char {
+        match self {
+            Self::NextPlayerWins => 'N',
+            Self::PreviousPlayerWins => 'P',
+        }
+    }
+
+    /// Whether the player to move wins.
+    #[must_use]
+    pub const fn first_player_wins(self) -> bool {
+        matches!(self, Self::NextPlayerWins)
+    }
+
+    /// The outcome in words, for people.
+    #[must_use]
+    pub const fn in_words(self) -> &'static str {
+        match self {
+            Self::NextPlayerWins => "first player wins",
+            Self::PreviousPlayerWins => "second player wins",
+        }
+    }
+
+    /// The outcome of a position whose nimber is `nimber`, under normal play.
+    #[must_use]
+    pub const fn from_nimber(nimber: u64) -> Self {
+        if nimber == 0 {
+            Self::PreviousPlayerWins
+        } else {
+            Self::NextPlayerWins
+        }
+    }
+}
+
+/// The play convention: who wins when no move is left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// The player who cannot move loses.
+    Normal,
+    /// The player who cannot move wins (whoever makes the last move loses).
+    Misere,
+}
+
+impl Convention {
+    /// `normal` or `misere`, as in the command-line contract.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Misere => "misere",
+        }
+    }
+}

@@ -1,0 +1,603 @@
+//! The generic solver: nimbers, outcomes and winning moves of any
+//! [`ImpartialGame`] by memoized search.
+//!
+//! This solver is the oracle that every closed form in grundy is tested against,
+//! so it is deliberately simple in what it assumes: only the game's moves.
+//!
+//! * Nimbers are computed by the recursive definition `G(p) = mex { G(q) : p → q }`
+//!   (Sprague 1935, Grundy 1939), memoized in a transposition table.
+//! * A position that [splits](ImpartialGame::components) into components has the
+//!   nim-sum of their nimbers (the Sprague-Grundy theorem; Winning Ways ch. 4,
+//!   seed note `001`), so sums are never searched as products.
+//! * The search is iterative with an explicit stack: a chain of a million
+//!   positions cannot overflow the call stack.
+//! * [`Solver::outcome`] stops at the first move to a P-position when only the
+//!   winner is asked, and [`Solver::misere_outcome`] searches misère play
+//!   directly (no decomposition: the Sprague-Grundy theorem does not hold there).
+//! * Every search counts the positions it stores and stops with
+//!   [`SearchError::StateLimit`] at the budget set by [`Solver::with_state_limit`].
+//!
+//! ```
+//! use grundy::game::{ImpartialGame, Outcome};
+//! use grundy::solver::Solver;
+//!
+//! /// Nim on a vector of heaps, split into single heaps.
+//! struct Nim;
+//! impl ImpartialGame for Nim {
+//!     type Position = Vec<u32>;
+//!     fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+//!         for (i, &heap) in heaps.iter().enumerate() {
+//!             for smaller in 0..heap {
+//!                 let mut next = heaps.clone();
+//!                 next[i] = smaller;
+//!                 moves.push(next);
+//!             }
+//!         }
+//!     }
+//!     fn components(&self, heaps: &Vec<u32>) -> Option<Vec<Vec<u32>>> {
+//!         (heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+//!     }
+//! }
+//!
+//! let mut solver = Solver::new(&Nim);
+//! assert_eq!(solver.nimber(&vec![3, 5, 7]).unwrap(), 1);
+//! assert_eq!(solver.outcome(&vec![1, 2, 3]).unwrap(), Outcome::PreviousPlayerWins);
+//! // Misère Nim: with only heaps of size 1, the player to move wins iff their number is even.
+//! assert_eq!(solver.misere_outcome(&vec![1, 1]).unwrap(), Outcome::NextPlayerWins);
+//! assert_eq!(solver.winning_moves(&vec![3, 5, 7]).unwrap(), vec![vec![2, 5, 7], vec![3, 4, 7], vec![3, 5, 6]]);
+//! ```
+
+use std::mem;
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Convention, ImpartialGame, Outcome};
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The transposition table reached its size limit.
+    #[error("the search reached its limit of {limit} stored positions")]
+    StateLimit {
+        /// The limit that was reached.
+        limit: usize,
+    },
+    /// A position can be reached from itself, so the game is not finite and has
+    /// no nimber in the ordinary sense.
+    #[error("a position can be reached from itself: the game is not finite (loopy)")]
+    Cycle,
+}
+
+/// The default budget of stored positions: about 1 GiB for small positions.
+pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
+
+/// Marks a position whose search is in progress, so that a cycle is detected
+/// instead of looping forever. No real nimber reaches it: a position would need
+/// four billion moves.
+const IN_PROGRESS: u32 = u32::MAX;
+
+/// Outcome table entries: a position is stored as in progress, then as won or lost
+/// for the player to move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    InProgress,
+    Won,
+    Lost,
+}
+
+/// Counters of the work a solver has done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// Positions whose moves were generated (each at most once per table).
+    pub positions_expanded: u64,
+    /// Moves generated, over all expanded positions.
+    pub moves_generated: u64,
+}
+
+/// A memoizing solver for one game. Tables persist between queries, so asking
+/// about many positions of the same game shares the work.
+#[derive(Debug)]
+pub struct Solver<'g, G: ImpartialGame> {
+    game: &'g G,
+    nimbers: FxHashMap<G::Position, u32>,
+    normal_outcomes: FxHashMap<G::Position, Mark>,
+    misere_outcomes: FxHashMap<G::Position, Mark>,
+    state_limit: usize,
+    statistics: Statistics,
+}
+
+impl std::fmt::Debug for Mark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::InProgress => "in progress",
+            Self::Won => "won",
+            Self::Lost => "lost",
+        })
+    }
+}
+
+/// One position being expanded by the iterative nimber search.
+struct NimberFrame<P> {
+    position: P,
+    /// Whether the children are components (combine by nim-sum) or moves (mex).
+    is_sum: bool,
+    /// The children are `children[first..end]`.
+    first: usize,
+    end: usize,
+    /// The index of the next child to resolve.
+    next: usize,
+    /// The values of resolved children are `values[first_value..]`.
+    first_value: usize,
+}
+
+/// One position being expanded by the iterative outcome search.
+struct OutcomeFrame<P> {
+    position: P,
+    first: usize,
+    end: usize,
+    next: usize,
+}
+
+impl<'g, G: ImpartialGame> Solver<'g, G> {
+    /// A solver for `game` with the [default state limit](DEFAULT_STATE_LIMIT).
+    #[must_use]
+    pub fn new(game: &'g G) -> Self {
+        Self {
+            game,
+            nimbers: FxHashMap::default(),
+            normal_outcomes: FxHashMap::default(),
+            misere_outcomes: FxHashMap::default(),
+            state_limit: DEFAULT_STATE_LIMIT,
+            statistics: Statistics::default(),
+        }
+    }
+
+    /// Sets the most positions the solver may store over all its tables.
+    #[must_use]
+    pub const fn with_state_limit(mut self, limit: usize) -> Self {
+        self.state_limit = limit;
+        self
+    }
+
+    /// The game this solver searches.
+    #[must_use]
+    pub const fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The work done so far.
+    #[must_use]
+    pub const fn statistics(&self) -> Statistics {
+        self.statistics
+    }
+
+    /// How many positions the tables hold.
+    #[must_use]
+    pub fn stored_positions(&self) -> usize {
+        self.nimbers.len() + self.normal_outcomes.len() + self.misere_outcomes.len()
+    }
+
+    /// An estimate of the bytes one stored position takes in the nimber table:
+    /// the key and value, plus the hash table's control byte, at the table's
+    /// present load.
+    #[must_use]
+    pub fn bytes_per_stored_position(&self) -> f64 {
+        let entry = mem::size_of::<(G::Position, u32)>() + 1;
+        let load = if self.nimbers.capacity() == 0 {
+            1.0
+        } else {
+            self.nimbers.len() as f64 / self.nimbers.capacity() as f64
+        };
+        entry as f64 / load.max(f64::EPSILON)
+    }
+
+    fn check_budget(&self) -> Result<(), SearchError> {
+        if self.stored_positions() >= self.state_limit {
+            Err(SearchError::StateLimit {
+                limit: self.state_limit,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The nimber (Grundy value) of `position` under normal play.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the table is full, [`SearchError::Cycle`]
+    /// when the game is loopy.
+    pub fn nimber(&mut self, position: &G::Position) -> Result<u32, SearchError> {
+        if let Some(&value) = self.nimbers.get(position) {
+            return if value == IN_PROGRESS {
+                Err(SearchError::Cycle)
+            } else {
+                Ok(value)
+            };
+        }
+        let mut children: Vec<G::Position> = Vec::new();
+        let mut values: Vec<u32> = Vec::new();
+        let mut stack: Vec<NimberFrame<G::Position>> = Vec::new();
+        let mut mex = crate::nimber::MexSet::default();
+        self.push_nimber_frame(position.clone(), &mut stack, &mut children, &values)?;
+        loop {
+            let frame = stack.last_mut().expect("the stack holds the frame being resolved");
+            let mut descend = None;
+            while frame.next < frame.end {
+                let child = &children[frame.next];
+                match self.nimbers.get(child) {
+                    Some(&IN_PROGRESS) => return Err(SearchError::Cycle),
+                    Some(&value) => {
+                        values.push(value);
+                        frame.next += 1;
+                    }
+                    None => {
+                        descend = Some(child.clone());
+                        break;
+                    }
+                }
+            }
+            if let Some(child) = descend {
+                self.push_nimber_frame(child, &mut stack, &mut children, &values)?;
+                continue;
+            }
+            let frame = stack.pop().expect("the stack holds the frame being resolved");
+            let resolved = &values[frame.first_value..];
+            let value = if frame.is_sum {
+                resolved.iter().fold(0, |sum, &v| sum ^ v)
+            } else {
+                mex.clear();
+                for &v in resolved {
+                    mex.insert(v);
+                }
+                mex.mex()
+            };
+            values.truncate(frame.first_value);
+            children.truncate(frame.first);
+            self.nimbers.insert(frame.position, value);
+            match stack.last_mut() {
+                Some(parent) => {
+                    values.push(value);
+                    parent.next += 1;
+                }
+                None => return Ok(value),
+            }
+        }
+    }
+
+    fn push_nimber_frame(
+        &mut self,
+        position: G::Position,
+        stack: &mut Vec<NimberFrame<G::Position>>,
+        children: &mut Vec<G::Position>,
+        values: &[u32],
+    ) -> Result<(), SearchError> {
+        self.check_budget()?;
+        let first = children.len();
+        let is_sum = match self.game.components(&position) {
+            Some(parts) if parts.len() > 1 => {
+                children.extend(parts);
+                true
+            }
+            _ => {
+                self.game.moves(&position, children);
+                self.statistics.positions_expanded += 1;
+                self.statistics.moves_generated += (children.len() - first) as u64;
+                false
+            }
+        };
+        self.nimbers.insert(position.clone(), IN_PROGRESS);
+        stack.push(NimberFrame {
+            position,
+            is_sum,
+            first,
+            end: children.len(),
+            next: first,
+            first_value: values.len(),
+        });
+        Ok(())
+    }
+
+    /// Who wins `position` under normal play. Stops searching a position at its
+    /// first move to a P-position; a position that splits into components is
+    /// answered from their nimbers.
+    ///
+    /// # Errors
+    /// As [`Solver::nimber`].
+    pub fn outcome(&mut self, position: &G::Position) -> Result<Outcome, SearchError> {
+        self.outcome_under(Convention::Normal, position)
+    }
+
+    /// Who wins `position` under misère play (the player who cannot move wins),
+    /// by direct search of the position as one game.
+    ///
+    /// # Errors
+    /// As [`Solver::nimber`].
+    pub fn misere_outcome(&mut self, position: &G::Position) -> Result<Outcome, SearchError> {
+        self.outcome_under(Convention::Misere, position)
+    }
+
+    /// Who wins `position` under `convention`.
+    ///
+    /// # Errors
+    /// As [`Solver::nimber`].
+    pub fn outcome_under(
+        &mut self,
+        convention: Convention,
+        position: &G::Position,
+    ) -> Result<Outcome, SearchError> {
+        if let Some(known) = self.known_outcome(convention, position)? {
+            return Ok(known);
+        }
+        let mut children: Vec<G::Position> = Vec::new();
+        let mut stack: Vec<OutcomeFrame<G::Position>> = Vec::new();
+        self.push_outcome_frame(convention, position.clone(), &mut stack, &mut children)?;
+        loop {
+            let frame = stack.last_mut().expect("the stack holds the frame being resolved");
+            let mut descend = None;
+            let mut won = false;
+            while frame.next < frame.end {
+                let child = &children[frame.next];
+                match self.known_outcome(convention, child)? {
+                    Some(Outcome::PreviousPlayerWins) => {
+                        won = true;
+                        break;
+                    }
+                    Some(Outcome::NextPlayerWins) => frame.next += 1,
+                    None => {
+                        descend = Some(child.clone());
+                        break;
+                    }
+                }
+            }
+            if let Some(child) = descend {
+                self.push_outcome_frame(convention, child, &mut stack, &mut children)?;
+                continue;
+            }
+            let frame = stack.pop().expect("the stack holds the frame being resolved");
+            // No move at all: the mover loses under normal play, wins under misère.
+            let won = won || (frame.first == frame.end && convention == Convention::Misere);
+            children.truncate(frame.first);
+            self.outcome_table(convention)
+                .insert(frame.position, if won { Mark::Won } else { Mark::Lost });
+            if stack.is_empty() {
+                return Ok(if won {
+                    Outcome::NextPlayerWins
+                } else {
+                    Outcome::PreviousPlayerWins
+                });
+            }
+        }
+    }
+
+    fn outcome_table(&mut self, convention: Convention) -> &mut FxHashMap<G::Position, Mark> {
+        match convention {
+            Convention::Normal => &mut self.normal_outcomes,
+            Convention::Misere => &mut self.misere_outcomes,
+        }
+    }
+
+    /// The outcome if a table already knows it, or if it follows from nimbers
+    /// (normal play of a position that splits).
+    fn known_outcome(
+        &mut self,
+        convention: Convention,
+        position: &G::Position,
+    ) -> Result<Option<Outcome>, SearchError> {
+        if convention == Convention::Normal {
+            match self.nimbers.get(position) {
+                Some(&IN_PROGRESS) => return Err(SearchError::Cycle),
+                Some(&value) => return Ok(Some(Outcome::from_nimber(value.into()))),
+                None => {}
+            }
+        }
+        match self.outcome_table(convention).get(position) {
+            Some(Mark::InProgress) => Err(SearchError::Cycle),
+            Some(Mark::Won) => Ok(Some(Outcome::NextPlayerWins)),
+            Some(Mark::Lost) => Ok(Some(Outcome::PreviousPlayerWins)),
+            None => {
+                if convention == Convention::Normal
+                    && self
+                        .game
+                        .components(position)
+                        .is_some_and(|parts| parts.len() > 1)
+                {
+                    let value = self.nimber(position)?;
+                    return Ok(Some(Outcome::from_nimber(value.into())));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn push_outcome_frame(
+        &mut self,
+        convention: Convention,
+        position: G::Position,
+        stack: &mut Vec<OutcomeFrame<G::Position>>,
+        children: &mut Vec<G::Position>,
+    ) -> Result<(), SearchError> {
+        self.check_budget()?;
+        let first = children.len();
+        self.game.moves(&position, children);
+        self.statistics.positions_expanded += 1;
+        self.statistics.moves_generated += (children.len() - first) as u64;
+        self.outcome_table(convention)
+            .insert(position.clone(), Mark::InProgress);
+        stack.push(OutcomeFrame {
+            position,
+            first,
+            end: children.len(),
+            next: first,
+        });
+        Ok(())
+    }
+
+    /// Every winning move from `position` under normal play: the positions of
+    /// the moves that reach a P-position, one entry per move, in the order the
+    /// game lists its moves. Empty for a P-position.
+    ///
+    /// # Errors
+    /// As [`Solver::nimber`].
+    pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Position>, SearchError> {
+        self.winning_moves_under(Convention::Normal, position)
+    }
+
+    /// Every winning move from `position` under `convention`.
+    ///
+    /// # Errors
+    /// As [`Solver::nimber`].
+    pub fn winning_moves_under(
+        &mut self,
+        convention: Convention,
+        position: &G::Position,
+    ) -> Result<Vec<G::Position>, SearchError> {
+        let mut moves = Vec::new();
+        self.game.moves(position, &mut moves);
+        let mut winning = Vec::new();
+        for next in moves {
+            if self.outcome_under(convention, &next)? == Outcome::PreviousPlayerWins {
+                winning.push(next);
+            }
+        }
+        Ok(winning)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A subtraction game on one heap, written without any theory.
+    struct Subtraction(&'static [u32]);
+    impl ImpartialGame for Subtraction {
+        type Position = u32;
+        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
+            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
+        }
+    }
+
+    /// Nim on a sorted vector of heaps, splitting into single heaps.
+    struct Nim {
+        split: bool,
+    }
+    impl ImpartialGame for Nim {
+        type Position = Vec<u32>;
+        fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            for (i, &heap) in heaps.iter().enumerate() {
+                for smaller in 0..heap {
+                    let mut next = heaps.clone();
+                    next[i] = smaller;
+                    moves.push(next);
+                }
+            }
+        }
+        fn components(&self, heaps: &Vec<u32>) -> Option<Vec<Vec<u32>>> {
+            (self.split && heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+        }
+    }
+
+    /// A game with a cycle: 0 -> 1 -> 0.
+    struct Loop;
+    impl ImpartialGame for Loop {
+        type Position = u8;
+        fn moves(&self, position: &u8, moves: &mut Vec<u8>) {
+            moves.push(1 - position);
+        }
+    }
+
+    #[test]
+    fn subtraction_1_3_4_has_period_7() {
+        // Winning Ways: S = {1, 3, 4} has nimbers 0 1 0 1 2 3 2, period 7.
+        let game = Subtraction(&[1, 3, 4]);
+        let mut solver = Solver::new(&game);
+        let values: Vec<u32> = (0..14).map(|n| solver.nimber(&n).unwrap()).collect();
+        assert_eq!(values, [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+    }
+
+    #[test]
+    fn a_chain_of_a_million_positions_does_not_overflow_the_stack() {
+        let game = Subtraction(&[1]);
+        let mut solver = Solver::new(&game);
+        assert_eq!(solver.nimber(&1_000_001).unwrap(), 1);
+        assert_eq!(solver.outcome(&2_000_000).unwrap(), Outcome::PreviousPlayerWins);
+        assert_eq!(
+            solver.misere_outcome(&1_000_000).unwrap(),
+            Outcome::NextPlayerWins
+        );
+    }
+
+    #[test]
+    fn splitting_and_searching_the_product_agree() {
+        let mut split = Solver::new(&Nim { split: true });
+        let product_game = Nim { split: false };
+        let mut product = Solver::new(&product_game);
+        for a in 0..5 {
+            for b in 0..5 {
+                for c in 0..4 {
+                    let position = vec![a, b, c];
+                    let value = split.nimber(&position).unwrap();
+                    assert_eq!(value, a ^ b ^ c);
+                    assert_eq!(product.nimber(&position).unwrap(), value);
+                    assert_eq!(
+                        product.outcome(&position).unwrap(),
+                        Outcome::from_nimber(value.into())
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn misere_nim_follows_bouton() {
+        // Bouton: misère Nim is won by the mover iff the nim-sum is nonzero, except
+        // when every heap is 0 or 1, where the mover wins iff the nim-sum is zero.
+        let game = Nim { split: true };
+        let mut solver = Solver::new(&game);
+        for a in 0..5 {
+            for b in 0..5 {
+                for c in 0..5 {
+                    let sum = a ^ b ^ c;
+                    let small = a <= 1 && b <= 1 && c <= 1;
+                    let wins = if small { sum == 0 } else { sum != 0 };
+                    let expected = if wins {
+                        Outcome::NextPlayerWins
+                    } else {
+                        Outcome::PreviousPlayerWins
+                    };
+                    assert_eq!(solver.misere_outcome(&vec![a, b, c]).unwrap(), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn winning_moves_count_moves_not_positions() {
+        let game = Nim { split: true };
+        let mut solver = Solver::new(&game);
+        // Emptying any of the three heaps of 1 is a winning move: three moves.
+        assert_eq!(solver.winning_moves(&vec![1, 1, 1]).unwrap().len(), 3);
+        assert!(solver.winning_moves(&vec![1, 2, 3]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_state_limit_stops_the_search() {
+        let game = Subtraction(&[1, 2]);
+        let mut solver = Solver::new(&game).with_state_limit(100);
+        assert_eq!(
+            solver.nimber(&1000),
+            Err(SearchError::StateLimit { limit: 100 })
+        );
+        let mut solver = Solver::new(&game).with_state_limit(100);
+        assert_eq!(
+            solver.misere_outcome(&1000),
+            Err(SearchError::StateLimit { limit: 100 })
+        );
+    }
+
+    #[test]
+    fn a_cycle_is_reported() {
+        let mut solver = Solver::new(&Loop);
+        assert_eq!(solver.nimber(&0), Err(SearchError::Cycle));
+        assert_eq!(solver.outcome(&0), Err(SearchError::Cycle));
+    }
+}
