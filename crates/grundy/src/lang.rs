@@ -21,7 +21,7 @@
 //! assert_eq!(parse(&sum.to_string()).unwrap(), sum);
 //!
 //! let error = parse("nim(3,,5)").unwrap_err();
-//! assert_eq!(error.span.start, 5); // the second comma
+//! assert_eq!(error.span.start, 6); // the second comma
 //! ```
 
 mod lexer;

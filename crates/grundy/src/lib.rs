@@ -6,3 +6,6 @@ pub mod game;
 pub mod lang;
 pub mod nimber;
 pub mod solver;
+pub mod analysis;
+pub mod catalogue;
+pub mod games;
