@@ -28,7 +28,7 @@ mod lexer;
 mod parser;
 mod syntax;
 
-pub use parser::{parse, parse_with_limits};
+pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
 pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
 
 /// A mistake in a position, with the place it was found.
