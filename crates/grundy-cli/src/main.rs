@@ -11,7 +11,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-
 /// Solve impartial combinatorial games: who wins, the nimber, every winning move.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, about, long_about = None)]

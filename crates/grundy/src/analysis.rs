@@ -18,7 +18,7 @@
 //! let answer = solve(&position, &SolveOptions::default()).unwrap();
 //! assert!(answer.outcome.first_player_wins());
 //! assert_eq!(answer.nimber, Some(1u32.into()));
-//! assert_eq!(answer.winning_moves[2].to, "nim(3, 5, 6)");
+//! assert_eq!(answer.target(&answer.winning_moves[2]), "nim(3, 5, 6)");
 //! assert_eq!(answer.winning_moves[2].description, "take 1 from the heap of 7");
 //! assert_eq!(answer.winning_move_count, 3u32.into()); // 3 → 2, 5 → 4, 7 → 6
 //! ```
@@ -28,10 +28,10 @@ use std::collections::BTreeSet;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::catalogue::{Explorer, Part, Position};
 use crate::catalogue::explorer::GraphGame;
+use crate::catalogue::{Explorer, Part, Position, PositionText};
 use crate::game::{Convention, Outcome};
-use crate::solver::{SearchError, Solver, DEFAULT_STATE_LIMIT};
+use crate::solver::{DEFAULT_STATE_LIMIT, SearchError, Solver};
 
 /// Limits of one answer.
 #[derive(Clone, Copy, Debug)]
@@ -52,23 +52,23 @@ impl Default for SolveOptions {
 }
 
 /// One winning move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct WinningMove {
-    /// The canonical text of the position the move leads to.
-    pub to: String,
     /// The move in words.
     pub description: String,
     /// The index of the term the move is made in.
     pub group: usize,
     /// The index of the component within its term.
     pub part: usize,
+    /// The components the move leaves in place of the one it changes.
+    pub leaves: Vec<Part>,
 }
 
 /// The answer to a position.
 #[derive(Clone, Debug)]
 pub struct Answer {
     /// The canonical text of the position.
-    pub position: String,
+    pub position: PositionText,
     /// The play convention.
     pub convention: Convention,
     /// Who wins.
@@ -83,6 +83,15 @@ pub struct Answer {
     pub truncated: bool,
     /// The theorem or algorithm that gave the answer.
     pub method: String,
+}
+
+impl Answer {
+    /// The canonical text of the position `winning` leads to.
+    #[must_use]
+    pub fn target(&self, winning: &WinningMove) -> String {
+        self.position
+            .replacing(winning.group, winning.part, &winning.leaves)
+    }
 }
 
 /// How a component's nimber is known.
@@ -151,11 +160,14 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         let mut found = 0u64;
                         let mut listed = Vec::new();
                         for option in explorer.options(*id) {
-                            let value = solver.nimber(&explorer.multiset(option.iter().copied()))?;
+                            let value =
+                                solver.nimber(&explorer.multiset(option.iter().copied()))?;
                             if BigUint::from(value) == target {
                                 found += 1;
                                 if listed.len() < room {
-                                    listed.push(option.iter().map(|&o| explorer.part(o).clone()).collect());
+                                    listed.push(
+                                        option.iter().map(|&o| explorer.part(o).clone()).collect(),
+                                    );
                                 }
                             }
                         }
@@ -164,12 +176,12 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                     Known::Theory(_) => moves_to_nimber(&group.head, part, &target, room, options)?,
                 };
                 count += found;
-                for to in listed {
+                for leaves in listed {
                     moves.push(WinningMove {
-                        to: position.text_after(g, i, &to),
-                        description: part.describe_move(&to),
+                        description: part.describe_move(&leaves),
                         group: g,
                         part: i,
+                        leaves,
                     });
                 }
             }
@@ -185,7 +197,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     };
     let truncated = count > BigUint::from(moves.len());
     Ok(Answer {
-        position: position.to_string(),
+        position: PositionText::new(position),
         convention: Convention::Normal,
         outcome: if total.is_zero() {
             Outcome::PreviousPlayerWins
@@ -270,12 +282,13 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
                     if solver.misere_outcome(&next)? == Outcome::PreviousPlayerWins {
                         count += 1;
                         if moves.len() < options.max_moves {
-                            let to: Vec<Part> = option.iter().map(|&o| explorer.part(o).clone()).collect();
+                            let leaves: Vec<Part> =
+                                option.iter().map(|&o| explorer.part(o).clone()).collect();
                             moves.push(WinningMove {
-                                to: position.text_after(g, i, &to),
-                                description: part.describe_move(&to),
+                                description: part.describe_move(&leaves),
                                 group: g,
                                 part: i,
+                                leaves,
                             });
                         }
                     }
@@ -285,7 +298,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
     }
     let truncated = count > moves.len() as u64;
     Ok(Answer {
-        position: position.to_string(),
+        position: PositionText::new(position),
         convention: Convention::Misere,
         outcome,
         nimber: None,

@@ -89,31 +89,6 @@ impl Group {
             parts,
         }
     }
-
-    /// Writes `head(args, ...)`, with part `replace.0` replaced by the parts `replace.1`.
-    fn write(&self, out: &mut String, replace: Option<(usize, &[Part])>) {
-        out.push_str(&self.head);
-        out.push('(');
-        let mut first = true;
-        let mut write_part = |out: &mut String, part: &Part| {
-            if !first {
-                out.push_str(", ");
-            }
-            first = false;
-            part.write_arguments(out);
-        };
-        for (i, part) in self.parts.iter().enumerate() {
-            match replace {
-                Some((index, with)) if index == i => {
-                    for new in with {
-                        write_part(out, new);
-                    }
-                }
-                _ => write_part(out, part),
-            }
-        }
-        out.push(')');
-    }
 }
 
 /// A position: a sum of groups under a convention.
@@ -126,31 +101,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The canonical text of the position after replacing component `part` of
-    /// group `group` by the components `with`.
-    #[must_use]
-    pub fn text_after(&self, group: usize, part: usize, with: &[Part]) -> String {
-        let mut out = String::new();
-        self.write(&mut out, Some((group, part, with)));
-        out
-    }
-
-    fn write(&self, out: &mut String, replace: Option<(usize, usize, &[Part])>) {
-        if self.convention == Convention::Misere {
-            out.push_str("misere(");
-        }
-        for (g, group) in self.groups.iter().enumerate() {
-            if g > 0 {
-                out.push_str(" + ");
-            }
-            let replace = replace.and_then(|(rg, part, with)| (rg == g).then_some((part, with)));
-            group.write(out, replace);
-        }
-        if self.convention == Convention::Misere {
-            out.push(')');
-        }
-    }
-
     /// The number of components over all groups.
     #[must_use]
     pub fn component_count(&self) -> usize {
@@ -160,9 +110,86 @@ impl Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        self.write(&mut out, None);
-        f.write_str(&out)
+        f.write_str(PositionText::new(self).as_str())
+    }
+}
+
+/// The canonical text of a position, with where each component stands in it,
+/// so that the text after a move is spliced rather than printed anew (a
+/// position of a million heaps prints once, not once per winning move).
+#[derive(Clone, Debug)]
+pub struct PositionText {
+    text: String,
+    /// `spans[group][part]`: the byte range of the component's arguments.
+    spans: Vec<Vec<(usize, usize)>>,
+}
+
+impl PositionText {
+    /// Prints `position`.
+    #[must_use]
+    pub fn new(position: &Position) -> Self {
+        let mut text = String::new();
+        let mut spans = Vec::with_capacity(position.groups.len());
+        if position.convention == Convention::Misere {
+            text.push_str("misere(");
+        }
+        for (g, group) in position.groups.iter().enumerate() {
+            if g > 0 {
+                text.push_str(" + ");
+            }
+            text.push_str(&group.head);
+            text.push('(');
+            let mut group_spans = Vec::with_capacity(group.parts.len());
+            for (i, part) in group.parts.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                let start = text.len();
+                part.write_arguments(&mut text);
+                group_spans.push((start, text.len()));
+            }
+            text.push(')');
+            spans.push(group_spans);
+        }
+        if position.convention == Convention::Misere {
+            text.push(')');
+        }
+        Self { text, spans }
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The text after component `part` of group `group` is replaced by the
+    /// components `with` (none when a move removes the component entirely).
+    #[must_use]
+    pub fn replacing(&self, group: usize, part: usize, with: &[Part]) -> String {
+        let spans = &self.spans[group];
+        let (mut start, mut end) = spans[part];
+        let mut middle = String::new();
+        for (i, new) in with.iter().enumerate() {
+            if i > 0 {
+                middle.push_str(", ");
+            }
+            new.write_arguments(&mut middle);
+        }
+        if with.is_empty() && spans.len() > 1 {
+            // Remove the separator too: the following one, or for the last
+            // component the preceding one.
+            if part + 1 < spans.len() {
+                end = spans[part + 1].0;
+            } else {
+                start = spans[part - 1].1;
+            }
+        }
+        let mut out = String::with_capacity(self.text.len() - (end - start) + middle.len());
+        out.push_str(&self.text[..start]);
+        out.push_str(&middle);
+        out.push_str(&self.text[end..]);
+        out
     }
 }
 
@@ -202,7 +229,9 @@ pub struct GameEntry {
 /// The entry named `name`, if there is one.
 #[must_use]
 pub fn find(name: &str) -> Option<&'static GameEntry> {
-    crate::games::CATALOGUE.iter().find(|entry| entry.name == name)
+    crate::games::CATALOGUE
+        .iter()
+        .find(|entry| entry.name == name)
 }
 
 /// Every entry, in catalogue order.
@@ -256,14 +285,21 @@ pub fn build(sum: &Sum) -> Result<Position, LangError> {
     }
     Ok(Position {
         convention: Convention::Normal,
-        groups: sum.terms.iter().map(build_group).collect::<Result<_, _>>()?,
+        groups: sum
+            .terms
+            .iter()
+            .map(build_group)
+            .collect::<Result<_, _>>()?,
     })
 }
 
 fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
     let name = &term.name;
     if term.has_brackets {
-        return Err(LangError::new(format!("`{name}` takes no parameters"), term.name_span));
+        return Err(LangError::new(
+            format!("`{name}` takes no parameters"),
+            term.name_span,
+        ));
     }
     let inner = match term.args.as_slice() {
         [value] => match &value.kind {
@@ -281,7 +317,9 @@ fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
                 format!("`{name}(...)` wraps exactly one sum of games"),
                 term.span,
             )
-            .with_help(format!("join the games with `+`: `{name}(nim(1, 2) + bash[3](5))`")));
+            .with_help(format!(
+                "join the games with `+`: `{name}(nim(1, 2) + bash[3](5))`"
+            )));
         }
     };
     let position = build(inner)?;
@@ -307,11 +345,16 @@ fn build_group(term: &Term) -> Result<Group, LangError> {
             format!("`{}(...)` must wrap the whole sum", term.name),
             term.name_span,
         )
-        .with_help(format!("write `{}(a + b)` rather than `a + {}(b)`", term.name, term.name))),
+        .with_help(format!(
+            "write `{}(a + b)` rather than `a + {}(b)`",
+            term.name, term.name
+        ))),
         None => {
             let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
             Err(match nearest_name(&term.name) {
-                Some(near) => error.with_help(format!("did you mean `{near}`? `grundy games` lists them all")),
+                Some(near) => error.with_help(format!(
+                    "did you mean `{near}`? `grundy games` lists them all"
+                )),
                 None => error.with_help("`grundy games` lists the games grundy knows"),
             })
         }
@@ -333,7 +376,10 @@ mod tests {
     fn unknown_names_suggest_the_nearest() {
         let error = build(&crate::lang::parse("nmi(3)").unwrap()).unwrap_err();
         assert_eq!(error.message, "unknown game `nmi`");
-        assert_eq!(error.help.as_deref(), Some("did you mean `nim`? `grundy games` lists them all"));
+        assert_eq!(
+            error.help.as_deref(),
+            Some("did you mean `nim`? `grundy games` lists them all")
+        );
         assert_eq!(nearest_name("bahs"), Some("bash"));
         assert_eq!(nearest_name("zzzzzzzzzz"), None);
     }
@@ -346,6 +392,9 @@ mod tests {
         let error = build(&crate::lang::parse("misere(3)").unwrap()).unwrap_err();
         assert_eq!(error.message, "`misere(...)` wraps a sum of games");
         let error = build(&crate::lang::parse("misere(misere(nim(1)))").unwrap()).unwrap_err();
-        assert_eq!(error.message, "`misere(...)` cannot wrap another convention");
+        assert_eq!(
+            error.message,
+            "`misere(...)` cannot wrap another convention"
+        );
     }
 }

@@ -16,7 +16,10 @@ const MISERE: GameEntry = GameEntry {
             hold for misère sums, so grundy searches the whole sum as one game (a state budget \
             bounds the search: --max-states).",
     syntax: "misere(SUM)",
-    examples: &["misere(nim(1, 1, 1))", "misere(sub[1, 3, 4](30) + sub[2, 5](31) + nim(12))"],
+    examples: &[
+        "misere(nim(1, 1, 1))",
+        "misere(sub[1, 3, 4](30) + sub[2, 5](31) + nim(12))",
+    ],
     kind: EntryKind::Convention(Convention::Misere),
 };
 

@@ -83,7 +83,10 @@ impl LangError {
         let mut out = String::new();
         let multiline = source.contains('\n');
         if multiline {
-            out.push_str(&format!("error: {} (line {line_number}, column {column})\n", self.message));
+            out.push_str(&format!(
+                "error: {} (line {line_number}, column {column})\n",
+                self.message
+            ));
         } else {
             out.push_str(&format!("error: {} (column {column})\n", self.message));
         }
@@ -96,7 +99,11 @@ impl LangError {
         let suffix = if to < chars.len() { "..." } else { "" };
         out.push_str(&format!("  {prefix}{shown}{suffix}\n"));
         let pad = prefix.len() + (column - 1 - from);
-        out.push_str(&format!("  {}{}", " ".repeat(pad), "^".repeat(width.min(to.saturating_sub(column - 1)).max(1))));
+        out.push_str(&format!(
+            "  {}{}",
+            " ".repeat(pad),
+            "^".repeat(width.min(to.saturating_sub(column - 1)).max(1))
+        ));
         if let Some(help) = &self.help {
             out.push_str(&format!("\nhelp: {help}"));
         }
@@ -109,7 +116,9 @@ impl LangError {
 fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
     let offset = offset.min(source.len());
     let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[offset..].find('\n').map_or(source.len(), |i| offset + i);
+    let line_end = source[offset..]
+        .find('\n')
+        .map_or(source.len(), |i| offset + i);
     let line_number = source[..line_start].matches('\n').count() + 1;
     let column = source[line_start..offset].chars().count() + 1;
     (line_number, column, &source[line_start..line_end])
@@ -134,6 +143,9 @@ mod tests {
         let source = "nim(3,\n 5,\n 7))";
         let error = parse(source).unwrap_err();
         let rendered = error.render(source);
-        assert!(rendered.starts_with("error: unexpected `)` after the position (line 3, column 4)"), "{rendered}");
+        assert!(
+            rendered.starts_with("error: unexpected `)` after the position (line 3, column 4)"),
+            "{rendered}"
+        );
     }
 }

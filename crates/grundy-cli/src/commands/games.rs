@@ -26,7 +26,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             for entry in entries() {
                 writeln!(out, "{:width$}  {}", entry.name, entry.summary)?;
             }
-            writeln!(out, "\n`grundy games NAME` shows a game's rules, syntax and examples.")?;
+            writeln!(
+                out,
+                "\n`grundy games NAME` shows a game's rules, syntax and examples."
+            )?;
         }
         Some(name) => {
             let entry = find(name).ok_or_else(|| {

@@ -6,7 +6,7 @@ use grundy::analysis::{Answer, SolveOptions, solve};
 use grundy::catalogue::build;
 use grundy::lang::parse_with_limits;
 use num_bigint::BigUint;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::failure::Failure;
 
@@ -48,7 +48,9 @@ fn read_source(args: &Args) -> Result<String, Failure> {
         }
         (None, Some(path)) => std::fs::read_to_string(path)
             .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}"))),
-        (None, None) => Err(Failure::Input("error: give a position or --file".to_owned())),
+        (None, None) => Err(Failure::Input(
+            "error: give a position or --file".to_owned(),
+        )),
     }
 }
 
@@ -58,7 +60,8 @@ fn read_source(args: &Args) -> Result<String, Failure> {
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
     let source = read_source(args)?;
-    let sum = parse_with_limits(&source, args.max_digits).map_err(|e| Failure::language(&e, &source))?;
+    let sum =
+        parse_with_limits(&source, args.max_digits).map_err(|e| Failure::language(&e, &source))?;
     let position = build(&sum).map_err(|e| Failure::language(&e, &source))?;
     let options = SolveOptions {
         max_moves: args.max_moves,
@@ -68,8 +71,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     if args.json {
-        serde_json::to_writer(&mut out, &to_json(&answer)).map_err(io::Error::from)?;
-        writeln!(out)?;
+        write_json(&mut out, &answer)?;
     } else {
         write_human(&mut out, &answer)?;
     }
@@ -85,47 +87,103 @@ fn big_json(value: &BigUint) -> Value {
     }
 }
 
-fn to_json(answer: &Answer) -> Value {
-    let moves: Vec<Value> = answer
-        .winning_moves
-        .iter()
-        .map(|m| json!({ "to": m.to, "move": m.description }))
-        .collect();
-    let mut object = Map::new();
-    object.insert("position".into(), json!(answer.position));
-    object.insert("convention".into(), json!(answer.convention.name()));
-    object.insert("outcome".into(), json!(answer.outcome.letter().to_string()));
-    object.insert("first_player_wins".into(), json!(answer.outcome.first_player_wins()));
-    object.insert("nimber".into(), answer.nimber.as_ref().map_or(Value::Null, big_json));
-    object.insert("winning_moves".into(), Value::Array(moves));
-    object.insert("winning_move_count".into(), big_json(&answer.winning_move_count));
-    object.insert("truncated".into(), json!(answer.truncated));
-    object.insert("method".into(), json!(answer.method));
-    Value::Object(object)
+/// Writes the contract's JSON object. It is streamed field by field, because a
+/// position of a million heaps makes every `to` tens of megabytes long.
+fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+    fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
+        write!(out, "\"{name}\":")?;
+        serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
+    }
+    out.write_all(b"{")?;
+    field(out, "position", &answer.position.as_str())?;
+    out.write_all(b",")?;
+    field(out, "convention", &answer.convention.name())?;
+    out.write_all(b",")?;
+    field(out, "outcome", &answer.outcome.letter().to_string())?;
+    out.write_all(b",")?;
+    field(
+        out,
+        "first_player_wins",
+        &answer.outcome.first_player_wins(),
+    )?;
+    out.write_all(b",")?;
+    field(
+        out,
+        "nimber",
+        &answer.nimber.as_ref().map_or(Value::Null, big_json),
+    )?;
+    out.write_all(b",\"winning_moves\":[")?;
+    for (i, winning) in answer.winning_moves.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"{")?;
+        field(out, "to", &answer.target(winning))?;
+        out.write_all(b",")?;
+        field(out, "move", &winning.description)?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"],")?;
+    field(
+        out,
+        "winning_move_count",
+        &big_json(&answer.winning_move_count),
+    )?;
+    out.write_all(b",")?;
+    field(out, "truncated", &answer.truncated)?;
+    out.write_all(b",")?;
+    field(out, "method", &answer.method)?;
+    out.write_all(b"}\n")
 }
 
 fn shorten(text: &str) -> String {
     if text.len() <= LONGEST_POSITION_SHOWN {
         text.to_owned()
     } else {
-        let cut = (0..=LONGEST_POSITION_SHOWN / 2).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        format!("{}... ({} characters; --json prints it whole)", &text[..cut], text.len())
+        let cut = (0..=LONGEST_POSITION_SHOWN / 2)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        format!(
+            "{}... ({} characters; --json prints it whole)",
+            &text[..cut],
+            text.len()
+        )
     }
 }
 
 fn write_human(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
-    writeln!(out, "{}", shorten(&answer.position))?;
+    let position = answer.position.as_str();
+    writeln!(out, "{}", shorten(position))?;
     let letter = answer.outcome.letter();
-    writeln!(out, "{} ({letter}-position, {} play)", answer.outcome.in_words(), answer.convention.name())?;
+    writeln!(
+        out,
+        "{} ({letter}-position, {} play)",
+        answer.outcome.in_words(),
+        answer.convention.name()
+    )?;
     if let Some(nimber) = &answer.nimber {
         writeln!(out, "nimber: {nimber}")?;
     }
     if answer.outcome.first_player_wins() {
         let count = &answer.winning_move_count;
-        let plural = if *count == BigUint::from(1u32) { "" } else { "s" };
+        let plural = if *count == BigUint::from(1u32) {
+            ""
+        } else {
+            "s"
+        };
         writeln!(out, "{count} winning move{plural}:")?;
         for winning in &answer.winning_moves {
-            writeln!(out, "  {}  ->  {}", winning.description, shorten(&winning.to))?;
+            if position.len() <= LONGEST_POSITION_SHOWN {
+                writeln!(
+                    out,
+                    "  {}  ->  {}",
+                    winning.description,
+                    answer.target(winning)
+                )?;
+            } else {
+                writeln!(out, "  {}", winning.description)?;
+            }
         }
         if answer.truncated {
             writeln!(

@@ -27,7 +27,10 @@ pub fn no_params(term: &Term) -> Result<(), LangError> {
 
 fn non_negative(value: &BigInt, span: Span, what: &str) -> Result<BigUint, LangError> {
     match value.sign() {
-        Sign::Minus => Err(LangError::new(format!("{what} cannot be negative: {value}"), span)),
+        Sign::Minus => Err(LangError::new(
+            format!("{what} cannot be negative: {value}"),
+            span,
+        )),
         _ => Ok(value.magnitude().clone()),
     }
 }
@@ -74,7 +77,10 @@ pub fn heap_sizes(term: &Term) -> Result<Vec<BigUint>, LangError> {
 
 fn expected_size(term: &Term, arg: &Value) -> LangError {
     LangError::new(
-        format!("`{}` takes heap sizes (non-negative integers), found `{arg}`", term.name),
+        format!(
+            "`{}` takes heap sizes (non-negative integers), found `{arg}`",
+            term.name
+        ),
         arg.span,
     )
 }
@@ -90,24 +96,35 @@ pub fn read_integers(path: &str, span: Span) -> Result<Vec<BigUint>, LangError> 
         .map_err(|error| LangError::new(format!("cannot read `{path}`: {error}"), span))?;
     let mut numbers = Vec::new();
     for (line_index, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("");
-        let mut column = 0;
-        for word in line.split(|c: char| c.is_whitespace() || c == ',') {
-            if !word.is_empty() {
-                let at = line[column..].find(word).map_or(column, |i| column + i);
-                column = at + word.len();
-                let number = word.parse::<BigUint>().map_err(|_| {
-                    LangError::new(
-                        format!(
-                            "`{path}` line {}, column {}: `{word}` is not a non-negative integer",
-                            line_index + 1,
-                            line[..at].chars().count() + 1
-                        ),
-                        span,
-                    )
-                })?;
-                numbers.push(number);
+        let line = line.split_once('#').map_or(line, |(before, _)| before);
+        let bytes = line.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at].is_ascii_whitespace() || bytes[at] == b',' {
+                at += 1;
+                continue;
             }
+            let start = at;
+            while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b',' {
+                at += 1;
+            }
+            let word = &line[start..at];
+            let number = if word.bytes().all(|b| b.is_ascii_digit()) {
+                word.parse::<BigUint>().ok()
+            } else {
+                None
+            };
+            let Some(number) = number else {
+                return Err(LangError::new(
+                    format!(
+                        "`{path}` line {}, column {}: `{word}` is not a non-negative integer",
+                        line_index + 1,
+                        line[..start].chars().count() + 1
+                    ),
+                    span,
+                ));
+            };
+            numbers.push(number);
         }
     }
     Ok(numbers)
@@ -133,7 +150,10 @@ pub fn integer_param(
     };
     let ValueKind::Integer(value) = &param.value.kind else {
         return Err(LangError::new(
-            format!("the parameter `{key}` of `{}` must be an integer", term.name),
+            format!(
+                "the parameter `{key}` of `{}` must be an integer",
+                term.name
+            ),
             param.value.span,
         ));
     };

@@ -58,7 +58,8 @@ impl Explorer {
         if self.nodes.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
-        let id = u32::try_from(self.nodes.len()).map_err(|_| SearchError::StateLimit { limit: self.limit })?;
+        let id = u32::try_from(self.nodes.len())
+            .map_err(|_| SearchError::StateLimit { limit: self.limit })?;
         self.nodes.push(Node {
             part: Arc::clone(part),
             options: Vec::new(),
@@ -164,6 +165,11 @@ impl ImpartialGame for GraphGame<'_> {
     }
 
     fn components(&self, position: &Multiset) -> Option<Vec<Multiset>> {
-        (position.len() > 1).then(|| position.iter().map(|&id| Multiset::from_slice(&[id])).collect())
+        (position.len() > 1).then(|| {
+            position
+                .iter()
+                .map(|&id| Multiset::from_slice(&[id]))
+                .collect()
+        })
     }
 }

@@ -121,7 +121,11 @@ fn describe_heap_move(size: &BigUint, removed: &BigUint, leaves: &[String]) -> S
             let (last, first) = many.split_last().unwrap_or((&many[0], &[]));
             let list = format!(
                 "{} and {last}",
-                first.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                first
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             if removed.is_zero() {
                 format!("split the heap of {size} into {list}")
@@ -140,12 +144,21 @@ mod tests {
     fn heap_moves_are_described_in_words() {
         let n = |v: u32| BigUint::from(v);
         let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
-        assert_eq!(describe_heap_move(&n(7), &n(2), &s(&["5"])), "take 2 from the heap of 7");
-        assert_eq!(describe_heap_move(&n(7), &n(7), &s(&["0"])), "take 7 from the heap of 7");
+        assert_eq!(
+            describe_heap_move(&n(7), &n(2), &s(&["5"])),
+            "take 2 from the heap of 7"
+        );
+        assert_eq!(
+            describe_heap_move(&n(7), &n(7), &s(&["0"])),
+            "take 7 from the heap of 7"
+        );
         assert_eq!(
             describe_heap_move(&n(10), &n(2), &s(&["3", "5"])),
             "remove 2 from the heap of 10, leaving 3 and 5"
         );
-        assert_eq!(describe_heap_move(&n(10), &n(0), &s(&["3", "7"])), "split the heap of 10 into 3 and 7");
+        assert_eq!(
+            describe_heap_move(&n(10), &n(0), &s(&["3", "7"])),
+            "split the heap of 10 into 3 and 7"
+        );
     }
 }

@@ -121,7 +121,10 @@ impl<'s> Lexer<'s> {
             b'-' | b'0'..=b'9' => return self.number(start),
             b if b.is_ascii_alphabetic() || b == b'_' => {
                 let name = self.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
-                return Ok((Token::Name(name.to_owned()), Span::new(start, self.position)));
+                return Ok((
+                    Token::Name(name.to_owned()),
+                    Span::new(start, self.position),
+                ));
             }
             _ => {
                 let c = self.source[start..].chars().next().unwrap_or('?');
@@ -165,10 +168,16 @@ impl<'s> Lexer<'s> {
             self.position += 1; // the dot
             self.take_while(|b| b.is_ascii_alphanumeric());
             let code = &self.source[start..self.position];
-            return Ok((Token::Code(code.to_owned()), Span::new(start, self.position)));
+            return Ok((
+                Token::Code(code.to_owned()),
+                Span::new(start, self.position),
+            ));
         }
         let digits = &self.source[start..self.position];
-        Ok((Token::Integer(digits.to_owned()), Span::new(start, self.position)))
+        Ok((
+            Token::Integer(digits.to_owned()),
+            Span::new(start, self.position),
+        ))
     }
 
     /// The rest of a quoted text whose opening quote (at `start`) was read.

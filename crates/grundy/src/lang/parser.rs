@@ -3,9 +3,9 @@
 
 use num_bigint::BigInt;
 
+use super::LangError;
 use super::lexer::{Lexer, Token};
 use super::syntax::{Param, Span, Sum, Term, Value, ValueKind};
-use super::LangError;
 
 /// The deepest nesting of brackets and parentheses accepted.
 const MAX_DEPTH: usize = 64;
@@ -108,8 +108,11 @@ impl<'s> Parser<'s> {
         let (name, name_span) = match &self.token {
             Token::Name(name) => (name.clone(), self.span),
             Token::End => {
-                return Err(LangError::new("expected a game, found nothing", self.span)
-                    .with_help("write a position such as `nim(3, 5, 7)`; `grundy games` lists the games"));
+                return Err(
+                    LangError::new("expected a game, found nothing", self.span).with_help(
+                        "write a position such as `nim(3, 5, 7)`; `grundy games` lists the games",
+                    ),
+                );
             }
             other => {
                 return Err(LangError::new(
@@ -138,10 +141,15 @@ impl<'s> Parser<'s> {
         }
         if self.token != Token::Open {
             return Err(LangError::new(
-                format!("expected `(` after `{name}`, found {}", self.token.describe()),
+                format!(
+                    "expected `(` after `{name}`, found {}",
+                    self.token.describe()
+                ),
                 self.span,
             )
-            .with_help(format!("a position needs its arguments, such as `{name}(3)`")));
+            .with_help(format!(
+                "a position needs its arguments, such as `{name}(3)`"
+            )));
         }
         self.advance()?;
         let mut args = Vec::new();
@@ -230,7 +238,10 @@ impl<'s> Parser<'s> {
                     self.advance()?;
                     let Token::Integer(digits) = &self.token else {
                         return Err(LangError::new(
-                            format!("expected the end of the range, found {}", self.token.describe()),
+                            format!(
+                                "expected the end of the range, found {}",
+                                self.token.describe()
+                            ),
                             self.span,
                         ));
                     };
@@ -301,7 +312,9 @@ mod tests {
 
     #[test]
     fn parses_every_kind_of_value() {
-        let sum = parse(r#"g[k=2, 0.137, 4!.0, 1..3, "a \"b\"", @x.txt, [1, [2]]](-4, nim(1) + nim(2))"#).unwrap();
+        let sum =
+            parse(r#"g[k=2, 0.137, 4!.0, 1..3, "a \"b\"", @x.txt, [1, [2]]](-4, nim(1) + nim(2))"#)
+                .unwrap();
         let term = &sum.terms[0];
         assert_eq!(term.name, "g");
         let kinds: Vec<&ValueKind> = term.params.iter().map(|p| &p.value.kind).collect();
@@ -321,7 +334,10 @@ mod tests {
     fn integers_of_any_size() {
         let digits = "1".repeat(300);
         let sum = parse(&format!("nim({digits})")).unwrap();
-        assert_eq!(sum.terms[0].args[0].kind, ValueKind::Integer(digits.parse().unwrap()));
+        assert_eq!(
+            sum.terms[0].args[0].kind,
+            ValueKind::Integer(digits.parse().unwrap())
+        );
     }
 
     #[test]
@@ -336,12 +352,20 @@ mod tests {
     fn errors_point_at_the_offending_token() {
         let cases = [
             ("", 0, "expected a game, found nothing"),
-            ("nim(3", 5, "expected `,` or `)` after an argument, found the end of the input"),
+            (
+                "nim(3",
+                5,
+                "expected `,` or `)` after an argument, found the end of the input",
+            ),
             ("nim 3", 4, "expected `(` after `nim`, found `3`"),
             ("nim(3) nim(4)", 7, "expected `+` or the end, found `nim`"),
             ("nim(3))", 6, "unexpected `)` after the position"),
             ("nim(3 $)", 6, "unexpected character `$`"),
-            ("bash[3(4)", 6, "expected `,` or `]` after a parameter, found `(`"),
+            (
+                "bash[3(4)",
+                6,
+                "expected `,` or `]` after a parameter, found `(`",
+            ),
             ("nim(1..)", 7, "expected the end of the range, found `)`"),
             ("nim(\"abc)", 4, "this quoted text is never closed"),
             ("nim(@)", 4, "`@` must be followed by a file path"),
@@ -349,7 +373,11 @@ mod tests {
         ];
         for (source, column, message) in cases {
             let error = parse(source).unwrap_err();
-            assert_eq!((error.span.start, error.message.as_str()), (column, message), "{source}");
+            assert_eq!(
+                (error.span.start, error.message.as_str()),
+                (column, message),
+                "{source}"
+            );
         }
     }
 
@@ -359,7 +387,12 @@ mod tests {
         let error = parse(&format!("g({source})")).unwrap_err();
         assert!(error.message.contains("nesting deeper"));
         let source = format!("{}nim(1){}", "misere(".repeat(10_000), ")".repeat(10_000));
-        assert!(parse(&source).unwrap_err().message.contains("nesting deeper"));
+        assert!(
+            parse(&source)
+                .unwrap_err()
+                .message
+                .contains("nesting deeper")
+        );
     }
 
     fn value_strategy() -> impl Strategy<Value = String> {
@@ -389,7 +422,9 @@ mod tests {
                 let params = params.map_or(String::new(), |params| {
                     let items: Vec<String> = params
                         .into_iter()
-                        .map(|(key, value)| key.map_or(value.clone(), |key| format!("{key}={value}")))
+                        .map(|(key, value)| {
+                            key.map_or(value.clone(), |key| format!("{key}={value}"))
+                        })
                         .collect();
                     format!("[{}]", items.join(","))
                 });

@@ -109,7 +109,8 @@ impl PartialEq for Term {
 impl Eq for Term {}
 impl PartialEq for Param {
     fn eq(&self, other: &Self) -> bool {
-        self.key.as_ref().map(|k| &k.0) == other.key.as_ref().map(|k| &k.0) && self.value == other.value
+        self.key.as_ref().map(|k| &k.0) == other.key.as_ref().map(|k| &k.0)
+            && self.value == other.value
     }
 }
 impl Eq for Param {}
@@ -173,7 +174,11 @@ impl fmt::Display for Value {
             ValueKind::Code(code) => f.write_str(code),
             ValueKind::Text(text) => write_quoted(f, text),
             ValueKind::File(path) => {
-                if path.is_empty() || path.chars().any(|c| c.is_whitespace() || ",()[]+\"".contains(c)) {
+                if path.is_empty()
+                    || path
+                        .chars()
+                        .any(|c| c.is_whitespace() || ",()[]+\"".contains(c))
+                {
                     f.write_str("@")?;
                     write_quoted(f, path)
                 } else {

@@ -35,7 +35,11 @@ impl HeapRules for Nim {
         max: usize,
     ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
         if target < size {
-            let listed = if max > 0 { vec![vec![target.clone()]] } else { Vec::new() };
+            let listed = if max > 0 {
+                vec![vec![target.clone()]]
+            } else {
+                Vec::new()
+            };
             Some((1u32.into(), listed))
         } else {
             Some((BigUint::zero(), Vec::new()))
@@ -45,7 +49,10 @@ impl HeapRules for Nim {
 
 fn build(term: &Term) -> Result<Group, LangError> {
     no_params(term)?;
-    Ok(Group::new("nim", Heap::parts(&Arc::new(Nim), heap_sizes(term)?)))
+    Ok(Group::new(
+        "nim",
+        Heap::parts(&Arc::new(Nim), heap_sizes(term)?),
+    ))
 }
 
 /// The catalogue entry.
@@ -58,7 +65,11 @@ pub const ENTRY: GameEntry = GameEntry {
             any size (10^100 answers instantly).",
     syntax: "nim(a, b, ...)   heaps: integers, ranges a..b, or @FILE (integers separated by blanks, \
              commas or newlines; # starts a comment)",
-    examples: &["nim(3, 5, 7)", "nim(1, 1, 1)", "nim(10000000000000000000000000000000000000000, 1)"],
+    examples: &[
+        "nim(3, 5, 7)",
+        "nim(1, 1, 1)",
+        "nim(10000000000000000000000000000000000000000, 1)",
+    ],
     kind: EntryKind::Game(build),
 };
 
@@ -66,10 +77,10 @@ pub const ENTRY: GameEntry = GameEntry {
 mod tests {
     use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build as build_position;
+    use crate::game::ImpartialGame;
     use crate::game::Outcome;
     use crate::lang::parse;
     use crate::solver::Solver;
-    use crate::game::ImpartialGame;
     use proptest::prelude::*;
 
     /// Nim searched by the generic solver, with no theory.
@@ -88,7 +99,11 @@ mod tests {
     }
 
     fn answer(source: &str) -> crate::analysis::Answer {
-        solve(&build_position(&parse(source).unwrap()).unwrap(), &SolveOptions::default()).unwrap()
+        solve(
+            &build_position(&parse(source).unwrap()).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -96,19 +111,22 @@ mod tests {
         // The contract's sample output shows one winning move; there are three:
         // 3 ⊕ 5 ⊕ 7 = 1 and every heap a has a ⊕ 1 < a.
         let answer = answer("nim(3,5,7)");
-        assert_eq!(answer.position, "nim(3, 5, 7)");
+        assert_eq!(answer.position.as_str(), "nim(3, 5, 7)");
         assert_eq!(answer.outcome, Outcome::NextPlayerWins);
         assert_eq!(answer.nimber, Some(1u32.into()));
         assert_eq!(answer.method, "nim-sum");
         assert_eq!(answer.winning_move_count, 3u32.into());
-        let moves: Vec<(&str, &str)> =
-            answer.winning_moves.iter().map(|m| (m.to.as_str(), m.description.as_str())).collect();
+        let moves: Vec<(String, &str)> = answer
+            .winning_moves
+            .iter()
+            .map(|m| (answer.target(m), m.description.as_str()))
+            .collect();
         assert_eq!(
             moves,
             [
-                ("nim(2, 5, 7)", "take 1 from the heap of 3"),
-                ("nim(3, 4, 7)", "take 1 from the heap of 5"),
-                ("nim(3, 5, 6)", "take 1 from the heap of 7"),
+                ("nim(2, 5, 7)".to_owned(), "take 1 from the heap of 3"),
+                ("nim(3, 4, 7)".to_owned(), "take 1 from the heap of 5"),
+                ("nim(3, 5, 6)".to_owned(), "take 1 from the heap of 7"),
             ]
         );
     }
@@ -117,7 +135,11 @@ mod tests {
     fn moves_are_counted_as_a_player_makes_them() {
         let answer = answer("nim(1, 1, 1)");
         assert_eq!(answer.winning_move_count, 3u32.into());
-        let targets: Vec<&str> = answer.winning_moves.iter().map(|m| m.to.as_str()).collect();
+        let targets: Vec<String> = answer
+            .winning_moves
+            .iter()
+            .map(|m| answer.target(m))
+            .collect();
         assert_eq!(targets, ["nim(0, 1, 1)", "nim(1, 0, 1)", "nim(1, 1, 0)"]);
     }
 
@@ -127,7 +149,10 @@ mod tests {
         let answer = answer(&format!("nim({big}, {big}, 1)"));
         assert_eq!(answer.nimber, Some(1u32.into()));
         assert_eq!(answer.winning_move_count, 1u32.into());
-        assert_eq!(answer.winning_moves[0].to, format!("nim({big}, {big}, 0)"));
+        assert_eq!(
+            answer.target(&answer.winning_moves[0]),
+            format!("nim({big}, {big}, 0)")
+        );
     }
 
     #[test]
@@ -152,11 +177,11 @@ mod tests {
             let text = format!("nim({})", heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(", "));
             let answer = answer(&text);
             let xor = heaps.iter().fold(0, |x, h| x ^ h);
-            prop_assert_eq!(answer.nimber, Some(xor.into()));
+            prop_assert_eq!(answer.nimber.clone(), Some(xor.into()));
             let expected = heaps.iter().filter(|&&h| h ^ xor < h).count();
-            prop_assert_eq!(answer.winning_move_count, expected.into());
+            prop_assert_eq!(answer.winning_move_count.clone(), expected.into());
             for winning in &answer.winning_moves {
-                prop_assert_eq!(self::answer(&winning.to).outcome, Outcome::PreviousPlayerWins);
+                prop_assert_eq!(self::answer(&answer.target(winning)).outcome, Outcome::PreviousPlayerWins);
             }
         }
     }
