@@ -1,3 +1,5 @@
 //! grundy: solve impartial combinatorial games.
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
+
+pub mod nimber;
