@@ -51,7 +51,7 @@ fn every_winning_move_printed_leads_to_a_p_position() {
         "bash[3](10) + sub[1, 3, 4](20) + nim(6)",
         "misere(nim(1, 1, 1, 1))",
         "misere(sub[1, 3, 4](30) + sub[2, 5](31) + nim(12))",
-        "misere(nim(2, 3) + bash[2](4))",
+        "misere(nim(2, 3) + bash[2](5))",
     ] {
         let answer = json(&["solve", "--json", position]);
         assert_eq!(answer["outcome"], "N", "{position}");
