@@ -13,9 +13,12 @@ use grundy::game::ImpartialGame;
 use grundy::lang::parse;
 use grundy::solver::Solver;
 
-/// A sum of four subtraction-game heaps searched whole (no splitting): the
-/// generic solver on a plain typed game.
-struct FourHeaps;
+/// A sum of four subtraction-game heaps of at most 40 searched whole (no
+/// splitting): the generic solver on a plain typed game, with hash tables or,
+/// when `dense`, arrays indexed in base 41.
+struct FourHeaps {
+    dense: bool,
+}
 
 impl ImpartialGame for FourHeaps {
     type Position = [u8; 4];
@@ -28,6 +31,16 @@ impl ImpartialGame for FourHeaps {
                 moves.push(next);
             }
         }
+    }
+
+    fn dense_positions(&self) -> Option<usize> {
+        self.dense.then_some(41 * 41 * 41 * 41)
+    }
+
+    fn position_index(&self, heaps: &[u8; 4]) -> usize {
+        heaps
+            .iter()
+            .fold(0, |index, &h| index * 41 + usize::from(h))
     }
 }
 
@@ -64,24 +77,36 @@ fn searched_sums(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5))
         .sample_size(10);
     let root = [40u8, 40, 40, 40];
-    let mut solver = Solver::new(&FourHeaps);
-    solver.nimber(&root).unwrap();
-    eprintln!(
-        "four heaps of 40, whole-sum nimber: {} positions, {:.1} bytes per stored position",
-        solver.statistics().positions_expanded,
-        solver.bytes_per_stored_position()
-    );
-    group.throughput(Throughput::Elements(solver.statistics().positions_expanded));
-    group.bench_function("nimber of four heaps of 40, unsplit", |b| {
-        b.iter(|| Solver::new(&FourHeaps).nimber(black_box(&root)).unwrap());
-    });
-    group.bench_function("misère outcome of four heaps of 40", |b| {
-        b.iter(|| {
-            Solver::new(&FourHeaps)
-                .misere_outcome(black_box(&root))
-                .unwrap()
-        });
-    });
+    for (name, game) in [
+        ("hash", FourHeaps { dense: false }),
+        ("dense", FourHeaps { dense: true }),
+    ] {
+        let mut solver = Solver::new(&game);
+        solver.nimber(&root).unwrap();
+        let positions = solver.statistics().positions_expanded;
+        eprintln!(
+            "four heaps of 40 ({name} tables), whole-sum nimber: {positions} positions, {:.1} bytes per stored position",
+            solver.bytes_per_stored_position()
+        );
+        group.throughput(Throughput::Elements(positions));
+        group.bench_function(
+            format!("nimber of four heaps of 40, unsplit, {name} tables"),
+            |b| {
+                b.iter(|| Solver::new(&game).nimber(black_box(&root)).unwrap());
+            },
+        );
+        let mut solver = Solver::new(&game);
+        solver.misere_outcome(&root).unwrap();
+        let positions = solver.statistics().positions_expanded;
+        eprintln!("four heaps of 40 ({name} tables), misère outcome: {positions} positions");
+        group.throughput(Throughput::Elements(positions));
+        group.bench_function(
+            format!("misère outcome of four heaps of 40, {name} tables"),
+            |b| {
+                b.iter(|| Solver::new(&game).misere_outcome(black_box(&root)).unwrap());
+            },
+        );
+    }
     group.finish();
 }
 

@@ -28,9 +28,9 @@ use std::collections::BTreeSet;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::catalogue::explorer::GraphGame;
+use crate::catalogue::explorer::{GraphGame, SlotGame};
 use crate::catalogue::{Explorer, Part, Position, PositionText};
-use crate::game::{Convention, Outcome};
+use crate::game::{Convention, ImpartialGame, Outcome};
 use crate::solver::{DEFAULT_STATE_LIMIT, SearchError, Solver};
 
 /// Limits of one answer.
@@ -101,7 +101,7 @@ pub struct SearchCost {
 }
 
 impl SearchCost {
-    fn of<G: crate::game::ImpartialGame>(explorer: &Explorer, solver: &Solver<'_, G>) -> Self {
+    fn of<G: ImpartialGame>(explorer: &Explorer, solver: &Solver<'_, G>) -> Self {
         Self {
             components_explored: explorer.len(),
             positions_expanded: solver.statistics().positions_expanded,
@@ -281,37 +281,70 @@ fn moves_to_nimber(
 
 fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     let mut explorer = Explorer::new(options.max_states);
-    let mut ids = Vec::with_capacity(position.groups.len());
+    let mut roots = Vec::with_capacity(position.component_count());
     for group in &position.groups {
-        let group_ids: Vec<u32> = group
-            .parts
-            .iter()
-            .map(|part| explorer.explore(&group.head, part))
-            .collect::<Result<_, _>>()?;
-        ids.push(group_ids);
+        for part in &group.parts {
+            roots.push(explorer.explore(&group.head, part)?);
+        }
+    }
+    if let Some((game, start)) = SlotGame::new(&explorer, &roots, options.max_states) {
+        return search_misere(
+            position,
+            options,
+            &explorer,
+            &roots,
+            &game,
+            &start,
+            |slot, option| game.after(start, slot, option),
+        );
     }
     let game = GraphGame::new(&explorer);
-    let mut solver = Solver::new(&game).with_state_limit(options.max_states);
-    let all = || ids.iter().flatten().copied();
-    let root = explorer.multiset(all());
-    let outcome = solver.misere_outcome(&root)?;
+    let start = explorer.multiset(roots.iter().copied());
+    search_misere(
+        position,
+        options,
+        &explorer,
+        &roots,
+        &game,
+        &start,
+        |slot, option| {
+            let rest = roots
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != slot)
+                .map(|(_, &id)| id);
+            let leaves = explorer.options(roots[slot])[option].iter().copied();
+            explorer.multiset(rest.chain(leaves))
+        },
+    )
+}
+
+/// Searches a misère sum as one game and lists its winning moves: `after(slot,
+/// option)` is the position after move `option` of component `slot` (numbered
+/// over all groups), in the explorer's move order.
+fn search_misere<G: ImpartialGame>(
+    position: &Position,
+    options: &SolveOptions,
+    explorer: &Explorer,
+    roots: &[u32],
+    game: &G,
+    start: &G::Position,
+    after: impl Fn(usize, usize) -> G::Position,
+) -> Result<Answer, SearchError> {
+    let mut solver = Solver::new(game).with_state_limit(options.max_states);
+    let outcome = solver.misere_outcome(start)?;
     let mut moves = Vec::new();
     let mut count = 0u64;
     if outcome == Outcome::NextPlayerWins {
+        let mut slot = 0;
         for (g, group) in position.groups.iter().enumerate() {
             for (i, part) in group.parts.iter().enumerate() {
-                let id = ids[g][i];
-                for option in explorer.options(id) {
-                    // The sum without this one component, plus what the move leaves.
-                    let mut rest: Vec<u32> = all().collect();
-                    let at = rest.iter().position(|&x| x == id).unwrap_or(0);
-                    rest.swap_remove(at);
-                    let next = explorer.multiset(rest.into_iter().chain(option.iter().copied()));
-                    if solver.misere_outcome(&next)? == Outcome::PreviousPlayerWins {
+                for (option, leaves) in explorer.options(roots[slot]).iter().enumerate() {
+                    if solver.misere_outcome(&after(slot, option))? == Outcome::PreviousPlayerWins {
                         count += 1;
                         if moves.len() < options.max_moves {
                             let leaves: Vec<Part> =
-                                option.iter().map(|&o| explorer.part(o).clone()).collect();
+                                leaves.iter().map(|&o| explorer.part(o).clone()).collect();
                             moves.push(WinningMove {
                                 description: part.describe_move(&leaves),
                                 group: g,
@@ -321,11 +354,12 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         }
                     }
                 }
+                slot += 1;
             }
         }
     }
     let truncated = count > moves.len() as u64;
-    let search = SearchCost::of(&explorer, &solver);
+    let search = SearchCost::of(explorer, &solver);
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
@@ -337,4 +371,78 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
         method: "misère search".to_owned(),
         search,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::build;
+    use crate::lang::parse;
+
+    /// The slot game (mixed-radix numbers, dense tables) and the graph game
+    /// (sorted multisets, hash tables) must agree on every misère sum.
+    #[test]
+    fn both_misere_representations_agree() {
+        let options = SolveOptions::default();
+        for a in 0..7 {
+            for b in 0..7 {
+                for c in 0..5 {
+                    let text = format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + nim({c}, 2))");
+                    let position = build(&parse(&text).unwrap()).unwrap();
+                    let mut explorer = Explorer::new(options.max_states);
+                    let mut roots = Vec::new();
+                    for group in &position.groups {
+                        for part in &group.parts {
+                            roots.push(explorer.explore(&group.head, part).unwrap());
+                        }
+                    }
+                    let (slots, start) =
+                        SlotGame::new(&explorer, &roots, options.max_states).unwrap();
+                    let by_slots = search_misere(
+                        &position,
+                        &options,
+                        &explorer,
+                        &roots,
+                        &slots,
+                        &start,
+                        |s, o| slots.after(start, s, o),
+                    )
+                    .unwrap();
+                    let graph = GraphGame::new(&explorer);
+                    let by_graph = search_misere(
+                        &position,
+                        &options,
+                        &explorer,
+                        &roots,
+                        &graph,
+                        &explorer.multiset(roots.iter().copied()),
+                        |slot, option| {
+                            let rest = roots
+                                .iter()
+                                .enumerate()
+                                .filter(|&(i, _)| i != slot)
+                                .map(|(_, &id)| id);
+                            explorer.multiset(
+                                rest.chain(explorer.options(roots[slot])[option].iter().copied()),
+                            )
+                        },
+                    )
+                    .unwrap();
+                    assert_eq!(by_slots.outcome, by_graph.outcome, "{text}");
+                    assert_eq!(
+                        by_slots.winning_move_count, by_graph.winning_move_count,
+                        "{text}"
+                    );
+                    let targets = |answer: &Answer| -> Vec<String> {
+                        answer
+                            .winning_moves
+                            .iter()
+                            .map(|m| answer.target(m))
+                            .collect()
+                    };
+                    assert_eq!(targets(&by_slots), targets(&by_graph), "{text}");
+                }
+            }
+        }
+    }
 }

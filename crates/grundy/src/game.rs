@@ -50,6 +50,21 @@ pub trait ImpartialGame {
     fn components(&self, _position: &Self::Position) -> Option<Vec<Self::Position>> {
         None
     }
+
+    /// A bound on a dense numbering of the positions, if the game has one:
+    /// [`position_index`](ImpartialGame::position_index) then maps every
+    /// position the solver can meet to a distinct index below it, and the
+    /// solver keeps its tables in arrays of that length instead of hash maps
+    /// (used when the bound is within the solver's state limit).
+    fn dense_positions(&self) -> Option<usize> {
+        None
+    }
+
+    /// The index of `position` in the dense numbering; only called when
+    /// [`dense_positions`](ImpartialGame::dense_positions) gives a bound.
+    fn position_index(&self, _position: &Self::Position) -> usize {
+        0
+    }
 }
 
 /// Who wins a position with perfect play.

@@ -47,11 +47,10 @@
 //! assert_eq!(solver.winning_moves(&vec![3, 5, 7]).unwrap(), vec![vec![2, 5, 7], vec![3, 4, 7], vec![3, 5, 6]]);
 //! ```
 
-use std::mem;
-
-use rustc_hash::FxHashMap;
+mod table;
 
 use crate::game::{Convention, ImpartialGame, Outcome};
+use table::Table;
 
 /// Why a search stopped without an answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -76,14 +75,10 @@ pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
 /// four billion moves.
 const IN_PROGRESS: u32 = u32::MAX;
 
-/// Outcome table entries: a position is stored as in progress, then as won or lost
-/// for the player to move.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mark {
-    InProgress,
-    Won,
-    Lost,
-}
+/// Outcome table entries: a position is stored as in progress, then as won or
+/// lost for the player to move.
+const WON: u32 = 1;
+const LOST: u32 = 0;
 
 /// Counters of the work a solver has done.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,21 +94,11 @@ pub struct Statistics {
 #[derive(Debug)]
 pub struct Solver<'g, G: ImpartialGame> {
     game: &'g G,
-    nimbers: FxHashMap<G::Position, u32>,
-    normal_outcomes: FxHashMap<G::Position, Mark>,
-    misere_outcomes: FxHashMap<G::Position, Mark>,
+    nimbers: Table<G::Position>,
+    normal_outcomes: Table<G::Position>,
+    misere_outcomes: Table<G::Position>,
     state_limit: usize,
     statistics: Statistics,
-}
-
-impl std::fmt::Debug for Mark {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::InProgress => "in progress",
-            Self::Won => "won",
-            Self::Lost => "lost",
-        })
-    }
 }
 
 /// One position being expanded by the iterative nimber search.
@@ -144,9 +129,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     pub fn new(game: &'g G) -> Self {
         Self {
             game,
-            nimbers: FxHashMap::default(),
-            normal_outcomes: FxHashMap::default(),
-            misere_outcomes: FxHashMap::default(),
+            nimbers: Table::for_game(game, DEFAULT_STATE_LIMIT),
+            normal_outcomes: Table::for_game(game, DEFAULT_STATE_LIMIT),
+            misere_outcomes: Table::for_game(game, DEFAULT_STATE_LIMIT),
             state_limit: DEFAULT_STATE_LIMIT,
             statistics: Statistics::default(),
         }
@@ -154,8 +139,11 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
 
     /// Sets the most positions the solver may store over all its tables.
     #[must_use]
-    pub const fn with_state_limit(mut self, limit: usize) -> Self {
+    pub fn with_state_limit(mut self, limit: usize) -> Self {
         self.state_limit = limit;
+        self.nimbers = Table::for_game(self.game, limit);
+        self.normal_outcomes = Table::for_game(self.game, limit);
+        self.misere_outcomes = Table::for_game(self.game, limit);
         self
     }
 
@@ -178,13 +166,12 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     }
 
     /// The bytes the tables hold per stored position: keys, values and the hash
-    /// tables' control bytes, over their allocated capacity.
+    /// tables' control bytes over their allocated capacity, or the slots of dense
+    /// tables.
     #[must_use]
     pub fn bytes_per_stored_position(&self) -> f64 {
-        let nimber_entry = mem::size_of::<(G::Position, u32)>() + 1;
-        let outcome_entry = mem::size_of::<(G::Position, Mark)>() + 1;
-        let bytes = self.nimbers.capacity() * nimber_entry
-            + (self.normal_outcomes.capacity() + self.misere_outcomes.capacity()) * outcome_entry;
+        let bytes =
+            self.nimbers.bytes() + self.normal_outcomes.bytes() + self.misere_outcomes.bytes();
         bytes as f64 / self.stored_positions().max(1) as f64
     }
 
@@ -204,7 +191,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     /// [`SearchError::StateLimit`] when the table is full, [`SearchError::Cycle`]
     /// when the game is loopy.
     pub fn nimber(&mut self, position: &G::Position) -> Result<u32, SearchError> {
-        if let Some(&value) = self.nimbers.get(position) {
+        if let Some(value) = self.nimbers.get(self.game, position) {
             return if value == IN_PROGRESS {
                 Err(SearchError::Cycle)
             } else {
@@ -223,9 +210,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             let mut descend = None;
             while frame.next < frame.end {
                 let child = &children[frame.next];
-                match self.nimbers.get(child) {
-                    Some(&IN_PROGRESS) => return Err(SearchError::Cycle),
-                    Some(&value) => {
+                match self.nimbers.get(self.game, child) {
+                    Some(IN_PROGRESS) => return Err(SearchError::Cycle),
+                    Some(value) => {
                         values.push(value);
                         frame.next += 1;
                     }
@@ -254,7 +241,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             };
             values.truncate(frame.first_value);
             children.truncate(frame.first);
-            self.nimbers.insert(frame.position, value);
+            self.nimbers.insert(self.game, frame.position, value);
             match stack.last_mut() {
                 Some(parent) => {
                     values.push(value);
@@ -286,7 +273,8 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                 false
             }
         };
-        self.nimbers.insert(position.clone(), IN_PROGRESS);
+        self.nimbers
+            .insert(self.game, position.clone(), IN_PROGRESS);
         stack.push(NimberFrame {
             position,
             is_sum,
@@ -362,8 +350,12 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             // No move at all: the mover loses under normal play, wins under misère.
             let won = won || (frame.first == frame.end && convention == Convention::Misere);
             children.truncate(frame.first);
-            self.outcome_table(convention)
-                .insert(frame.position, if won { Mark::Won } else { Mark::Lost });
+            let game = self.game;
+            self.outcome_table(convention).insert(
+                game,
+                frame.position,
+                if won { WON } else { LOST },
+            );
             if stack.is_empty() {
                 return Ok(if won {
                     Outcome::NextPlayerWins
@@ -374,7 +366,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         }
     }
 
-    fn outcome_table(&mut self, convention: Convention) -> &mut FxHashMap<G::Position, Mark> {
+    fn outcome_table(&mut self, convention: Convention) -> &mut Table<G::Position> {
         match convention {
             Convention::Normal => &mut self.normal_outcomes,
             Convention::Misere => &mut self.misere_outcomes,
@@ -389,16 +381,17 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         position: &G::Position,
     ) -> Result<Option<Outcome>, SearchError> {
         if convention == Convention::Normal {
-            match self.nimbers.get(position) {
-                Some(&IN_PROGRESS) => return Err(SearchError::Cycle),
-                Some(&value) => return Ok(Some(Outcome::from_nimber(value.into()))),
+            match self.nimbers.get(self.game, position) {
+                Some(IN_PROGRESS) => return Err(SearchError::Cycle),
+                Some(value) => return Ok(Some(Outcome::from_nimber(value.into()))),
                 None => {}
             }
         }
-        match self.outcome_table(convention).get(position) {
-            Some(Mark::InProgress) => Err(SearchError::Cycle),
-            Some(Mark::Won) => Ok(Some(Outcome::NextPlayerWins)),
-            Some(Mark::Lost) => Ok(Some(Outcome::PreviousPlayerWins)),
+        let game = self.game;
+        match self.outcome_table(convention).get(game, position) {
+            Some(IN_PROGRESS) => Err(SearchError::Cycle),
+            Some(WON) => Ok(Some(Outcome::NextPlayerWins)),
+            Some(_) => Ok(Some(Outcome::PreviousPlayerWins)),
             None => {
                 if convention == Convention::Normal
                     && self
@@ -426,8 +419,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         self.game.moves(&position, children);
         self.statistics.positions_expanded += 1;
         self.statistics.moves_generated += (children.len() - first) as u64;
+        let game = self.game;
         self.outcome_table(convention)
-            .insert(position.clone(), Mark::InProgress);
+            .insert(game, position.clone(), IN_PROGRESS);
         stack.push(OutcomeFrame {
             position,
             first,
@@ -602,6 +596,65 @@ mod tests {
         assert_eq!(
             solver.misere_outcome(&1000),
             Err(SearchError::StateLimit { limit: 100 })
+        );
+    }
+
+    /// Three subtraction heaps numbered densely in base 32.
+    struct DenseHeaps {
+        dense: bool,
+    }
+    impl ImpartialGame for DenseHeaps {
+        type Position = [u8; 3];
+        fn moves(&self, heaps: &[u8; 3], moves: &mut Vec<[u8; 3]>) {
+            for i in 0..3 {
+                for take in [1, 3, 4] {
+                    if take <= heaps[i] {
+                        let mut next = *heaps;
+                        next[i] -= take;
+                        moves.push(next);
+                    }
+                }
+            }
+        }
+        fn dense_positions(&self) -> Option<usize> {
+            self.dense.then_some(32 * 32 * 32)
+        }
+        fn position_index(&self, heaps: &[u8; 3]) -> usize {
+            heaps
+                .iter()
+                .fold(0, |index, &h| index * 32 + usize::from(h))
+        }
+    }
+
+    #[test]
+    fn dense_and_hash_tables_agree() {
+        let dense_game = DenseHeaps { dense: true };
+        let hash_game = DenseHeaps { dense: false };
+        let mut dense = Solver::new(&dense_game);
+        let mut hash = Solver::new(&hash_game);
+        for a in 0..20 {
+            for b in 0..20 {
+                let position = [a, b, 7];
+                assert_eq!(
+                    dense.nimber(&position).unwrap(),
+                    hash.nimber(&position).unwrap()
+                );
+                assert_eq!(
+                    dense.misere_outcome(&position).unwrap(),
+                    hash.misere_outcome(&position).unwrap()
+                );
+                assert_eq!(
+                    dense.outcome(&position).unwrap(),
+                    hash.outcome(&position).unwrap()
+                );
+            }
+        }
+        assert_eq!(dense.stored_positions(), hash.stored_positions());
+        // Dense tables of 32^3 slots of 4 bytes: the nimber and the misère
+        // tables; the normal outcomes were all answered from the nimbers.
+        assert_eq!(
+            dense.bytes_per_stored_position(),
+            (2 * 32 * 32 * 32 * 4) as f64 / dense.stored_positions() as f64
         );
     }
 

@@ -178,3 +178,108 @@ impl ImpartialGame for GraphGame<'_> {
         })
     }
 }
+
+/// A sum whose components never split nor vanish, numbered in mixed radix:
+/// digit `i` is the index of component `i`'s current position within the
+/// positions reachable from its start. Moves are index arithmetic (no
+/// allocation, no sorting, no hashing) and the solver's tables are arrays: the
+/// fast path for misère search, where the sum must be searched whole.
+#[derive(Debug)]
+pub struct SlotGame {
+    slots: Vec<Slot>,
+    bound: u64,
+}
+
+#[derive(Debug)]
+struct Slot {
+    stride: u64,
+    size: u64,
+    /// `options[digit]`: the digits of the moves, in the explorer's move order.
+    options: Vec<Vec<u64>>,
+}
+
+impl SlotGame {
+    /// The slot game of the sum of the explored nodes `roots`, and the number of
+    /// the starting position; `None` when a move splits or removes a component,
+    /// or when the sum has more than `limit` positions.
+    pub fn new(explorer: &Explorer, roots: &[u32], limit: usize) -> Option<(Self, u64)> {
+        let mut slots = Vec::with_capacity(roots.len());
+        let mut stride = 1u64;
+        for &root in roots {
+            let mut local: FxHashMap<u32, u64> = FxHashMap::default();
+            let mut nodes = vec![root];
+            local.insert(root, 0);
+            let mut next = 0;
+            while next < nodes.len() {
+                for option in explorer.options(nodes[next]) {
+                    let [child] = option.as_slice() else {
+                        return None;
+                    };
+                    if !local.contains_key(child) {
+                        local.insert(*child, nodes.len() as u64);
+                        nodes.push(*child);
+                    }
+                }
+                next += 1;
+            }
+            let options = nodes
+                .iter()
+                .map(|&node| {
+                    explorer
+                        .options(node)
+                        .iter()
+                        .map(|option| local[&option[0]])
+                        .collect()
+                })
+                .collect();
+            let size = nodes.len() as u64;
+            slots.push(Slot {
+                stride,
+                size,
+                options,
+            });
+            stride = stride.checked_mul(size).filter(|&s| s <= limit as u64)?;
+        }
+        // Digit 0 of every slot is its root, so the sum starts at 0.
+        Some((
+            Self {
+                slots,
+                bound: stride,
+            },
+            0,
+        ))
+    }
+
+    /// The position after move `option` (in the explorer's order) of component
+    /// `slot` from `position`.
+    pub fn after(&self, position: u64, slot: usize, option: usize) -> u64 {
+        let slot = &self.slots[slot];
+        let digit = (position / slot.stride) % slot.size;
+        position - digit * slot.stride + slot.options[digit as usize][option] * slot.stride
+    }
+}
+
+impl ImpartialGame for SlotGame {
+    type Position = u64;
+
+    fn moves(&self, position: &u64, moves: &mut Vec<u64>) {
+        for slot in &self.slots {
+            let digit = (position / slot.stride) % slot.size;
+            let base = position - digit * slot.stride;
+            moves.extend(
+                slot.options[digit as usize]
+                    .iter()
+                    .map(|&o| base + o * slot.stride),
+            );
+        }
+    }
+
+    fn dense_positions(&self) -> Option<usize> {
+        usize::try_from(self.bound).ok()
+    }
+
+    fn position_index(&self, position: &u64) -> usize {
+        // Positions are below the bound, which fits in usize.
+        *position as usize
+    }
+}
