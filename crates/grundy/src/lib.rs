@@ -3,5 +3,6 @@
 #![warn(missing_debug_implementations)]
 
 pub mod game;
+pub mod games;
 pub mod nimber;
 pub mod solver;

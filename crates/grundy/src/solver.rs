@@ -220,7 +220,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         let mut mex = crate::nimber::MexSet::default();
         self.push_nimber_frame(position.clone(), &mut stack, &mut children, &values)?;
         loop {
-            let frame = stack.last_mut().expect("the stack holds the frame being resolved");
+            let frame = stack
+                .last_mut()
+                .expect("the stack holds the frame being resolved");
             let mut descend = None;
             while frame.next < frame.end {
                 let child = &children[frame.next];
@@ -240,7 +242,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                 self.push_nimber_frame(child, &mut stack, &mut children, &values)?;
                 continue;
             }
-            let frame = stack.pop().expect("the stack holds the frame being resolved");
+            let frame = stack
+                .pop()
+                .expect("the stack holds the frame being resolved");
             let resolved = &values[frame.first_value..];
             let value = if frame.is_sum {
                 resolved.iter().fold(0, |sum, &v| sum ^ v)
@@ -332,7 +336,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         let mut stack: Vec<OutcomeFrame<G::Position>> = Vec::new();
         self.push_outcome_frame(convention, position.clone(), &mut stack, &mut children)?;
         loop {
-            let frame = stack.last_mut().expect("the stack holds the frame being resolved");
+            let frame = stack
+                .last_mut()
+                .expect("the stack holds the frame being resolved");
             let mut descend = None;
             let mut won = false;
             while frame.next < frame.end {
@@ -353,7 +359,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                 self.push_outcome_frame(convention, child, &mut stack, &mut children)?;
                 continue;
             }
-            let frame = stack.pop().expect("the stack holds the frame being resolved");
+            let frame = stack
+                .pop()
+                .expect("the stack holds the frame being resolved");
             // No move at all: the mover loses under normal play, wins under misère.
             let won = won || (frame.first == frame.end && convention == Convention::Misere);
             children.truncate(frame.first);
@@ -438,7 +446,10 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     ///
     /// # Errors
     /// As [`Solver::nimber`].
-    pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Position>, SearchError> {
+    pub fn winning_moves(
+        &mut self,
+        position: &G::Position,
+    ) -> Result<Vec<G::Position>, SearchError> {
         self.winning_moves_under(Convention::Normal, position)
     }
 
@@ -519,7 +530,10 @@ mod tests {
         let game = Subtraction(&[1]);
         let mut solver = Solver::new(&game);
         assert_eq!(solver.nimber(&1_000_001).unwrap(), 1);
-        assert_eq!(solver.outcome(&2_000_000).unwrap(), Outcome::PreviousPlayerWins);
+        assert_eq!(
+            solver.outcome(&2_000_000).unwrap(),
+            Outcome::PreviousPlayerWins
+        );
         assert_eq!(
             solver.misere_outcome(&1_000_000).unwrap(),
             Outcome::NextPlayerWins
