@@ -3,4 +3,5 @@
 //! beside its closed form or fast algorithm (what answers instantly, for inputs of
 //! any size), with the theorem and its source in the module documentation.
 
+pub mod dynamic_subtraction;
 pub mod wythoff;
