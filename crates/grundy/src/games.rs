@@ -4,4 +4,5 @@
 //! any size), with the theorem and its source in the module documentation.
 
 pub mod dynamic_subtraction;
+pub mod staircase;
 pub mod wythoff;
