@@ -4,5 +4,6 @@
 //! any size), with the theorem and its source in the module documentation.
 
 pub mod dynamic_subtraction;
+pub mod moore;
 pub mod staircase;
 pub mod wythoff;
