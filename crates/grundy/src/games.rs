@@ -4,6 +4,7 @@
 //! any size), with the theorem and its source in the module documentation.
 
 pub mod dynamic_subtraction;
+pub mod every_sg;
 pub mod misere;
 pub mod moore;
 pub mod staircase;
