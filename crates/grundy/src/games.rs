@@ -7,5 +7,6 @@ pub mod dynamic_subtraction;
 pub mod every_sg;
 pub mod misere;
 pub mod moore;
+pub mod rounds;
 pub mod staircase;
 pub mod wythoff;
