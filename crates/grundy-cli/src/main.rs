@@ -1,2 +1,50 @@
-//! The `grundy` command-line tool.
-fn main() {}
+//! The `grundy` command-line tool: a thin layer over the `grundy` library that
+//! parses arguments, calls the library and decides how answers and errors look.
+//!
+//! Exit codes follow the command-line contract: 0 answered, 2 bad input,
+//! 3 a limit reached.
+
+mod commands;
+mod failure;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Solve impartial combinatorial games: who wins, the nimber, every winning move.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Answer one position: who wins, its nimber, the winning moves.
+    Solve(commands::solve::Args),
+    /// List the games grundy knows, or show one game's rules and syntax.
+    Games(commands::games::Args),
+}
+
+fn main() -> ExitCode {
+    // A bug must still look like an error, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!("error: internal error, please report it: {message}");
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => commands::solve::run(&args),
+        Command::Games(args) => commands::games::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}

@@ -1,8 +1,30 @@
 //! grundy: solve impartial combinatorial games.
+//!
+//! The crate is laid out as the theory is:
+//!
+//! * [`nimber`]: nim-sum, mex, and Conway's nim field (products, inverses);
+//! * [`game`]: what an impartial game is ([`game::ImpartialGame`]);
+//! * [`solver`]: the generic memoized solver, the oracle for everything else;
+//! * [`lang`]: the position language of the command-line contract;
+//! * [`catalogue`] and [`games`]: every game grundy knows, one module per family;
+//! * [`analysis`]: answering a position (who wins, nimber, winning moves).
+//!
+//! ```
+//! use grundy::analysis::{solve, SolveOptions};
+//! use grundy::catalogue::build;
+//! use grundy::lang::parse;
+//!
+//! let position = build(&parse("nim(3, 5, 7) + bash[3](10)").unwrap()).unwrap();
+//! let answer = solve(&position, &SolveOptions::default()).unwrap();
+//! assert_eq!(answer.outcome.in_words(), "first player wins");
+//! ```
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+pub mod analysis;
+pub mod catalogue;
 pub mod game;
 pub mod games;
+pub mod lang;
 pub mod nimber;
 pub mod solver;

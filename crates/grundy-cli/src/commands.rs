@@ -1,0 +1,4 @@
+//! One module per subcommand, each an `Args` struct and a `run` function.
+
+pub mod games;
+pub mod solve;

@@ -1,0 +1,200 @@
+//! The command-line contract, checked on the built binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy")).args(args).output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = grundy(args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "exactly one JSON object");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn solve_json_has_every_contract_field() {
+    let answer = json(&["solve", "--json", "nim(3,5,7)"]);
+    assert_eq!(answer["position"], "nim(3, 5, 7)");
+    assert_eq!(answer["convention"], "normal");
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["first_player_wins"], true);
+    assert_eq!(answer["nimber"], 1);
+    assert_eq!(answer["winning_move_count"], 3);
+    assert_eq!(answer["truncated"], false);
+    assert_eq!(answer["method"], "nim-sum");
+    assert_eq!(answer["winning_moves"][2]["to"], "nim(3, 5, 6)");
+    assert_eq!(answer["winning_moves"][2]["move"], "take 1 from the heap of 7");
+    let keys: Vec<&String> = answer.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "position", "convention", "outcome", "first_player_wins", "nimber", "winning_moves",
+            "winning_move_count", "truncated", "method"
+        ]
+    );
+}
+
+#[test]
+fn every_winning_move_printed_leads_to_a_p_position() {
+    for position in [
+        "nim(3, 5, 7)",
+        "bash[3](10) + sub[1, 3, 4](20) + nim(6)",
+        "misere(nim(1, 1, 1, 1))",
+        "misere(sub[1, 3, 4](30) + sub[2, 5](31) + nim(12))",
+        "misere(nim(2, 3) + bash[2](5))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        let moves = answer["winning_moves"].as_array().unwrap();
+        assert!(!moves.is_empty());
+        for winning in moves {
+            let to = winning["to"].as_str().unwrap();
+            let next = json(&["solve", "--json", to]);
+            assert_eq!(next["outcome"], "P", "{position} -> {to}");
+            assert_eq!(next["first_player_wins"], false);
+            assert_eq!(next["winning_moves"].as_array().unwrap().len(), 0);
+        }
+    }
+}
+
+#[test]
+fn p_positions_and_misere_have_the_right_shape() {
+    let answer = json(&["solve", "--json", "nim(1, 2, 3)"]);
+    assert_eq!((answer["outcome"].as_str(), answer["nimber"].as_u64()), (Some("P"), Some(0)));
+    assert_eq!(answer["winning_move_count"], 0);
+    let answer = json(&["solve", "--json", "misere(nim(1, 1))"]);
+    assert_eq!(answer["convention"], "misere");
+    assert_eq!(answer["nimber"], Value::Null);
+    assert_eq!(answer["winning_move_count"], 2);
+}
+
+#[test]
+fn large_numbers_are_decimal_strings_in_json() {
+    let big = format!("1{}", "0".repeat(100));
+    let answer = json(&["solve", "--json", &format!("nim({big}, 1)")]);
+    assert_eq!(answer["nimber"], Value::String(format!("{big}").replace("00000", "00000").parse::<num_bigint::BigUint>().map(|b| (b + 1u32).to_string()).unwrap()));
+    let answer = json(&["solve", "--json", "nim(9007199254740992)"]);
+    assert_eq!(answer["nimber"], "9007199254740992"); // 2^53: a string
+    let answer = json(&["solve", "--json", "nim(9007199254740991)"]);
+    assert_eq!(answer["nimber"], 9_007_199_254_740_991u64);
+}
+
+#[test]
+fn max_moves_truncates_but_counts_all() {
+    let answer = json(&["solve", "--json", "--max-moves", "1", "nim(1, 1, 1, 1, 1)"]);
+    assert_eq!(answer["winning_moves"].as_array().unwrap().len(), 1);
+    assert_eq!(answer["winning_move_count"], 5);
+    assert_eq!(answer["truncated"], true);
+}
+
+#[test]
+fn human_output_says_who_wins_in_words() {
+    let output = grundy(&["solve", "nim(3, 5, 7)"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("first player wins (N-position"), "{text}");
+    assert!(text.contains("take 1 from the heap of 7  ->  nim(3, 5, 6)"), "{text}");
+    let output = grundy(&["solve", "nim(1, 2, 3)"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("second player wins (P-position"), "{text}");
+}
+
+#[test]
+fn syntax_errors_exit_2_with_a_caret() {
+    let output = grundy(&["solve", "nim(3,,5)"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: expected a value (an integer, a code, \"text\", @file or [list]), found `,` (column 7)\n  nim(3,,5)\n        ^\n"
+    );
+}
+
+#[test]
+fn bad_names_and_parameters_exit_2_and_say_why() {
+    let output = grundy(&["solve", "nmi(3)"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("help: did you mean `nim`?"));
+    let output = grundy(&["solve", "bash[0](3)"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("error: the parameter `m` of `bash` must be at least 1, not 0 (column 6)"));
+    let output = grundy(&["solve", "nim(-3)"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("error: a heap size cannot be negative: -3 (column 5)"));
+    let output = grundy(&["solve"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn limits_exit_3_and_name_the_flag() {
+    let output = grundy(&["solve", "misere(nim(30, 30, 30, 30))", "--max-states", "1000"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--max-states"), "{}", stderr(&output));
+    let output = grundy(&["solve", "--max-digits", "5", "nim(1234567)"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--max-digits"));
+}
+
+#[test]
+fn positions_from_files_and_standard_input() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let heaps = dir.join("heaps.txt");
+    std::fs::write(&heaps, "3 5\n# a comment\n7\n").unwrap();
+    let answer = json(&["solve", "--json", &format!("nim(@{})", heaps.display())]);
+    assert_eq!(answer["position"], "nim(3, 5, 7)");
+    std::fs::write(&heaps, "3 5\n7 x8\n").unwrap();
+    let output = grundy(&["solve", &format!("nim(@{})", heaps.display())]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("line 2, column 3: `x8` is not a non-negative integer"), "{}", stderr(&output));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["solve", "--json", "--file", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"nim(1,\n 2)\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["position"], "nim(1, 2)");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn games_lists_and_explains() {
+    let output = grundy(&["games"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    for name in ["nim", "bash", "sub", "misere"] {
+        assert!(text.lines().any(|line| line.starts_with(name)), "{name} missing");
+    }
+    let output = grundy(&["games", "bash"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("syntax: bash[m](n, ...)"));
+    let output = grundy(&["games", "bahs"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("did you mean `bash`?"));
+}
+
+#[test]
+fn every_catalogue_example_solves() {
+    let output = grundy(&["games"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    for name in text.lines().take_while(|l| !l.is_empty()).filter_map(|l| l.split_whitespace().next()) {
+        let output = grundy(&["games", name]);
+        let page = String::from_utf8(output.stdout).unwrap();
+        for example in page.lines().filter_map(|l| l.trim().strip_prefix("grundy solve '")) {
+            let example = example.trim_end_matches('\'');
+            let output = grundy(&["solve", "--json", example]);
+            assert!(output.status.success(), "{example}: {}", stderr(&output));
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The catalogue: every game grundy knows, as terms of the position language.
+//!
+//! A [`Position`] is what `grundy solve` answers: a disjunctive sum of
+//! [`Group`]s (one per term of the expression), each holding independent
+//! [`Component`]s (the heaps of `nim(3, 5, 7)` are three components), under a
+//! play [`Convention`]. A game family joins the catalogue by implementing
+//! [`Component`] for its positions and adding one [`GameEntry`] to the registry in
+//! [`crate::games`]; sums, winning moves, counting, misère search and the
+//! canonical printer then work for it with no further code.
+//!
+//! A component may know its nimber and its moves to a given nimber by theory (a
+//! closed form, working for positions of any size); otherwise the catalogue
+//! explores its positions as an explicit graph and runs the generic
+//! [`Solver`](crate::solver::Solver) on it.
+
+mod arguments;
+pub(crate) mod explorer;
+
+use std::fmt;
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+
+use crate::game::Convention;
+use crate::lang::{LangError, Sum, Term, ValueKind};
+use crate::solver::SearchError;
+
+pub use arguments::{heap_sizes, integer_param, no_params, read_integers};
+pub(crate) use explorer::Explorer;
+
+/// A shared component.
+pub type Part = Arc<dyn Component>;
+
+/// One independent component of a position: a heap, a pair of Wythoff piles, a
+/// staircase. Its moves lead to zero or more components of the same game (a
+/// take-and-break move can leave two heaps, or none).
+pub trait Component: fmt::Debug + Send + Sync {
+    /// Appends the component's arguments in canonical form (`7`, or `3, 5`).
+    fn write_arguments(&self, out: &mut String);
+
+    /// The nimber under normal play by a theorem, with the method's name, for a
+    /// component of any size; `None` sends the component to search.
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        None
+    }
+
+    /// Every move, as the components it leaves; one entry per move.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when there are more than `limit` moves or the
+    /// component is too large to enumerate.
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError>;
+
+    /// The moves that reach a position of nimber `target`, by theory: their
+    /// exact number and the first `max` of them. `None` when there is no theory;
+    /// the catalogue then enumerates [`moves`](Component::moves).
+    fn moves_to_nimber_by_theory(&self, _target: &BigUint, _max: usize) -> Option<MovesTo> {
+        None
+    }
+
+    /// A description of the move from this component to `to`, for people
+    /// ("take 2 from the heap of 7").
+    fn describe_move(&self, to: &[Part]) -> String;
+}
+
+/// Moves counted and listed by theory.
+#[derive(Debug, Default)]
+pub struct MovesTo {
+    /// How many moves there are.
+    pub count: BigUint,
+    /// The first of them, each as the components it leaves.
+    pub listed: Vec<Vec<Part>>,
+}
+
+/// The components of one term: `nim(3, 5, 7)` is the group `nim` with three heaps.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The term's canonical name and parameters: `nim`, `bash[3]`, `sub[1, 3, 4]`.
+    pub head: Arc<str>,
+    /// The components, in argument order.
+    pub parts: Vec<Part>,
+}
+
+impl Group {
+    /// A group of `parts` under the canonical `head`.
+    pub fn new(head: impl Into<Arc<str>>, parts: Vec<Part>) -> Self {
+        Self {
+            head: head.into(),
+            parts,
+        }
+    }
+}
+
+/// A position: a sum of groups under a convention.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// The terms of the sum.
+    pub groups: Vec<Group>,
+}
+
+impl Position {
+    /// The number of components over all groups.
+    #[must_use]
+    pub fn component_count(&self) -> usize {
+        self.groups.iter().map(|g| g.parts.len()).sum()
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(PositionText::new(self).as_str())
+    }
+}
+
+/// The canonical text of a position, with where each component stands in it,
+/// so that the text after a move is spliced rather than printed anew (a
+/// position of a million heaps prints once, not once per winning move).
+#[derive(Clone, Debug)]
+pub struct PositionText {
+    text: String,
+    /// `spans[group][part]`: the byte range of the component's arguments.
+    spans: Vec<Vec<(usize, usize)>>,
+}
+
+impl PositionText {
+    /// Prints `position`.
+    #[must_use]
+    pub fn new(position: &Position) -> Self {
+        let mut text = String::new();
+        let mut spans = Vec::with_capacity(position.groups.len());
+        if position.convention == Convention::Misere {
+            text.push_str("misere(");
+        }
+        for (g, group) in position.groups.iter().enumerate() {
+            if g > 0 {
+                text.push_str(" + ");
+            }
+            text.push_str(&group.head);
+            text.push('(');
+            let mut group_spans = Vec::with_capacity(group.parts.len());
+            for (i, part) in group.parts.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                let start = text.len();
+                part.write_arguments(&mut text);
+                group_spans.push((start, text.len()));
+            }
+            text.push(')');
+            spans.push(group_spans);
+        }
+        if position.convention == Convention::Misere {
+            text.push(')');
+        }
+        Self { text, spans }
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The text after component `part` of group `group` is replaced by the
+    /// components `with` (none when a move removes the component entirely).
+    #[must_use]
+    pub fn replacing(&self, group: usize, part: usize, with: &[Part]) -> String {
+        let spans = &self.spans[group];
+        let (mut start, mut end) = spans[part];
+        let mut middle = String::new();
+        for (i, new) in with.iter().enumerate() {
+            if i > 0 {
+                middle.push_str(", ");
+            }
+            new.write_arguments(&mut middle);
+        }
+        if with.is_empty() && spans.len() > 1 {
+            // Remove the separator too: the following one, or for the last
+            // component the preceding one.
+            if part + 1 < spans.len() {
+                end = spans[part + 1].0;
+            } else {
+                start = spans[part - 1].1;
+            }
+        }
+        let mut out = String::with_capacity(self.text.len() - (end - start) + middle.len());
+        out.push_str(&self.text[..start]);
+        out.push_str(&middle);
+        out.push_str(&self.text[end..]);
+        out
+    }
+}
+
+/// Positions are equal when their canonical texts are.
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+/// How a catalogue entry turns a term into components.
+#[derive(Clone, Copy, Debug)]
+pub enum EntryKind {
+    /// A game: builds the group of a term.
+    Game(fn(&Term) -> Result<Group, LangError>),
+    /// A wrapper that sets the convention of the whole sum, like `misere(...)`.
+    Convention(Convention),
+}
+
+/// One game of the catalogue, with the text `grundy games` shows.
+#[derive(Clone, Copy, Debug)]
+pub struct GameEntry {
+    /// The name in the position language.
+    pub name: &'static str,
+    /// One line: what the game is.
+    pub summary: &'static str,
+    /// The rules in full, with the theory grundy applies and its source.
+    pub rules: &'static str,
+    /// The term's syntax.
+    pub syntax: &'static str,
+    /// Example positions, each accepted by `solve`.
+    pub examples: &'static [&'static str],
+    /// How terms become components.
+    pub kind: EntryKind,
+}
+
+/// The entry named `name`, if there is one.
+#[must_use]
+pub fn find(name: &str) -> Option<&'static GameEntry> {
+    crate::games::CATALOGUE
+        .iter()
+        .find(|entry| entry.name == name)
+}
+
+/// Every entry, in catalogue order.
+#[must_use]
+pub fn entries() -> &'static [GameEntry] {
+    crate::games::CATALOGUE
+}
+
+/// The known name closest to `name`, if any is close enough to be a likely typo.
+#[must_use]
+pub fn nearest_name(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    entries()
+        .iter()
+        .map(|entry| (edit_distance(&name, entry.name), entry.name))
+        .filter(|&(distance, known)| distance <= 2.max(known.len() / 3))
+        .min()
+        .map(|(_, known)| known)
+}
+
+/// Levenshtein distance: the fewest insertions, deletions and substitutions.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// Turns a parsed sum into a position.
+///
+/// # Errors
+/// An unknown game (with the nearest known name as a hint), a misplaced
+/// `misere(...)`, or whatever a game finds wrong with its term.
+pub fn build(sum: &Sum) -> Result<Position, LangError> {
+    if let [term] = sum.terms.as_slice() {
+        if let Some(GameEntry {
+            kind: EntryKind::Convention(convention),
+            ..
+        }) = find(&term.name)
+        {
+            return wrapped(term, *convention);
+        }
+    }
+    Ok(Position {
+        convention: Convention::Normal,
+        groups: sum
+            .terms
+            .iter()
+            .map(build_group)
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
+    let name = &term.name;
+    if term.has_brackets {
+        return Err(LangError::new(
+            format!("`{name}` takes no parameters"),
+            term.name_span,
+        ));
+    }
+    let inner = match term.args.as_slice() {
+        [value] => match &value.kind {
+            ValueKind::Sum(inner) => inner,
+            _ => {
+                return Err(LangError::new(
+                    format!("`{name}(...)` wraps a sum of games"),
+                    value.span,
+                )
+                .with_help(format!("for example `{name}(nim(1, 2, 3))`")));
+            }
+        },
+        _ => {
+            return Err(LangError::new(
+                format!("`{name}(...)` wraps exactly one sum of games"),
+                term.span,
+            )
+            .with_help(format!(
+                "join the games with `+`: `{name}(nim(1, 2) + bash[3](5))`"
+            )));
+        }
+    };
+    let position = build(inner)?;
+    if position.convention != Convention::Normal {
+        return Err(LangError::new(
+            format!("`{name}(...)` cannot wrap another convention"),
+            inner.span,
+        ));
+    }
+    Ok(Position {
+        convention,
+        ..position
+    })
+}
+
+fn build_group(term: &Term) -> Result<Group, LangError> {
+    match find(&term.name) {
+        Some(GameEntry {
+            kind: EntryKind::Game(build),
+            ..
+        }) => build(term),
+        Some(_) => Err(LangError::new(
+            format!("`{}(...)` must wrap the whole sum", term.name),
+            term.name_span,
+        )
+        .with_help(format!(
+            "write `{}(a + b)` rather than `a + {}(b)`",
+            term.name, term.name
+        ))),
+        None => {
+            let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
+            Err(match nearest_name(&term.name) {
+                Some(near) => error.with_help(format!(
+                    "did you mean `{near}`? `grundy games` lists them all"
+                )),
+                None => error.with_help("`grundy games` lists the games grundy knows"),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "nim"), 3);
+        assert_eq!(edit_distance("nim", "nim"), 0);
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_nearest() {
+        let error = build(&crate::lang::parse("nmi(3)").unwrap()).unwrap_err();
+        assert_eq!(error.message, "unknown game `nmi`");
+        assert_eq!(
+            error.help.as_deref(),
+            Some("did you mean `nim`? `grundy games` lists them all")
+        );
+        assert_eq!(nearest_name("bahs"), Some("bash"));
+        assert_eq!(nearest_name("zzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn misere_must_wrap_the_whole_sum() {
+        let error = build(&crate::lang::parse("nim(1) + misere(nim(2))").unwrap()).unwrap_err();
+        assert_eq!(error.message, "`misere(...)` must wrap the whole sum");
+        assert_eq!(error.span.start, 9);
+        let error = build(&crate::lang::parse("misere(3)").unwrap()).unwrap_err();
+        assert_eq!(error.message, "`misere(...)` wraps a sum of games");
+        let error = build(&crate::lang::parse("misere(misere(nim(1)))").unwrap()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "`misere(...)` cannot wrap another convention"
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! Heap games: a position is a collection of heaps of tokens, a move changes one
+//! heap (and may leave it split into several). Each heap is an independent
+//! component, so a term such as `nim(3, 5, 7)` is a sum of three components.
+
+pub mod bash;
+pub mod nim;
+pub mod subtraction;
+
+use std::fmt;
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use smallvec::SmallVec;
+
+use crate::catalogue::{Component, MovesTo, Part};
+use crate::solver::SearchError;
+
+/// The heaps one move leaves (none, one, or more after a split).
+pub type Leaves = SmallVec<[u64; 2]>;
+
+/// The rules of a heap game, for one heap.
+pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
+    /// Appends the moves from a heap of `size`, each as the heaps it leaves.
+    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>);
+
+    /// The nimber of a heap of any size by theory, with the method's name.
+    fn heap_nimber(&self, _size: &BigUint) -> Option<(BigUint, &'static str)> {
+        None
+    }
+
+    /// The moves from a heap of `size` to a position of nimber `target` by
+    /// theory: their number and the first `max`, each as the heaps it leaves.
+    fn heap_moves_to_nimber(
+        &self,
+        _size: &BigUint,
+        _target: &BigUint,
+        _max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        None
+    }
+}
+
+/// One heap of a heap game: a catalogue component.
+#[derive(Debug)]
+pub struct Heap<R> {
+    rules: Arc<R>,
+    size: BigUint,
+}
+
+impl<R: HeapRules> Heap<R> {
+    /// A heap of `size` under `rules`.
+    pub const fn new(rules: Arc<R>, size: BigUint) -> Self {
+        Self { rules, size }
+    }
+
+    /// The components of the heaps `sizes` under `rules`.
+    pub fn parts(rules: &Arc<R>, sizes: impl IntoIterator<Item = BigUint>) -> Vec<Part> {
+        sizes
+            .into_iter()
+            .map(|size| Arc::new(Self::new(Arc::clone(rules), size)) as Part)
+            .collect()
+    }
+}
+
+impl<R: HeapRules> Component for Heap<R> {
+    fn write_arguments(&self, out: &mut String) {
+        out.push_str(&self.size.to_string());
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        self.rules.heap_nimber(&self.size)
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let size = self
+            .size
+            .to_u64()
+            .filter(|&size| size <= limit as u64)
+            .ok_or(SearchError::StateLimit { limit })?;
+        let mut moves = Vec::new();
+        self.rules.heap_moves(size, &mut moves);
+        Ok(moves
+            .into_iter()
+            .map(|leaves| Self::parts(&self.rules, leaves.into_iter().map(BigUint::from)))
+            .collect())
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        let (count, listed) = self.rules.heap_moves_to_nimber(&self.size, target, max)?;
+        Some(MovesTo {
+            count,
+            listed: listed
+                .into_iter()
+                .map(|leaves| Self::parts(&self.rules, leaves))
+                .collect(),
+        })
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let mut sizes = Vec::with_capacity(to.len());
+        for part in to {
+            let mut text = String::new();
+            part.write_arguments(&mut text);
+            sizes.push(text);
+        }
+        let left: BigUint = sizes.iter().filter_map(|s| s.parse::<BigUint>().ok()).sum();
+        let removed = &self.size - left.min(self.size.clone());
+        describe_heap_move(&self.size, &removed, &sizes)
+    }
+}
+
+/// "take 2 from the heap of 7", "remove 2 from the heap of 10, leaving 3 and 5".
+fn describe_heap_move(size: &BigUint, removed: &BigUint, leaves: &[String]) -> String {
+    let leaves: Vec<&String> = leaves.iter().filter(|s| s.as_str() != "0").collect();
+    match leaves.as_slice() {
+        [] | [_] if !removed.is_zero() => format!("take {removed} from the heap of {size}"),
+        [] => format!("empty the heap of {size}"),
+        [only] => format!("change the heap of {size} into {only}"),
+        many => {
+            let (last, first) = many.split_last().unwrap_or((&many[0], &[]));
+            let list = format!(
+                "{} and {last}",
+                first
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if removed.is_zero() {
+                format!("split the heap of {size} into {list}")
+            } else {
+                format!("remove {removed} from the heap of {size}, leaving {list}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_moves_are_described_in_words() {
+        let n = |v: u32| BigUint::from(v);
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            describe_heap_move(&n(7), &n(2), &s(&["5"])),
+            "take 2 from the heap of 7"
+        );
+        assert_eq!(
+            describe_heap_move(&n(7), &n(7), &s(&["0"])),
+            "take 7 from the heap of 7"
+        );
+        assert_eq!(
+            describe_heap_move(&n(10), &n(2), &s(&["3", "5"])),
+            "remove 2 from the heap of 10, leaving 3 and 5"
+        );
+        assert_eq!(
+            describe_heap_move(&n(10), &n(0), &s(&["3", "7"])),
+            "split the heap of 10 into 3 and 7"
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! Bash's game: take 1 to `m` tokens from one heap.
+//!
+//! A heap of `n` has nimber `n mod (m + 1)` (seeds 000, 002, 004: the second
+//! player answers a take of `k` with `m + 1 − k`). So a single heap is lost for
+//! the player to move iff `m + 1` divides `n`, and the winning move from a heap
+//! takes `n mod (m + 1)`.
+
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use super::{Heap, HeapRules, Leaves};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param};
+use crate::lang::{LangError, Term};
+
+/// The rules of Bash's game with at most `max_take` tokens a move.
+#[derive(Clone, Debug)]
+pub struct Bash {
+    max_take: BigUint,
+}
+
+impl Bash {
+    /// Bash's game with moves of 1 to `max_take` tokens (at least 1).
+    #[must_use]
+    pub const fn new(max_take: BigUint) -> Self {
+        Self { max_take }
+    }
+
+    fn modulus(&self) -> BigUint {
+        &self.max_take + 1u32
+    }
+}
+
+impl HeapRules for Bash {
+    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>) {
+        let most = u64::try_from(&self.max_take).unwrap_or(u64::MAX).min(size);
+        moves.extend((1..=most).map(|take| Leaves::from_slice(&[size - take])));
+    }
+
+    fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {
+        Some((size % self.modulus(), "bash: n mod (m + 1)"))
+    }
+
+    fn heap_moves_to_nimber(
+        &self,
+        size: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        let modulus = self.modulus();
+        let none = Some((BigUint::zero(), Vec::new()));
+        if target >= &modulus {
+            return none;
+        }
+        // The take k must satisfy size - k ≡ target (mod m + 1) and 1 <= k <= min(m, size).
+        let take = (size + &modulus - target) % &modulus;
+        if take.is_zero() || &take > size {
+            return none;
+        }
+        let listed = if max > 0 {
+            vec![vec![size - &take]]
+        } else {
+            Vec::new()
+        };
+        Some((1u32.into(), listed))
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    let max_take = integer_param(term, 0, "m", 1)?.ok_or_else(|| {
+        LangError::new(
+            "`bash` needs its parameter m, the most tokens a move may take",
+            term.name_span,
+        )
+        .with_help("for example `bash[3](10)` or `bash[m=3](10)`")
+    })?;
+    if term.params.len() > 1 {
+        return Err(LangError::new(
+            "`bash` takes one parameter, m",
+            term.params[1].value.span,
+        ));
+    }
+    let head = format!("bash[{max_take}]");
+    Ok(Group::new(
+        head,
+        Heap::parts(&Arc::new(Bash::new(max_take)), heap_sizes(term)?),
+    ))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "bash",
+    summary: "take 1 to m tokens from one heap",
+    rules: "A move takes between 1 and m tokens from a single heap (m >= 1). A heap of n has nimber \
+            n mod (m + 1): the second player wins a single heap iff m + 1 divides n, by answering \
+            each take of k with m + 1 - k (Bash's game; seeds 000, 002, 004). Sums use the nim-sum.",
+    syntax: "bash[m](n, ...) or bash[m=M](n, ...)",
+    examples: &[
+        "bash[3](10)",
+        "bash[m=3](8, 9)",
+        "bash[2](1000000000000000000000000)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Answer, SolveOptions, solve};
+    use crate::catalogue::build as build_position;
+    use crate::game::{ImpartialGame, Outcome};
+    use crate::lang::parse;
+    use crate::solver::Solver;
+    use proptest::prelude::*;
+
+    struct SearchedBash(u32);
+    impl ImpartialGame for SearchedBash {
+        type Position = u32;
+        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
+            moves.extend((1..=self.0.min(*heap)).map(|take| heap - take));
+        }
+    }
+
+    fn answer(source: &str) -> Result<Answer, LangError> {
+        let position = build_position(&parse(source)?)?;
+        Ok(solve(&position, &SolveOptions::default()).unwrap())
+    }
+
+    #[test]
+    fn closed_form_matches_search_on_all_small_heaps() {
+        for m in 1..8 {
+            let game = SearchedBash(m);
+            let mut solver = Solver::new(&game);
+            for n in 0..60 {
+                let answer = answer(&format!("bash[{m}]({n})")).unwrap();
+                assert_eq!(
+                    answer.nimber,
+                    Some(solver.nimber(&n).unwrap().into()),
+                    "bash[{m}]({n})"
+                );
+                let winning = solver.winning_moves(&n).unwrap();
+                assert_eq!(answer.winning_move_count, winning.len().into());
+                let listed: Vec<String> = winning
+                    .iter()
+                    .map(|left| format!("bash[{m}]({left})"))
+                    .collect();
+                let targets: Vec<String> = answer
+                    .winning_moves
+                    .iter()
+                    .map(|w| answer.target(w))
+                    .collect();
+                assert_eq!(targets, listed);
+            }
+        }
+    }
+
+    #[test]
+    fn parameters_are_checked() {
+        assert_eq!(
+            answer("bash[0](3)").unwrap_err().message,
+            "the parameter `m` of `bash` must be at least 1, not 0"
+        );
+        assert_eq!(
+            answer("bash(3)").unwrap_err().message,
+            "`bash` needs its parameter m, the most tokens a move may take"
+        );
+        assert_eq!(
+            answer("bash[m=3](8)").unwrap().position.as_str(),
+            "bash[3](8)"
+        );
+        assert_eq!(
+            answer("bash[3](-1)").unwrap_err().message,
+            "a heap size cannot be negative: -1"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn sums_agree_with_the_solver_on_the_sum(m in 1u32..5, heaps in prop::collection::vec(0u32..12, 1..4)) {
+            // Search the sum as one game (no splitting) and compare the outcome.
+            struct Sum(u32);
+            impl ImpartialGame for Sum {
+                type Position = Vec<u32>;
+                fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+                    for (i, &heap) in heaps.iter().enumerate() {
+                        for take in 1..=self.0.min(heap) {
+                            let mut next = heaps.clone();
+                            next[i] -= take;
+                            moves.push(next);
+                        }
+                    }
+                }
+            }
+            let game = Sum(m);
+            let mut solver = Solver::new(&game);
+            let text = format!("bash[{m}]({})", heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(", "));
+            let answer = answer(&text).unwrap();
+            prop_assert_eq!(answer.nimber.clone(), Some(solver.nimber(&heaps).unwrap().into()));
+            for winning in &answer.winning_moves {
+                prop_assert_eq!(self::answer(&answer.target(winning)).unwrap().outcome, Outcome::PreviousPlayerWins);
+            }
+        }
+    }
+}

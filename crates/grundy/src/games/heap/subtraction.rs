@@ -1,0 +1,426 @@
+//! Subtraction games: a move takes `s` tokens from one heap, for `s` in a
+//! finite set `S`.
+//!
+//! The nimber of a heap of `n` is `mex { G(n − s) : s ∈ S, s ≤ n }`, so it
+//! depends only on the previous `max S` values. The sequence is therefore
+//! eventually periodic, and as soon as a window of `max S` consecutive values
+//! repeats, the period is *proven*: everything after a window is determined by
+//! it (Winning Ways ch. 4, "subtraction games"; seed 004 tabulates such a
+//! game). grundy finds the first repeat with Brent's cycle-finding algorithm
+//! and then answers heaps of any size from the period.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+
+use super::{Heap, HeapRules, Leaves};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes};
+use crate::lang::{LangError, Term, ValueKind};
+
+/// The most values computed while looking for the period.
+const MAX_VALUES_FOR_PERIOD: usize = 1 << 24;
+/// The largest subtraction amount accepted.
+const MAX_AMOUNT: u64 = 1 << 20;
+
+/// A proven periodic sequence: `G(n + period) = G(n)` for all `n >= preperiod`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Periodicity {
+    /// The first heap from which the sequence repeats.
+    pub preperiod: u64,
+    /// The length of the repeating block.
+    pub period: u64,
+    /// `G(0) .. G(preperiod + period - 1)`.
+    values: Vec<u32>,
+}
+
+impl Periodicity {
+    /// The value at a heap of any size.
+    #[must_use]
+    pub fn value(&self, heap: &BigUint) -> u32 {
+        let index = match heap.to_u64() {
+            Some(n) if n < self.preperiod + self.period => n,
+            _ => {
+                self.preperiod
+                    + ((heap - self.preperiod) % self.period)
+                        .to_u64()
+                        .unwrap_or(0)
+            }
+        };
+        self.values[usize::try_from(index).unwrap_or(0)]
+    }
+}
+
+/// The rules of the subtraction game with the finite set `S`.
+#[derive(Clone, Debug)]
+pub struct Subtraction {
+    amounts: Vec<u64>,
+    periodicity: Option<Periodicity>,
+}
+
+impl Subtraction {
+    /// The subtraction game of `amounts` (each at least 1), with its period
+    /// found and proven if it shows within the first 2^24 values.
+    #[must_use]
+    pub fn new(mut amounts: Vec<u64>) -> Self {
+        amounts.sort_unstable();
+        amounts.dedup();
+        let periodicity = find_period(&amounts);
+        Self {
+            amounts,
+            periodicity,
+        }
+    }
+
+    /// The proven period, if found.
+    #[must_use]
+    pub const fn periodicity(&self) -> Option<&Periodicity> {
+        self.periodicity.as_ref()
+    }
+
+    /// The canonical name: `sub[1..3, 7]` (runs of three or more as ranges).
+    #[must_use]
+    pub fn head(&self) -> String {
+        let mut head = String::from("sub[");
+        let mut i = 0;
+        while i < self.amounts.len() {
+            let mut j = i;
+            while j + 1 < self.amounts.len() && self.amounts[j + 1] == self.amounts[j] + 1 {
+                j += 1;
+            }
+            if i > 0 {
+                head.push_str(", ");
+            }
+            if j >= i + 2 {
+                let _ = write!(head, "{}..{}", self.amounts[i], self.amounts[j]);
+                i = j + 1;
+            } else {
+                let _ = write!(head, "{}", self.amounts[i]);
+                i += 1;
+            }
+        }
+        head.push(']');
+        head
+    }
+}
+
+/// `mex { values[n − s] : s ∈ amounts, s ≤ n }` for the next heap `n = values.len()`.
+fn next_value(amounts: &[u64], values: &[u32]) -> u32 {
+    let n = values.len() as u64;
+    // At most |S| options, so the mex is at most |S|: a small bitset suffices.
+    let mut seen = vec![0u64; amounts.len() / 64 + 1];
+    for &s in amounts.iter().take_while(|&&s| s <= n) {
+        let value = values[(n - s) as usize] as usize;
+        if value < seen.len() * 64 {
+            seen[value / 64] |= 1 << (value % 64);
+        }
+    }
+    let word = seen
+        .iter()
+        .position(|&w| w != u64::MAX)
+        .unwrap_or(seen.len());
+    let ones = seen.get(word).map_or(0, |w| w.trailing_ones());
+    u32::try_from(word * 64).unwrap_or(u32::MAX) + ones
+}
+
+/// Finds the first repeat of a window of `max S` values with Brent's algorithm,
+/// which proves the period (see the module documentation).
+fn find_period(amounts: &[u64]) -> Option<Periodicity> {
+    let width = usize::try_from(*amounts.last()?).ok()?;
+    let mut values: Vec<u32> = Vec::new();
+    let extend_to = |values: &mut Vec<u32>, length: usize| -> bool {
+        if length > MAX_VALUES_FOR_PERIOD {
+            return false;
+        }
+        while values.len() < length {
+            let value = next_value(amounts, values);
+            values.push(value);
+        }
+        true
+    };
+    let same = |values: &[u32], a: usize, b: usize| values[a..a + width] == values[b..b + width];
+    // Brent: the window at `hare` is compared with the window at `tortoise`,
+    // which jumps to the hare at powers of two.
+    let (mut power, mut lambda, mut tortoise, mut hare) = (1usize, 1usize, 0usize, 1usize);
+    loop {
+        if !extend_to(&mut values, hare + width) {
+            return None;
+        }
+        if same(&values, tortoise, hare) {
+            break;
+        }
+        if power == lambda {
+            tortoise = hare;
+            power *= 2;
+            lambda = 0;
+        }
+        hare += 1;
+        lambda += 1;
+    }
+    let mu = (0..).find(|&i| {
+        extend_to(&mut values, i + lambda + width);
+        same(&values, i, i + lambda)
+    })?;
+    values.truncate(mu + lambda);
+    Some(Periodicity {
+        preperiod: mu as u64,
+        period: lambda as u64,
+        values,
+    })
+}
+
+impl HeapRules for Subtraction {
+    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>) {
+        moves.extend(
+            self.amounts
+                .iter()
+                .take_while(|&&s| s <= size)
+                .map(|&s| Leaves::from_slice(&[size - s])),
+        );
+    }
+
+    fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {
+        let periodicity = self.periodicity.as_ref()?;
+        Some((periodicity.value(size).into(), "subtraction period"))
+    }
+
+    fn heap_moves_to_nimber(
+        &self,
+        size: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        let periodicity = self.periodicity.as_ref()?;
+        let mut count = BigUint::zero();
+        let mut listed = Vec::new();
+        for &s in &self.amounts {
+            if BigUint::from(s) > *size {
+                break;
+            }
+            let left = size - s;
+            if BigUint::from(periodicity.value(&left)) == *target {
+                count += 1u32;
+                if listed.len() < max {
+                    listed.push(vec![left]);
+                }
+            }
+        }
+        Some((count, listed))
+    }
+}
+
+/// Reads the amounts of `sub[...]`: integers and ranges, each at least 1.
+fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
+    let mut amounts = Vec::new();
+    let too_large = |span| {
+        LangError::new(
+            format!("subtraction amounts are limited to {MAX_AMOUNT}"),
+            span,
+        )
+    };
+    for param in &term.params {
+        let span = param.value.span;
+        if let Some((key, key_span)) = &param.key {
+            return Err(LangError::new(
+                format!("`sub` takes no named parameter `{key}`"),
+                *key_span,
+            ));
+        }
+        let (low, high) = match &param.value.kind {
+            ValueKind::Integer(n) => (n, n),
+            ValueKind::Range(low, high) => (low, high),
+            _ => {
+                return Err(LangError::new(
+                    "the amounts of `sub` are integers or ranges such as 1..3",
+                    span,
+                ));
+            }
+        };
+        if low.sign() != num_bigint::Sign::Plus {
+            return Err(LangError::new(
+                format!("a subtraction amount must be at least 1, not {low}"),
+                span,
+            ));
+        }
+        let low = low
+            .to_u64()
+            .filter(|&v| v <= MAX_AMOUNT)
+            .ok_or_else(|| too_large(span))?;
+        let high = high
+            .to_u64()
+            .filter(|&v| v <= MAX_AMOUNT)
+            .ok_or_else(|| too_large(span))?;
+        if low > high {
+            return Err(LangError::new(
+                format!("the range {low}..{high} is empty: its start is above its end"),
+                span,
+            ));
+        }
+        amounts.extend(low..=high);
+    }
+    if amounts.is_empty() {
+        return Err(LangError::new(
+            "`sub` needs at least one subtraction amount",
+            term.name_span,
+        )
+        .with_help("for example `sub[1, 3, 4](10)` or `sub[1..3, 7](10)`"));
+    }
+    Ok(amounts)
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    let rules = Subtraction::new(amounts(term)?);
+    let head = rules.head();
+    Ok(Group::new(
+        head,
+        Heap::parts(&Arc::new(rules), heap_sizes(term)?),
+    ))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "sub",
+    summary: "take s tokens from one heap, for s in a finite set",
+    rules: "A move takes exactly s tokens from a single heap, for some s in the finite set S. \
+            G(n) = mex{G(n - s)} depends only on the previous max(S) values, so the sequence is \
+            eventually periodic and a repeated window of max(S) values proves the period \
+            (Winning Ways ch. 4). grundy finds it (Brent's algorithm) and answers heaps of any size \
+            from it; without a period in the first 2^24 values it searches.",
+    syntax: "sub[s1, s2, ...](n, ...), amounts may be ranges: sub[1..3, 7](n)",
+    examples: &[
+        "sub[1, 3, 4](10)",
+        "sub[1..3, 7](20, 30)",
+        "sub[2, 5](1000000000000000000000)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Answer, SolveOptions, solve};
+    use crate::catalogue::build as build_position;
+    use crate::game::{ImpartialGame, Outcome};
+    use crate::lang::parse;
+    use crate::solver::Solver;
+    use proptest::prelude::*;
+
+    struct Searched(Vec<u64>);
+    impl ImpartialGame for Searched {
+        type Position = u64;
+        fn moves(&self, heap: &u64, moves: &mut Vec<u64>) {
+            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
+        }
+    }
+
+    fn answer(source: &str) -> Result<Answer, LangError> {
+        let position = build_position(&parse(source)?)?;
+        Ok(solve(&position, &SolveOptions::default()).unwrap())
+    }
+
+    #[test]
+    fn known_periods() {
+        // Winning Ways: S = {1, 3, 4} has period 7 (0 1 0 1 2 3 2) from the start.
+        let game = Subtraction::new(vec![1, 3, 4]);
+        let p = game.periodicity().unwrap();
+        assert_eq!(
+            (p.preperiod, p.period, p.values.as_slice()),
+            (0, 7, &[0, 1, 0, 1, 2, 3, 2][..])
+        );
+        // S = {2, 5}: 0 0 1 1 0 2 1 — period 7.
+        let p = Subtraction::new(vec![2, 5]).periodicity().cloned().unwrap();
+        assert_eq!(p.period, 7);
+        // Bash as a subtraction game: period m + 1.
+        assert_eq!(
+            Subtraction::new(vec![1, 2, 3])
+                .periodicity()
+                .unwrap()
+                .period,
+            4
+        );
+    }
+
+    #[test]
+    fn canonical_heads_compress_runs() {
+        assert_eq!(Subtraction::new(vec![7, 1, 2, 3, 3]).head(), "sub[1..3, 7]");
+        assert_eq!(Subtraction::new(vec![1, 2, 5]).head(), "sub[1, 2, 5]");
+        assert_eq!(
+            answer("sub[3,1,2](5)").unwrap().position.as_str(),
+            "sub[1..3](5)"
+        );
+    }
+
+    #[test]
+    fn bad_amounts_are_rejected() {
+        assert_eq!(
+            answer("sub[0](5)").unwrap_err().message,
+            "a subtraction amount must be at least 1, not 0"
+        );
+        assert_eq!(
+            answer("sub(5)").unwrap_err().message,
+            "`sub` needs at least one subtraction amount"
+        );
+        assert_eq!(
+            answer("sub[5..2](5)").unwrap_err().message,
+            "the range 5..2 is empty: its start is above its end"
+        );
+        assert!(
+            answer("sub[99999999999](5)")
+                .unwrap_err()
+                .message
+                .contains("limited")
+        );
+    }
+
+    #[test]
+    fn period_answers_agree_with_search_on_many_sets() {
+        let sets: &[&[u64]] = &[
+            &[1, 3, 4],
+            &[2, 5],
+            &[1, 4, 5],
+            &[3, 7, 8],
+            &[2, 3, 11],
+            &[1, 2, 6, 9],
+            &[5],
+            &[4, 9, 13, 14],
+        ];
+        for &set in sets {
+            let game = Searched(set.to_vec());
+            let mut solver = Solver::new(&game);
+            let rules = Subtraction::new(set.to_vec());
+            for n in 0..400u64 {
+                let (value, _) = rules.heap_nimber(&n.into()).unwrap();
+                assert_eq!(value, solver.nimber(&n).unwrap().into(), "{set:?} at {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_answer_from_the_period() {
+        let answer = answer(&format!("sub[1, 3, 4](1{})", "0".repeat(99))).unwrap();
+        // 10^99 mod 7 = 6 (10 ≡ 3, 3^99 ≡ 3^(99 mod 6) = 3^3 = 27 ≡ 6), and G(6) = 2.
+        assert_eq!(answer.nimber, Some(2u32.into()));
+        assert_eq!(answer.method, "subtraction period");
+        for winning in &answer.winning_moves {
+            assert_eq!(
+                self::answer(&answer.target(winning)).unwrap().outcome,
+                Outcome::PreviousPlayerWins
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn period_matches_search(set in prop::collection::btree_set(1u64..12, 1..5), n in 0u64..300) {
+            let set: Vec<u64> = set.into_iter().collect();
+            let game = Searched(set.clone());
+            let mut solver = Solver::new(&game);
+            let rules = Subtraction::new(set);
+            prop_assert_eq!(rules.heap_nimber(&n.into()).unwrap().0, solver.nimber(&n).unwrap().into());
+            let text = format!("{}({n})", rules.head());
+            let answer = answer(&text).unwrap();
+            prop_assert_eq!(answer.winning_move_count, solver.winning_moves(&n).unwrap().len().into());
+        }
+    }
+}

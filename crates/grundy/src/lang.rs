@@ -1,0 +1,151 @@
+//! The position language of the command-line contract (`../shared/CONTRACT.md`).
+//!
+//! ```text
+//! sum    := term ( '+' term )*
+//! term   := NAME [ '[' param ( ',' param )* ']' ] '(' [ arg ( ',' arg )* ] ')'
+//! param  := KEY '=' value | value
+//! arg    := value | sum
+//! value  := INTEGER | INTEGER '..' INTEGER | CODE | '"' text '"' | '@' PATH | '[' value, ... ']'
+//! ```
+//!
+//! Parsing gives a syntax tree ([`Sum`]) whose every node remembers where it
+//! stands in the source ([`Span`]), so that errors found later, by a game that
+//! rejects a parameter, still point at the right column. Printing a tree gives
+//! text that parses back to the same tree.
+//!
+//! ```
+//! use grundy::lang::parse;
+//!
+//! let sum = parse("nim(3,5 ,7)+bash[m=3](10)").unwrap();
+//! assert_eq!(sum.to_string(), "nim(3, 5, 7) + bash[m=3](10)");
+//! assert_eq!(parse(&sum.to_string()).unwrap(), sum);
+//!
+//! let error = parse("nim(3,,5)").unwrap_err();
+//! assert_eq!(error.span.start, 6); // the second comma
+//! ```
+
+mod lexer;
+mod parser;
+mod syntax;
+
+pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
+pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
+
+/// A mistake in a position, with the place it was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LangError {
+    /// What is wrong, in words.
+    pub message: String,
+    /// Where in the source text.
+    pub span: Span,
+    /// A hint on how to fix it, if there is one.
+    pub help: Option<String>,
+    /// Whether the input broke a size limit rather than a rule of the language
+    /// (the command line exits 3 instead of 2 then).
+    pub is_limit: bool,
+}
+
+impl LangError {
+    /// An error at `span`.
+    pub fn new(message: impl Into<String>, span: Span) -> Self {
+        Self {
+            message: message.into(),
+            span,
+            help: None,
+            is_limit: false,
+        }
+    }
+
+    /// The same error with a hint.
+    #[must_use]
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The same error, marked as a size limit.
+    #[must_use]
+    pub const fn as_limit(mut self) -> Self {
+        self.is_limit = true;
+        self
+    }
+
+    /// Renders the error for a person: the message, the source line with a caret
+    /// under the offending text, and the hint. `source` is the parsed text.
+    #[must_use]
+    pub fn render(&self, source: &str) -> String {
+        let (line_number, column, line) = locate(source, self.span.start);
+        let width = source[self.span.start.min(source.len())..self.span.end.min(source.len())]
+            .chars()
+            .count()
+            .max(1);
+        let mut out = String::new();
+        let multiline = source.contains('\n');
+        if multiline {
+            out.push_str(&format!(
+                "error: {} (line {line_number}, column {column})\n",
+                self.message
+            ));
+        } else {
+            out.push_str(&format!("error: {} (column {column})\n", self.message));
+        }
+        // Long lines (a million heaps) are cut around the error.
+        let chars: Vec<char> = line.chars().collect();
+        let from = (column - 1).saturating_sub(40);
+        let to = (column - 1 + width + 40).min(chars.len());
+        let shown: String = chars[from..to].iter().collect();
+        let prefix = if from > 0 { "..." } else { "" };
+        let suffix = if to < chars.len() { "..." } else { "" };
+        out.push_str(&format!("  {prefix}{shown}{suffix}\n"));
+        let pad = prefix.len() + (column - 1 - from);
+        out.push_str(&format!(
+            "  {}{}",
+            " ".repeat(pad),
+            "^".repeat(width.min(to.saturating_sub(column - 1)).max(1))
+        ));
+        if let Some(help) = &self.help {
+            out.push_str(&format!("\nhelp: {help}"));
+        }
+        out
+    }
+}
+
+/// The 1-based line number, 1-based column (in characters) and text of the line
+/// holding byte `offset` of `source`.
+fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
+    let offset = offset.min(source.len());
+    let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = source[offset..]
+        .find('\n')
+        .map_or(source.len(), |i| offset + i);
+    let line_number = source[..line_start].matches('\n').count() + 1;
+    let column = source[line_start..offset].chars().count() + 1;
+    (line_number, column, &source[line_start..line_end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_points_a_caret_at_the_column() {
+        let source = "nim(3, )";
+        let error = parse(source).unwrap_err();
+        assert_eq!(
+            error.render(source),
+            "error: expected a value (an integer, a code, \"text\", @file or [list]), found `)` (column 8)\n  nim(3, )\n         ^"
+        );
+    }
+
+    #[test]
+    fn render_names_the_line_of_a_multiline_source() {
+        let source = "nim(3,\n 5,\n 7))";
+        let error = parse(source).unwrap_err();
+        let rendered = error.render(source);
+        assert!(
+            rendered.starts_with("error: unexpected `)` after the position (line 3, column 4)"),
+            "{rendered}"
+        );
+    }
+}
