@@ -6,12 +6,19 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn json(args: &[&str]) -> Value {
     let output = grundy(args);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(text.lines().count(), 1, "exactly one JSON object");
     serde_json::from_str(&text).unwrap()
@@ -33,13 +40,23 @@ fn solve_json_has_every_contract_field() {
     assert_eq!(answer["truncated"], false);
     assert_eq!(answer["method"], "nim-sum");
     assert_eq!(answer["winning_moves"][2]["to"], "nim(3, 5, 6)");
-    assert_eq!(answer["winning_moves"][2]["move"], "take 1 from the heap of 7");
+    assert_eq!(
+        answer["winning_moves"][2]["move"],
+        "take 1 from the heap of 7"
+    );
     let keys: Vec<&String> = answer.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
         [
-            "position", "convention", "outcome", "first_player_wins", "nimber", "winning_moves",
-            "winning_move_count", "truncated", "method"
+            "position",
+            "convention",
+            "outcome",
+            "first_player_wins",
+            "nimber",
+            "winning_moves",
+            "winning_move_count",
+            "truncated",
+            "method"
         ]
     );
 }
@@ -70,7 +87,10 @@ fn every_winning_move_printed_leads_to_a_p_position() {
 #[test]
 fn p_positions_and_misere_have_the_right_shape() {
     let answer = json(&["solve", "--json", "nim(1, 2, 3)"]);
-    assert_eq!((answer["outcome"].as_str(), answer["nimber"].as_u64()), (Some("P"), Some(0)));
+    assert_eq!(
+        (answer["outcome"].as_str(), answer["nimber"].as_u64()),
+        (Some("P"), Some(0))
+    );
     assert_eq!(answer["winning_move_count"], 0);
     let answer = json(&["solve", "--json", "misere(nim(1, 1))"]);
     assert_eq!(answer["convention"], "misere");
@@ -82,7 +102,16 @@ fn p_positions_and_misere_have_the_right_shape() {
 fn large_numbers_are_decimal_strings_in_json() {
     let big = format!("1{}", "0".repeat(100));
     let answer = json(&["solve", "--json", &format!("nim({big}, 1)")]);
-    assert_eq!(answer["nimber"], Value::String(format!("{big}").replace("00000", "00000").parse::<num_bigint::BigUint>().map(|b| (b + 1u32).to_string()).unwrap()));
+    assert_eq!(
+        answer["nimber"],
+        Value::String(
+            format!("{big}")
+                .replace("00000", "00000")
+                .parse::<num_bigint::BigUint>()
+                .map(|b| (b + 1u32).to_string())
+                .unwrap()
+        )
+    );
     let answer = json(&["solve", "--json", "nim(9007199254740992)"]);
     assert_eq!(answer["nimber"], "9007199254740992"); // 2^53: a string
     let answer = json(&["solve", "--json", "nim(9007199254740991)"]);
@@ -102,7 +131,10 @@ fn human_output_says_who_wins_in_words() {
     let output = grundy(&["solve", "nim(3, 5, 7)"]);
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("first player wins (N-position"), "{text}");
-    assert!(text.contains("take 1 from the heap of 7  ->  nim(3, 5, 6)"), "{text}");
+    assert!(
+        text.contains("take 1 from the heap of 7  ->  nim(3, 5, 6)"),
+        "{text}"
+    );
     let output = grundy(&["solve", "nim(1, 2, 3)"]);
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("second player wins (P-position"), "{text}");
@@ -125,7 +157,10 @@ fn bad_names_and_parameters_exit_2_and_say_why() {
     assert!(stderr(&output).contains("help: did you mean `nim`?"));
     let output = grundy(&["solve", "bash[0](3)"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).starts_with("error: the parameter `m` of `bash` must be at least 1, not 0 (column 6)"));
+    assert!(
+        stderr(&output)
+            .starts_with("error: the parameter `m` of `bash` must be at least 1, not 0 (column 6)")
+    );
     let output = grundy(&["solve", "nim(-3)"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).starts_with("error: a heap size cannot be negative: -3 (column 5)"));
@@ -135,9 +170,18 @@ fn bad_names_and_parameters_exit_2_and_say_why() {
 
 #[test]
 fn limits_exit_3_and_name_the_flag() {
-    let output = grundy(&["solve", "misere(nim(30, 30, 30, 30))", "--max-states", "1000"]);
+    let output = grundy(&[
+        "solve",
+        "misere(nim(30, 30, 30, 30))",
+        "--max-states",
+        "1000",
+    ]);
     assert_eq!(output.status.code(), Some(3));
-    assert!(stderr(&output).contains("--max-states"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--max-states"),
+        "{}",
+        stderr(&output)
+    );
     let output = grundy(&["solve", "--max-digits", "5", "nim(1234567)"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--max-digits"));
@@ -154,7 +198,11 @@ fn positions_from_files_and_standard_input() {
     std::fs::write(&heaps, "3 5\n7 x8\n").unwrap();
     let output = grundy(&["solve", &format!("nim(@{})", heaps.display())]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("line 2, column 3: `x8` is not a non-negative integer"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("line 2, column 3: `x8` is not a non-negative integer"),
+        "{}",
+        stderr(&output)
+    );
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(["solve", "--json", "--file", "-"])
@@ -162,7 +210,12 @@ fn positions_from_files_and_standard_input() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"nim(1,\n 2)\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"nim(1,\n 2)\n")
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(answer["position"], "nim(1, 2)");
@@ -174,7 +227,10 @@ fn games_lists_and_explains() {
     let output = grundy(&["games"]);
     let text = String::from_utf8(output.stdout).unwrap();
     for name in ["nim", "bash", "sub", "misere"] {
-        assert!(text.lines().any(|line| line.starts_with(name)), "{name} missing");
+        assert!(
+            text.lines().any(|line| line.starts_with(name)),
+            "{name} missing"
+        );
     }
     let output = grundy(&["games", "bash"]);
     let text = String::from_utf8(output.stdout).unwrap();
@@ -188,10 +244,17 @@ fn games_lists_and_explains() {
 fn every_catalogue_example_solves() {
     let output = grundy(&["games"]);
     let text = String::from_utf8(output.stdout).unwrap();
-    for name in text.lines().take_while(|l| !l.is_empty()).filter_map(|l| l.split_whitespace().next()) {
+    for name in text
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+    {
         let output = grundy(&["games", name]);
         let page = String::from_utf8(output.stdout).unwrap();
-        for example in page.lines().filter_map(|l| l.trim().strip_prefix("grundy solve '")) {
+        for example in page
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("grundy solve '"))
+        {
             let example = example.trim_end_matches('\'');
             let output = grundy(&["solve", "--json", example]);
             assert!(output.status.success(), "{example}: {}", stderr(&output));

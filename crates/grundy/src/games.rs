@@ -39,5 +39,6 @@ pub static CATALOGUE: &[GameEntry] = &[
     heap::nim::ENTRY,
     heap::bash::ENTRY,
     heap::subtraction::ENTRY,
+    wythoff::ENTRY,
     MISERE,
 ];

@@ -34,7 +34,13 @@ impl Rule {
             Self::Nim => "nim".to_owned(),
             Self::Bash(m) => format!("bash[{m}]"),
             Self::Subtraction(set) => {
-                format!("sub[{}]", set.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                format!(
+                    "sub[{}]",
+                    set.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
         }
     }
@@ -60,7 +66,8 @@ fn rule_strategy() -> impl Strategy<Value = Rule> {
     prop_oneof![
         Just(Rule::Nim),
         (1u32..5).prop_map(Rule::Bash),
-        prop::collection::btree_set(1u32..7, 1..4).prop_map(|s| Rule::Subtraction(s.into_iter().collect())),
+        prop::collection::btree_set(1u32..7, 1..4)
+            .prop_map(|s| Rule::Subtraction(s.into_iter().collect())),
     ]
 }
 
@@ -71,7 +78,11 @@ fn expression(rules: &[Rule], heaps: &[u32], misere: bool) -> String {
         .map(|(rule, heap)| format!("{}({heap})", rule.head()))
         .collect();
     let sum = terms.join(" + ");
-    if misere { format!("misere({sum})") } else { sum }
+    if misere {
+        format!("misere({sum})")
+    } else {
+        sum
+    }
 }
 
 fn answer(text: &str) -> Answer {

@@ -64,7 +64,13 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
+use std::sync::Arc;
+
+use crate::catalogue::{
+    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integer_param,
+};
 use crate::game::{ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
 use crate::solver::{SearchError, Solver};
 
 /// The largest pile, in bits, that the closed form accepts: 131,072 bits, about
@@ -413,6 +419,162 @@ impl ImpartialGame for Wythoff {
     }
 }
 
+/// A Wythoff position as a catalogue component: `wythoff(a, b)`, `wythoff[d](a, b)`.
+#[derive(Debug)]
+struct WythoffPart {
+    game: Wythoff,
+    first: BigUint,
+    second: BigUint,
+}
+
+impl WythoffPart {
+    fn part(game: Wythoff, (first, second): (BigUint, BigUint)) -> Part {
+        Arc::new(Self {
+            game,
+            first,
+            second,
+        })
+    }
+
+    /// The piles of a component written by [`Component::write_arguments`].
+    fn piles_of(part: &Part) -> Option<(BigUint, BigUint)> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        let (first, second) = text.split_once(", ")?;
+        Some((first.parse().ok()?, second.parse().ok()?))
+    }
+
+    fn small(&self) -> Option<(u32, u32)> {
+        Some((
+            u32::try_from(&self.first).ok()?,
+            u32::try_from(&self.second).ok()?,
+        ))
+    }
+}
+
+impl Component for WythoffPart {
+    fn write_arguments(&self, out: &mut String) {
+        out.push_str(&format!("{}, {}", self.first, self.second));
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let too_many = SearchError::StateLimit { limit };
+        let (first, second) = self.small().ok_or(too_many.clone())?;
+        let estimate = u64::from(first)
+            + u64::from(second)
+            + u64::from(first.min(second))
+                * (2 * self.game.difference_bound.min(u64::from(u32::MAX)) + 1);
+        if estimate > limit as u64 {
+            return Err(too_many);
+        }
+        let mut positions = Vec::new();
+        self.game.moves(&(first, second), &mut positions);
+        Ok(positions
+            .into_iter()
+            .map(|(x, y)| vec![Self::part(self.game, (x.into(), y.into()))])
+            .collect())
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        match to.first().and_then(Self::piles_of) {
+            Some((first, second)) if first <= self.first && second <= self.second => WythoffMove {
+                take_first: &self.first - &first,
+                take_second: &self.second - &second,
+                to: (first, second),
+            }
+            .describe(),
+            _ => "move".to_owned(),
+        }
+    }
+
+    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
+        let moves = self.game.winning_moves(&self.first, &self.second).ok()?;
+        let nimber = self
+            .small()
+            .filter(|&(first, second)| self.game.estimated_search_moves(first, second) <= 5_000_000)
+            .and_then(|(first, second)| self.game.nimber_by_search(first, second).ok())
+            .map(BigUint::from);
+        Some(AloneAnswer {
+            outcome: if moves.is_empty() {
+                Outcome::PreviousPlayerWins
+            } else {
+                Outcome::NextPlayerWins
+            },
+            nimber,
+            winning: MovesTo {
+                count: BigUint::from(moves.len()),
+                listed: moves
+                    .into_iter()
+                    .take(max)
+                    .map(|m| vec![Self::part(self.game, m.to)])
+                    .collect(),
+            },
+            method: "beatty",
+        })
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    let difference_bound = match integer_param(term, 0, "d", 0)? {
+        None => 0,
+        Some(d) => u64::try_from(&d).map_err(|_| {
+            LangError::new(
+                format!("the parameter `d` of `wythoff` is too large: {d}"),
+                term.params[0].value.span,
+            )
+        })?,
+    };
+    if term.params.len() > 1 {
+        return Err(LangError::new(
+            "`wythoff` takes one parameter, d",
+            term.params[1].value.span,
+        ));
+    }
+    let piles = heap_sizes(term)?;
+    let [first, second] = <[BigUint; 2]>::try_from(piles).map_err(|piles| {
+        LangError::new(
+            format!("`wythoff` takes exactly two piles, found {}", piles.len()),
+            term.span,
+        )
+        .with_help("for example `wythoff(3, 5)` or `wythoff[2](10, 14)`")
+    })?;
+    let game = Wythoff::extended(difference_bound);
+    if let Err(error) = game.is_p_position(&first, &second) {
+        return Err(LangError::new(error.to_string(), term.span));
+    }
+    let head = if difference_bound == 0 {
+        "wythoff".to_owned()
+    } else {
+        format!("wythoff[{difference_bound}]")
+    };
+    Ok(Group::new(
+        head,
+        vec![WythoffPart::part(game, (first, second))],
+    ))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "wythoff",
+    summary: "two piles: take from one, or (about) the same from both",
+    rules: "Two piles. A move takes any number from one pile, or x from the first and y from the \
+            second with |x - y| <= d (d = 0: the same number from both; Wythoff 1907, extended by \
+            Fraenkel 1982). The P-positions are (A_n, B_n) and (B_n, A_n) with A_n = floor(n alpha), \
+            B_n = A_n + (d + 1) n, alpha = (1 - d + sqrt((d + 1)^2 + 4)) / 2 (the golden ratio for \
+            d = 0), computed exactly with integer square roots, so piles of any size up to about \
+            39,000 digits are decided at once, with all winning moves (at most four). The nimber \
+            has no closed form: it is searched for small piles (null otherwise), and a sum with \
+            other games needs it, so such sums are searched.",
+    syntax: "wythoff(a, b) or wythoff[d](a, b)",
+    examples: &[
+        "wythoff(3, 5)",
+        "wythoff(4, 7)",
+        "wythoff[2](10, 14)",
+        "wythoff(1000000000000000000000, 1618033988749894848204)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,6 +755,56 @@ mod tests {
             })
         );
         assert!(Wythoff::CLASSIC.winning_moves(&big(1), &huge).is_err());
+    }
+
+    #[test]
+    fn the_catalogue_answers_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build_position(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        for d in 0..3u64 {
+            let game = Wythoff::extended(d);
+            let mut solver = Solver::new(&game);
+            let head = if d == 0 {
+                "wythoff".to_owned()
+            } else {
+                format!("wythoff[{d}]")
+            };
+            for first in 0..10u32 {
+                for second in 0..10u32 {
+                    let found = answer(&format!("{head}({first}, {second})"));
+                    assert_eq!(found.outcome, solver.outcome(&(first, second)).unwrap());
+                    assert_eq!(
+                        found.nimber,
+                        Some(solver.nimber(&(first, second)).unwrap().into())
+                    );
+                    let mut expected: Vec<String> = solver
+                        .winning_moves(&(first, second))
+                        .unwrap()
+                        .iter()
+                        .map(|(x, y)| format!("{head}({x}, {y})"))
+                        .collect();
+                    let mut targets: Vec<String> = found
+                        .winning_moves
+                        .iter()
+                        .map(|m| found.target(m))
+                        .collect();
+                    expected.sort();
+                    targets.sort();
+                    assert_eq!(targets, expected);
+                    assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
+                }
+            }
+        }
+        // A sum with another game is searched through the nimber.
+        assert_eq!(answer("wythoff(1, 1) + nim(2)").nimber, Some(big(0)));
     }
 
     proptest! {
