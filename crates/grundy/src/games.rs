@@ -40,5 +40,7 @@ pub static CATALOGUE: &[GameEntry] = &[
     heap::bash::ENTRY,
     heap::subtraction::ENTRY,
     wythoff::ENTRY,
+    dynamic_subtraction::FIBONACCI_ENTRY,
+    dynamic_subtraction::DYNAMIC_ENTRY,
     MISERE,
 ];

@@ -64,11 +64,17 @@
 
 use std::fmt;
 
-use num_bigint::BigUint;
+use std::sync::Arc;
+
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
+use crate::catalogue::{
+    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, no_params,
+};
 use crate::game::{ImpartialGame, Outcome};
+use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::solver::{SearchError, Solver};
 
 /// The largest heap, in bits, that the closed form accepts (about 39,000
@@ -595,6 +601,267 @@ impl ImpartialGame for DynamicSubtractionRules {
     }
 }
 
+/// A dynamic subtraction position as a catalogue component: `fibonacci_nim(n)`,
+/// `fibonacci_nim(n, L)`, `dynamic_sub[k](n)`, `dynamic_sub[k, b](n, L)`.
+#[derive(Debug)]
+struct DynamicPart {
+    game: Arc<DynamicSubtraction<LinearBound>>,
+    method: &'static str,
+    heap: BigUint,
+    /// `None` at the start of the game (the first move takes `1..=n-1`).
+    limit: Option<BigUint>,
+}
+
+impl DynamicPart {
+    fn position(&self) -> DynamicPosition {
+        match &self.limit {
+            None => DynamicPosition::start(self.heap.clone()),
+            Some(limit) => DynamicPosition {
+                heap: self.heap.clone(),
+                limit: limit.clone(),
+            },
+        }
+    }
+
+    fn after_taking(&self, take: &BigUint) -> Part {
+        Arc::new(Self {
+            game: Arc::clone(&self.game),
+            method: self.method,
+            heap: &self.heap - take,
+            limit: Some(self.game.bound.bound_after(take)),
+        })
+    }
+}
+
+impl Component for DynamicPart {
+    fn write_arguments(&self, out: &mut String) {
+        out.push_str(&self.heap.to_string());
+        if let Some(limit) = &self.limit {
+            out.push_str(", ");
+            out.push_str(&limit.to_string());
+        }
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let position = self.position();
+        let most = position.limit.clone().min(self.heap.clone());
+        let most = usize::try_from(&most)
+            .ok()
+            .filter(|&most| most <= limit)
+            .ok_or(SearchError::StateLimit { limit })?;
+        Ok((1..=most)
+            .map(|take| vec![self.after_taking(&BigUint::from(take))])
+            .collect())
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let mut text = String::new();
+        if let Some(part) = to.first() {
+            part.write_arguments(&mut text);
+        }
+        let left = text
+            .split(", ")
+            .next()
+            .and_then(|left| left.parse::<BigUint>().ok());
+        match left {
+            Some(left) if left <= self.heap => {
+                let take = &self.heap - left;
+                let bound = self.game.bound.bound_after(&take);
+                format!("take {take} (the next move may take up to {bound})")
+            }
+            _ => "move".to_owned(),
+        }
+    }
+
+    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
+        let position = self.position();
+        let takes = self.game.winning_takes(&position, max).ok()?;
+        let nimber = if self.heap <= BigUint::from(200u32) {
+            self.game
+                .nimber_by_search(&position)
+                .ok()
+                .map(BigUint::from)
+        } else {
+            None
+        };
+        Some(AloneAnswer {
+            outcome: if takes.count.is_zero() {
+                Outcome::PreviousPlayerWins
+            } else {
+                Outcome::NextPlayerWins
+            },
+            nimber,
+            winning: MovesTo {
+                count: takes.count,
+                listed: takes
+                    .takes
+                    .iter()
+                    .map(|take| vec![self.after_taking(take)])
+                    .collect(),
+            },
+            method: self.method,
+        })
+    }
+}
+
+/// The signed integer parameter at `index`, if present.
+fn signed_param(term: &Term, index: usize, key: &str) -> Result<Option<(BigInt, Span)>, LangError> {
+    let param = term
+        .params
+        .iter()
+        .find(|p| p.key.as_ref().is_some_and(|(k, _)| k == key))
+        .or_else(|| term.params.get(index).filter(|p| p.key.is_none()));
+    match param {
+        None => Ok(None),
+        Some(param) => match &param.value.kind {
+            ValueKind::Integer(value) => Ok(Some((value.clone(), param.value.span))),
+            _ => Err(LangError::new(
+                format!(
+                    "the parameter `{key}` of `{}` must be an integer",
+                    term.name
+                ),
+                param.value.span,
+            )),
+        },
+    }
+}
+
+fn build_part(
+    term: &Term,
+    head: String,
+    method: &'static str,
+    bound: LinearBound,
+) -> Result<Group, LangError> {
+    let arguments = heap_sizes(term)?;
+    let (heap, limit) =
+        match <[BigUint; 1]>::try_from(arguments) {
+            Ok([heap]) => (heap, None),
+            Err(arguments) => match <[BigUint; 2]>::try_from(arguments) {
+                Ok([heap, limit]) => (heap, Some(limit)),
+                Err(arguments) => {
+                    return Err(LangError::new(
+                    format!(
+                        "`{}` takes the heap and, in mid-game, the most the next move may take: \
+                         one or two integers, found {}",
+                        term.name,
+                        arguments.len()
+                    ),
+                    term.span,
+                )
+                .with_help(format!("for example `{}(20)` or `{}(20, 3)`", term.name, term.name)));
+                }
+            },
+        };
+    let game = DynamicSubtraction::new(bound);
+    let position = match &limit {
+        None => DynamicPosition::start(heap.clone()),
+        Some(limit) => DynamicPosition::mid_game(heap.clone(), limit.clone())
+            .map_err(|error| LangError::new(error.to_string(), term.span))?,
+    };
+    game.outcome(&position)
+        .map_err(|error| LangError::new(error.to_string(), term.span))?;
+    let part = DynamicPart {
+        game: Arc::new(game),
+        method,
+        heap,
+        limit,
+    };
+    Ok(Group::new(head, vec![Arc::new(part) as Part]))
+}
+
+fn build_fibonacci(term: &Term) -> Result<Group, LangError> {
+    no_params(term)?;
+    build_part(
+        term,
+        "fibonacci_nim".to_owned(),
+        "zeckendorf",
+        LinearBound::multiple(2).expect("2 >= 1"),
+    )
+}
+
+fn build_dynamic(term: &Term) -> Result<Group, LangError> {
+    let missing = || {
+        LangError::new(
+            "`dynamic_sub` needs its multiple k: each move takes at most k times the previous one",
+            term.name_span,
+        )
+        .with_help(
+            "for example `dynamic_sub[3](20)`, or `dynamic_sub[2, 1](20)` for the bound 2x + 1",
+        )
+    };
+    let (factor, factor_span) = signed_param(term, 0, "k")?.ok_or_else(missing)?;
+    let offset = signed_param(term, 1, "b")?;
+    if term.params.len() > 2 {
+        return Err(LangError::new(
+            "`dynamic_sub` takes at most two parameters, k and b",
+            term.params[2].value.span,
+        ));
+    }
+    let factor = u64::try_from(&factor).map_err(|_| {
+        LangError::new(format!("the multiple k of `dynamic_sub` must be an integer from 1 to 2^64 - 1, not {factor}"), factor_span)
+    })?;
+    let (bound, head) = match offset.filter(|(offset, _)| !offset.is_zero()) {
+        None => {
+            let bound = LinearBound::multiple(factor)
+                .map_err(|error| LangError::new(error.to_string(), factor_span))?;
+            (bound, format!("dynamic_sub[{factor}]"))
+        }
+        Some((offset, span)) => {
+            let offset = i64::try_from(&offset).map_err(|_| {
+                LangError::new(
+                    format!("the offset b of `dynamic_sub` is too large: {offset}"),
+                    span,
+                )
+            })?;
+            let bound = LinearBound::new(factor, offset)
+                .map_err(|error| LangError::new(error.to_string(), span))?;
+            (bound, format!("dynamic_sub[{factor}, {offset}]"))
+        }
+    };
+    build_part(term, head, "dynamic-subtraction representation", bound)
+}
+
+/// The catalogue entry of Fibonacci Nim.
+pub const FIBONACCI_ENTRY: GameEntry = GameEntry {
+    name: "fibonacci_nim",
+    summary: "one heap; the first move takes 1..n-1, each later move at most twice the previous",
+    rules: "One heap of n. The first move takes 1 to n - 1; after a move of x the next takes 1 to \
+            2x. fibonacci_nim(n, L) is a position in mid-game where at most L may be taken now. \
+            Whinihan (1963): write n in Zeckendorf form (non-consecutive Fibonacci numbers); the \
+            player to move wins iff L is at least its smallest term; so the first player loses iff \
+            n is a Fibonacci number. The winning moves take a sum of the smallest terms (at most \
+            one per term), so their count is exact for any n. The nimber is searched for n <= 200.",
+    syntax: "fibonacci_nim(n) or fibonacci_nim(n, L)",
+    examples: &[
+        "fibonacci_nim(20)",
+        "fibonacci_nim(21)",
+        "fibonacci_nim(20, 1)",
+        "fibonacci_nim(10000000)",
+    ],
+    kind: EntryKind::Game(build_fibonacci),
+};
+
+/// The catalogue entry of the k-multiple dynamic subtraction game.
+pub const DYNAMIC_ENTRY: GameEntry = GameEntry {
+    name: "dynamic_sub",
+    summary: "one heap; the first move takes 1..n-1, each later move at most k times the previous",
+    rules: "One heap of n. The first move takes 1 to n - 1; after a move of x the next takes 1 to \
+            f(x) = k x (or f(x) = k x + b with dynamic_sub[k, b], any f(1) >= 1). dynamic_sub[k](n, L) \
+            is a position in mid-game where at most L may be taken now. The losing heaps are a_1 = 1, \
+            a_i = a_(i-1) + a_p with p least such that f(a_p) >= a_(i-1) (powers of two for k = 1, \
+            Fibonacci numbers for k = 2; seed note 000 §3.5). Every n is a greedy sum of them; the \
+            player to move wins iff L is at least the smallest term, and the winning moves take sums \
+            of the smallest terms. Exact for any n (up to about 8,000 digits for k = 2).",
+    syntax: "dynamic_sub[k](n), dynamic_sub[k](n, L), dynamic_sub[k, b](n)",
+    examples: &[
+        "dynamic_sub[3](40)",
+        "dynamic_sub[1](64)",
+        "dynamic_sub[3](40, 2)",
+        "dynamic_sub[2, 1](30)",
+    ],
+    kind: EntryKind::Game(build_dynamic),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -877,6 +1144,71 @@ mod tests {
             game.nimber_by_search(&DynamicPosition::mid_game(big(2), big(2)).unwrap())
                 .unwrap(),
             2
+        );
+    }
+
+    #[test]
+    fn the_catalogue_answers_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build_position(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        for (head, k) in [
+            ("fibonacci_nim".to_owned(), 2),
+            ("dynamic_sub[1]".to_owned(), 1),
+            ("dynamic_sub[3]".to_owned(), 3),
+        ] {
+            let game = DynamicSubtraction::multiple(k).unwrap();
+            let rules = game.rules_up_to(30);
+            let mut solver = Solver::new(&rules);
+            for heap in 0..=25u32 {
+                let starts = [(format!("{head}({heap})"), heap.saturating_sub(1))];
+                let mids = (1..=heap + 1)
+                    .map(|limit| (format!("{head}({heap}, {limit})"), limit.min(heap)));
+                for (text, limit) in starts.into_iter().chain(mids) {
+                    let found = answer(&text);
+                    let position = (heap, limit);
+                    assert_eq!(found.outcome, solver.outcome(&position).unwrap(), "{text}");
+                    assert_eq!(
+                        found.nimber,
+                        Some(solver.nimber(&position).unwrap().into()),
+                        "{text}"
+                    );
+                    let expected: Vec<String> = solver
+                        .winning_moves(&position)
+                        .unwrap()
+                        .iter()
+                        .map(|&(left, _)| format!("{head}({left}, {})", k * u64::from(heap - left)))
+                        .collect();
+                    let targets: Vec<String> = found
+                        .winning_moves
+                        .iter()
+                        .map(|m| found.target(m))
+                        .collect();
+                    assert_eq!(targets, expected, "{text}");
+                    assert_eq!(
+                        found.winning_move_count,
+                        big(expected.len() as u64),
+                        "{text}"
+                    );
+                }
+            }
+        }
+        let error = build_position(&parse("dynamic_sub[0](5)").unwrap()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "the multiple k of dynamic_sub[k] must be at least 1"
+        );
+        let error = build_position(&parse("fibonacci_nim(5, 0)").unwrap()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "a position in mid-game must allow taking at least 1 (the bound is 0)"
         );
     }
 
