@@ -42,5 +42,7 @@ pub static CATALOGUE: &[GameEntry] = &[
     wythoff::ENTRY,
     dynamic_subtraction::FIBONACCI_ENTRY,
     dynamic_subtraction::DYNAMIC_ENTRY,
+    staircase::ENTRY,
+    moore::ENTRY,
     MISERE,
 ];

@@ -39,7 +39,9 @@
 //! `1..=8` that we searched. Wythoff's game does not: `(3, 5)` has nimber 0 and
 //! every move from it reaches nimber 2 or more, and misère Wythoff from `(3, 5)`
 //! is where the rule first goes wrong (tested). Two Nim heaps taken as a single
-//! component break it too (`(2, 2)`): apply the rule to the finest split.
+//! component break it too (`(2, 2)`): apply the rule to the finest split. So
+//! does staircase Nim: `staircase(2, 0, 2)` has nimber 0, reaches only nimbers
+//! 2 and 3, and is lost misère by the player to move.
 //!
 //! ```
 //! use grundy::games::misere;
@@ -413,6 +415,15 @@ mod tests {
             Outcome::PreviousPlayerWins
         );
         assert_eq!(anti_sg_outcome(&[BigUint::zero()]), Outcome::NextPlayerWins);
+        // Staircase Nim too: (2, 0, 2) has nimber 2 xor 2 = 0, and its moves
+        // reach nimbers 2 and 3 only; misère, the player to move loses.
+        let staircase = crate::games::staircase::Staircase;
+        let mut solver = Solver::new(&staircase);
+        assert!(!satisfies_anti_sg_condition(&mut solver, &vec![2, 0, 2], 1000).unwrap());
+        assert_eq!(
+            solver.misere_outcome(&vec![2, 0, 2]).unwrap(),
+            Outcome::PreviousPlayerWins
+        );
     }
 
     #[test]
@@ -461,6 +472,67 @@ mod tests {
             anti_sg_outcome_checked(&game, &parts, 1000).unwrap(),
             misere.misere_outcome(&parts).unwrap()
         );
+    }
+
+    #[test]
+    fn the_catalogue_answers_misere_nim_and_bash_by_the_rule_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        /// Heap i is Nim for i = 0, 1 and Bash with m = 2 for i = 2.
+        struct Mixed;
+        impl ImpartialGame for Mixed {
+            type Position = Vec<u32>;
+            fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+                for (index, &heap) in heaps.iter().enumerate() {
+                    let most = if index == 2 { heap.min(2) } else { heap };
+                    for take in 1..=most {
+                        let mut next = heaps.clone();
+                        next[index] -= take;
+                        moves.push(next);
+                    }
+                }
+            }
+        }
+        let mut solver = Solver::new(&Mixed);
+        for code in 0..6u32.pow(3) {
+            let heaps: Vec<u32> = (0..3).map(|i| code / 6u32.pow(i) % 6).collect();
+            let text = format!(
+                "misere(nim({}, {}) + bash[2]({}))",
+                heaps[0], heaps[1], heaps[2]
+            );
+            let answer = solve(
+                &build_position(&parse(&text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(answer.method, "anti-sg rule");
+            assert_eq!(
+                answer.outcome,
+                solver.misere_outcome(&heaps).unwrap(),
+                "{text}"
+            );
+            let winning = solver
+                .winning_moves_under(crate::game::Convention::Misere, &heaps)
+                .unwrap();
+            assert_eq!(
+                answer.winning_move_count,
+                BigUint::from(winning.len()),
+                "{text}"
+            );
+            let mut expected: Vec<String> = winning
+                .iter()
+                .map(|h| format!("misere(nim({}, {}) + bash[2]({}))", h[0], h[1], h[2]))
+                .collect();
+            let mut targets: Vec<String> = answer
+                .winning_moves
+                .iter()
+                .map(|m| answer.target(m))
+                .collect();
+            expected.sort();
+            targets.sort();
+            assert_eq!(targets, expected, "{text}");
+        }
     }
 
     proptest! {

@@ -40,10 +40,17 @@
 //! assert!(moore.is_p_position(&after));
 //! ```
 
+use std::sync::Arc;
+
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use crate::catalogue::{
+    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integer_param,
+};
 use crate::game::{ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
+use crate::solver::SearchError;
 
 /// The most work [`Moore::winning_moves`] may do: sets of heaps times bit
 /// columns times `3^|set|`.
@@ -453,6 +460,177 @@ impl ImpartialGame for Moore {
     }
 }
 
+/// A Moore's Nim position as a catalogue component: `moore[k](a1, ..., an)`.
+/// The heaps are one component: a move may change several of them.
+#[derive(Debug)]
+struct MoorePart {
+    game: Moore,
+    heaps: Vec<BigUint>,
+}
+
+impl MoorePart {
+    fn part(game: Moore, heaps: Vec<BigUint>) -> Part {
+        Arc::new(Self { game, heaps })
+    }
+
+    fn heaps_of(part: &Part) -> Vec<BigUint> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        text.split(", ")
+            .filter_map(|heap| heap.parse().ok())
+            .collect()
+    }
+}
+
+impl Component for MoorePart {
+    fn write_arguments(&self, out: &mut String) {
+        let text: Vec<String> = self.heaps.iter().map(BigUint::to_string).collect();
+        out.push_str(&text.join(", "));
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        // Moore's Nim_1 is Nim; for k >= 2 no nimber formula is known.
+        (self.game.heaps_per_move == 1).then(|| {
+            let sum = self
+                .heaps
+                .iter()
+                .fold(BigUint::zero(), |sum, heap| sum ^ heap);
+            (sum, "nim-sum")
+        })
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        // Nim (k = 1): heap a goes to a xor s xor t when that is smaller.
+        if self.game.heaps_per_move != 1 {
+            return None;
+        }
+        let change = self
+            .heaps
+            .iter()
+            .fold(BigUint::zero(), |sum, heap| sum ^ heap)
+            ^ target;
+        let mut moves = MovesTo::default();
+        if change.is_zero() {
+            return Some(moves);
+        }
+        for (index, heap) in self.heaps.iter().enumerate() {
+            let wanted = heap ^ &change;
+            if wanted < *heap {
+                moves.count += 1u32;
+                if moves.listed.len() < max {
+                    let mut after = self.heaps.clone();
+                    after[index] = wanted;
+                    moves.listed.push(vec![Self::part(self.game, after)]);
+                }
+            }
+        }
+        Some(moves)
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let too_many = SearchError::StateLimit { limit };
+        let heaps: Vec<u32> = self
+            .heaps
+            .iter()
+            .map(|heap| u32::try_from(heap).ok().filter(|&heap| heap <= 64))
+            .collect::<Option<_>>()
+            .ok_or(too_many.clone())?;
+        let estimate = heaps
+            .iter()
+            .fold(1f64, |product, &heap| product * f64::from(heap + 1));
+        if estimate > limit as f64 {
+            return Err(too_many);
+        }
+        let mut moves = Vec::new();
+        self.game.moves(&heaps, &mut moves);
+        Ok(moves
+            .into_iter()
+            .map(|after| {
+                vec![Self::part(
+                    self.game,
+                    after.into_iter().map(BigUint::from).collect(),
+                )]
+            })
+            .collect())
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let after = to.first().map(Self::heaps_of).unwrap_or_default();
+        let changes: Vec<String> = self
+            .heaps
+            .iter()
+            .zip(&after)
+            .filter(|(before, after)| after < before)
+            .map(|(before, after)| format!("take {} from the heap of {before}", before - after))
+            .collect();
+        changes.join(", ")
+    }
+
+    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
+        let moves = self.game.winning_moves(&self.heaps, max).ok()?;
+        Some(AloneAnswer {
+            outcome: self.game.outcome(&self.heaps),
+            nimber: None,
+            winning: MovesTo {
+                count: moves.count,
+                listed: moves
+                    .listed
+                    .into_iter()
+                    .map(|after| vec![Self::part(self.game, after)])
+                    .collect(),
+            },
+            method: "moore: column sums mod k + 1",
+        })
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    let k = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
+        LangError::new(
+            "`moore` needs its parameter k, the most heaps one move may take from",
+            term.name_span,
+        )
+        .with_help("for example `moore[2](1, 2, 3)`")
+    })?;
+    if term.params.len() > 1 {
+        return Err(LangError::new(
+            "`moore` takes one parameter, k",
+            term.params[1].value.span,
+        ));
+    }
+    let k = u64::try_from(&k).map_err(|_| {
+        LangError::new(
+            format!("the parameter `k` of `moore` is too large: {k}"),
+            term.params[0].value.span,
+        )
+    })?;
+    let game = Moore::new(k)
+        .map_err(|error| LangError::new(error.to_string(), term.params[0].value.span))?;
+    Ok(Group::new(
+        format!("moore[{k}]"),
+        vec![MoorePart::part(game, heap_sizes(term)?)],
+    ))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "moore",
+    summary: "take from 1 to k heaps in one move",
+    rules: "moore[k](a1, ..., an): a move takes at least one counter from each of 1 to k heaps \
+            (k = 1 is Nim). Moore (1910): the player to move loses iff in every binary column the \
+            number of heaps with a 1 is a multiple of k + 1. The winning moves are counted exactly \
+            by a dynamic programme over the bit columns for each set of at most k heaps (refused \
+            when too many sets); no nimber formula is known for k >= 2, so sums with other games \
+            are searched.",
+    syntax: "moore[k](a1, ..., an)",
+    examples: &[
+        "moore[2](1, 2, 3)",
+        "moore[2](3, 3, 3)",
+        "moore[3](100, 200, 300, 7)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +721,59 @@ mod tests {
         // The constructive move still works.
         let after = game.a_winning_move(&heaps).unwrap();
         assert!(game.is_p_position(&after));
+    }
+
+    #[test]
+    fn the_catalogue_answers_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build_position(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        let show = |heaps: &[u32]| {
+            heaps
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for k in 1..=3 {
+            let game = Moore::new(k).unwrap();
+            let mut solver = Solver::new(&game);
+            for heaps in all_vectors(3, 4) {
+                let text = format!("moore[{k}]({})", show(&heaps));
+                let found = answer(&text);
+                assert_eq!(found.outcome, solver.outcome(&heaps).unwrap(), "{text}");
+                let mut expected: Vec<String> = solver
+                    .winning_moves(&heaps)
+                    .unwrap()
+                    .iter()
+                    .map(|after| format!("moore[{k}]({})", show(after)))
+                    .collect();
+                let mut targets: Vec<String> = found
+                    .winning_moves
+                    .iter()
+                    .map(|m| found.target(m))
+                    .collect();
+                expected.sort();
+                targets.sort();
+                assert_eq!(targets, expected, "{text}");
+            }
+        }
+        let error = build_position(&parse("moore[0](1, 2)").unwrap()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "the parameter `k` of `moore` must be at least 1, not 0"
+        );
+        assert_eq!(
+            answer("moore[2](1, 2, 3)").method,
+            "moore: column sums mod k + 1"
+        );
     }
 
     proptest! {

@@ -45,10 +45,17 @@
 //! assert_eq!(moves[1].describe(), "move 1 coin from step 3 to step 2");
 //! ```
 
+use std::sync::Arc;
+
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+use crate::catalogue::{
+    Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, no_params,
+};
 use crate::game::{ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
+use crate::solver::SearchError;
 
 /// Why a stones-on-a-line position is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -279,6 +286,111 @@ impl ImpartialGame for StonesOnALine {
     }
 }
 
+/// A staircase as a catalogue component: `staircase(a1, ..., an)`.
+#[derive(Debug)]
+struct StaircasePart {
+    steps: Vec<BigUint>,
+}
+
+impl StaircasePart {
+    fn part(steps: Vec<BigUint>) -> Part {
+        Arc::new(Self { steps })
+    }
+
+    fn steps_of(part: &Part) -> Vec<BigUint> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        text.split(", ")
+            .filter_map(|step| step.parse().ok())
+            .collect()
+    }
+}
+
+impl Component for StaircasePart {
+    fn write_arguments(&self, out: &mut String) {
+        let text: Vec<String> = self.steps.iter().map(BigUint::to_string).collect();
+        out.push_str(&text.join(", "));
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        Some((nimber(&self.steps), "staircase: nim-sum of odd steps"))
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let total: BigUint = self.steps.iter().sum();
+        if total > BigUint::from(limit) {
+            return Err(SearchError::StateLimit { limit });
+        }
+        let mut moves = Vec::new();
+        for (index, coins) in self.steps.iter().enumerate() {
+            let mut moved = BigUint::from(1u8);
+            while moved <= *coins {
+                let step_move = StaircaseMove {
+                    from: index + 1,
+                    coins: moved.clone(),
+                };
+                moves.push(vec![Self::part(step_move.apply(&self.steps))]);
+                moved += 1u32;
+            }
+        }
+        Ok(moves)
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        let moves = moves_to_nimber(&self.steps, target);
+        Some(MovesTo {
+            count: BigUint::from(moves.len()),
+            listed: moves
+                .iter()
+                .take(max)
+                .map(|m| vec![Self::part(m.apply(&self.steps))])
+                .collect(),
+        })
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let after = to.first().map(Self::steps_of).unwrap_or_default();
+        // The move lowers exactly one step; its coins went one step down.
+        let lowered = self
+            .steps
+            .iter()
+            .zip(&after)
+            .position(|(before, after)| after < before);
+        match lowered {
+            Some(index) => StaircaseMove {
+                from: index + 1,
+                coins: &self.steps[index] - &after[index],
+            }
+            .describe(),
+            None => "move".to_owned(),
+        }
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    no_params(term)?;
+    let steps = heap_sizes(term)?;
+    Ok(Group::new("staircase", vec![StaircasePart::part(steps)]))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "staircase",
+    summary: "coins on steps; a move takes coins from one step down to the step below",
+    rules: "staircase(a1, ..., an): ai coins stand on step i; a move takes one or more coins from \
+            one step i >= 1 down to step i - 1 (step 0 is the floor, out of play). The nimber is \
+            the nim-sum a1 xor a3 xor a5 ... of the odd steps (seed notes 000 and 002); the winning \
+            moves lower an odd step, or move coins from an even step onto the odd step below \
+            (the seeds omit these). Steps of any size.",
+    syntax: "staircase(a1, ..., an)",
+    examples: &[
+        "staircase(3, 5, 7)",
+        "staircase(0, 5, 1)",
+        "staircase(1, 2, 3) + nim(2)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,6 +535,74 @@ mod tests {
         }
         .describe();
         assert_eq!(describe, "slide the stone at 5 to 2");
+    }
+
+    #[test]
+    fn the_catalogue_answers_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build_position(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        let mut solver = Solver::new(&Staircase);
+        for steps in all_vectors(3, 4) {
+            let text = format!(
+                "staircase({})",
+                steps
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let found = answer(&text);
+            assert_eq!(found.nimber, Some(solver.nimber(&steps).unwrap().into()));
+            let mut expected: Vec<String> = solver
+                .winning_moves(&steps)
+                .unwrap()
+                .iter()
+                .map(|after| {
+                    format!(
+                        "staircase({})",
+                        after
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
+            let mut targets: Vec<String> = found
+                .winning_moves
+                .iter()
+                .map(|m| found.target(m))
+                .collect();
+            expected.sort();
+            targets.sort();
+            assert_eq!(targets, expected, "{text}");
+        }
+        let found = answer("staircase(0, 5, 1)");
+        let descriptions: Vec<&str> = found
+            .winning_moves
+            .iter()
+            .map(|m| m.description.as_str())
+            .collect();
+        assert_eq!(
+            descriptions,
+            [
+                "move 1 coin from step 2 to step 1",
+                "move 1 coin from step 3 to step 2"
+            ]
+        );
+        // In a sum, moves to other nimbers count too: staircase(1, 2, 3) has nimber 2.
+        assert_eq!(
+            answer("staircase(1, 2, 3) + nim(2)").outcome,
+            Outcome::PreviousPlayerWins
+        );
     }
 
     proptest! {
