@@ -102,16 +102,8 @@ fn p_positions_and_misere_have_the_right_shape() {
 fn large_numbers_are_decimal_strings_in_json() {
     let big = format!("1{}", "0".repeat(100));
     let answer = json(&["solve", "--json", &format!("nim({big}, 1)")]);
-    assert_eq!(
-        answer["nimber"],
-        Value::String(
-            format!("{big}")
-                .replace("00000", "00000")
-                .parse::<num_bigint::BigUint>()
-                .map(|b| (b + 1u32).to_string())
-                .unwrap()
-        )
-    );
+    // 10^100 is even, so 10^100 xor 1 = 10^100 + 1.
+    assert_eq!(answer["nimber"], format!("1{}1", "0".repeat(99)));
     let answer = json(&["solve", "--json", "nim(9007199254740992)"]);
     assert_eq!(answer["nimber"], "9007199254740992"); // 2^53: a string
     let answer = json(&["solve", "--json", "nim(9007199254740991)"]);

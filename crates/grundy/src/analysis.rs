@@ -83,6 +83,32 @@ pub struct Answer {
     pub truncated: bool,
     /// The theorem or algorithm that gave the answer.
     pub method: String,
+    /// What searching cost, if anything was searched.
+    pub search: SearchCost,
+}
+
+/// The work a search did for an answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchCost {
+    /// Distinct components explored as explicit graphs.
+    pub components_explored: usize,
+    /// Positions of sums the solver expanded.
+    pub positions_expanded: u64,
+    /// Positions the solver's tables hold.
+    pub positions_stored: usize,
+    /// Bytes per stored position in the solver's tables.
+    pub bytes_per_position: f64,
+}
+
+impl SearchCost {
+    fn of<G: crate::game::ImpartialGame>(explorer: &Explorer, solver: &Solver<'_, G>) -> Self {
+        Self {
+            components_explored: explorer.len(),
+            positions_expanded: solver.statistics().positions_expanded,
+            positions_stored: solver.stored_positions(),
+            bytes_per_position: solver.bytes_per_stored_position(),
+        }
+    }
 }
 
 impl Answer {
@@ -147,6 +173,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         winning_move_count: alone.winning.count,
         truncated,
         method: alone.method.to_owned(),
+        search: SearchCost::default(),
     })
 }
 
@@ -214,6 +241,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
         winning_move_count: count,
         truncated,
         method: "anti-sg rule".to_owned(),
+        search: SearchCost::default(),
     })
 }
 
@@ -304,6 +332,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         )
     };
     let truncated = count > BigUint::from(moves.len());
+    let search = SearchCost::of(&explorer, &solver);
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Normal,
@@ -317,6 +346,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         winning_move_count: count,
         truncated,
         method,
+        search,
     })
 }
 
@@ -408,6 +438,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
         }
     }
     let truncated = count > moves.len() as u64;
+    let search = SearchCost::of(&explorer, &solver);
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
@@ -417,5 +448,6 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
         winning_move_count: count.into(),
         truncated,
         method: "misère search".to_owned(),
+        search,
     })
 }

@@ -177,18 +177,15 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         self.nimbers.len() + self.normal_outcomes.len() + self.misere_outcomes.len()
     }
 
-    /// An estimate of the bytes one stored position takes in the nimber table:
-    /// the key and value, plus the hash table's control byte, at the table's
-    /// present load.
+    /// The bytes the tables hold per stored position: keys, values and the hash
+    /// tables' control bytes, over their allocated capacity.
     #[must_use]
     pub fn bytes_per_stored_position(&self) -> f64 {
-        let entry = mem::size_of::<(G::Position, u32)>() + 1;
-        let load = if self.nimbers.capacity() == 0 {
-            1.0
-        } else {
-            self.nimbers.len() as f64 / self.nimbers.capacity() as f64
-        };
-        entry as f64 / load.max(f64::EPSILON)
+        let nimber_entry = mem::size_of::<(G::Position, u32)>() + 1;
+        let outcome_entry = mem::size_of::<(G::Position, Mark)>() + 1;
+        let bytes = self.nimbers.capacity() * nimber_entry
+            + (self.normal_outcomes.capacity() + self.misere_outcomes.capacity()) * outcome_entry;
+        bytes as f64 / self.stored_positions().max(1) as f64
     }
 
     fn check_budget(&self) -> Result<(), SearchError> {

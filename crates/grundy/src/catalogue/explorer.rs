@@ -102,6 +102,11 @@ impl Explorer {
         Ok(root)
     }
 
+    /// How many components are stored.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// The options of an explored node, each as the nodes it leaves.
     pub fn options(&self, id: u32) -> &[SmallVec<[u32; 2]>] {
         &self.nodes[id as usize].options

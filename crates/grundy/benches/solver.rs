@@ -1,0 +1,125 @@
+//! Benchmarks of the generic solver and of `solve` end to end.
+//!
+//! `cargo bench -p grundy --bench solver`. Throughput is reported in positions
+//! expanded per second; the setup also prints the bytes per stored position.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
+use grundy::analysis::{SolveOptions, solve};
+use grundy::catalogue::build;
+use grundy::game::ImpartialGame;
+use grundy::lang::parse;
+use grundy::solver::Solver;
+
+/// A sum of four subtraction-game heaps searched whole (no splitting): the
+/// generic solver on a plain typed game.
+struct FourHeaps;
+
+impl ImpartialGame for FourHeaps {
+    type Position = [u8; 4];
+    fn moves(&self, heaps: &[u8; 4], moves: &mut Vec<[u8; 4]>) {
+        const SETS: [&[u8]; 4] = [&[1, 3, 4], &[2, 5], &[1, 2, 3], &[1, 4, 9]];
+        for (i, set) in SETS.iter().enumerate() {
+            for &take in set.iter().filter(|&&take| take <= heaps[i]) {
+                let mut next = *heaps;
+                next[i] -= take;
+                moves.push(next);
+            }
+        }
+    }
+}
+
+fn searched_sums(c: &mut Criterion) {
+    let mut group = c.benchmark_group("misere_search");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .sample_size(10);
+    for text in [
+        "misere(sub[1, 3, 4](30) + sub[2, 5](31) + nim(12))",
+        "misere(sub[1, 3, 4](60) + sub[2, 5](61) + nim(40) + bash[3](50))",
+    ] {
+        let position = build(&parse(text).unwrap()).unwrap();
+        let answer = solve(&position, &SolveOptions::default()).unwrap();
+        eprintln!(
+            "{text}: {} positions expanded, {} stored, {:.1} bytes per stored position",
+            answer.search.positions_expanded,
+            answer.search.positions_stored,
+            answer.search.bytes_per_position
+        );
+        group.throughput(Throughput::Elements(answer.search.positions_expanded));
+        group.bench_with_input(
+            BenchmarkId::from_parameter(text),
+            &position,
+            |b, position| {
+                b.iter(|| solve(black_box(position), &SolveOptions::default()).unwrap());
+            },
+        );
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("typed_solver");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .sample_size(10);
+    let root = [40u8, 40, 40, 40];
+    let mut solver = Solver::new(&FourHeaps);
+    solver.nimber(&root).unwrap();
+    eprintln!(
+        "four heaps of 40, whole-sum nimber: {} positions, {:.1} bytes per stored position",
+        solver.statistics().positions_expanded,
+        solver.bytes_per_stored_position()
+    );
+    group.throughput(Throughput::Elements(solver.statistics().positions_expanded));
+    group.bench_function("nimber of four heaps of 40, unsplit", |b| {
+        b.iter(|| Solver::new(&FourHeaps).nimber(black_box(&root)).unwrap());
+    });
+    group.bench_function("misère outcome of four heaps of 40", |b| {
+        b.iter(|| {
+            Solver::new(&FourHeaps)
+                .misere_outcome(black_box(&root))
+                .unwrap()
+        });
+    });
+    group.finish();
+}
+
+fn nim_million(c: &mut Criterion) {
+    // 10^6 heaps of 60 digits from a fixed linear congruential sequence.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut text = String::from("nim(");
+    for i in 0..1_000_000 {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push((b'1' + (i % 9) as u8) as char);
+        for _ in 0..59 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            text.push((b'0' + (state >> 60) as u8 % 10) as char);
+        }
+    }
+    text.push(')');
+    let mut group = c.benchmark_group("nim_million");
+    group
+        .measurement_time(Duration::from_secs(10))
+        .sample_size(10);
+    group.bench_function("parse, build and solve 10^6 heaps of 60 digits", |b| {
+        b.iter(|| {
+            let position = build(&parse(black_box(&text)).unwrap()).unwrap();
+            solve(&position, &SolveOptions::default())
+                .unwrap()
+                .winning_move_count
+        });
+    });
+    group.finish();
+}
+
+// criterion_group! generates an undocumented `pub fn benches`.
+#[allow(missing_docs)]
+mod group {
+    criterion::criterion_group!(benches, super::searched_sums, super::nim_million);
+}
+criterion_main!(group::benches);
