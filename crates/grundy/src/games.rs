@@ -8,7 +8,9 @@
 
 pub mod dynamic_subtraction;
 pub mod every_sg;
+pub mod grid_nim;
 pub mod heap;
+pub mod lasker;
 pub mod misere;
 pub mod moore;
 pub mod rounds;
