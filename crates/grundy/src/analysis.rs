@@ -138,7 +138,117 @@ pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, Sear
     }
 }
 
+/// A position of one component whose outcome and winning moves are known by
+/// theory though its nimber may not be.
+fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
+    let [group] = position.groups.as_slice() else {
+        return None;
+    };
+    let [part] = group.parts.as_slice() else {
+        return None;
+    };
+    if part.nimber_by_theory().is_some() {
+        return None;
+    }
+    let alone = part.alone_by_theory(options.max_moves)?;
+    let moves: Vec<WinningMove> = alone
+        .winning
+        .listed
+        .into_iter()
+        .take(options.max_moves)
+        .map(|leaves| WinningMove {
+            description: part.describe_move(&leaves),
+            group: 0,
+            part: 0,
+            leaves,
+        })
+        .collect();
+    let truncated = alone.winning.count > BigUint::from(moves.len());
+    Some(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        outcome: alone.outcome,
+        nimber: alone.nimber,
+        winning_moves: moves,
+        winning_move_count: alone.winning.count,
+        truncated,
+        method: alone.method.to_owned(),
+        search: SearchCost::default(),
+    })
+}
+
+/// A misère sum whose components all know their nimbers by theory and satisfy
+/// the Anti-SG condition: the Anti-SG rule (Bouton's rule for misère Nim,
+/// generalized; see [`crate::games::misere`]) answers it. A move of a component
+/// of nimber `n` to nimber `t` wins iff the sum after it is a loss by the rule;
+/// only `t` in `{n xor X, 0, 1}` can be, so those are counted by theory.
+fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> {
+    let mut nimbers = Vec::new();
+    for group in &position.groups {
+        for part in &group.parts {
+            if !part.satisfies_anti_sg_condition() {
+                return None;
+            }
+            nimbers.push(part.nimber_by_theory()?.0);
+        }
+    }
+    let one = BigUint::from(1u8);
+    let total = nimbers.iter().fold(BigUint::zero(), |x, n| x ^ n);
+    let big = nimbers.iter().filter(|n| **n > one).count();
+    let outcome = crate::games::misere::anti_sg_outcome(&nimbers);
+    let mut moves = Vec::new();
+    let mut count = BigUint::zero();
+    let mut index = 0;
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            let nimber = &nimbers[index];
+            index += 1;
+            let mut targets = vec![nimber ^ &total, BigUint::zero(), one.clone()];
+            targets.sort();
+            targets.dedup();
+            for target in targets.into_iter().filter(|t| t != nimber) {
+                let total_after = &total ^ nimber ^ &target;
+                let big_after = big - usize::from(*nimber > one) + usize::from(target > one);
+                let loses_after = if total_after.is_zero() {
+                    big_after > 0
+                } else {
+                    big_after == 0
+                };
+                if !loses_after {
+                    continue;
+                }
+                let room = options.max_moves.saturating_sub(moves.len());
+                let found = part.moves_to_nimber_by_theory(&target, room)?;
+                count += found.count;
+                for leaves in found.listed.into_iter().take(room) {
+                    moves.push(WinningMove {
+                        description: part.describe_move(&leaves),
+                        group: g,
+                        part: i,
+                        leaves,
+                    });
+                }
+            }
+        }
+    }
+    let truncated = count > BigUint::from(moves.len());
+    Some(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Misere,
+        outcome,
+        nimber: None,
+        winning_moves: moves,
+        winning_move_count: count,
+        truncated,
+        method: "anti-sg rule".to_owned(),
+        search: SearchCost::default(),
+    })
+}
+
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(answer) = solve_alone(position, options) {
+        return Ok(answer);
+    }
     let mut explorer = Explorer::new(options.max_states);
     let mut methods = BTreeSet::new();
     let mut known = Vec::with_capacity(position.groups.len());
@@ -280,6 +390,9 @@ fn moves_to_nimber(
 }
 
 fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(answer) = solve_anti_sg(position, options) {
+        return Ok(answer);
+    }
     let mut explorer = Explorer::new(options.max_states);
     let mut roots = Vec::with_capacity(position.component_count());
     for group in &position.groups {

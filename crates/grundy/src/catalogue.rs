@@ -61,6 +61,36 @@ pub trait Component: fmt::Debug + Send + Sync {
     /// A description of the move from this component to `to`, for people
     /// ("take 2 from the heap of 7").
     fn describe_move(&self, to: &[Part]) -> String;
+
+    /// The whole answer by theory when this component is the entire position
+    /// under normal play: for games whose outcome and winning moves have a
+    /// closed form but whose nimber does not (Wythoff, Fibonacci Nim, Moore's
+    /// Nim). `None` sends the position to the nimber path.
+    fn alone_by_theory(&self, _max: usize) -> Option<AloneAnswer> {
+        None
+    }
+
+    /// Whether every position this component can reach satisfies the
+    /// condition of the Anti-SG rule (a non-terminal position of nimber 0 can
+    /// move to nimber 1; see [`crate::games::misere`]), known by theory. When
+    /// every component of a misère sum says so and knows its nimber by theory,
+    /// the sum is answered by the rule instead of searched.
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        false
+    }
+}
+
+/// The answer for a position made of one component, by theory.
+#[derive(Debug)]
+pub struct AloneAnswer {
+    /// Who wins.
+    pub outcome: crate::game::Outcome,
+    /// The nimber, when known (by theory or a cheap search).
+    pub nimber: Option<BigUint>,
+    /// The winning moves: their exact count and the first ones.
+    pub winning: MovesTo,
+    /// The theorem used.
+    pub method: &'static str,
 }
 
 /// Moves counted and listed by theory.

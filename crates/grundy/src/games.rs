@@ -1,8 +1,21 @@
 //! The game catalogue: one module per game family, and the registry.
 //!
-//! Adding a game means adding its module and one line to [`CATALOGUE`].
+//! Adding a game means adding its module and one line to [`CATALOGUE`]. Each
+//! family module holds the rules as an [`ImpartialGame`](crate::game::ImpartialGame)
+//! (what the generic solver searches) beside its closed form or fast algorithm
+//! (what answers instantly, for inputs of any size), with the theorem and its
+//! source in the module documentation.
 
+pub mod dynamic_subtraction;
+pub mod every_sg;
+pub mod grid_nim;
 pub mod heap;
+pub mod lasker;
+pub mod misere;
+pub mod moore;
+pub mod rounds;
+pub mod staircase;
+pub mod wythoff;
 
 use crate::catalogue::{EntryKind, GameEntry};
 use crate::game::Convention;
@@ -28,5 +41,10 @@ pub static CATALOGUE: &[GameEntry] = &[
     heap::nim::ENTRY,
     heap::bash::ENTRY,
     heap::subtraction::ENTRY,
+    wythoff::ENTRY,
+    dynamic_subtraction::FIBONACCI_ENTRY,
+    dynamic_subtraction::DYNAMIC_ENTRY,
+    staircase::ENTRY,
+    moore::ENTRY,
     MISERE,
 ];

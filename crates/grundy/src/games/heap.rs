@@ -39,6 +39,13 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
     ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
         None
     }
+
+    /// Whether, by theory, every heap position of nimber 0 that has a move can
+    /// move to nimber 1 (the condition of the Anti-SG rule,
+    /// [`crate::games::misere`]).
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        false
+    }
 }
 
 /// One heap of a heap game: a catalogue component.
@@ -95,6 +102,10 @@ impl<R: HeapRules> Component for Heap<R> {
                 .map(|leaves| Self::parts(&self.rules, leaves))
                 .collect(),
         })
+    }
+
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        self.rules.satisfies_anti_sg_condition()
     }
 
     fn describe_move(&self, to: &[Part]) -> String {

@@ -65,6 +65,12 @@ impl HeapRules for Bash {
         };
         Some((1u32.into(), listed))
     }
+
+    /// A heap of nimber 0 is a multiple of `m + 1`; taking `m` from a nonempty
+    /// one leaves nimber 1.
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        true
+    }
 }
 
 fn build(term: &Term) -> Result<Group, LangError> {

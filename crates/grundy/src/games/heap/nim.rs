@@ -45,6 +45,11 @@ impl HeapRules for Nim {
             Some((BigUint::zero(), Vec::new()))
         }
     }
+
+    /// The only heap of nimber 0 is the empty one, which is terminal.
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        true
+    }
 }
 
 fn build(term: &Term) -> Result<Group, LangError> {

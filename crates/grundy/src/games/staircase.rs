@@ -1,0 +1,620 @@
+//! Staircase Nim, and the game of stones on a line that reduces to it.
+//!
+//! # Rules
+//! `a_i` coins stand on step `i >= 1`; a move takes some coins (at least one)
+//! from one step `i` down to step `i - 1`. Step 0 is the floor: coins there are
+//! out of play. Whoever cannot move loses.
+//!
+//! # Theorem
+//! The nimber is the nim-sum of the odd steps, `a_1 xor a_3 xor a_5 xor ...`
+//! (seed note `000` §3.1.1, seed note `002`; Winning Ways ch. 6 for the
+//! outcome). Proof of the nimber, not only the outcome: a move from an odd step
+//! lowers one odd heap, which reaches every smaller nim-sum as in Nim; a move
+//! from an even step `2j` raises the odd heap `a_(2j-1)`. Either way the nim-sum
+//! changes, so it is never the value of an option, and by induction it is the
+//! mex of the options' values.
+//!
+//! # Winning moves
+//! To reach nim-sum `t` from nim-sum `s`: from an odd step `i`, move `a_i -
+//! (a_i xor s xor t)` coins down when that is positive; from an even step `2j`,
+//! move `(a_(2j-1) xor s xor t) - a_(2j-1)` coins onto the odd step below when
+//! that is positive and at most `a_(2j)`. So winning moves can start on an even
+//! step too: in `staircase(0, 5, 1)` (nim-sum 1) moving one coin from step 3 to
+//! step 2 wins, and so does moving one coin from step 2 to step 1. Seed notes
+//! `000` and `002` only describe the moves on odd steps (the even steps are the
+//! "black hole" of `002`), so a count of winning moves that follows them is too
+//! low; the tests show it. Each step has at most one winning move.
+//!
+//! # Stones on a line (seed note `002`)
+//! Stones stand at distinct points `p_1 < ... < p_n` of the nonnegative integers;
+//! a move slides one stone left to a free point `y` with no stone in `[y, x)`.
+//! The gaps `g_1 = p_1`, `g_i = p_i - p_(i-1) - 1` change as a staircase: moving
+//! stone `i` by `c` takes `c` from `g_i` and adds it to `g_(i+1)` (gap `n`'s
+//! coins leave play). So gap `n + 1 - s` is step `s`: the nimber is `g_n xor
+//! g_(n-2) xor ...`.
+//!
+//! ```
+//! use grundy::games::staircase;
+//! use num_bigint::BigUint;
+//!
+//! let steps: Vec<BigUint> = [0u32, 5, 1].map(BigUint::from).to_vec();
+//! assert_eq!(staircase::nimber(&steps), BigUint::from(1u8));
+//! let moves = staircase::moves_to_nimber(&steps, &BigUint::from(0u8));
+//! assert_eq!(moves.len(), 2);
+//! assert_eq!(moves[0].describe(), "move 1 coin from step 2 to step 1");
+//! assert_eq!(moves[1].describe(), "move 1 coin from step 3 to step 2");
+//! ```
+
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use crate::catalogue::{
+    Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, no_params,
+};
+use crate::game::{ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
+use crate::solver::SearchError;
+
+/// Why a stones-on-a-line position is not valid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StonesError {
+    /// Two stones share a point, or the points are not in increasing order.
+    #[error(
+        "stone {index} stands at {at}, not right of the stone before it at {before}: points must increase"
+    )]
+    NotIncreasing {
+        /// The stone (counted from 1).
+        index: usize,
+        /// Its point.
+        at: BigUint,
+        /// The point of the stone before it.
+        before: BigUint,
+    },
+}
+
+/// The nimber of a staircase: the nim-sum of the odd steps. `steps[0]` is step 1.
+#[must_use]
+pub fn nimber(steps: &[BigUint]) -> BigUint {
+    steps
+        .iter()
+        .step_by(2)
+        .fold(BigUint::zero(), |sum, coins| sum ^ coins)
+}
+
+/// Who wins a staircase.
+#[must_use]
+pub fn outcome(steps: &[BigUint]) -> Outcome {
+    if nimber(steps).is_zero() {
+        Outcome::PreviousPlayerWins
+    } else {
+        Outcome::NextPlayerWins
+    }
+}
+
+/// A staircase move: `coins` coins from step `from` (counted from 1) to step
+/// `from - 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StaircaseMove {
+    /// The step the coins leave.
+    pub from: usize,
+    /// How many coins move.
+    pub coins: BigUint,
+}
+
+impl StaircaseMove {
+    /// The move in words; step 0 is "the floor".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let noun = if self.coins == BigUint::from(1u8) {
+            "coin"
+        } else {
+            "coins"
+        };
+        if self.from == 1 {
+            format!("move {} {noun} from step 1 to the floor", self.coins)
+        } else {
+            format!(
+                "move {} {noun} from step {} to step {}",
+                self.coins,
+                self.from,
+                self.from - 1
+            )
+        }
+    }
+
+    /// The steps after the move.
+    #[must_use]
+    pub fn apply(&self, steps: &[BigUint]) -> Vec<BigUint> {
+        let mut after = steps.to_vec();
+        after[self.from - 1] -= &self.coins;
+        if self.from >= 2 {
+            after[self.from - 2] += &self.coins;
+        }
+        after
+    }
+}
+
+/// Every move to a staircase of nimber `target`, in order of the step it
+/// starts from; at most one per step. With `target = 0` these are the winning
+/// moves.
+#[must_use]
+pub fn moves_to_nimber(steps: &[BigUint], target: &BigUint) -> Vec<StaircaseMove> {
+    let change = nimber(steps) ^ target;
+    if change.is_zero() {
+        return Vec::new();
+    }
+    let mut moves = Vec::new();
+    for (index, coins) in steps.iter().enumerate() {
+        let step = index + 1;
+        if step % 2 == 1 {
+            let wanted = coins ^ &change;
+            if wanted < *coins {
+                moves.push(StaircaseMove {
+                    from: step,
+                    coins: coins - wanted,
+                });
+            }
+        } else {
+            let below = &steps[index - 1];
+            let wanted = below ^ &change;
+            if wanted > *below && &wanted - below <= *coins {
+                moves.push(StaircaseMove {
+                    from: step,
+                    coins: wanted - below,
+                });
+            }
+        }
+    }
+    moves
+}
+
+/// Every winning move of a staircase.
+#[must_use]
+pub fn winning_moves(steps: &[BigUint]) -> Vec<StaircaseMove> {
+    moves_to_nimber(steps, &BigUint::zero())
+}
+
+/// The rules of staircase Nim for the generic solver: `position[i]` coins on
+/// step `i + 1`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Staircase;
+
+impl ImpartialGame for Staircase {
+    type Position = Vec<u32>;
+
+    fn moves(&self, steps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+        for (index, &coins) in steps.iter().enumerate() {
+            for moved in 1..=coins {
+                let mut next = steps.clone();
+                next[index] -= moved;
+                if index > 0 {
+                    next[index - 1] += moved;
+                }
+                moves.push(next);
+            }
+        }
+    }
+}
+
+/// The staircase of a stones-on-a-line position: step `s` holds gap `n + 1 - s`.
+///
+/// # Errors
+/// [`StonesError::NotIncreasing`] unless the points strictly increase.
+pub fn stones_to_staircase(points: &[BigUint]) -> Result<Vec<BigUint>, StonesError> {
+    let mut gaps = Vec::with_capacity(points.len());
+    for (index, point) in points.iter().enumerate() {
+        if index == 0 {
+            gaps.push(point.clone());
+            continue;
+        }
+        let before = &points[index - 1];
+        if point <= before {
+            return Err(StonesError::NotIncreasing {
+                index: index + 1,
+                at: point.clone(),
+                before: before.clone(),
+            });
+        }
+        gaps.push(point - before - 1u32);
+    }
+    gaps.reverse();
+    Ok(gaps)
+}
+
+/// A stones-on-a-line move: stone `stone` (counted from 1, leftmost first)
+/// slides from `from` to `to`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StoneMove {
+    /// The stone, counted from 1 at the left.
+    pub stone: usize,
+    /// Where it stands.
+    pub from: BigUint,
+    /// Where it goes.
+    pub to: BigUint,
+}
+
+impl StoneMove {
+    /// The move in words.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        format!("slide the stone at {} to {}", self.from, self.to)
+    }
+}
+
+/// Every winning move of a stones-on-a-line position, by the staircase.
+///
+/// # Errors
+/// As [`stones_to_staircase`].
+pub fn stones_winning_moves(points: &[BigUint]) -> Result<Vec<StoneMove>, StonesError> {
+    let steps = stones_to_staircase(points)?;
+    let count = points.len();
+    let mut moves: Vec<StoneMove> = winning_moves(&steps)
+        .into_iter()
+        .map(|step_move| {
+            // Step s is gap n + 1 - s: moving its coins down moves stone n + 1 - s left.
+            let stone = count + 1 - step_move.from;
+            let from = points[stone - 1].clone();
+            StoneMove {
+                stone,
+                to: &from - &step_move.coins,
+                from,
+            }
+        })
+        .collect();
+    moves.sort_by_key(|m| m.stone);
+    Ok(moves)
+}
+
+/// The rules of stones on a line for the generic solver: the increasing points.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StonesOnALine;
+
+impl ImpartialGame for StonesOnALine {
+    type Position = Vec<u32>;
+
+    fn moves(&self, points: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+        for (index, &point) in points.iter().enumerate() {
+            let lowest = if index == 0 { 0 } else { points[index - 1] + 1 };
+            for to in lowest..point {
+                let mut next = points.clone();
+                next[index] = to;
+                moves.push(next);
+            }
+        }
+    }
+}
+
+/// A staircase as a catalogue component: `staircase(a1, ..., an)`.
+#[derive(Debug)]
+struct StaircasePart {
+    steps: Vec<BigUint>,
+}
+
+impl StaircasePart {
+    fn part(steps: Vec<BigUint>) -> Part {
+        Arc::new(Self { steps })
+    }
+
+    fn steps_of(part: &Part) -> Vec<BigUint> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        text.split(", ")
+            .filter_map(|step| step.parse().ok())
+            .collect()
+    }
+}
+
+impl Component for StaircasePart {
+    fn write_arguments(&self, out: &mut String) {
+        let text: Vec<String> = self.steps.iter().map(BigUint::to_string).collect();
+        out.push_str(&text.join(", "));
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        Some((nimber(&self.steps), "staircase: nim-sum of odd steps"))
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let total: BigUint = self.steps.iter().sum();
+        if total > BigUint::from(limit) {
+            return Err(SearchError::StateLimit { limit });
+        }
+        let mut moves = Vec::new();
+        for (index, coins) in self.steps.iter().enumerate() {
+            let mut moved = BigUint::from(1u8);
+            while moved <= *coins {
+                let step_move = StaircaseMove {
+                    from: index + 1,
+                    coins: moved.clone(),
+                };
+                moves.push(vec![Self::part(step_move.apply(&self.steps))]);
+                moved += 1u32;
+            }
+        }
+        Ok(moves)
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        let moves = moves_to_nimber(&self.steps, target);
+        Some(MovesTo {
+            count: BigUint::from(moves.len()),
+            listed: moves
+                .iter()
+                .take(max)
+                .map(|m| vec![Self::part(m.apply(&self.steps))])
+                .collect(),
+        })
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let after = to.first().map(Self::steps_of).unwrap_or_default();
+        // The move lowers exactly one step; its coins went one step down.
+        let lowered = self
+            .steps
+            .iter()
+            .zip(&after)
+            .position(|(before, after)| after < before);
+        match lowered {
+            Some(index) => StaircaseMove {
+                from: index + 1,
+                coins: &self.steps[index] - &after[index],
+            }
+            .describe(),
+            None => "move".to_owned(),
+        }
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    no_params(term)?;
+    let steps = heap_sizes(term)?;
+    Ok(Group::new("staircase", vec![StaircasePart::part(steps)]))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "staircase",
+    summary: "coins on steps; a move takes coins from one step down to the step below",
+    rules: "staircase(a1, ..., an): ai coins stand on step i; a move takes one or more coins from \
+            one step i >= 1 down to step i - 1 (step 0 is the floor, out of play). The nimber is \
+            the nim-sum a1 xor a3 xor a5 ... of the odd steps (seed notes 000 and 002); the winning \
+            moves lower an odd step, or move coins from an even step onto the odd step below \
+            (the seeds omit these). Steps of any size.",
+    syntax: "staircase(a1, ..., an)",
+    examples: &[
+        "staircase(3, 5, 7)",
+        "staircase(0, 5, 1)",
+        "staircase(1, 2, 3) + nim(2)",
+    ],
+    kind: EntryKind::Game(build),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Solver;
+    use proptest::prelude::*;
+
+    fn bigs(values: &[u32]) -> Vec<BigUint> {
+        values.iter().map(|&v| BigUint::from(v)).collect()
+    }
+
+    fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
+        let mut all = vec![Vec::new()];
+        for _ in 0..length {
+            all = all
+                .into_iter()
+                .flat_map(|prefix| {
+                    (0..=max).map(move |value| {
+                        let mut next = prefix.clone();
+                        next.push(value);
+                        next
+                    })
+                })
+                .collect();
+        }
+        all
+    }
+
+    #[test]
+    fn nimbers_and_winning_moves_match_search() {
+        let mut solver = Solver::new(&Staircase);
+        for length in 1..=4 {
+            let max = if length == 4 { 3 } else { 5 };
+            for steps in all_vectors(length, max) {
+                let big = bigs(&steps);
+                assert_eq!(
+                    nimber(&big),
+                    BigUint::from(solver.nimber(&steps).unwrap()),
+                    "{steps:?}"
+                );
+                let mut expected = solver.winning_moves(&steps).unwrap();
+                let mut found: Vec<Vec<u32>> = winning_moves(&big)
+                    .iter()
+                    .map(|m| {
+                        m.apply(&big)
+                            .iter()
+                            .map(|c| u32::try_from(c).unwrap())
+                            .collect()
+                    })
+                    .collect();
+                expected.sort();
+                found.sort();
+                assert_eq!(found, expected, "{steps:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn moves_to_any_nimber_match_search() {
+        let mut solver = Solver::new(&Staircase);
+        for steps in all_vectors(3, 4) {
+            let big = bigs(&steps);
+            let mut options = Vec::new();
+            Staircase.moves(&steps, &mut options);
+            for target in 0..8u32 {
+                let expected = options
+                    .iter()
+                    .filter(|o| solver.nimber(o).unwrap() == target)
+                    .count();
+                assert_eq!(
+                    moves_to_nimber(&big, &BigUint::from(target)).len(),
+                    expected,
+                    "{steps:?} to {target}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_seed_strategy_misses_winning_moves_from_even_steps() {
+        // Odd steps only, as the seeds describe: one winning move (from step 3).
+        let steps = bigs(&[0, 5, 1]);
+        let odd_only = winning_moves(&steps)
+            .iter()
+            .filter(|m| m.from % 2 == 1)
+            .count();
+        assert_eq!(odd_only, 1);
+        let mut solver = Solver::new(&Staircase);
+        assert_eq!(solver.winning_moves(&vec![0, 5, 1]).unwrap().len(), 2);
+        assert_eq!(winning_moves(&steps).len(), 2);
+    }
+
+    #[test]
+    fn stones_on_a_line_match_search() {
+        let mut solver = Solver::new(&StonesOnALine);
+        for count in 1..=3 {
+            for points in all_vectors(count, 7) {
+                if points.windows(2).any(|w| w[0] >= w[1]) {
+                    continue;
+                }
+                let big = bigs(&points);
+                let steps = stones_to_staircase(&big).unwrap();
+                assert_eq!(
+                    outcome(&steps),
+                    solver.outcome(&points).unwrap(),
+                    "{points:?}"
+                );
+                let mut expected = solver.winning_moves(&points).unwrap();
+                let mut found: Vec<Vec<u32>> = stones_winning_moves(&big)
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        let mut after = points.clone();
+                        after[m.stone - 1] = u32::try_from(&m.to).unwrap();
+                        after
+                    })
+                    .collect();
+                expected.sort();
+                found.sort();
+                assert_eq!(found, expected, "{points:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn stones_must_stand_at_increasing_points() {
+        assert_eq!(
+            stones_to_staircase(&bigs(&[1, 4, 4])),
+            Err(StonesError::NotIncreasing {
+                index: 3,
+                at: BigUint::from(4u8),
+                before: BigUint::from(4u8)
+            })
+        );
+        assert_eq!(
+            stones_to_staircase(&bigs(&[2, 5, 6])).unwrap(),
+            bigs(&[0, 2, 2])
+        );
+        let describe = StoneMove {
+            stone: 1,
+            from: BigUint::from(5u8),
+            to: BigUint::from(2u8),
+        }
+        .describe();
+        assert_eq!(describe, "slide the stone at 5 to 2");
+    }
+
+    #[test]
+    fn the_catalogue_answers_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build_position(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        let mut solver = Solver::new(&Staircase);
+        for steps in all_vectors(3, 4) {
+            let text = format!(
+                "staircase({})",
+                steps
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let found = answer(&text);
+            assert_eq!(found.nimber, Some(solver.nimber(&steps).unwrap().into()));
+            let mut expected: Vec<String> = solver
+                .winning_moves(&steps)
+                .unwrap()
+                .iter()
+                .map(|after| {
+                    format!(
+                        "staircase({})",
+                        after
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
+            let mut targets: Vec<String> = found
+                .winning_moves
+                .iter()
+                .map(|m| found.target(m))
+                .collect();
+            expected.sort();
+            targets.sort();
+            assert_eq!(targets, expected, "{text}");
+        }
+        let found = answer("staircase(0, 5, 1)");
+        let descriptions: Vec<&str> = found
+            .winning_moves
+            .iter()
+            .map(|m| m.description.as_str())
+            .collect();
+        assert_eq!(
+            descriptions,
+            [
+                "move 1 coin from step 2 to step 1",
+                "move 1 coin from step 3 to step 2"
+            ]
+        );
+        // In a sum, moves to other nimbers count too: staircase(1, 2, 3) has nimber 2.
+        assert_eq!(
+            answer("staircase(1, 2, 3) + nim(2)").outcome,
+            Outcome::PreviousPlayerWins
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn winning_moves_reach_zero_on_large_staircases(steps in prop::collection::vec("[0-9]{1,60}", 1..12)) {
+            let steps: Vec<BigUint> = steps.iter().map(|s| s.parse().unwrap()).collect();
+            let moves = winning_moves(&steps);
+            prop_assert_eq!(moves.is_empty(), nimber(&steps).is_zero());
+            for m in &moves {
+                prop_assert!(!m.coins.is_zero() && m.coins <= steps[m.from - 1]);
+                prop_assert!(nimber(&m.apply(&steps)).is_zero());
+            }
+        }
+    }
+}
