@@ -25,7 +25,9 @@ use crate::game::Convention;
 use crate::lang::{LangError, Sum, Term, ValueKind};
 use crate::solver::SearchError;
 
-pub use arguments::{heap_sizes, integer_param, no_params, read_integers};
+pub use arguments::{
+    GivenSize, heap_sizes, heap_sizes_with_text, integer_param, no_params, read_integers,
+};
 pub(crate) use explorer::Explorer;
 
 /// A shared component.

@@ -42,10 +42,42 @@ fn non_negative(value: &BigInt, span: Span, what: &str) -> Result<BigUint, LangE
 /// # Errors
 /// A [`LangError`] at the offending argument (and the line of a file).
 pub fn heap_sizes(term: &Term) -> Result<Vec<BigUint>, LangError> {
+    Ok(heap_sizes_with_text(term)?
+        .into_iter()
+        .map(|size| size.value)
+        .collect())
+}
+
+/// A heap size as given, with its decimal digits when the input wrote them in
+/// canonical form, so that printing a position of a million big heaps copies
+/// text instead of converting numbers back to decimal.
+#[derive(Clone, Debug)]
+pub struct GivenSize {
+    /// The size.
+    pub value: BigUint,
+    /// Its canonical decimal text, if the input had it.
+    pub text: Option<Box<str>>,
+}
+
+impl GivenSize {
+    fn computed(value: BigUint) -> Self {
+        Self { value, text: None }
+    }
+}
+
+/// As [`heap_sizes`], keeping the digits of each size.
+///
+/// # Errors
+/// As [`heap_sizes`].
+pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
     let mut sizes = Vec::with_capacity(term.args.len());
     for arg in &term.args {
         match &arg.kind {
-            ValueKind::Integer(n) => sizes.push(non_negative(n, arg.span, "a heap size")?),
+            ValueKind::Integer(n) => sizes.push(GivenSize::computed(non_negative(
+                n,
+                arg.span,
+                "a heap size",
+            )?)),
             ValueKind::Range(low, high) => {
                 let low = non_negative(low, arg.span, "a heap size")?;
                 let high = non_negative(high, arg.span, "a heap size")?;
@@ -64,11 +96,11 @@ pub fn heap_sizes(term: &Term) -> Result<Vec<BigUint>, LangError> {
                 }
                 let mut size = low;
                 while size <= high {
-                    sizes.push(size.clone());
+                    sizes.push(GivenSize::computed(size.clone()));
                     size += 1u32;
                 }
             }
-            ValueKind::File(path) => sizes.extend(read_integers(path, arg.span)?),
+            ValueKind::File(path) => sizes.extend(read_sizes(path, arg.span)?),
             _ => return Err(expected_size(term, arg)),
         }
     }
@@ -92,42 +124,90 @@ fn expected_size(term: &Term, arg: &Value) -> LangError {
 /// A [`LangError`] at `span` (the `@PATH` of the expression) whose message names
 /// the file and the line and column of the mistake.
 pub fn read_integers(path: &str, span: Span) -> Result<Vec<BigUint>, LangError> {
+    Ok(read_sizes(path, span)?
+        .into_iter()
+        .map(|size| size.value)
+        .collect())
+}
+
+/// Reads a file's integers with their digits. The text is cut at line ends into
+/// a few chunks parsed on all cores: a file of a million 60-digit heaps is
+/// mostly decimal conversion.
+fn read_sizes(path: &str, span: Span) -> Result<Vec<GivenSize>, LangError> {
+    use rayon::prelude::*;
+
     let text = std::fs::read_to_string(path)
         .map_err(|error| LangError::new(format!("cannot read `{path}`: {error}"), span))?;
-    let mut numbers = Vec::new();
-    for (line_index, line) in text.lines().enumerate() {
-        let line = line.split_once('#').map_or(line, |(before, _)| before);
-        let bytes = line.as_bytes();
-        let mut at = 0;
-        while at < bytes.len() {
-            if bytes[at].is_ascii_whitespace() || bytes[at] == b',' {
-                at += 1;
-                continue;
-            }
-            let start = at;
-            while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b',' {
-                at += 1;
-            }
-            let word = &line[start..at];
-            let number = if word.bytes().all(|b| b.is_ascii_digit()) {
-                word.parse::<BigUint>().ok()
-            } else {
-                None
-            };
-            let Some(number) = number else {
-                return Err(LangError::new(
-                    format!(
-                        "`{path}` line {}, column {}: `{word}` is not a non-negative integer",
-                        line_index + 1,
-                        line[..start].chars().count() + 1
-                    ),
-                    span,
-                ));
-            };
-            numbers.push(number);
-        }
+    let pieces = rayon::current_num_threads().max(1) * 4;
+    let mut chunks = Vec::with_capacity(pieces);
+    let mut start = 0;
+    while start < text.len() {
+        let target = (start + text.len() / pieces + 1).min(text.len());
+        let end = text[target..]
+            .find('\n')
+            .map_or(text.len(), |i| target + i + 1);
+        chunks.push(&text[start..end]);
+        start = end;
     }
-    Ok(numbers)
+    let parsed: Vec<Result<Vec<GivenSize>, (usize, String)>> = chunks
+        .par_iter()
+        .map(|chunk| {
+            let mut sizes = Vec::with_capacity(chunk.len() / 8);
+            for (index, line) in chunk.lines().enumerate() {
+                parse_line(line, &mut sizes).map_err(|error| (index, error))?;
+            }
+            Ok(sizes)
+        })
+        .collect();
+    let mut sizes = Vec::new();
+    let mut lines_before = 0;
+    for (chunk, result) in chunks.iter().zip(parsed) {
+        match result {
+            Ok(chunk_sizes) => sizes.extend(chunk_sizes),
+            Err((index, error)) => {
+                let message = format!("`{path}` line {}, {error}", lines_before + index + 1);
+                return Err(LangError::new(message, span));
+            }
+        }
+        lines_before += chunk.lines().count();
+    }
+    Ok(sizes)
+}
+
+/// Parses one line's integers into `sizes`; an error names the column.
+fn parse_line(line: &str, sizes: &mut Vec<GivenSize>) -> Result<(), String> {
+    let line = line.split_once('#').map_or(line, |(before, _)| before);
+    let bytes = line.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at].is_ascii_whitespace() || bytes[at] == b',' {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b',' {
+            at += 1;
+        }
+        let word = &line[start..at];
+        let value = if word.bytes().all(|b| b.is_ascii_digit()) {
+            word.parse::<BigUint>().ok()
+        } else {
+            None
+        };
+        let Some(value) = value else {
+            return Err(format!(
+                "column {}: `{word}` is not a non-negative integer",
+                line[..start].chars().count() + 1
+            ));
+        };
+        // Digits that fit a machine word print fast anyway; keep only big ones.
+        let canonical = word.len() > 19 && !word.starts_with('0');
+        sizes.push(GivenSize {
+            value,
+            text: canonical.then(|| word.into()),
+        });
+    }
+    Ok(())
 }
 
 /// The integer parameter at `index` (or given as `key=`), at least `min`, if present.
@@ -167,4 +247,51 @@ pub fn integer_param(
         ));
     }
     Ok(Some(value.magnitude().clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_with(name: &str, text: &str) -> String {
+        let path =
+            std::env::temp_dir().join(format!("grundy-arguments-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn files_are_read_in_order_with_their_digits() {
+        let mut text = String::new();
+        for i in 0..20_000u32 {
+            text.push_str(&format!("{i}, 1{}  # heap {i}\n", "0".repeat(25)));
+        }
+        let path = file_with("order", &text);
+        let sizes = read_sizes(&path, Span::default()).unwrap();
+        assert_eq!(sizes.len(), 40_000);
+        for (i, pair) in sizes.chunks(2).enumerate() {
+            assert_eq!(pair[0].value, BigUint::from(i));
+            assert_eq!(pair[0].text, None); // small: printed from the number
+            assert_eq!(
+                pair[1].text.as_deref(),
+                Some(format!("1{}", "0".repeat(25)).as_str())
+            );
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn errors_name_the_line_and_column_across_chunks() {
+        let mut text: String = (0..9_999).map(|i| format!("{i}\n")).collect();
+        text.push_str("12  0x9\n");
+        text.push_str("5\n");
+        let path = file_with("error", &text);
+        let error = read_sizes(&path, Span::new(4, 9)).unwrap_err();
+        assert_eq!(
+            error.message,
+            format!("`{path}` line 10000, column 5: `0x9` is not a non-negative integer")
+        );
+        assert_eq!(error.span, Span::new(4, 9));
+        std::fs::remove_file(path).unwrap();
+    }
 }

@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use smallvec::SmallVec;
 
-use crate::catalogue::{Component, MovesTo, Part};
+use crate::catalogue::{Component, GivenSize, MovesTo, Part};
 use crate::solver::SearchError;
 
 /// The heaps one move leaves (none, one, or more after a split).
@@ -53,12 +53,32 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
 pub struct Heap<R> {
     rules: Arc<R>,
     size: BigUint,
+    /// The size's decimal digits when the input gave them (see [`GivenSize`]).
+    text: Option<Box<str>>,
 }
 
 impl<R: HeapRules> Heap<R> {
     /// A heap of `size` under `rules`.
     pub const fn new(rules: Arc<R>, size: BigUint) -> Self {
-        Self { rules, size }
+        Self {
+            rules,
+            size,
+            text: None,
+        }
+    }
+
+    /// The components of the heaps given as input, keeping their digits.
+    pub fn given_parts(rules: &Arc<R>, sizes: Vec<GivenSize>) -> Vec<Part> {
+        sizes
+            .into_iter()
+            .map(|size| {
+                Arc::new(Self {
+                    rules: Arc::clone(rules),
+                    size: size.value,
+                    text: size.text,
+                }) as Part
+            })
+            .collect()
     }
 
     /// The components of the heaps `sizes` under `rules`.
@@ -72,7 +92,16 @@ impl<R: HeapRules> Heap<R> {
 
 impl<R: HeapRules> Component for Heap<R> {
     fn write_arguments(&self, out: &mut String) {
-        out.push_str(&self.size.to_string());
+        use std::fmt::Write as _;
+        match (&self.text, self.size.to_u64()) {
+            (Some(text), _) => out.push_str(text),
+            (None, Some(small)) => {
+                let _ = write!(out, "{small}");
+            }
+            (None, None) => {
+                let _ = write!(out, "{}", self.size);
+            }
+        }
     }
 
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {

@@ -12,7 +12,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use super::{Heap, HeapRules, Leaves};
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, no_params};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
 
 /// The rules of Nim.
@@ -56,7 +56,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
     no_params(term)?;
     Ok(Group::new(
         "nim",
-        Heap::parts(&Arc::new(Nim), heap_sizes(term)?),
+        Heap::given_parts(&Arc::new(Nim), heap_sizes_with_text(term)?),
     ))
 }
 
