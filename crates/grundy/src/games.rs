@@ -1,0 +1,3 @@
+//! Game families, one module per family, each holding its rules and the theory it rests on.
+
+pub mod heap;
