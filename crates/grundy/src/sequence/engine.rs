@@ -5,22 +5,25 @@
 //!
 //! (A. Flammenkamp's "sparse space"; A. Gangolli and T. Plambeck, *A note on
 //! periodicity in some octal games*, Int. J. Game Theory 18 (1989).) Attach to each
-//! heap `i` its extended value `e(i) = 2·G(i) + (i mod 2)` and pick a bit mask `M`.
-//! Call `i` *common* when `e(i) & M` has odd parity and *rare* otherwise. For a split of
-//! `m` tokens into `a + b`, `e(a) xor e(b) = 2·(G(a) xor G(b)) + (m mod 2)`, and parity
-//! is additive under xor, so the option value `x = G(a) xor G(b)` of two common heaps
-//! always has `2x + (m mod 2)` of *even* parity. Hence:
+//! heap `i` its extended value `e(i) = 2·G(i) + (i mod 2)` and pick a bit mask `M` and a
+//! parity `q`. Call `i` *common* when `e(i) & M` has parity `q` and *rare* otherwise.
+//! For a split of `m` tokens into `a + b`, `e(a) xor e(b) = 2·(G(a) xor G(b)) + (m mod 2)`
+//! and parity is additive under xor, so the option value `x = G(a) xor G(b)` of two
+//! common heaps always has `2x + (m mod 2)` of *even* parity (`q xor q = 0`). Hence:
 //!
 //! 1. every pair with at least one rare part is enumerated from the (short) list of
-//!    rare heaps, giving every option of odd parity and some of even parity;
+//!    rare heaps;
 //! 2. the mex `c` of these options and of the non-splitting options is the value,
 //!    unless `2c + (m mod 2)` has even parity: only then can a pair of common heaps
-//!    reach `c`, and only then are all pairs searched for `c` (a vectorisable scan for
-//!    one value; on a hit `c` is excluded and the next candidate checked).
+//!    reach `c`, and only then are the other pairs looked at (a short scalar run, then a
+//!    vectorisable search for `c`; on a hit `c` is excluded and the next candidate
+//!    checked, resuming where the scan stopped).
 //!
-//! Moves removing an odd and an even number of tokens see `m` of opposite parities,
-//! so each parity class of moves keeps its own mask (the odd class only uses masks
-//! without the position-parity bit, or every common heap would trigger a full search).
+//! Moves removing an even number `j` see `m` of the heap's own parity, so a common heap
+//! must have odd parity (`q = 1`) for its own value to need no search. Moves removing an
+//! odd number see `m` of the other parity: with a mask using the position bit the common
+//! heaps are then the *even* ones (`q = 0`; this is what makes 0.106 sparse). Each parity
+//! class of moves keeps its own mask and `q`.
 //! Masks are chosen automatically: a Walsh-Hadamard transform of the histogram of
 //! extended values gives, for every mask at once, how many heaps would be rare; the best
 //! mask is kept while it pays and re-chosen when the number of heaps doubles or the rare
@@ -143,6 +146,8 @@ pub struct EngineStats {
 struct SparseClass {
     /// `None`: compute this class plainly.
     mask: Option<u32>,
+    /// Parity of `e(i) & mask` that makes heap `i` common.
+    common_parity: bool,
     /// The rare heaps (at least 1), in increasing order.
     rare: Vec<u32>,
 }
@@ -513,7 +518,7 @@ impl TableEngine {
         }
         for class in &mut self.classes {
             if let Some(mask) = class.mask {
-                if !odd_parity(e & mask) {
+                if odd_parity(e & mask) != class.common_parity {
                     class.rare.push(n as u32);
                 }
             }
@@ -554,16 +559,25 @@ impl TableEngine {
             if self.table.leave_two[parity].is_empty() {
                 continue;
             }
-            let step = if parity == 0 { 1 } else { 2 };
-            let best = (step..size)
-                .step_by(step)
-                .map(|mask| ((total + transform[mask]) / 2, mask as u32))
+            // Common-common pairs reach only options whose extended value has even
+            // parity, whatever parity the common heaps have; a heap of value `c` needs
+            // no search when `2c + (m mod 2)` has odd parity. For moves removing an even
+            // number that is the heap's own extended value, so common heaps are the odd
+            // ones; for an odd number `m` and the heap differ in parity, so with a mask
+            // using the position bit the common heaps are the even ones.
+            let best = (1..size)
+                .map(|mask| {
+                    let common_parity = parity == 0 || mask & 1 == 0;
+                    let rare = if common_parity { total + transform[mask] } else { total - transform[mask] } / 2;
+                    (rare, mask as u32, common_parity)
+                })
                 .min();
-            if let Some((rare, mask)) = best {
+            if let Some((rare, mask, common_parity)) = best {
                 if (rare as usize) * 4 <= heaps {
                     class.mask = Some(mask);
+                    class.common_parity = common_parity;
                     class.rare = (1..g.len())
-                        .filter(|&i| !odd_parity(extended(g[i].get(), i) & mask))
+                        .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
                         .map(|i| i as u32)
                         .collect();
                 }
