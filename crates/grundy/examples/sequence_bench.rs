@@ -29,7 +29,11 @@ fn main() {
         eprintln!("error: N must be a number");
         std::process::exit(2)
     });
-    let method = if args.iter().any(|a| a == "plain") { Method::PlainMex } else { Method::SparseSpace };
+    let method = if args.iter().any(|a| a == "plain") {
+        Method::PlainMex
+    } else {
+        Method::SparseSpace
+    };
     let mut solver = SequenceSolver::new(rule.clone(), method);
     let start = Instant::now();
     solver.extend_to(last);
@@ -44,8 +48,15 @@ fn main() {
         return;
     }
     let values = solver.values();
-    println!("rule {rule}, method {method:?}: {} values in {seconds:.3} s", values.len());
-    println!("  {:.0} values/s, largest value {}", values.len() as f64 / seconds, values.max_value());
+    println!(
+        "rule {rule}, method {method:?}: {} values in {seconds:.3} s",
+        values.len()
+    );
+    println!(
+        "  {:.0} values/s, largest value {}",
+        values.len() as f64 / seconds,
+        values.max_value()
+    );
     println!("  {:?}", solver.stats());
     match find_periodicity(&rule, values) {
         Some(p) => println!(

@@ -203,25 +203,38 @@ fn find_pair<T: Cell>(
         return (None, 0);
     }
     let target = T::narrow(target);
-    const CHUNK: usize = 128;
+    // Fixed-size blocks with constant indices: the compiler turns the block test into
+    // vector compares (the reversed half becomes a shuffle).
+    const BLOCK: usize = 64;
     let left = &g[from..=to];
     let right = &g[m - to..=m - from];
-    let mut scanned = 0u64;
-    for (chunk, (l, r)) in left.chunks(CHUNK).zip(right.rchunks(CHUNK)).enumerate() {
-        scanned += l.len() as u64;
-        let hit = l
-            .iter()
-            .zip(r.iter().rev())
-            .fold(false, |acc, (&x, &y)| acc | ((x ^ y) == target));
+    let blocks = left.len() / BLOCK;
+    for block in 0..blocks {
+        let l: &[T; BLOCK] = left[block * BLOCK..(block + 1) * BLOCK]
+            .try_into()
+            .expect("block length");
+        let r_start = right.len() - (block + 1) * BLOCK;
+        let r: &[T; BLOCK] = right[r_start..r_start + BLOCK]
+            .try_into()
+            .expect("block length");
+        let mut hit = false;
+        for i in 0..BLOCK {
+            hit |= (l[i] ^ r[BLOCK - 1 - i]) == target;
+        }
         if hit {
-            let offset = l
-                .iter()
-                .zip(r.iter().rev())
-                .position(|(&x, &y)| (x ^ y) == target);
-            return (offset.map(|o| from + chunk * CHUNK + o), scanned);
+            let offset = (0..BLOCK).position(|i| (l[i] ^ r[BLOCK - 1 - i]) == target);
+            let scanned = (block as u64 + 1) * BLOCK as u64;
+            return (offset.map(|o| from + block * BLOCK + o), scanned);
         }
     }
-    (None, scanned)
+    let done = blocks * BLOCK;
+    let tail = left.len() - done;
+    for i in 0..tail {
+        if (left[done + i] ^ right[tail - 1 - i]) == target {
+            return (Some(from + done + i), (done + i + 1) as u64);
+        }
+    }
+    (None, left.len() as u64)
 }
 
 fn cell_max<T: Cell>() -> u64 {
@@ -250,8 +263,8 @@ pub(crate) struct TableEngine {
     value_counts: Vec<u32>,
     /// The rule only takes, by an all-but set: a faster mex applies.
     only_takes_all_but: bool,
-    /// The smallest value not in `present` is at least this.
-    first_absent: u32,
+    /// The smallest value from 1 on not in `present` is at least this.
+    first_absent_above_zero: u32,
 }
 
 /// Values of heaps hidden by an all-but set at heap `g.len()`: values `G(n - e)` that
@@ -290,7 +303,7 @@ impl TableEngine {
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
-            first_absent: 0,
+            first_absent_above_zero: 1,
         };
         engine.only_takes_all_but = matches!(engine.table.leave_one, Tokens::AllExcept(_))
             && engine.table.leave_two.iter().all(Vec::is_empty)
@@ -322,6 +335,8 @@ impl TableEngine {
             value_counts,
             ..
         } = self;
+        // A plain slice keeps its address in a register through the hot loops.
+        let options: &mut [u64] = options.as_mut_slice();
         options.fill(0);
         if table.leave_none.contains(n) {
             insert(options, 0);
@@ -369,26 +384,24 @@ impl TableEngine {
             }
         }
         let unequal = table.unequal_split;
-        for parity in 0..2 {
-            let class = &classes[parity];
-            for &j in &table.leave_two[parity] {
+        for (class, moves) in classes.iter().zip(&table.leave_two) {
+            for &j in moves {
                 if j + 2 > n {
                     break;
                 }
                 let m = n - j;
                 if class.mask.is_some() {
-                    for &r in &class.rare {
+                    let below = &g[..m];
+                    let count = class.rare.partition_point(|&r| (r as usize) < m);
+                    for &r in &class.rare[..count] {
                         let r = r as usize;
-                        if r >= m {
-                            break;
-                        }
                         let other = m - r;
                         if unequal && other == r {
                             continue;
                         }
-                        insert(options, (g[r] ^ g[other]).get());
+                        insert(options, (below[r] ^ below[other]).get());
                     }
-                    stats.rare_pairs += class.rare.len() as u64;
+                    stats.rare_pairs += count as u64;
                 } else {
                     let half = if unequal { (m - 1) / 2 } else { m / 2 };
                     for a in 1..=half {
@@ -426,7 +439,7 @@ impl TableEngine {
                     let m = n - j;
                     let half = if unequal { (m - 1) / 2 } else { m / 2 };
                     let from = &mut inserted[parity][index];
-                    while *from <= half {
+                    if *from <= half {
                         // A short scalar run first: it usually excludes the candidate
                         // and the next few rare values.
                         let stop = half.min(*from + SCALAR_RUN - 1);
@@ -442,7 +455,7 @@ impl TableEngine {
                         let (hit, scanned) = find_pair(g, m, *from, half, candidate);
                         stats.scanned_pairs += scanned;
                         match hit {
-                            None => break,
+                            None => {}
                             Some(a) => {
                                 for b in *from..=a {
                                     insert(options, (g[b] ^ g[m - b]).get());
@@ -475,16 +488,15 @@ impl TableEngine {
                 best = best.min(value);
             }
         }
-        while contains(&self.present, self.first_absent) {
-            self.first_absent += 1;
+        // Both pointers only move up: `present` only grows.
+        while contains(&self.present, self.first_absent_above_zero) {
+            self.first_absent_above_zero += 1;
         }
-        let mut absent = self.first_absent;
-        if absent == 0 && zero_reached {
-            absent = 1;
-            while contains(&self.present, absent) {
-                absent += 1;
-            }
-        }
+        let absent = if zero_reached || contains(&self.present, 0) {
+            self.first_absent_above_zero
+        } else {
+            0
+        };
         best.min(absent)
     }
 
@@ -568,7 +580,11 @@ impl TableEngine {
             let best = (1..size)
                 .map(|mask| {
                     let common_parity = parity == 0 || mask & 1 == 0;
-                    let rare = if common_parity { total + transform[mask] } else { total - transform[mask] } / 2;
+                    let rare = if common_parity {
+                        total + transform[mask]
+                    } else {
+                        total - transform[mask]
+                    } / 2;
                     (rare, mask as u32, common_parity)
                 })
                 .min();
@@ -619,8 +635,8 @@ impl RestNimEngine {
             if m == 0 {
                 insert(&mut set, 0);
             }
-            for a in 1..=m {
-                let first = g[a].get();
+            for (a, first) in g.iter().enumerate().take(m + 1).skip(1) {
+                let first = first.get();
                 for (w, &word) in self.reachable[m - a].iter().enumerate() {
                     let mut bits = word;
                     while bits != 0 {
