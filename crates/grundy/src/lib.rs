@@ -7,7 +7,8 @@
 //! * [`solver`]: the generic memoized solver, the oracle for everything else;
 //! * [`lang`]: the position language of the command-line contract;
 //! * [`catalogue`] and [`games`]: every game grundy knows, one module per family;
-//! * [`analysis`]: answering a position (who wins, nimber, winning moves).
+//! * [`analysis`]: answering a position (who wins, nimber, winning moves);
+//! * [`sequence`]: Grundy sequences of heap games, periods and their proofs.
 //!
 //! ```
 //! use grundy::analysis::{solve, SolveOptions};
@@ -27,4 +28,5 @@ pub mod game;
 pub mod games;
 pub mod lang;
 pub mod nimber;
+pub mod sequence;
 pub mod solver;

@@ -4,7 +4,12 @@
 
 pub mod bash;
 pub mod nim;
+pub mod octal;
+pub mod rules;
 pub mod subtraction;
+pub mod subtraction_sets;
+
+pub use rules::{HeapMove, HeapRule, RuleError};
 
 use std::fmt;
 use std::sync::Arc;

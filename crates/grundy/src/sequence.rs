@@ -1,0 +1,276 @@
+//! Grundy sequences of heap games: the values `G(0), G(1), ..., G(N)`, their period and
+//! preperiod, proofs of periodicity, and values of arbitrarily large heaps.
+//!
+//! ```
+//! use grundy::games::heap::HeapRule;
+//! use grundy::sequence::{find_periodicity, grundy_values};
+//!
+//! let dawson = HeapRule::dawsons_kayles();
+//! let values = grundy_values(&dawson, 200);
+//! assert_eq!(&values.to_vec()[..7], &[0, 0, 1, 1, 2, 0, 3]);
+//! let periodicity = find_periodicity(&dawson, &values).unwrap();
+//! assert_eq!((periodicity.period, periodicity.preperiod), (34, 53));
+//! assert!(periodicity.proven()); // by the Guy-Smith theorem
+//! ```
+//!
+//! Two methods compute the values ([`Method`]): the plain mex over every option, and the
+//! sparse-space method (module `engine`), which gives the same values faster for
+//! take-and-break games whose values fall into a sparse space.
+
+mod engine;
+mod file;
+mod periodicity;
+mod storage;
+
+use std::ops::ControlFlow;
+
+use crate::games::heap::HeapRule;
+
+pub use engine::EngineStats;
+pub use file::{FileError, FileFormat, compute_into_file, read_values, write_values};
+pub use periodicity::{
+    Periodicity, Proof, ValueError, certification_length, find_periodicity, until_proven,
+};
+pub use storage::GrundyValues;
+
+use engine::Engine;
+use storage::{Cell, Store};
+
+/// How the values are computed. Both give the same values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// The mex of every option of every heap: the reference.
+    PlainMex,
+    /// Sparse space for the moves that leave two heaps; plain for the rest.
+    #[default]
+    SparseSpace,
+}
+
+/// Progress of a computation, reported to the caller's callback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Values computed so far (heaps `0..done`).
+    pub done: usize,
+    /// Values wanted in all.
+    pub total: usize,
+}
+
+/// The caller's progress callback stopped the computation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("computation stopped after {done} values")]
+pub struct Interrupted {
+    /// Values computed before stopping; they are kept.
+    pub done: usize,
+}
+
+/// How many values are computed between two progress reports.
+const PROGRESS_CHUNK: usize = 1 << 16;
+
+/// Computes the Grundy sequence of a heap rule incrementally.
+///
+/// ```
+/// use grundy::games::heap::HeapRule;
+/// use grundy::sequence::{Method, SequenceSolver};
+///
+/// let mut solver = SequenceSolver::new(HeapRule::kayles(), Method::SparseSpace);
+/// solver.extend_to(10);
+/// assert_eq!(solver.values().to_vec(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2]);
+/// solver.extend_to(100); // continues where it stopped
+/// assert_eq!(solver.values().len(), 101);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SequenceSolver {
+    rule: HeapRule,
+    method: Method,
+    values: GrundyValues,
+    engine: Engine,
+}
+
+impl SequenceSolver {
+    /// A solver with no value computed yet.
+    pub fn new(rule: HeapRule, method: Method) -> Self {
+        let engine = Engine::new(&rule, method == Method::SparseSpace);
+        Self {
+            rule,
+            method,
+            values: GrundyValues::new(),
+            engine,
+        }
+    }
+
+    /// A solver continuing from values computed earlier (e.g. read from a file).
+    ///
+    /// The last few values are recomputed from the ones before them and compared, so a
+    /// file of another rule is rejected; the values are otherwise trusted.
+    pub fn resume(
+        rule: HeapRule,
+        method: Method,
+        values: GrundyValues,
+    ) -> Result<Self, ResumeError> {
+        const CHECKED: usize = 4;
+        let keep = values.len().saturating_sub(CHECKED);
+        let mut solver = Self::new(rule, method);
+        let mut prefix = values.clone();
+        prefix.truncate(keep);
+        solver.adopt(prefix);
+        for heap in keep..values.len() {
+            solver.extend_to(heap);
+            let expected = values.get(heap).unwrap_or(0);
+            let computed = solver.values.get(heap).unwrap_or(0);
+            if expected != computed {
+                return Err(ResumeError {
+                    heap,
+                    expected,
+                    computed,
+                });
+            }
+        }
+        Ok(solver)
+    }
+
+    /// Takes `values` as computed and rebuilds the engine's state from them.
+    fn adopt(&mut self, values: GrundyValues) {
+        let mut engine = Engine::new(&self.rule, self.method == Method::SparseSpace);
+        fn replay<T: Cell>(engine: &mut Engine, g: &[T]) {
+            for len in 1..=g.len() {
+                engine.record(&g[..len]);
+            }
+        }
+        match &values.store {
+            Store::Narrow(v) => replay(&mut engine, v),
+            Store::Medium(v) => replay(&mut engine, v),
+            Store::Wide(v) => replay(&mut engine, v),
+        }
+        self.engine = engine;
+        self.values = values;
+    }
+
+    /// The rule whose values are computed.
+    pub fn rule(&self) -> &HeapRule {
+        &self.rule
+    }
+
+    /// The values computed so far.
+    pub fn values(&self) -> &GrundyValues {
+        &self.values
+    }
+
+    /// The values computed so far, consuming the solver.
+    pub fn into_values(self) -> GrundyValues {
+        self.values
+    }
+
+    /// Counters of the engine's work (rare heaps, masks, searches).
+    pub fn stats(&self) -> EngineStats {
+        self.engine.stats()
+    }
+
+    /// Computes the values of every heap up to `last_heap`.
+    pub fn extend_to(&mut self, last_heap: usize) {
+        let mut never_stop = |_: Progress| ControlFlow::Continue(());
+        // The callback never breaks, so the computation cannot be interrupted.
+        let _ = self.extend_to_with_progress(last_heap, &mut never_stop);
+    }
+
+    /// Computes the values of every heap up to `last_heap`, calling `progress` every
+    /// 65536 values and at the end; the callback may stop the computation by returning
+    /// `ControlFlow::Break(())`, which keeps every value computed so far.
+    pub fn extend_to_with_progress(
+        &mut self,
+        last_heap: usize,
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<(), Interrupted> {
+        self.extend_with_callback(last_heap, &mut |_, report| progress(report))
+    }
+
+    /// Like [`Self::extend_to_with_progress`], the callback also seeing the values.
+    pub(crate) fn extend_with_callback(
+        &mut self,
+        last_heap: usize,
+        callback: &mut dyn FnMut(&GrundyValues, Progress) -> ControlFlow<()>,
+    ) -> Result<(), Interrupted> {
+        let total = last_heap.saturating_add(1);
+        if self.values.len() >= total {
+            return Ok(());
+        }
+        self.values.reserve(total - self.values.len());
+        while self.values.len() < total {
+            let chunk_end = total.min(self.values.len() + PROGRESS_CHUNK);
+            while self.values.len() < chunk_end {
+                let overflow = match &mut self.values.store {
+                    Store::Narrow(v) => run(&mut self.engine, v, chunk_end),
+                    Store::Medium(v) => run(&mut self.engine, v, chunk_end),
+                    Store::Wide(v) => run(&mut self.engine, v, chunk_end),
+                };
+                self.values.note_max(overflow.max);
+                if let Some(value) = overflow.value {
+                    self.values.push(value);
+                    match &self.values.store {
+                        Store::Narrow(v) => self.engine.record(v),
+                        Store::Medium(v) => self.engine.record(v),
+                        Store::Wide(v) => self.engine.record(v),
+                    }
+                }
+            }
+            let done = self.values.len();
+            if callback(&self.values, Progress { done, total }).is_break() && done < total {
+                return Err(Interrupted { done });
+            }
+        }
+        Ok(())
+    }
+}
+
+struct RunEnd {
+    /// A value too large for the current storage, not yet stored.
+    value: Option<u32>,
+    /// The largest value stored by the run.
+    max: u32,
+}
+
+/// Computes values into `g` until it holds `end` values or a value does not fit.
+fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
+    let limit = if std::mem::size_of::<T>() >= 4 {
+        u32::MAX
+    } else {
+        (1u32 << (8 * std::mem::size_of::<T>())) - 1
+    };
+    let mut max = 0;
+    while g.len() < end {
+        let value = engine.step(g);
+        if value > limit {
+            return RunEnd {
+                value: Some(value),
+                max,
+            };
+        }
+        max = max.max(value);
+        g.push(T::narrow(value));
+        engine.record(g);
+    }
+    RunEnd { value: None, max }
+}
+
+/// Values read back do not match the rule: a recomputed value differs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the stored values do not belong to this rule: heap {heap} is stored as {expected} but computes to {computed}"
+)]
+pub struct ResumeError {
+    /// The first heap whose value differs.
+    pub heap: usize,
+    /// The stored value.
+    pub expected: u32,
+    /// The value computed from the rule.
+    pub computed: u32,
+}
+
+/// The values of heaps `0..=last_heap` by the default method.
+pub fn grundy_values(rule: &HeapRule, last_heap: usize) -> GrundyValues {
+    let mut solver = SequenceSolver::new(rule.clone(), Method::default());
+    solver.extend_to(last_heap);
+    solver.into_values()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,699 @@
+//! The computing engines: plain mex over every option, and the sparse-space method for
+//! the options that leave two heaps.
+//!
+//! # Sparse space
+//!
+//! (A. Flammenkamp's "sparse space"; A. Gangolli and T. Plambeck, *A note on
+//! periodicity in some octal games*, Int. J. Game Theory 18 (1989).) Attach to each
+//! heap `i` its extended value `e(i) = 2·G(i) + (i mod 2)` and pick a bit mask `M` and a
+//! parity `q`. Call `i` *common* when `e(i) & M` has parity `q` and *rare* otherwise.
+//! For a split of `m` tokens into `a + b`, `e(a) xor e(b) = 2·(G(a) xor G(b)) + (m mod 2)`
+//! and parity is additive under xor, so the option value `x = G(a) xor G(b)` of two
+//! common heaps always has `2x + (m mod 2)` of *even* parity (`q xor q = 0`). Hence:
+//!
+//! 1. every pair with at least one rare part is enumerated from the (short) list of
+//!    rare heaps;
+//! 2. the mex `c` of these options and of the non-splitting options is the value,
+//!    unless `2c + (m mod 2)` has even parity: only then can a pair of common heaps
+//!    reach `c`, and only then are the other pairs looked at (a short scalar run, then a
+//!    vectorisable search for `c`; on a hit `c` is excluded and the next candidate
+//!    checked, resuming where the scan stopped).
+//!
+//! Moves removing an even number `j` see `m` of the heap's own parity, so a common heap
+//! must have odd parity (`q = 1`) for its own value to need no search. Moves removing an
+//! odd number see `m` of the other parity: with a mask using the position bit the common
+//! heaps are then the *even* ones (`q = 0`; this is what makes 0.106 sparse). Each parity
+//! class of moves keeps its own mask and `q`.
+//! Masks are chosen automatically: a Walsh-Hadamard transform of the histogram of
+//! extended values gives, for every mask at once, how many heaps would be rare; the best
+//! mask is kept while it pays and re-chosen when the number of heaps doubles or the rare
+//! list doubles. When no mask makes fewer than a quarter of the heaps rare, the class is
+//! computed plainly. The method changes only the speed, never the values: tests compare
+//! it with the plain mex on every heap.
+
+use crate::games::heap::HeapRule;
+use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
+
+use smallvec::SmallVec;
+
+use super::storage::Cell;
+
+/// Numbers of tokens a move may remove: a finite list or everything but a finite list.
+#[derive(Debug, Clone)]
+enum Tokens {
+    Listed(Vec<usize>),
+    AllExcept(Vec<usize>),
+}
+
+impl Tokens {
+    fn contains(&self, tokens: usize) -> bool {
+        match self {
+            Self::Listed(list) => list.binary_search(&tokens).is_ok(),
+            Self::AllExcept(list) => tokens >= 1 && list.binary_search(&tokens).is_err(),
+        }
+    }
+}
+
+/// The moves of a heap rule, arranged for computing.
+#[derive(Debug, Clone)]
+struct MoveTable {
+    /// Removing `j` tokens may leave nothing (only from a heap of exactly `j`).
+    leave_none: Tokens,
+    /// Removing `j` tokens may leave one heap.
+    leave_one: Tokens,
+    /// Numbers removed by moves leaving two heaps, split by parity (index `j % 2`).
+    leave_two: [Vec<usize>; 2],
+    /// Numbers removed by moves leaving three heaps.
+    leave_three: Vec<usize>,
+    /// The two heaps left must differ in size (Grundy's game).
+    unequal_split: bool,
+}
+
+impl MoveTable {
+    fn for_rule(rule: &HeapRule) -> Option<Self> {
+        let empty = || Tokens::Listed(Vec::new());
+        let mut table = Self {
+            leave_none: empty(),
+            leave_one: empty(),
+            leave_two: [Vec::new(), Vec::new()],
+            leave_three: Vec::new(),
+            unequal_split: false,
+        };
+        match rule {
+            HeapRule::TakeAndBreak(code) => {
+                let (mut none, mut one) = (Vec::new(), Vec::new());
+                for (j, &digit) in code.digits().iter().enumerate() {
+                    if j > 0 && digit & LEAVE_NONE != 0 {
+                        none.push(j);
+                    }
+                    if j > 0 && digit & LEAVE_ONE != 0 {
+                        one.push(j);
+                    }
+                    if digit & LEAVE_TWO != 0 {
+                        table.leave_two[j % 2].push(j);
+                    }
+                    if digit & LEAVE_THREE != 0 {
+                        table.leave_three.push(j);
+                    }
+                }
+                table.leave_none = Tokens::Listed(none);
+                table.leave_one = Tokens::Listed(one);
+            }
+            HeapRule::Subtraction(set) => {
+                let list: Vec<usize> = set.elements().iter().map(|&s| s as usize).collect();
+                table.leave_none = Tokens::Listed(list.clone());
+                table.leave_one = Tokens::Listed(list);
+            }
+            HeapRule::AllButSubtraction(game) => {
+                let list: Vec<usize> = game.excluded().iter().map(|&s| s as usize).collect();
+                table.leave_none = Tokens::AllExcept(list.clone());
+                table.leave_one = Tokens::AllExcept(list);
+            }
+            HeapRule::GrundysGame => {
+                table.leave_two[0].push(0);
+                table.unequal_split = true;
+            }
+            HeapRule::LaskersNim => {
+                table.leave_none = Tokens::AllExcept(Vec::new());
+                table.leave_one = Tokens::AllExcept(Vec::new());
+                table.leave_two[0].push(0);
+            }
+            HeapRule::RestNim => return None,
+        }
+        Some(table)
+    }
+}
+
+/// Counters describing how the engine spent its time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Pairs of heaps looked at through the rare lists.
+    pub rare_pairs: u64,
+    /// Pairs of heaps looked at by full scans and searches.
+    pub scanned_pairs: u64,
+    /// Searches over all pairs for one candidate value.
+    pub candidate_searches: u64,
+    /// Times the masks were chosen anew.
+    pub mask_rebuilds: u64,
+    /// Rare heaps currently listed, per parity class of splitting moves.
+    pub rare_heaps: [usize; 2],
+    /// Current masks per parity class (0 when the class is computed plainly).
+    pub masks: [u32; 2],
+}
+
+/// The sparse-space state of one parity class of splitting moves.
+#[derive(Debug, Clone, Default)]
+struct SparseClass {
+    /// `None`: compute this class plainly.
+    mask: Option<u32>,
+    /// Parity of `e(i) & mask` that makes heap `i` common.
+    common_parity: bool,
+    /// The rare heaps (at least 1), in increasing order.
+    rare: Vec<u32>,
+}
+
+#[inline(always)]
+fn odd_parity(x: u32) -> bool {
+    x.count_ones() & 1 == 1
+}
+
+#[inline(always)]
+fn extended(value: u32, heap: usize) -> u32 {
+    (value << 1) | (heap as u32 & 1)
+}
+
+#[inline(always)]
+fn insert(options: &mut [u64], value: u32) {
+    options[(value >> 6) as usize] |= 1u64 << (value & 63);
+}
+
+fn mex(options: &[u64]) -> u32 {
+    for (i, &word) in options.iter().enumerate() {
+        if word != u64::MAX {
+            return (i as u32) * 64 + (!word).trailing_zeros();
+        }
+    }
+    options.len() as u32 * 64
+}
+
+/// Pairs looked at one by one before a vectorised search.
+const SCALAR_RUN: usize = 32;
+
+#[inline(always)]
+fn contains(options: &[u64], value: u32) -> bool {
+    options
+        .get((value >> 6) as usize)
+        .is_some_and(|w| w >> (value & 63) & 1 == 1)
+}
+
+/// The first `a` in `from..=to` with `G(a) xor G(m - a) = target`, and how many pairs
+/// were looked at. Written as chunked folds so that it vectorises.
+fn find_pair<T: Cell>(
+    g: &[T],
+    m: usize,
+    from: usize,
+    to: usize,
+    target: u32,
+) -> (Option<usize>, u64) {
+    if from > to {
+        return (None, 0);
+    }
+    if u64::from(target) > cell_max::<T>() {
+        // No pair of stored values reaches a value the cell type cannot hold.
+        return (None, 0);
+    }
+    let target = T::narrow(target);
+    // Fixed-size blocks with constant indices: the compiler turns the block test into
+    // vector compares (the reversed half becomes a shuffle).
+    const BLOCK: usize = 64;
+    let left = &g[from..=to];
+    let right = &g[m - to..=m - from];
+    let blocks = left.len() / BLOCK;
+    for block in 0..blocks {
+        let l: &[T; BLOCK] = left[block * BLOCK..(block + 1) * BLOCK]
+            .try_into()
+            .expect("block length");
+        let r_start = right.len() - (block + 1) * BLOCK;
+        let r: &[T; BLOCK] = right[r_start..r_start + BLOCK]
+            .try_into()
+            .expect("block length");
+        let mut hit = false;
+        for i in 0..BLOCK {
+            hit |= (l[i] ^ r[BLOCK - 1 - i]) == target;
+        }
+        if hit {
+            let offset = (0..BLOCK).position(|i| (l[i] ^ r[BLOCK - 1 - i]) == target);
+            let scanned = (block as u64 + 1) * BLOCK as u64;
+            return (offset.map(|o| from + block * BLOCK + o), scanned);
+        }
+    }
+    let done = blocks * BLOCK;
+    let tail = left.len() - done;
+    for i in 0..tail {
+        if (left[done + i] ^ right[tail - 1 - i]) == target {
+            return (Some(from + done + i), (done + i + 1) as u64);
+        }
+    }
+    (None, left.len() as u64)
+}
+
+fn cell_max<T: Cell>() -> u64 {
+    (1u64 << (8 * std::mem::size_of::<T>())) - 1
+}
+
+/// The engine for every rule described by a [`MoveTable`].
+#[derive(Debug, Clone)]
+pub(crate) struct TableEngine {
+    table: MoveTable,
+    sparse_enabled: bool,
+    classes: [SparseClass; 2],
+    /// Histogram of extended values of heaps from 1 on.
+    extended_counts: Vec<u64>,
+    /// Every value so far is below `1 << value_bits`.
+    value_bits: u32,
+    /// Scratch bit set of option values.
+    options: Vec<u64>,
+    /// For rules leaving three heaps: `two_heap_values[m]` = values of the splits of `m`.
+    two_heap_values: Vec<Vec<u64>>,
+    next_rebuild: usize,
+    rare_at_rebuild: [usize; 2],
+    stats: EngineStats,
+    /// For all-but takes: the values of heaps `1..n` as a bit set, with counts.
+    present: Vec<u64>,
+    value_counts: Vec<u32>,
+    /// The rule only takes, by an all-but set: a faster mex applies.
+    only_takes_all_but: bool,
+    /// The smallest value from 1 on not in `present` is at least this.
+    first_absent_above_zero: u32,
+}
+
+/// Values of heaps hidden by an all-but set at heap `g.len()`: values `G(n - e)` that
+/// no allowed move leaves (every heap of that value is `n - e` for an excluded `e`).
+fn hidden_values<'a, T: Cell>(
+    g: &'a [T],
+    excluded: &'a [usize],
+    value_counts: &'a [u32],
+) -> impl Iterator<Item = u32> + 'a {
+    let n = g.len();
+    let hidden_heaps = move || {
+        excluded
+            .iter()
+            .filter(move |&&e| e < n)
+            .map(move |&e| g[n - e].get())
+    };
+    hidden_heaps().filter(move |&value| {
+        let hidden = hidden_heaps().filter(|&other| other == value).count();
+        value_counts[value as usize] as usize == hidden
+    })
+}
+
+impl TableEngine {
+    fn new(table: MoveTable, sparse_enabled: bool) -> Self {
+        let mut engine = Self {
+            table,
+            sparse_enabled,
+            classes: Default::default(),
+            extended_counts: Vec::new(),
+            value_bits: 0,
+            options: Vec::new(),
+            two_heap_values: Vec::new(),
+            next_rebuild: 64,
+            rare_at_rebuild: [0; 2],
+            stats: EngineStats::default(),
+            present: Vec::new(),
+            value_counts: Vec::new(),
+            only_takes_all_but: false,
+            first_absent_above_zero: 1,
+        };
+        engine.only_takes_all_but = matches!(engine.table.leave_one, Tokens::AllExcept(_))
+            && engine.table.leave_two.iter().all(Vec::is_empty)
+            && engine.table.leave_three.is_empty();
+        engine.resize_for_bits(1);
+        engine
+    }
+
+    fn resize_for_bits(&mut self, bits: u32) {
+        self.value_bits = bits;
+        self.options.resize(((1usize << bits) >> 6) + 1, 0);
+        self.present.resize(self.options.len(), 0);
+        self.value_counts.resize(1usize << bits, 0);
+        self.extended_counts.resize(1usize << (bits + 1), 0);
+    }
+
+    /// The value of heap `g.len()`, given the values of all smaller heaps.
+    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+        let n = g.len();
+        if self.only_takes_all_but {
+            return self.step_all_but(g);
+        }
+        let Self {
+            table,
+            classes,
+            options,
+            stats,
+            present,
+            value_counts,
+            ..
+        } = self;
+        // A plain slice keeps its address in a register through the hot loops.
+        let options: &mut [u64] = options.as_mut_slice();
+        options.fill(0);
+        if table.leave_none.contains(n) {
+            insert(options, 0);
+        }
+        match &table.leave_one {
+            Tokens::Listed(list) => {
+                for &j in list {
+                    if j >= n {
+                        break;
+                    }
+                    insert(options, g[n - j].get());
+                }
+            }
+            Tokens::AllExcept(excluded) => {
+                // Every heap 1..n is left by some move, except the few `n - e`.
+                for (option, &word) in options.iter_mut().zip(present.iter()) {
+                    *option |= word;
+                }
+                for value in hidden_values(g, excluded, value_counts) {
+                    options[(value >> 6) as usize] &= !(1u64 << (value & 63));
+                }
+                if table.leave_none.contains(n) {
+                    insert(options, 0);
+                }
+            }
+        }
+        if !table.leave_three.is_empty() {
+            let two_heap_values = &self.two_heap_values;
+            for &j in &table.leave_three {
+                if j + 3 > n {
+                    break;
+                }
+                let rest = n - j;
+                for (a, first) in g.iter().enumerate().take(rest - 1).skip(1) {
+                    let first = first.get();
+                    for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let t = (w as u32) * 64 + bits.trailing_zeros();
+                            bits &= bits - 1;
+                            insert(options, t ^ first);
+                        }
+                    }
+                }
+            }
+        }
+        let unequal = table.unequal_split;
+        for (class, moves) in classes.iter().zip(&table.leave_two) {
+            for &j in moves {
+                if j + 2 > n {
+                    break;
+                }
+                let m = n - j;
+                if class.mask.is_some() {
+                    let below = &g[..m];
+                    let count = class.rare.partition_point(|&r| (r as usize) < m);
+                    for &r in &class.rare[..count] {
+                        let r = r as usize;
+                        let other = m - r;
+                        if unequal && other == r {
+                            continue;
+                        }
+                        insert(options, (below[r] ^ below[other]).get());
+                    }
+                    stats.rare_pairs += count as u64;
+                } else {
+                    let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                    for a in 1..=half {
+                        insert(options, (g[a] ^ g[m - a]).get());
+                    }
+                    stats.scanned_pairs += half as u64;
+                }
+            }
+        }
+        let mut candidate = mex(options);
+        // Sparse space: the common pairs are looked at only while the candidate has the
+        // parity they can reach. `inserted[parity][i]`: pairs `a < inserted` of the i-th
+        // move of the class are in `options`; the rest were at most searched for one
+        // candidate, and are searched again whenever the candidate moves.
+        let mut inserted: [SmallVec<[usize; 4]>; 2] = [
+            smallvec::smallvec![1; table.leave_two[0].len()],
+            smallvec::smallvec![1; table.leave_two[1].len()],
+        ];
+        let mut cleared: [Option<u32>; 2] = [None, None];
+        'candidate: loop {
+            for parity in 0..2 {
+                let Some(mask) = classes[parity].mask else {
+                    continue;
+                };
+                if cleared[parity] == Some(candidate)
+                    || odd_parity(extended(candidate, n.wrapping_sub(parity)) & mask)
+                {
+                    continue;
+                }
+                stats.candidate_searches += 1;
+                for (index, &j) in table.leave_two[parity].iter().enumerate() {
+                    if j + 2 > n {
+                        break;
+                    }
+                    let m = n - j;
+                    let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                    let from = &mut inserted[parity][index];
+                    if *from <= half {
+                        // A short scalar run first: it usually excludes the candidate
+                        // and the next few rare values.
+                        let stop = half.min(*from + SCALAR_RUN - 1);
+                        for a in *from..=stop {
+                            insert(options, (g[a] ^ g[m - a]).get());
+                        }
+                        stats.scanned_pairs += (stop + 1 - *from) as u64;
+                        *from = stop + 1;
+                        if contains(options, candidate) {
+                            candidate = mex(options);
+                            continue 'candidate;
+                        }
+                        let (hit, scanned) = find_pair(g, m, *from, half, candidate);
+                        stats.scanned_pairs += scanned;
+                        match hit {
+                            None => {}
+                            Some(a) => {
+                                for b in *from..=a {
+                                    insert(options, (g[b] ^ g[m - b]).get());
+                                }
+                                *from = a + 1;
+                                candidate = mex(options);
+                                continue 'candidate;
+                            }
+                        }
+                    }
+                }
+                cleared[parity] = Some(candidate);
+            }
+            break;
+        }
+        candidate
+    }
+
+    /// The value of heap `g.len()` for a rule that only takes, by an all-but set
+    /// (Nim and all-but subtraction games): `O(|E|)` amortised per heap.
+    fn step_all_but<T: Cell>(&mut self, g: &[T]) -> u32 {
+        let n = g.len();
+        let Tokens::AllExcept(excluded) = &self.table.leave_one else {
+            unreachable!("checked at construction")
+        };
+        let zero_reached = self.table.leave_none.contains(n);
+        let mut best = u32::MAX;
+        for value in hidden_values(g, excluded, &self.value_counts) {
+            if !(value == 0 && zero_reached) {
+                best = best.min(value);
+            }
+        }
+        // Both pointers only move up: `present` only grows.
+        while contains(&self.present, self.first_absent_above_zero) {
+            self.first_absent_above_zero += 1;
+        }
+        let absent = if zero_reached || contains(&self.present, 0) {
+            self.first_absent_above_zero
+        } else {
+            0
+        };
+        best.min(absent)
+    }
+
+    /// Updates the state after the value of heap `g.len() - 1` was appended.
+    fn record<T: Cell>(&mut self, g: &[T]) {
+        let n = g.len() - 1;
+        let value = g[n].get();
+        if value >= 1 << self.value_bits {
+            let bits = 32 - value.leading_zeros();
+            self.resize_for_bits(bits);
+            self.next_rebuild = self.next_rebuild.min(g.len());
+        }
+        if !self.table.leave_three.is_empty() {
+            let mut set = vec![0u64; self.options.len()];
+            for a in 1..=n / 2 {
+                insert(&mut set, (g[a] ^ g[n - a]).get());
+            }
+            self.two_heap_values.push(set);
+        }
+        if n == 0 {
+            return;
+        }
+        if matches!(self.table.leave_one, Tokens::AllExcept(_)) {
+            self.value_counts[value as usize] += 1;
+            insert(&mut self.present, value);
+        }
+        let e = extended(value, n);
+        self.extended_counts[e as usize] += 1;
+        if !self.sparse_enabled {
+            return;
+        }
+        for class in &mut self.classes {
+            if let Some(mask) = class.mask {
+                if odd_parity(e & mask) != class.common_parity {
+                    class.rare.push(n as u32);
+                }
+            }
+        }
+        let rare_grew = (0..2).any(|p| {
+            self.classes[p].mask.is_some()
+                && self.classes[p].rare.len() > 2 * self.rare_at_rebuild[p] + 64
+        });
+        if g.len() >= self.next_rebuild || rare_grew {
+            self.rebuild(g);
+        }
+    }
+
+    /// Chooses the masks anew and rebuilds the rare lists.
+    fn rebuild<T: Cell>(&mut self, g: &[T]) {
+        self.stats.mask_rebuilds += 1;
+        self.next_rebuild = 2 * g.len();
+        // rare(M) = (total + W(M)) / 2 where W is the Walsh-Hadamard transform.
+        let mut transform: Vec<i64> = self.extended_counts.iter().map(|&c| c as i64).collect();
+        let size = transform.len();
+        let mut half = 1;
+        while half < size {
+            for block in (0..size).step_by(2 * half) {
+                for i in block..block + half {
+                    let (x, y) = (transform[i], transform[i + half]);
+                    transform[i] = x + y;
+                    transform[i + half] = x - y;
+                }
+            }
+            half *= 2;
+        }
+        let total = transform[0];
+        let heaps = g.len() - 1;
+        for parity in 0..2 {
+            let class = &mut self.classes[parity];
+            class.rare.clear();
+            class.mask = None;
+            if self.table.leave_two[parity].is_empty() {
+                continue;
+            }
+            // Common-common pairs reach only options whose extended value has even
+            // parity, whatever parity the common heaps have; a heap of value `c` needs
+            // no search when `2c + (m mod 2)` has odd parity. For moves removing an even
+            // number that is the heap's own extended value, so common heaps are the odd
+            // ones; for an odd number `m` and the heap differ in parity, so with a mask
+            // using the position bit the common heaps are the even ones.
+            let best = (1..size)
+                .map(|mask| {
+                    let common_parity = parity == 0 || mask & 1 == 0;
+                    let rare = if common_parity {
+                        total + transform[mask]
+                    } else {
+                        total - transform[mask]
+                    } / 2;
+                    (rare, mask as u32, common_parity)
+                })
+                .min();
+            if let Some((rare, mask, common_parity)) = best {
+                if (rare as usize) * 4 <= heaps {
+                    class.mask = Some(mask);
+                    class.common_parity = common_parity;
+                    class.rare = (1..g.len())
+                        .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
+                        .map(|i| i as u32)
+                        .collect();
+                }
+            }
+            self.rare_at_rebuild[parity] = class.rare.len();
+        }
+    }
+
+    fn stats(&self) -> EngineStats {
+        let mut stats = self.stats;
+        for p in 0..2 {
+            stats.rare_heaps[p] = self.classes[p].rare.len();
+            stats.masks[p] = self.classes[p].mask.unwrap_or(0);
+        }
+        stats
+    }
+}
+
+/// Rest Nim: a move leaves any partition of any `m < n`.
+///
+/// `reachable[m]` is the set of values of the partitions of `m`:
+/// `{0}` for `m = 0`, else the union over the first part `a` of `G(a) xor reachable[m - a]`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RestNimEngine {
+    reachable: Vec<Vec<u64>>,
+    union: Vec<u64>,
+}
+
+impl RestNimEngine {
+    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+        let n = g.len();
+        if n > 0 {
+            let m = n - 1;
+            let width = ((g.iter().map(|v| v.get()).max().unwrap_or(0) as usize + 1)
+                .next_power_of_two()
+                >> 6)
+                + 1;
+            let mut set = vec![0u64; width];
+            if m == 0 {
+                insert(&mut set, 0);
+            }
+            for (a, first) in g.iter().enumerate().take(m + 1).skip(1) {
+                let first = first.get();
+                for (w, &word) in self.reachable[m - a].iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let t = (w as u32) * 64 + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        insert(&mut set, t ^ first);
+                    }
+                }
+            }
+            if self.union.len() < width {
+                self.union.resize(width, 0);
+            }
+            for (u, s) in self.union.iter_mut().zip(&set) {
+                *u |= s;
+            }
+            self.reachable.push(set);
+        }
+        let mut union = self.union.clone();
+        union.push(0);
+        mex(&union)
+    }
+}
+
+/// One of the engines.
+#[derive(Debug, Clone)]
+pub(crate) enum Engine {
+    Table(Box<TableEngine>),
+    RestNim(RestNimEngine),
+}
+
+impl Engine {
+    pub(crate) fn new(rule: &HeapRule, sparse: bool) -> Self {
+        match MoveTable::for_rule(rule) {
+            Some(table) => Self::Table(Box::new(TableEngine::new(table, sparse))),
+            None => Self::RestNim(RestNimEngine::default()),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+        match self {
+            Self::Table(engine) => engine.step(g),
+            Self::RestNim(engine) => engine.step(g),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) {
+        if let Self::Table(engine) = self {
+            engine.record(g);
+        }
+    }
+
+    pub(crate) fn stats(&self) -> EngineStats {
+        match self {
+            Self::Table(engine) => engine.stats(),
+            Self::RestNim(_) => EngineStats::default(),
+        }
+    }
+}

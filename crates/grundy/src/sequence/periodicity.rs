@@ -1,0 +1,287 @@
+//! Periodicity of Grundy sequences: detection, proof, and values of huge heaps.
+//!
+//! A sequence is *arithmetic-periodic* with period `p`, preperiod `n0` and saltus `s`
+//! when `G(n + p) = G(n) + s` for every `n >= n0`; *periodic* when `s = 0`.
+//!
+//! # What certifies a period (`proven`)
+//!
+//! - **Take-and-break codes** (octal and hexadecimal, saltus 0): the Guy-Smith
+//!   periodicity theorem (R. K. Guy and C. A. B. Smith, *The G-values of various games*,
+//!   Proc. Cambridge Philos. Soc. 52 (1956); Winning Ways, chapter 4): let `k` be the
+//!   largest number of tokens a move removes (the index of the last non-zero digit) and
+//!   `h` the largest number of heaps a move leaves (at least 1). If
+//!   `G(n + p) = G(n)` for every `n0 <= n < M` with `M = max(h·n0 + (h-1)·p + k, k + 1)`,
+//!   then it holds for every `n >= n0`. For octal codes (`h = 2`) this is Winning Ways'
+//!   `n0 <= n < 2·n0 + p + k`. Proof sketch (induction on `M`): an option of heap `M + p`
+//!   removes `j <= k` tokens and leaves at most `h` heaps, the largest of size
+//!   `b >= (M + p - k)/h`, so `n0 <= b - p < M`; replacing `b` by `b - p` gives an option
+//!   of heap `M` of the same value, and conversely enlarging the largest part of an option
+//!   of `M` by `p` gives one of `M + p`. Moves leaving no heap exist only from heaps
+//!   `<= k < M`. The `k + 1` bound matters for codes of one heap (`h = 1`) with `n0 = 0`.
+//!   The check therefore needs the values of heaps `0 ..= M - 1 + p`.
+//! - **Finite subtraction games**: the same argument with `h = 1`: a window of
+//!   `max(S)` values repeating (from `n0 >= 1`, or `max(S) + 1` values from 0) proves
+//!   the period.
+//! - **Closed forms**: Nim (`G(n) = n`), Rest Nim (`G(n) = n`, see
+//!   [`crate::games::heap`]) and Lasker's Nim (period 4, saltus 4, preperiod 1; Winning
+//!   Ways, chapter 15) are proven by their theorems; the computed values are checked
+//!   against them.
+//! - **Arithmetic periodicity of hexadecimal codes and all-but subtraction games** is
+//!   reported but *not* certified: Howse and Nowakowski (*Periodicity and
+//!   arithmetic-periodicity in hexadecimal games*, Theoret. Comput. Sci. 313 (2004))
+//!   give a test, but we have not verified its exact hypotheses, so `proven` stays false.
+//! - Grundy's game has no known period: anything found there is unproven.
+//!
+//! # Detection
+//!
+//! For each candidate period `p` in increasing order, the saltus is read from the end
+//! of the sequence and the relation is followed backwards to the smallest `n0` from
+//! which it holds up to the last value. A candidate is *reported* when the relation has
+//! been seen over at least `n0 + p` heaps past `n0` (so the periodic part is at least as
+//! long as the preperiod plus one period) and at least `2p` heaps; for codes the
+//! report is *proven* when the Guy-Smith range is covered.
+
+use std::ops::ControlFlow;
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+
+use super::{GrundyValues, Interrupted, Progress, SequenceSolver};
+use crate::games::heap::HeapRule;
+
+/// A period found in a Grundy sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Periodicity {
+    /// The first heap from which `G(n + period) = G(n) + saltus` holds.
+    pub preperiod: usize,
+    /// The period.
+    pub period: usize,
+    /// The saltus (0 for a periodic sequence).
+    pub saltus: u32,
+    /// What certifies it, if anything.
+    pub proof: Proof,
+}
+
+/// What certifies a [`Periodicity`] for every heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proof {
+    /// Seen in the computed values only.
+    Unproven,
+    /// The Guy-Smith theorem, checked on heaps `0..checked` (take-and-break codes).
+    GuySmith {
+        /// Values of heaps below this were compared.
+        checked: usize,
+    },
+    /// A repeated window of a finite subtraction game, checked on heaps `0..checked`.
+    SubtractionWindow {
+        /// Values of heaps below this were compared.
+        checked: usize,
+    },
+    /// A closed formula proven for every heap.
+    ClosedForm {
+        /// The theorem, in words.
+        theorem: &'static str,
+    },
+}
+
+impl Periodicity {
+    /// True when a theorem certifies the period for every heap.
+    pub fn proven(&self) -> bool {
+        self.proof != Proof::Unproven
+    }
+
+    /// The value of any heap, from the values of heaps `0..preperiod + period`.
+    ///
+    /// Only a proven periodicity answers for heaps beyond the computed values.
+    ///
+    /// ```
+    /// use grundy::games::heap::HeapRule;
+    /// use grundy::sequence::{find_periodicity, grundy_values};
+    /// use num_bigint::BigUint;
+    ///
+    /// let kayles = HeapRule::kayles();
+    /// let values = grundy_values(&kayles, 200);
+    /// let periodicity = find_periodicity(&kayles, &values).unwrap();
+    /// let heap: BigUint = "1".repeat(100).parse().unwrap();
+    /// // 11...1 (100 ones) is 71 + 12q + 8 for some q, so its value is G(79) = 2.
+    /// assert_eq!(values.get(79), Some(2));
+    /// assert_eq!(periodicity.value_of_heap(&values, &heap).unwrap(), BigUint::from(2u32));
+    /// ```
+    pub fn value_of_heap(
+        &self,
+        values: &GrundyValues,
+        heap: &BigUint,
+    ) -> Result<BigUint, ValueError> {
+        if let Some(small) = heap.to_usize() {
+            if let Some(value) = values.get(small) {
+                return Ok(BigUint::from(value));
+            }
+        }
+        if !self.proven() {
+            return Err(ValueError::NotProven);
+        }
+        let needed = self.preperiod + self.period;
+        if values.len() < needed {
+            return Err(ValueError::TooFewValues {
+                needed,
+                have: values.len(),
+            });
+        }
+        let (cycles, offset) = (heap - self.preperiod).div_rem(&BigUint::from(self.period));
+        let base = self.preperiod + offset.to_usize().expect("offset is below the period");
+        let base_value = values.get(base).expect("base heap is stored");
+        Ok(BigUint::from(base_value) + cycles * self.saltus)
+    }
+}
+
+/// Why [`Periodicity::value_of_heap`] could not answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// The heap lies beyond the computed values and the period is not proven.
+    #[error("the heap lies beyond the computed values and the period is not proven")]
+    NotProven,
+    /// Fewer values than the preperiod plus one period were given.
+    #[error("{needed} values are needed, {have} were given")]
+    TooFewValues {
+        /// Values needed.
+        needed: usize,
+        /// Values given.
+        have: usize,
+    },
+}
+
+/// The closed forms proven for every heap: (preperiod, period, saltus, theorem).
+fn closed_form(rule: &HeapRule) -> Option<(usize, usize, u32, &'static str)> {
+    match rule {
+        HeapRule::AllButSubtraction(game) if game.is_nim() => Some((0, 1, 1, "Nim: G(n) = n")),
+        HeapRule::RestNim => Some((
+            0,
+            1,
+            1,
+            "Rest Nim: G(n) = n (xor of parts never exceeds their sum)",
+        )),
+        HeapRule::LaskersNim => Some((
+            1,
+            4,
+            4,
+            "Lasker's Nim: G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 (Winning Ways, ch. 15)",
+        )),
+        _ => None,
+    }
+}
+
+/// How many values (heaps `0..length`) certify a period with this preperiod, period and
+/// saltus, or `None` when no theorem here certifies it (see the module documentation).
+pub fn certification_length(
+    rule: &HeapRule,
+    preperiod: usize,
+    period: usize,
+    saltus: u32,
+) -> Option<usize> {
+    if saltus != 0 {
+        return None;
+    }
+    let (heaps_left, max_removed) = match rule {
+        HeapRule::TakeAndBreak(code) => (code.max_heaps_left().max(1), code.max_removed()),
+        HeapRule::Subtraction(set) => (1, set.max() as usize),
+        _ => return None,
+    };
+    let bound =
+        (heaps_left * preperiod + (heaps_left - 1) * period + max_removed).max(max_removed + 1);
+    Some(bound + period)
+}
+
+/// Finds the period, preperiod and saltus of `values`, and whether a theorem proves them.
+///
+/// Returns `None` when no period is seen clearly enough (see the module documentation).
+pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Periodicity> {
+    let g = values.to_vec();
+    if let Some((preperiod, period, saltus, theorem)) = closed_form(rule) {
+        let holds =
+            (preperiod..g.len().saturating_sub(period)).all(|n| g[n + period] == g[n] + saltus);
+        if holds && g.len() > preperiod + period {
+            return Some(Periodicity {
+                preperiod,
+                period,
+                saltus,
+                proof: Proof::ClosedForm { theorem },
+            });
+        }
+    }
+    let found = detect(&g)?;
+    let proof = match certification_length(rule, found.preperiod, found.period, found.saltus) {
+        Some(length) if length <= g.len() => match rule {
+            HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked: g.len() },
+            _ => Proof::GuySmith { checked: g.len() },
+        },
+        _ => Proof::Unproven,
+    };
+    Some(Periodicity { proof, ..found })
+}
+
+/// The smallest period seen clearly, with its smallest preperiod.
+fn detect(g: &[u32]) -> Option<Periodicity> {
+    let len = g.len();
+    for period in 1..=len / 2 {
+        let last = len - 1;
+        let Some(saltus) = g[last].checked_sub(g[last - period]) else {
+            continue;
+        };
+        let mut start = last - period;
+        while start > 0 && g[start - 1 + period] == g[start - 1].wrapping_add(saltus) {
+            start -= 1;
+        }
+        let seen = len - period - start;
+        if seen >= start + period && seen >= 2 * period {
+            return Some(Periodicity {
+                preperiod: start,
+                period,
+                saltus,
+                proof: Proof::Unproven,
+            });
+        }
+    }
+    None
+}
+
+/// Computes values until a theorem proves a period, or until `max_heap`.
+///
+/// Starts from what `solver` has, grows the sequence geometrically (and exactly far
+/// enough once a candidate period needs only a few more values to be proven), and
+/// returns the proven periodicity, or the best unproven one found by `max_heap`.
+pub fn until_proven(
+    solver: &mut SequenceSolver,
+    max_heap: usize,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Option<Periodicity>, Interrupted> {
+    let mut target = solver
+        .values()
+        .len()
+        .max(256)
+        .min(max_heap.saturating_add(1));
+    loop {
+        solver.extend_to_with_progress(target - 1, progress)?;
+        let found = find_periodicity(solver.rule(), solver.values());
+        if let Some(periodicity) = &found {
+            if periodicity.proven() {
+                return Ok(found);
+            }
+        }
+        let have = solver.values().len();
+        if have > max_heap {
+            return Ok(found);
+        }
+        let mut next = have.saturating_mul(2);
+        if let Some(p) = &found {
+            if let Some(needed) =
+                certification_length(solver.rule(), p.preperiod, p.period, p.saltus)
+            {
+                if needed > have {
+                    next = next.min(needed.max(have + 1));
+                }
+            }
+        }
+        target = next.min(max_heap.saturating_add(1));
+    }
+}

@@ -1,0 +1,264 @@
+//! Compact storage of a Grundy sequence: one byte per value while every value is below
+//! 256, two bytes below 65536, four bytes beyond; the storage widens itself when a
+//! larger value arrives.
+
+/// A value type the engine's inner loops are specialised for.
+pub(crate) trait Cell:
+    Copy + Eq + std::ops::BitXor<Output = Self> + Send + Sync + 'static
+{
+    /// The value as a `u32`.
+    fn get(self) -> u32;
+    /// The value `v`, which the caller guarantees fits.
+    fn narrow(v: u32) -> Self;
+}
+
+macro_rules! impl_cell {
+    ($t:ty) => {
+        impl Cell for $t {
+            #[inline(always)]
+            fn get(self) -> u32 {
+                u32::from(self)
+            }
+            #[inline(always)]
+            fn narrow(v: u32) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+impl_cell!(u8);
+impl_cell!(u16);
+impl_cell!(u32);
+
+/// The values of heaps `0, 1, 2, ...` of a heap game, stored compactly.
+///
+/// ```
+/// use grundy::sequence::GrundyValues;
+/// let mut values: GrundyValues = [0, 1, 2].into_iter().collect();
+/// assert_eq!(values.bytes_per_value(), 1);
+/// values.push(1000);
+/// assert_eq!(values.bytes_per_value(), 2);
+/// assert_eq!(values.to_vec(), [0, 1, 2, 1000]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrundyValues {
+    pub(crate) store: Store,
+    max_value: u32,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Store {
+    Narrow(Vec<u8>),
+    Medium(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl PartialEq for Store {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (StoreIter::new(self), StoreIter::new(other));
+        a.len() == b.len() && a.zip(b).all(|(x, y)| x == y)
+    }
+}
+impl Eq for Store {}
+
+impl Default for GrundyValues {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GrundyValues {
+    /// An empty sequence.
+    pub fn new() -> Self {
+        Self {
+            store: Store::Narrow(Vec::new()),
+            max_value: 0,
+        }
+    }
+
+    /// The number of values (heaps `0..len()`).
+    pub fn len(&self) -> usize {
+        match &self.store {
+            Store::Narrow(v) => v.len(),
+            Store::Medium(v) => v.len(),
+            Store::Wide(v) => v.len(),
+        }
+    }
+
+    /// True when no value is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of heap `heap`, if computed.
+    pub fn get(&self, heap: usize) -> Option<u32> {
+        match &self.store {
+            Store::Narrow(v) => v.get(heap).map(|&x| u32::from(x)),
+            Store::Medium(v) => v.get(heap).map(|&x| u32::from(x)),
+            Store::Wide(v) => v.get(heap).copied(),
+        }
+    }
+
+    /// The largest value stored (0 when empty).
+    pub fn max_value(&self) -> u32 {
+        self.max_value
+    }
+
+    /// Bytes used per value: 1, 2 or 4.
+    pub fn bytes_per_value(&self) -> usize {
+        match &self.store {
+            Store::Narrow(_) => 1,
+            Store::Medium(_) => 2,
+            Store::Wide(_) => 4,
+        }
+    }
+
+    /// Appends the value of the next heap, widening the storage when needed.
+    pub fn push(&mut self, value: u32) {
+        self.widen_for(value);
+        self.max_value = self.max_value.max(value);
+        match &mut self.store {
+            Store::Narrow(v) => v.push(value as u8),
+            Store::Medium(v) => v.push(value as u16),
+            Store::Wide(v) => v.push(value),
+        }
+    }
+
+    /// Records that values up to `value` were stored directly into the store.
+    pub(crate) fn note_max(&mut self, value: u32) {
+        self.max_value = self.max_value.max(value);
+    }
+
+    /// Drops every value from heap `len` on.
+    pub fn truncate(&mut self, len: usize) {
+        match &mut self.store {
+            Store::Narrow(v) => v.truncate(len),
+            Store::Medium(v) => v.truncate(len),
+            Store::Wide(v) => v.truncate(len),
+        }
+        self.max_value = self.iter().max().unwrap_or(0);
+    }
+
+    /// Reserves room for `additional` more values.
+    pub fn reserve(&mut self, additional: usize) {
+        match &mut self.store {
+            Store::Narrow(v) => v.reserve(additional),
+            Store::Medium(v) => v.reserve(additional),
+            Store::Wide(v) => v.reserve(additional),
+        }
+    }
+
+    /// The values in heap order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        StoreIter::new(&self.store)
+    }
+
+    /// The values as a `Vec<u32>`.
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.iter().collect()
+    }
+
+    fn widen_for(&mut self, value: u32) {
+        let widened = match &self.store {
+            Store::Narrow(v) if value > u32::from(u8::MAX) => {
+                if value > u32::from(u16::MAX) {
+                    Some(Store::Wide(v.iter().map(|&x| u32::from(x)).collect()))
+                } else {
+                    Some(Store::Medium(v.iter().map(|&x| u16::from(x)).collect()))
+                }
+            }
+            Store::Medium(v) if value > u32::from(u16::MAX) => {
+                Some(Store::Wide(v.iter().map(|&x| u32::from(x)).collect()))
+            }
+            _ => None,
+        };
+        if let Some(store) = widened {
+            self.store = store;
+        }
+    }
+}
+
+impl FromIterator<u32> for GrundyValues {
+    fn from_iter<I: IntoIterator<Item = u32>>(iter: I) -> Self {
+        let mut values = Self::new();
+        for v in iter {
+            values.push(v);
+        }
+        values
+    }
+}
+
+#[derive(Debug)]
+struct StoreIter<'a> {
+    store: &'a Store,
+    next: usize,
+    len: usize,
+}
+
+impl<'a> StoreIter<'a> {
+    fn new(store: &'a Store) -> Self {
+        let len = match store {
+            Store::Narrow(v) => v.len(),
+            Store::Medium(v) => v.len(),
+            Store::Wide(v) => v.len(),
+        };
+        Self {
+            store,
+            next: 0,
+            len,
+        }
+    }
+}
+
+impl Iterator for StoreIter<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.len {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        Some(match self.store {
+            Store::Narrow(v) => u32::from(v[i]),
+            Store::Medium(v) => u32::from(v[i]),
+            Store::Wide(v) => v[i],
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let rest = self.len - self.next;
+        (rest, Some(rest))
+    }
+}
+
+impl ExactSizeIterator for StoreIter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widens_and_keeps_values() {
+        let mut values = GrundyValues::new();
+        assert!(values.is_empty());
+        for v in [3, 255] {
+            values.push(v);
+        }
+        assert_eq!(values.bytes_per_value(), 1);
+        values.push(256);
+        assert_eq!(values.bytes_per_value(), 2);
+        values.push(70_000);
+        assert_eq!(values.bytes_per_value(), 4);
+        assert_eq!(values.to_vec(), [3, 255, 256, 70_000]);
+        assert_eq!(values.max_value(), 70_000);
+        assert_eq!(values.get(2), Some(256));
+        assert_eq!(values.get(4), None);
+        values.truncate(2);
+        assert_eq!(values.max_value(), 255);
+        let narrow: GrundyValues = [3, 255].into_iter().collect();
+        assert_eq!(values, narrow, "equality ignores the storage width");
+        let mut jump = GrundyValues::new();
+        jump.push(1);
+        jump.push(1 << 20);
+        assert_eq!(jump.to_vec(), [1, 1 << 20]);
+    }
+}

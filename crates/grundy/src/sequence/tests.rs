@@ -1,0 +1,468 @@
+//! Tests of the sequence engine: against an independent brute force over
+//! [`HeapRule::moves`], plain mex against sparse space, and known values.
+
+use std::ops::ControlFlow;
+
+use num_bigint::BigUint;
+use rustc_hash::FxHashMap;
+
+use super::*;
+
+/// Grundy values by the definition: enumerate the moves of each heap with
+/// `HeapRule::moves`, xor the values of the heaps left, take the mex.
+fn brute_force(rule: &HeapRule, last_heap: u64) -> Vec<u32> {
+    fn value(rule: &HeapRule, heap: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
+        if let Some(&v) = memo.get(&heap) {
+            return v;
+        }
+        let mut seen = Vec::new();
+        for mv in rule.moves(heap) {
+            let x = mv
+                .leaves
+                .iter()
+                .fold(0, |acc, &part| acc ^ value(rule, part, memo));
+            seen.push(x);
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        let v = seen
+            .iter()
+            .enumerate()
+            .find(|&(i, &x)| i as u32 != x)
+            .map_or(seen.len() as u32, |(i, _)| i as u32);
+        memo.insert(heap, v);
+        v
+    }
+    let mut memo = FxHashMap::default();
+    (0..=last_heap).map(|n| value(rule, n, &mut memo)).collect()
+}
+
+fn rule(text: &str) -> HeapRule {
+    HeapRule::octal(text).unwrap()
+}
+
+fn values(rule: &HeapRule, method: Method, last_heap: usize) -> Vec<u32> {
+    let mut solver = SequenceSolver::new(rule.clone(), method);
+    solver.extend_to(last_heap);
+    solver.into_values().to_vec()
+}
+
+fn test_rules() -> Vec<HeapRule> {
+    let mut rules: Vec<HeapRule> = [
+        "0.77", "0.07", "0.137", "0.6", "0.16", "4.07", "0.3F", "0.106", "0.4", "0.14", "0.7",
+        "0.51", "0.37", "0.007", "0.8", "0.F", "4.0", "8.0", "0.12", "0.165", "0.3", "0.1", "0.2",
+    ]
+    .iter()
+    .map(|code| rule(code))
+    .collect();
+    rules.extend([
+        HeapRule::GrundysGame,
+        HeapRule::LaskersNim,
+        HeapRule::RestNim,
+        HeapRule::nim(),
+        HeapRule::subtraction([1, 3, 4]).unwrap(),
+        HeapRule::subtraction([2, 5, 7]).unwrap(),
+        HeapRule::all_but([1]).unwrap(),
+        HeapRule::all_but([2, 3]).unwrap(),
+    ]);
+    rules
+}
+
+#[test]
+fn engine_matches_brute_force_on_small_heaps() {
+    for rule in test_rules() {
+        let last = match rule {
+            HeapRule::RestNim => 22,
+            _ => 70,
+        };
+        let expected = brute_force(&rule, last as u64);
+        for method in [Method::PlainMex, Method::SparseSpace] {
+            assert_eq!(
+                values(&rule, method, last),
+                expected,
+                "{rule} by {method:?}"
+            );
+        }
+    }
+}
+
+/// Sparse space against plain mex on every heap. In `cargo test --release` this runs to
+/// 10^5 values for every rule; in debug builds to 5000 (the 10^5 check is the release one).
+#[test]
+fn sparse_space_matches_plain_mex() {
+    let last = if cfg!(debug_assertions) {
+        5_000
+    } else {
+        100_000
+    };
+    for code in [
+        "0.77", "0.07", "0.137", "0.6", "0.16", "4.07", "0.106", "0.14", "0.51", "0.37", "0.165",
+        "0.45", "0.04",
+    ] {
+        let rule = rule(code);
+        let sparse = values(&rule, Method::SparseSpace, last);
+        let plain = values(&rule, Method::PlainMex, last);
+        assert!(
+            sparse == plain,
+            "{code}: sparse space differs from plain mex"
+        );
+    }
+    let sparse_grundy = values(&HeapRule::GrundysGame, Method::SparseSpace, last);
+    let plain_grundy = values(&HeapRule::GrundysGame, Method::PlainMex, last);
+    assert!(
+        sparse_grundy == plain_grundy,
+        "Grundy's game: sparse space differs from plain mex"
+    );
+}
+
+#[test]
+fn sparse_space_is_actually_used() {
+    // 0.16 lives in a sparse space: a few dozen rare heaps among 20 000.
+    let mut solver = SequenceSolver::new(rule("0.16"), Method::SparseSpace);
+    solver.extend_to(20_000);
+    let stats = solver.stats();
+    assert_ne!(stats.masks[0], 0, "{stats:?}");
+    assert!(stats.rare_heaps[0] < 200, "{stats:?}");
+    let plain_pairs: u64 = (4..=20_000u64).map(|n| (n - 2) / 2).sum();
+    assert!(
+        stats.rare_pairs + stats.scanned_pairs < plain_pairs / 10,
+        "{stats:?}"
+    );
+    // 0.106 needs the parity-twisted class (odd removals, position bit in the mask).
+    let mut solver = SequenceSolver::new(rule("0.106"), Method::SparseSpace);
+    solver.extend_to(20_000);
+    let stats = solver.stats();
+    assert_eq!(stats.masks[0], 0, "no even removal splits in 0.106");
+    assert_eq!(stats.masks[1] & 1, 1, "{stats:?}");
+    assert!(stats.rare_heaps[1] < 100, "{stats:?}");
+}
+
+#[test]
+fn known_first_values() {
+    let kayles = values(&HeapRule::kayles(), Method::SparseSpace, 11);
+    assert_eq!(kayles, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+    let dawson = values(&HeapRule::dawsons_kayles(), Method::SparseSpace, 6);
+    assert_eq!(dawson, [0, 0, 1, 1, 2, 0, 3]);
+    let grundy = values(&HeapRule::GrundysGame, Method::SparseSpace, 12);
+    assert_eq!(grundy, [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]);
+    let sub = values(
+        &HeapRule::subtraction([1, 3, 4]).unwrap(),
+        Method::SparseSpace,
+        13,
+    );
+    assert_eq!(sub, [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+}
+
+#[test]
+fn kayles_has_period_12_from_71() {
+    let rule = HeapRule::kayles();
+    let values = grundy_values(&rule, 300);
+    let p = find_periodicity(&rule, &values).unwrap();
+    assert_eq!((p.period, p.preperiod, p.saltus), (12, 71, 0));
+    assert!(p.proven());
+    // The last exception is heap 70.
+    let g = values.to_vec();
+    assert_ne!(g[70], g[82]);
+}
+
+#[test]
+fn dawsons_kayles_has_period_34_from_53() {
+    let rule = HeapRule::dawsons_kayles();
+    let values = grundy_values(&rule, 400);
+    let p = find_periodicity(&rule, &values).unwrap();
+    assert_eq!((p.period, p.preperiod, p.saltus), (34, 53, 0));
+    assert!(matches!(p.proof, Proof::GuySmith { .. }));
+}
+
+#[test]
+fn guy_smith_needs_the_full_range() {
+    let rule = HeapRule::kayles();
+    // Kayles: k = 2, h = 2: heaps up to 2*71 + 12 + 2 - 1 + 12 = 167 are needed.
+    assert_eq!(certification_length(&rule, 71, 12, 0), Some(168));
+    let short = grundy_values(&rule, 166);
+    let p = find_periodicity(&rule, &short).unwrap();
+    assert_eq!((p.period, p.preperiod), (12, 71));
+    assert!(!p.proven());
+    let enough = grundy_values(&rule, 167);
+    assert!(find_periodicity(&rule, &enough).unwrap().proven());
+}
+
+#[test]
+fn until_proven_finds_and_certifies() {
+    let mut never_stop = |_: Progress| ControlFlow::Continue(());
+    for (rule, period, preperiod) in [
+        (HeapRule::kayles(), 12, 71),
+        (HeapRule::dawsons_kayles(), 34, 53),
+        (rule("0.137"), 34, 52),
+        (HeapRule::subtraction([1, 3, 4]).unwrap(), 7, 0),
+        (HeapRule::subtraction([2, 5, 7]).unwrap(), 22, 0),
+    ] {
+        let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+        let p = until_proven(&mut solver, 100_000, &mut never_stop)
+            .unwrap()
+            .unwrap();
+        assert_eq!((p.period, p.preperiod), (period, preperiod), "{rule}");
+        assert!(p.proven(), "{rule}");
+        let needed = certification_length(&rule, p.preperiod, p.period, 0).unwrap();
+        assert!(solver.values().len() >= needed);
+    }
+}
+
+#[test]
+fn grundys_game_shows_no_period() {
+    let last = if cfg!(debug_assertions) {
+        20_000
+    } else {
+        200_000
+    };
+    let rule = HeapRule::GrundysGame;
+    let values = grundy_values(&rule, last);
+    assert_eq!(find_periodicity(&rule, &values), None);
+    let mut solver = SequenceSolver::new(rule, Method::SparseSpace);
+    let found = until_proven(&mut solver, 5_000, &mut |_| ControlFlow::Continue(())).unwrap();
+    assert!(found.is_none());
+    assert_eq!(
+        solver.values().len(),
+        5_001,
+        "until_proven stops at its cap"
+    );
+}
+
+#[test]
+fn laskers_nim_closed_form() {
+    let rule = HeapRule::LaskersNim;
+    let g = values(&rule, Method::SparseSpace, 2_000);
+    assert_eq!(g[0], 0);
+    for k in 0..499u32 {
+        let n = 4 * k as usize;
+        assert_eq!(
+            &g[n + 1..=n + 4],
+            &[4 * k + 1, 4 * k + 2, 4 * k + 4, 4 * k + 3],
+            "k = {k}"
+        );
+    }
+    let p = find_periodicity(&rule, &g.iter().copied().collect()).unwrap();
+    assert_eq!((p.period, p.preperiod, p.saltus), (4, 1, 4));
+    assert!(matches!(p.proof, Proof::ClosedForm { .. }));
+}
+
+#[test]
+fn rest_nim_equals_nim() {
+    // Computed from the rules (every partition of every remainder), not from the formula.
+    let g = values(&HeapRule::RestNim, Method::PlainMex, 300);
+    assert!(g.iter().enumerate().all(|(n, &v)| v == n as u32), "{g:?}");
+    let p = find_periodicity(&HeapRule::RestNim, &g.iter().copied().collect()).unwrap();
+    assert_eq!((p.period, p.preperiod, p.saltus), (1, 0, 1));
+    assert!(p.proven());
+}
+
+#[test]
+fn all_but_subtraction_is_arithmetic_periodic_but_unproven() {
+    // all_but[1]: never remove exactly one token.
+    let rule = HeapRule::all_but([1]).unwrap();
+    let g = grundy_values(&rule, 3_000);
+    let p = find_periodicity(&rule, &g).unwrap();
+    assert!(p.saltus > 0, "{p:?}");
+    assert!(!p.proven());
+    let big = BigUint::from(10u32).pow(30);
+    assert_eq!(p.value_of_heap(&g, &big), Err(ValueError::NotProven));
+}
+
+#[test]
+fn values_of_huge_heaps() {
+    let rule = HeapRule::dawsons_kayles();
+    let g = grundy_values(&rule, 400);
+    let p = find_periodicity(&rule, &g).unwrap();
+    // For heaps inside the computed range the stored value is returned.
+    for n in [0usize, 52, 53, 200, 400] {
+        assert_eq!(
+            p.value_of_heap(&g, &BigUint::from(n)).unwrap(),
+            BigUint::from(g.get(n).unwrap())
+        );
+    }
+    // Beyond it: by the period, compared with a longer computation.
+    let longer = grundy_values(&rule, 3_000);
+    for n in [401usize, 1_000, 2_999] {
+        assert_eq!(
+            p.value_of_heap(&g, &BigUint::from(n)).unwrap(),
+            BigUint::from(longer.get(n).unwrap())
+        );
+    }
+    let huge: BigUint = format!("1{}", "0".repeat(99)).parse().unwrap(); // 10^99, 100 digits
+    let offset = ((&huge - 53u32) % 34u32)
+        .to_u32_digits()
+        .first()
+        .copied()
+        .unwrap_or(0) as usize;
+    assert_eq!(
+        p.value_of_heap(&g, &huge).unwrap(),
+        BigUint::from(g.get(53 + offset).unwrap())
+    );
+    // Arithmetic periodicity: Lasker's Nim, G(4k+3) = 4k+4.
+    let lasker = grundy_values(&HeapRule::LaskersNim, 100);
+    let lp = find_periodicity(&HeapRule::LaskersNim, &lasker).unwrap();
+    let heap = BigUint::from(4u32) * &huge + 3u32;
+    assert_eq!(
+        lp.value_of_heap(&lasker, &heap).unwrap(),
+        BigUint::from(4u32) * &huge + 4u32
+    );
+}
+
+#[test]
+fn storage_widens_for_large_values() {
+    let g = grundy_values(&HeapRule::nim(), 70_000);
+    assert_eq!(g.bytes_per_value(), 4);
+    assert_eq!(g.get(70_000), Some(70_000));
+    assert_eq!(g.max_value(), 70_000);
+}
+
+#[test]
+fn progress_is_reported_and_can_stop() {
+    let mut reports = Vec::new();
+    let mut solver = SequenceSolver::new(rule("0.106"), Method::SparseSpace);
+    // Progress is reported every 65 536 values, so this needs a few hundred thousand.
+    let result = solver.extend_to_with_progress(200_000, &mut |p| {
+        reports.push(p);
+        if p.done >= 100_000 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let done = result.unwrap_err().done;
+    assert!((100_000..200_001).contains(&done));
+    assert_eq!(solver.values().len(), done);
+    assert!(reports.iter().all(|p| p.total == 200_001));
+    assert!(reports.windows(2).all(|w| w[0].done < w[1].done));
+    // Resuming finishes the job with the same values as one run.
+    solver.extend_to(200_000);
+    assert_eq!(solver.values(), &grundy_values(&rule("0.106"), 200_000));
+}
+
+mod files {
+    use super::*;
+    use std::io::Write;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("grundy-seq-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn text_and_binary_round_trip() {
+        let g: GrundyValues = [0, 1, 127, 128, 300, 16_384, 70_000, 0]
+            .into_iter()
+            .collect();
+        for format in [FileFormat::Text, FileFormat::Binary] {
+            let mut bytes = Vec::new();
+            write_values(&g, format, &mut bytes).unwrap();
+            assert_eq!(read_values(&mut bytes.as_slice(), format).unwrap(), g);
+        }
+        let mut text = Vec::new();
+        write_values(
+            &[0, 12, 3].into_iter().collect(),
+            FileFormat::Text,
+            &mut text,
+        )
+        .unwrap();
+        assert_eq!(text, b"0\n12\n3\n");
+    }
+
+    #[test]
+    fn bad_files_are_rejected_with_a_line() {
+        let error = read_values(&mut &b"0\n1\nx\n"[..], FileFormat::Text).unwrap_err();
+        assert!(
+            matches!(error, FileError::BadLine { line: 3, .. }),
+            "{error}"
+        );
+        let error = read_values(&mut &b"0\n-1\n"[..], FileFormat::Text).unwrap_err();
+        assert!(error.to_string().starts_with("line 2"), "{error}");
+        assert!(matches!(
+            read_values(&mut &b"junk"[..], FileFormat::Binary),
+            Err(FileError::BadHeader)
+        ));
+        // An incomplete last line is the tail of an interrupted write: ignored.
+        assert_eq!(
+            read_values(&mut &b"0\n1\n2"[..], FileFormat::Text)
+                .unwrap()
+                .to_vec(),
+            [0, 1]
+        );
+    }
+
+    #[test]
+    fn interrupted_run_resumes_from_file() {
+        let rule = rule("0.16");
+        let reference = grundy_values(&rule, 150_000);
+        for format in [FileFormat::Text, FileFormat::Binary] {
+            let path = scratch(&format!("resume-{format:?}"));
+            let _ = std::fs::remove_file(&path);
+            let stopped = compute_into_file(
+                &rule,
+                Method::SparseSpace,
+                150_000,
+                &path,
+                format,
+                &mut |p| {
+                    if p.done >= 70_000 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
+            assert!(matches!(stopped, Err(FileError::Interrupted { .. })));
+            // Simulate a crash in the middle of writing a value.
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            file.write_all(if format == FileFormat::Text {
+                b"12"
+            } else {
+                &[0x85]
+            })
+            .unwrap();
+            drop(file);
+            let saved = read_values(&mut std::fs::File::open(&path).unwrap(), format).unwrap();
+            assert!(saved.len() >= 70_000);
+            let solver = compute_into_file(
+                &rule,
+                Method::SparseSpace,
+                150_000,
+                &path,
+                format,
+                &mut |_| ControlFlow::Continue(()),
+            )
+            .unwrap();
+            assert_eq!(solver.values(), &reference);
+            let on_disk = read_values(&mut std::fs::File::open(&path).unwrap(), format).unwrap();
+            assert_eq!(on_disk, reference, "{format:?}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn resume_rejects_values_of_another_rule() {
+        let kayles = grundy_values(&HeapRule::kayles(), 100);
+        let error = SequenceSolver::resume(HeapRule::dawsons_kayles(), Method::SparseSpace, kayles)
+            .unwrap_err();
+        assert!(error.heap >= 97);
+    }
+}
+
+/// 0.16: preperiod 105351, period 149459 (Gangolli and Plambeck). Needs about
+/// 510 000 values for the Guy-Smith proof; a few seconds in release mode. Run with
+/// `cargo test -p grundy --release --lib sequence::tests::octal_016 -- --ignored`.
+#[test]
+#[ignore = "release-mode test: needs ~5e5 values"]
+fn octal_016_period() {
+    let rule = rule("0.16");
+    let mut solver = SequenceSolver::new(rule, Method::SparseSpace);
+    let p = until_proven(&mut solver, 2_000_000, &mut |_| ControlFlow::Continue(()))
+        .unwrap()
+        .unwrap();
+    assert_eq!((p.period, p.preperiod, p.saltus), (149_459, 105_351, 0));
+    assert!(p.proven());
+}
