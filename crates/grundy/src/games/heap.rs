@@ -8,6 +8,7 @@ pub mod octal;
 pub mod rules;
 pub mod subtraction;
 pub mod subtraction_sets;
+pub mod take_and_break;
 
 pub use rules::{HeapMove, HeapRule, RuleError};
 
@@ -26,8 +27,10 @@ pub type Leaves = SmallVec<[u64; 2]>;
 
 /// The rules of a heap game, for one heap.
 pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
-    /// Appends the moves from a heap of `size`, each as the heaps it leaves.
-    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>);
+    /// Appends the moves from a heap of `size`, each as the heaps it leaves. A
+    /// rule with very many moves may stop once it has appended more than `limit`
+    /// (the caller then reports the limit).
+    fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>);
 
     /// The nimber of a heap of any size by theory, with the method's name.
     fn heap_nimber(&self, _size: &BigUint) -> Option<(BigUint, &'static str)> {
@@ -120,7 +123,10 @@ impl<R: HeapRules> Component for Heap<R> {
             .filter(|&size| size <= limit as u64)
             .ok_or(SearchError::StateLimit { limit })?;
         let mut moves = Vec::new();
-        self.rules.heap_moves(size, &mut moves);
+        self.rules.heap_moves(size, limit, &mut moves);
+        if moves.len() > limit {
+            return Err(SearchError::StateLimit { limit });
+        }
         Ok(moves
             .into_iter()
             .map(|leaves| Self::parts(&self.rules, leaves.into_iter().map(BigUint::from)))

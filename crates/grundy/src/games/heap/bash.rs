@@ -33,7 +33,7 @@ impl Bash {
 }
 
 impl HeapRules for Bash {
-    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>) {
+    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
         let most = u64::try_from(&self.max_take).unwrap_or(u64::MAX).min(size);
         moves.extend((1..=most).map(|take| Leaves::from_slice(&[size - take])));
     }

@@ -20,7 +20,7 @@ use crate::lang::{LangError, Term};
 pub struct Nim;
 
 impl HeapRules for Nim {
-    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>) {
+    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend((0..size).map(|left| Leaves::from_slice(&[left])));
     }
 

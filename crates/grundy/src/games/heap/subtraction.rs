@@ -171,7 +171,7 @@ fn find_period(amounts: &[u64]) -> Option<Periodicity> {
 }
 
 impl HeapRules for Subtraction {
-    fn heap_moves(&self, size: u64, moves: &mut Vec<Leaves>) {
+    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend(
             self.amounts
                 .iter()

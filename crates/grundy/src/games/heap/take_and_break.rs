@@ -1,0 +1,573 @@
+//! Catalogue terms for heap games given as rules ([`HeapRule`]): take-and-break
+//! games by octal or hexadecimal code (`octal[0.137]`), Kayles, Dawson's Kayles,
+//! Grundy's game, Lasker's Nim, Rest Nim and all-but subtraction games.
+//!
+//! A heap's nimber is read from the game's Grundy sequence, computed by the
+//! sequence engine ([`crate::sequence`]). When a period is *proven* (the
+//! Guy-Smith periodicity theorem for finite octal codes, Winning Ways ch. 4; a
+//! closed form for Lasker's Nim and Rest Nim), heaps of any size answer from it,
+//! and so do their winning moves: the splits of a huge heap into `a + b` fall
+//! into residue classes of `a` modulo the period, which are counted exactly.
+//! Without a proof, heaps up to ten million are answered from computed values.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::octal::{LEAVE_ONE, LEAVE_TWO};
+use super::{Heap, HeapRule, HeapRules, Leaves};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
+use crate::lang::{LangError, Term, ValueKind};
+use crate::sequence::{GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven};
+
+/// Values computed when a term is built, to find and prove a period.
+const PERIOD_SEARCH_HEAPS: usize = 1 << 12;
+/// The largest heap answered from computed values when no period is proven.
+const LARGEST_COMPUTED_HEAP: u64 = 10_000_000;
+/// The most moves of one heap enumerated to list its winning moves.
+const MOVE_BUDGET: usize = 20_000_000;
+
+/// A heap game whose nimbers come from its Grundy sequence.
+#[derive(Debug)]
+pub struct SequenceRules {
+    rule: HeapRule,
+    values: GrundyValues,
+    /// A proven period, if any.
+    periodicity: Option<Periodicity>,
+}
+
+impl SequenceRules {
+    /// The values of `rule` up to the largest heap it will be asked about (when
+    /// at most ten million), and a period if one is proven within 4096 heaps.
+    #[must_use]
+    pub fn new(rule: HeapRule, largest_heap: Option<&BigUint>) -> Self {
+        let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+        let periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .ok()
+        .flatten()
+        .filter(Periodicity::proven);
+        if periodicity.is_none() {
+            if let Some(largest) = largest_heap.and_then(ToPrimitive::to_u64) {
+                if largest <= LARGEST_COMPUTED_HEAP {
+                    solver.extend_to(usize::try_from(largest).unwrap_or(0));
+                }
+            }
+        }
+        Self {
+            rule,
+            values: solver.into_values(),
+            periodicity,
+        }
+    }
+
+    /// The rule.
+    #[must_use]
+    pub const fn rule(&self) -> &HeapRule {
+        &self.rule
+    }
+
+    /// The nimber of a heap of any size, when computed or proven.
+    #[must_use]
+    pub fn value(&self, heap: &BigUint) -> Option<BigUint> {
+        if let Some(value) = heap.to_usize().and_then(|n| self.values.get(n)) {
+            return Some(value.into());
+        }
+        self.periodicity
+            .as_ref()?
+            .value_of_heap(&self.values, heap)
+            .ok()
+    }
+
+    fn method(&self, heap: &BigUint) -> &'static str {
+        match (
+            &self.periodicity,
+            heap.to_usize().is_some_and(|n| n < self.values.len()),
+        ) {
+            (_, true) => "grundy sequence",
+            (
+                Some(Periodicity {
+                    proof: Proof::ClosedForm { .. },
+                    ..
+                }),
+                false,
+            ) => "closed form",
+            (Some(_), false) => "proven period (Guy-Smith)",
+            (None, false) => "grundy sequence",
+        }
+    }
+
+    /// Winning moves of a heap too large to enumerate: a finite octal code with a
+    /// proven period, leaving at most two heaps. The splits `a + b = rest`
+    /// (`a <= b`) with `a` past the preperiod and period fall into residue
+    /// classes of `a` modulo the period, each counted by arithmetic.
+    fn periodic_moves_to(
+        &self,
+        heap: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        let HeapRule::TakeAndBreak(code) = &self.rule else {
+            return None;
+        };
+        let periodicity = self.periodicity.as_ref()?;
+        if code.max_heaps_left() > 2 || periodicity.saltus != 0 {
+            return None;
+        }
+        let (preperiod, period) = (periodicity.preperiod, periodicity.period);
+        let direct_end = preperiod + period; // splits with a below this are checked one by one
+        let mut count = BigUint::zero();
+        let mut listed = Vec::new();
+        for removed in 0..=code.max_removed() {
+            let digit = code.digit(removed);
+            let rest = heap - removed;
+            if digit & LEAVE_ONE != 0 && removed > 0 && self.value(&rest)? == *target {
+                count += 1u32;
+                if listed.len() < max {
+                    listed.push(vec![rest.clone()]);
+                }
+            }
+            if digit & LEAVE_TWO == 0 {
+                continue;
+            }
+            let half = &rest / 2u32;
+            for a in 1..direct_end {
+                let a_big = BigUint::from(a);
+                if a_big > half {
+                    break;
+                }
+                let b = &rest - &a_big;
+                if (BigUint::from(self.values.get(a)?) ^ self.value(&b)?) == *target {
+                    count += 1u32;
+                    if listed.len() < max {
+                        listed.push(vec![a_big, b]);
+                    }
+                }
+            }
+            let first = BigUint::from(direct_end);
+            if half < first {
+                continue;
+            }
+            // a = preperiod + c (mod period); then b - preperiod ≡ rest - 2·preperiod - c.
+            let shift = (&rest + period * 2 - 2 * (preperiod % period)) % period;
+            let shift = shift.to_usize()?;
+            let mut matching = Vec::new();
+            for c in 0..period {
+                let value_a = self.values.get(preperiod + c)?;
+                let value_b = self.values.get(preperiod + (shift + period - c) % period)?;
+                if BigUint::from(value_a ^ value_b) == *target {
+                    matching.push(c);
+                }
+            }
+            for &c in &matching {
+                // The a of class c from `first` on: first + c, first + c + period, ...
+                let smallest = &first + c;
+                if smallest <= half {
+                    count += (&half - &smallest) / period + BigUint::one();
+                }
+            }
+            let mut offset = BigUint::zero();
+            while listed.len() < max {
+                let mut any = false;
+                for &c in &matching {
+                    let a = &first + c + &offset;
+                    if a <= half && listed.len() < max {
+                        let b = &rest - &a;
+                        listed.push(vec![a, b]);
+                        any = true;
+                    }
+                }
+                if !any {
+                    break;
+                }
+                offset += period;
+            }
+        }
+        Some((count, listed))
+    }
+}
+
+impl HeapRules for SequenceRules {
+    fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
+        moves.extend(
+            self.rule
+                .moves(size)
+                .take(limit.saturating_add(1))
+                .map(|heap_move| Leaves::from_slice(&heap_move.leaves)),
+        );
+    }
+
+    fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {
+        Some((self.value(size)?, self.method(size)))
+    }
+
+    fn heap_moves_to_nimber(
+        &self,
+        size: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        let small = size.to_u64().filter(|&n| (n as usize) < self.values.len());
+        let Some(small) = small else {
+            return self.periodic_moves_to(size, target, max);
+        };
+        let mut count = 0u64;
+        let mut listed = Vec::new();
+        for (index, heap_move) in self.rule.moves(small).enumerate() {
+            if index >= MOVE_BUDGET {
+                return None;
+            }
+            let value = heap_move.leaves.iter().try_fold(0u32, |x, &leaf| {
+                Some(x ^ self.values.get(usize::try_from(leaf).ok()?)?)
+            })?;
+            if BigUint::from(value) == *target {
+                count += 1;
+                if listed.len() < max {
+                    listed.push(
+                        heap_move
+                            .leaves
+                            .iter()
+                            .map(|&leaf| BigUint::from(leaf))
+                            .collect(),
+                    );
+                }
+            }
+        }
+        Some((count.into(), listed))
+    }
+}
+
+/// Builds a term of `rule` named `head`.
+fn group(term: &Term, head: String, rule: HeapRule) -> Result<Group, LangError> {
+    let sizes = heap_sizes_with_text(term)?;
+    let largest = sizes.iter().map(|size| &size.value).max();
+    let rules = Arc::new(SequenceRules::new(rule, largest));
+    Ok(Group::new(head, Heap::given_parts(&rules, sizes)))
+}
+
+fn build_octal(term: &Term) -> Result<Group, LangError> {
+    let code = match term.params.as_slice() {
+        [param] if param.key.is_none() => param,
+        _ => {
+            return Err(
+                LangError::new("`octal` takes one parameter: the code", term.name_span)
+                    .with_help("for example `octal[0.77](10)` (Kayles) or `octal[4.07](10)`"),
+            );
+        }
+    };
+    let text = match &code.value.kind {
+        ValueKind::Code(text) => text.clone(),
+        // `octal[4]` reads as an integer; as a code it is `4.`.
+        ValueKind::Integer(n) => format!("{n}."),
+        _ => {
+            return Err(LangError::new(
+                "the code of `octal` looks like 0.77 or 4.07",
+                code.value.span,
+            ));
+        }
+    };
+    let rule = HeapRule::octal(&text).map_err(|error| {
+        LangError::new(format!("invalid code `{text}`: {error}"), code.value.span)
+    })?;
+    let head = match &rule {
+        HeapRule::GrundysGame => "grundy_game".to_owned(),
+        other => other.to_string(),
+    };
+    group(term, head, rule)
+}
+
+fn build_all_but(term: &Term) -> Result<Group, LangError> {
+    let mut excluded = Vec::new();
+    for param in &term.params {
+        let ValueKind::Integer(n) = &param.value.kind else {
+            return Err(LangError::new(
+                "the excluded amounts of `all_but` are integers",
+                param.value.span,
+            ));
+        };
+        let amount = n.to_u32().filter(|&amount| amount >= 1).ok_or_else(|| {
+            LangError::new(
+                format!("an excluded amount must be from 1 to {}, not {n}", u32::MAX),
+                param.value.span,
+            )
+        })?;
+        excluded.push(amount);
+    }
+    let rule = HeapRule::all_but(excluded)
+        .map_err(|error| LangError::new(error.to_string(), term.name_span))?;
+    let head = rule.to_string();
+    group(term, head, rule)
+}
+
+macro_rules! named {
+    ($function:ident, $name:literal, $rule:expr) => {
+        fn $function(term: &Term) -> Result<Group, LangError> {
+            no_params(term)?;
+            group(term, $name.to_owned(), $rule)
+        }
+    };
+}
+
+named!(build_kayles, "kayles", HeapRule::kayles());
+named!(
+    build_dawson_kayles,
+    "dawson_kayles",
+    HeapRule::dawsons_kayles()
+);
+named!(build_grundy_game, "grundy_game", HeapRule::GrundysGame);
+named!(build_lasker, "lasker", HeapRule::LaskersNim);
+named!(build_rest_nim, "rest_nim", HeapRule::RestNim);
+
+/// `octal[CODE]`.
+pub const OCTAL_ENTRY: GameEntry = GameEntry {
+    name: "octal",
+    summary: "take-and-break game given by an octal or hexadecimal code",
+    rules: "The code d0.d1d2...dk says what a move may do: digit dk (0-9, A-F) for removing k tokens \
+            from one heap is a sum of 1 (may remove a whole heap of exactly k), 2 (may leave one \
+            non-empty heap), 4 (may leave two non-empty heaps), 8 (hexadecimal: three heaps). \
+            d0 = 4 allows splitting without removing. Nimbers come from the Grundy sequence; a \
+            period proven by the Guy-Smith theorem (Winning Ways ch. 4) answers heaps of any size. \
+            `octal[4!.0]` is Grundy's game (CGSuite's code).",
+    syntax: "octal[CODE](n, ...), e.g. octal[0.137](10), octal[4.07](9, 12)",
+    examples: &[
+        "octal[0.137](20)",
+        "octal[0.6](30, 31)",
+        "octal[0.07](1000000000000000000000000000000)",
+    ],
+    kind: EntryKind::Game(build_octal),
+};
+
+/// `kayles`.
+pub const KAYLES_ENTRY: GameEntry = GameEntry {
+    name: "kayles",
+    summary: "knock down one pin or two adjacent pins from a row (octal 0.77)",
+    rules: "A heap is a row of pins; a move removes one or two adjacent pins, which may split the row \
+            in two. Octal code 0.77. Its Grundy sequence has period 12 from heap 71 on (last \
+            exception at 70), proven by the Guy-Smith theorem, so heaps of any size answer instantly \
+            (Winning Ways ch. 4).",
+    syntax: "kayles(n, ...)",
+    examples: &[
+        "kayles(10)",
+        "kayles(3, 4, 5)",
+        "kayles(123456789012345678901234567890)",
+    ],
+    kind: EntryKind::Game(build_kayles),
+};
+
+/// `dawson_kayles`.
+pub const DAWSON_KAYLES_ENTRY: GameEntry = GameEntry {
+    name: "dawson_kayles",
+    summary: "remove two adjacent pins from a row (octal 0.07)",
+    rules: "A move removes exactly two adjacent pins from a row, which may split it in two. Octal \
+            code 0.07 (Dawson's chess). Period 34 from heap 53 on, proven by the Guy-Smith theorem \
+            (Winning Ways ch. 4).",
+    syntax: "dawson_kayles(n, ...)",
+    examples: &["dawson_kayles(20)", "dawson_kayles(1000000000000000000001)"],
+    kind: EntryKind::Game(build_dawson_kayles),
+};
+
+/// `grundy_game`.
+pub const GRUNDY_GAME_ENTRY: GameEntry = GameEntry {
+    name: "grundy_game",
+    summary: "split one heap into two heaps of different sizes",
+    rules: "A move splits a heap into two non-empty heaps of different sizes. No period is known (none \
+            up to at least 2^35, Flammenkamp), so heaps are answered from computed values, up to ten \
+            million.",
+    syntax: "grundy_game(n, ...)",
+    examples: &["grundy_game(10)", "grundy_game(100, 200)"],
+    kind: EntryKind::Game(build_grundy_game),
+};
+
+/// `lasker`.
+pub const LASKER_ENTRY: GameEntry = GameEntry {
+    name: "lasker",
+    summary: "take any number from a heap, or split a heap in two (Lasker's Nim)",
+    rules: "A move removes any positive number of tokens from one heap, or splits a heap into two \
+            non-empty heaps. G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 \
+            (Winning Ways ch. 15; seed 002, multi-nim), checked on the computed sequence.",
+    syntax: "lasker(n, ...)",
+    examples: &["lasker(3, 4, 7)", "lasker(1000000000000000000000000000000)"],
+    kind: EntryKind::Game(build_lasker),
+};
+
+/// `rest_nim`.
+pub const REST_NIM_ENTRY: GameEntry = GameEntry {
+    name: "rest_nim",
+    summary: "take any number from a heap, then split the rest freely",
+    rules: "A move removes a positive number of tokens from one heap and may split what remains into \
+            any number of non-empty heaps. G(n) = n: the xor of parts never exceeds their sum (seed \
+            000). Winning moves are listed by enumerating splits, which grow exponentially: large \
+            heaps reach the state limit.",
+    syntax: "rest_nim(n, ...)",
+    examples: &["rest_nim(3, 5)", "rest_nim(7, 9, 12)"],
+    kind: EntryKind::Game(build_rest_nim),
+};
+
+/// `all_but[...]`.
+pub const ALL_BUT_ENTRY: GameEntry = GameEntry {
+    name: "all_but",
+    summary: "take any positive number of tokens except those in a finite set",
+    rules: "A move removes any positive number of tokens from one heap, except the amounts listed. \
+            all_but[] is Nim. Nimbers come from the Grundy sequence (all-but subtraction games are \
+            arithmetic-periodic; Angela Siegel).",
+    syntax: "all_but[e1, e2, ...](n, ...)",
+    examples: &["all_but[1, 2](10)", "all_but[3](4, 5, 6)"],
+    kind: EntryKind::Game(build_all_but),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Answer, SolveOptions, solve};
+    use crate::catalogue::build;
+    use crate::game::{ImpartialGame, Outcome};
+    use crate::lang::parse;
+    use crate::solver::Solver;
+
+    fn answer(text: &str) -> Answer {
+        solve(
+            &build(&parse(text).unwrap()).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap()
+    }
+
+    /// A heap position of any `HeapRule`, searched by the generic solver from
+    /// the rule's moves alone (heaps kept sorted).
+    struct Searched(HeapRule);
+    impl ImpartialGame for Searched {
+        type Position = Vec<u64>;
+        fn moves(&self, heaps: &Vec<u64>, moves: &mut Vec<Vec<u64>>) {
+            for (i, &heap) in heaps.iter().enumerate() {
+                for heap_move in self.0.moves(heap) {
+                    let mut next: Vec<u64> = heaps
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, &h)| h)
+                        .collect();
+                    next.extend(heap_move.leaves.iter().copied());
+                    next.sort_unstable();
+                    moves.push(next);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn named_games_agree_with_search() {
+        for (name, rule) in [
+            ("kayles", HeapRule::kayles()),
+            ("dawson_kayles", HeapRule::dawsons_kayles()),
+            ("grundy_game", HeapRule::GrundysGame),
+            ("lasker", HeapRule::LaskersNim),
+            ("rest_nim", HeapRule::RestNim),
+            ("octal[0.137]", HeapRule::octal("0.137").unwrap()),
+            ("octal[4.07]", HeapRule::octal("4.07").unwrap()),
+            ("all_but[2, 3]", HeapRule::all_but([2, 3]).unwrap()),
+        ] {
+            let game = Searched(rule);
+            let mut solver = Solver::new(&game);
+            for a in 0..9u64 {
+                for b in 0..7u64 {
+                    let mut heaps = vec![a, b];
+                    heaps.sort_unstable();
+                    let answer = answer(&format!("{name}({a}, {b})"));
+                    let nimber = solver.nimber(&heaps).unwrap();
+                    assert_eq!(answer.nimber, Some(nimber.into()), "{name}({a}, {b})");
+                    let winning = solver.winning_moves(&heaps).unwrap();
+                    assert_eq!(
+                        answer.winning_move_count,
+                        winning.len().into(),
+                        "{name}({a}, {b})"
+                    );
+                    for m in &answer.winning_moves {
+                        assert_eq!(
+                            self::answer(&answer.target(m)).outcome,
+                            Outcome::PreviousPlayerWins
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_count_splits_by_residue_class() {
+        // Check the periodic counting against enumeration on heaps just past the
+        // computed values' reach: compare with a rules object that computed far enough.
+        for code in ["0.77", "0.07", "0.137", "4.07", "0.6"] {
+            let rule = HeapRule::octal(code).unwrap();
+            let periodic = SequenceRules::new(rule.clone(), None);
+            let Some(periodicity) = periodic.periodicity.clone() else {
+                continue;
+            };
+            // The same game with values computed past the heaps asked and no
+            // period: its winning moves come from enumerating every split.
+            let explicit = SequenceRules {
+                values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
+                periodicity: None,
+                rule,
+            };
+            for heap in [
+                periodic.values.len() + 1,
+                periodic.values.len() + 777,
+                periodic.values.len() + 2999,
+            ] {
+                let heap_big = BigUint::from(heap);
+                for target in 0..8u32 {
+                    let target = BigUint::from(target);
+                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
+                    let by_enumeration = explicit
+                        .heap_moves_to_nimber(&heap_big, &target, 5)
+                        .unwrap();
+                    assert_eq!(
+                        by_period.0, by_enumeration.0,
+                        "{code} heap {heap} target {target} ({periodicity:?})"
+                    );
+                    assert_eq!(
+                        by_period.1, by_enumeration.1,
+                        "{code} heap {heap} target {target}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kayles_of_a_huge_heap_answers_from_the_period() {
+        let heap = "1".repeat(100);
+        let answer = answer(&format!("kayles({heap})"));
+        // 11...1 (100 ones) ≡ 79 in Kayles' period, and G(79) = 2.
+        assert_eq!(answer.nimber, Some(2u32.into()));
+        assert_eq!(answer.method, "proven period (Guy-Smith)");
+        assert!(answer.winning_move_count > BigUint::from(10u32).pow(90));
+        for m in answer.winning_moves.iter().take(5) {
+            let next = self::answer(&answer.target(m));
+            assert_eq!(
+                next.outcome,
+                Outcome::PreviousPlayerWins,
+                "{}",
+                answer.target(m)
+            );
+        }
+    }
+
+    #[test]
+    fn bad_codes_are_refused_with_the_reason() {
+        let error = build(&parse("octal[0.G](3)").unwrap()).unwrap_err();
+        assert!(
+            error.message.starts_with("invalid code `0.G`"),
+            "{}",
+            error.message
+        );
+        assert_eq!(error.span.start, 6);
+        let error = build(&parse("octal(3)").unwrap()).unwrap_err();
+        assert_eq!(error.message, "`octal` takes one parameter: the code");
+        assert!(build(&parse("kayles[1](3)").unwrap()).is_err());
+        assert!(build(&parse("all_but[0](3)").unwrap()).is_err());
+    }
+}
