@@ -36,7 +36,7 @@ use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 
 use smallvec::SmallVec;
 
-use super::storage::Cell;
+use super::storage::{Cell, Mirror};
 
 /// Numbers of tokens a move may remove: a finite list or everything but a finite list.
 #[derive(Debug, Clone)]
@@ -251,6 +251,7 @@ fn contains_bit(options: &[u64], value: u32) -> bool {
 /// were looked at. Written as chunked folds so that it vectorises.
 fn find_pair<T: Cell>(
     g: &[T],
+    mirror: Option<&[T]>,
     m: usize,
     from: usize,
     to: usize,
@@ -264,9 +265,39 @@ fn find_pair<T: Cell>(
         return (None, 0);
     }
     let target = T::narrow(target);
+    const BLOCK: usize = 64;
+    if let Some(mirror) = mirror {
+        // `mirror[len - 1 - i] = G(i)`, so `G(m - a)` for increasing `a` is read
+        // forwards: both halves stream through plain vector loads and compares.
+        let left = &g[from..=to];
+        let base = mirror.len() - 1 - m;
+        let right = &mirror[base + from..=base + to];
+        let blocks = left.len() / BLOCK;
+        for block in 0..blocks {
+            let range = block * BLOCK..(block + 1) * BLOCK;
+            let l: &[T; BLOCK] = left[range.clone()].try_into().expect("block length");
+            let r: &[T; BLOCK] = right[range].try_into().expect("block length");
+            let mut hit = false;
+            for i in 0..BLOCK {
+                hit |= (l[i] ^ r[i]) == target;
+            }
+            if hit {
+                let offset = (0..BLOCK).position(|i| (l[i] ^ r[i]) == target);
+                let scanned = (block as u64 + 1) * BLOCK as u64;
+                return (offset.map(|o| from + block * BLOCK + o), scanned);
+            }
+        }
+        let done = blocks * BLOCK;
+        let scanned = left.len() as u64;
+        for i in done..left.len() {
+            if (left[i] ^ right[i]) == target {
+                return (Some(from + i), (i + 1) as u64);
+            }
+        }
+        return (None, scanned);
+    }
     // Fixed-size blocks with constant indices: the compiler turns the block test into
     // vector compares (the reversed half becomes a shuffle).
-    const BLOCK: usize = 64;
     let left = &g[from..=to];
     let right = &g[m - to..=m - from];
     let blocks = left.len() / BLOCK;
@@ -319,6 +350,8 @@ pub(crate) struct TableEngine {
     next_rebuild: usize,
     rare_at_rebuild: [usize; 2],
     stats: EngineStats,
+    /// The values in reverse order (see [`Mirror`]), for forward vector searches.
+    mirror: Mirror,
     /// For all-but takes: the values of heaps `1..n` as a bit set, with counts.
     present: Vec<u64>,
     value_counts: Vec<u32>,
@@ -361,6 +394,7 @@ impl TableEngine {
             next_rebuild: 64,
             rare_at_rebuild: [0; 2],
             stats: EngineStats::default(),
+            mirror: Mirror::default(),
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
@@ -394,6 +428,7 @@ impl TableEngine {
             present,
             value_counts,
             value_bits,
+            mirror,
             ..
         } = self;
         options.start(*value_bits);
@@ -521,7 +556,8 @@ impl TableEngine {
                             candidate = options.mex_from(candidate);
                             continue 'candidate;
                         }
-                        let (hit, scanned) = find_pair(g, m, *from, half, candidate);
+                        let (hit, scanned) =
+                            find_pair(g, T::mirror_of(mirror), m, *from, half, candidate);
                         stats.scanned_pairs += scanned;
                         if hit.is_some() {
                             // Only the candidate is excluded; the pairs skipped by the
@@ -570,6 +606,9 @@ impl TableEngine {
     fn record<T: Cell>(&mut self, g: &[T]) {
         let n = g.len() - 1;
         let value = g[n].get();
+        if self.sparse_enabled && self.table.leave_two.iter().any(|moves| !moves.is_empty()) {
+            T::mirror_push(&mut self.mirror, g);
+        }
         if value >= 1 << self.value_bits {
             let bits = 32 - value.leading_zeros();
             self.resize_for_bits(bits);
