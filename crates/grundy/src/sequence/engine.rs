@@ -270,7 +270,10 @@ fn find_pair<T: Cell>(
         // `mirror[len - 1 - i] = G(i)`, so `G(m - a)` for increasing `a` is read
         // forwards: both halves stream through plain vector loads and compares.
         let left = &g[from..=to];
-        let base = mirror.len() - 1 - m;
+        let base = mirror
+            .len()
+            .checked_sub(m + 1)
+            .expect("the mirror has room for heap m");
         let right = &mirror[base + from..=base + to];
         let blocks = left.len() / BLOCK;
         for block in 0..blocks {

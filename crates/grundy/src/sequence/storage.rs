@@ -48,14 +48,15 @@ macro_rules! impl_cell {
             }
             fn mirror_push(mirror: &mut Mirror, g: &[Self]) {
                 let n = g.len() - 1;
+                // Room for one more heap: the next search reads G(m) with m = g.len().
                 if let Mirror::$variant(buffer) = mirror {
-                    if buffer.len() > n {
+                    if buffer.len() > n + 1 {
                         let at = buffer.len() - 1 - n;
                         buffer[at] = g[n];
                         return;
                     }
                 }
-                let capacity = (2 * g.len()).max(1024);
+                let capacity = (2 * g.len() + 2).max(1024);
                 let mut buffer = vec![g[0]; capacity];
                 for (i, &value) in g.iter().enumerate() {
                     buffer[capacity - 1 - i] = value;
