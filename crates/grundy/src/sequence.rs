@@ -193,9 +193,11 @@ impl SequenceSolver {
         if self.values.len() >= total {
             return Ok(());
         }
-        self.values.reserve(total - self.values.len());
         while self.values.len() < total {
             let chunk_end = total.min(self.values.len() + PROGRESS_CHUNK);
+            // Grow chunk by chunk: a huge `last_heap` fails when memory runs out, not
+            // up front, and the values computed so far are kept.
+            self.values.reserve(chunk_end - self.values.len());
             while self.values.len() < chunk_end {
                 let overflow = match &mut self.values.store {
                     Store::Narrow(v) => run(&mut self.engine, v, chunk_end),

@@ -36,7 +36,7 @@ use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 
 use smallvec::SmallVec;
 
-use super::storage::Cell;
+use super::storage::{Cell, Mirror};
 
 /// Numbers of tokens a move may remove: a finite list or everything but a finite list.
 #[derive(Debug, Clone)]
@@ -163,11 +163,72 @@ fn extended(value: u32, heap: usize) -> u32 {
 }
 
 #[inline(always)]
-fn insert(options: &mut [u64], value: u32) {
-    options[(value >> 6) as usize] |= 1u64 << (value & 63);
+fn insert_bit(set: &mut [u64], value: u32) {
+    set[(value >> 6) as usize] |= 1u64 << (value & 63);
 }
 
-fn mex(options: &[u64]) -> u32 {
+/// The option values of the heap being computed: `options[v] == stamp` when `v` is an
+/// option. Plain stores (no read-modify-write chains as with a bit set) and no clearing
+/// between heaps: each heap has its own stamp.
+#[derive(Debug, Clone, Default)]
+struct OptionSet {
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl OptionSet {
+    /// Starts a new heap with no option; values below `1 << bits` may be inserted.
+    fn start(&mut self, bits: u32) {
+        let len = (1usize << bits) + 1;
+        if self.marks.len() < len {
+            self.marks.resize(len, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+    }
+}
+
+/// The option set of one heap, borrowed as a plain slice (see [`OptionSet`]).
+#[derive(Debug)]
+struct Marks<'a> {
+    marks: &'a mut [u32],
+    stamp: u32,
+}
+
+impl Marks<'_> {
+    #[inline(always)]
+    fn insert(&mut self, value: u32) {
+        self.marks[value as usize] = self.stamp;
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, value: u32) {
+        self.marks[value as usize] = 0;
+    }
+
+    #[inline(always)]
+    fn contains(&self, value: u32) -> bool {
+        self.marks.get(value as usize) == Some(&self.stamp)
+    }
+
+    /// The smallest value from `from` on that is not an option (the mex when every
+    /// value below `from` is known to be one).
+    fn mex_from(&self, from: u32) -> u32 {
+        let stamp = self.stamp;
+        match self.marks[from as usize..]
+            .iter()
+            .position(|&mark| mark != stamp)
+        {
+            Some(offset) => from + offset as u32,
+            None => self.marks.len() as u32,
+        }
+    }
+}
+
+fn bit_set_mex(options: &[u64]) -> u32 {
     for (i, &word) in options.iter().enumerate() {
         if word != u64::MAX {
             return (i as u32) * 64 + (!word).trailing_zeros();
@@ -180,7 +241,7 @@ fn mex(options: &[u64]) -> u32 {
 const SCALAR_RUN: usize = 32;
 
 #[inline(always)]
-fn contains(options: &[u64], value: u32) -> bool {
+fn contains_bit(options: &[u64], value: u32) -> bool {
     options
         .get((value >> 6) as usize)
         .is_some_and(|w| w >> (value & 63) & 1 == 1)
@@ -190,6 +251,7 @@ fn contains(options: &[u64], value: u32) -> bool {
 /// were looked at. Written as chunked folds so that it vectorises.
 fn find_pair<T: Cell>(
     g: &[T],
+    mirror: Option<&[T]>,
     m: usize,
     from: usize,
     to: usize,
@@ -203,9 +265,42 @@ fn find_pair<T: Cell>(
         return (None, 0);
     }
     let target = T::narrow(target);
+    const BLOCK: usize = 64;
+    if let Some(mirror) = mirror {
+        // `mirror[len - 1 - i] = G(i)`, so `G(m - a)` for increasing `a` is read
+        // forwards: both halves stream through plain vector loads and compares.
+        let left = &g[from..=to];
+        let base = mirror
+            .len()
+            .checked_sub(m + 1)
+            .expect("the mirror has room for heap m");
+        let right = &mirror[base + from..=base + to];
+        let blocks = left.len() / BLOCK;
+        for block in 0..blocks {
+            let range = block * BLOCK..(block + 1) * BLOCK;
+            let l: &[T; BLOCK] = left[range.clone()].try_into().expect("block length");
+            let r: &[T; BLOCK] = right[range].try_into().expect("block length");
+            let mut hit = false;
+            for i in 0..BLOCK {
+                hit |= (l[i] ^ r[i]) == target;
+            }
+            if hit {
+                let offset = (0..BLOCK).position(|i| (l[i] ^ r[i]) == target);
+                let scanned = (block as u64 + 1) * BLOCK as u64;
+                return (offset.map(|o| from + block * BLOCK + o), scanned);
+            }
+        }
+        let done = blocks * BLOCK;
+        let scanned = left.len() as u64;
+        for i in done..left.len() {
+            if (left[i] ^ right[i]) == target {
+                return (Some(from + i), (i + 1) as u64);
+            }
+        }
+        return (None, scanned);
+    }
     // Fixed-size blocks with constant indices: the compiler turns the block test into
     // vector compares (the reversed half becomes a shuffle).
-    const BLOCK: usize = 64;
     let left = &g[from..=to];
     let right = &g[m - to..=m - from];
     let blocks = left.len() / BLOCK;
@@ -252,12 +347,14 @@ pub(crate) struct TableEngine {
     /// Every value so far is below `1 << value_bits`.
     value_bits: u32,
     /// Scratch bit set of option values.
-    options: Vec<u64>,
+    options: OptionSet,
     /// For rules leaving three heaps: `two_heap_values[m]` = values of the splits of `m`.
     two_heap_values: Vec<Vec<u64>>,
     next_rebuild: usize,
     rare_at_rebuild: [usize; 2],
     stats: EngineStats,
+    /// The values in reverse order (see [`Mirror`]), for forward vector searches.
+    mirror: Mirror,
     /// For all-but takes: the values of heaps `1..n` as a bit set, with counts.
     present: Vec<u64>,
     value_counts: Vec<u32>,
@@ -295,11 +392,12 @@ impl TableEngine {
             classes: Default::default(),
             extended_counts: Vec::new(),
             value_bits: 0,
-            options: Vec::new(),
+            options: OptionSet::default(),
             two_heap_values: Vec::new(),
             next_rebuild: 64,
             rare_at_rebuild: [0; 2],
             stats: EngineStats::default(),
+            mirror: Mirror::default(),
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
@@ -314,8 +412,7 @@ impl TableEngine {
 
     fn resize_for_bits(&mut self, bits: u32) {
         self.value_bits = bits;
-        self.options.resize(((1usize << bits) >> 6) + 1, 0);
-        self.present.resize(self.options.len(), 0);
+        self.present.resize(((1usize << bits) >> 6) + 1, 0);
         self.value_counts.resize(1usize << bits, 0);
         self.extended_counts.resize(1usize << (bits + 1), 0);
     }
@@ -333,13 +430,19 @@ impl TableEngine {
             stats,
             present,
             value_counts,
+            value_bits,
+            mirror,
             ..
         } = self;
-        // A plain slice keeps its address in a register through the hot loops.
-        let options: &mut [u64] = options.as_mut_slice();
-        options.fill(0);
+        options.start(*value_bits);
+        // Work on a local slice and stamp so the hot loops keep them in registers.
+        let stamp = options.stamp;
+        let options = &mut Marks {
+            marks: options.marks.as_mut_slice(),
+            stamp,
+        };
         if table.leave_none.contains(n) {
-            insert(options, 0);
+            options.insert(0);
         }
         match &table.leave_one {
             Tokens::Listed(list) => {
@@ -347,19 +450,23 @@ impl TableEngine {
                     if j >= n {
                         break;
                     }
-                    insert(options, g[n - j].get());
+                    options.insert(g[n - j].get());
                 }
             }
             Tokens::AllExcept(excluded) => {
                 // Every heap 1..n is left by some move, except the few `n - e`.
-                for (option, &word) in options.iter_mut().zip(present.iter()) {
-                    *option |= word;
+                for (w, &word) in present.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        options.insert((w as u32) * 64 + bits.trailing_zeros());
+                        bits &= bits - 1;
+                    }
                 }
                 for value in hidden_values(g, excluded, value_counts) {
-                    options[(value >> 6) as usize] &= !(1u64 << (value & 63));
+                    options.remove(value);
                 }
                 if table.leave_none.contains(n) {
-                    insert(options, 0);
+                    options.insert(0);
                 }
             }
         }
@@ -377,7 +484,7 @@ impl TableEngine {
                         while bits != 0 {
                             let t = (w as u32) * 64 + bits.trailing_zeros();
                             bits &= bits - 1;
-                            insert(options, t ^ first);
+                            options.insert(t ^ first);
                         }
                     }
                 }
@@ -399,19 +506,19 @@ impl TableEngine {
                         if unequal && other == r {
                             continue;
                         }
-                        insert(options, (below[r] ^ below[other]).get());
+                        options.insert((below[r] ^ below[other]).get());
                     }
                     stats.rare_pairs += count as u64;
                 } else {
                     let half = if unequal { (m - 1) / 2 } else { m / 2 };
                     for a in 1..=half {
-                        insert(options, (g[a] ^ g[m - a]).get());
+                        options.insert((g[a] ^ g[m - a]).get());
                     }
                     stats.scanned_pairs += half as u64;
                 }
             }
         }
-        let mut candidate = mex(options);
+        let mut candidate = options.mex_from(0);
         // Sparse space: the common pairs are looked at only while the candidate has the
         // parity they can reach. `inserted[parity][i]`: pairs `a < inserted` of the i-th
         // move of the class are in `options`; the rest were at most searched for one
@@ -444,26 +551,24 @@ impl TableEngine {
                         // and the next few rare values.
                         let stop = half.min(*from + SCALAR_RUN - 1);
                         for a in *from..=stop {
-                            insert(options, (g[a] ^ g[m - a]).get());
+                            options.insert((g[a] ^ g[m - a]).get());
                         }
                         stats.scanned_pairs += (stop + 1 - *from) as u64;
                         *from = stop + 1;
-                        if contains(options, candidate) {
-                            candidate = mex(options);
+                        if options.contains(candidate) {
+                            candidate = options.mex_from(candidate);
                             continue 'candidate;
                         }
-                        let (hit, scanned) = find_pair(g, m, *from, half, candidate);
+                        let (hit, scanned) =
+                            find_pair(g, T::mirror_of(mirror), m, *from, half, candidate);
                         stats.scanned_pairs += scanned;
-                        match hit {
-                            None => {}
-                            Some(a) => {
-                                for b in *from..=a {
-                                    insert(options, (g[b] ^ g[m - b]).get());
-                                }
-                                *from = a + 1;
-                                candidate = mex(options);
-                                continue 'candidate;
-                            }
+                        if hit.is_some() {
+                            // Only the candidate is excluded; the pairs skipped by the
+                            // search stay unrecorded and are searched again (vectorised)
+                            // for the next candidate, far cheaper than recording them.
+                            options.insert(candidate);
+                            candidate = options.mex_from(candidate);
+                            continue 'candidate;
                         }
                     }
                 }
@@ -489,10 +594,10 @@ impl TableEngine {
             }
         }
         // Both pointers only move up: `present` only grows.
-        while contains(&self.present, self.first_absent_above_zero) {
+        while contains_bit(&self.present, self.first_absent_above_zero) {
             self.first_absent_above_zero += 1;
         }
-        let absent = if zero_reached || contains(&self.present, 0) {
+        let absent = if zero_reached || contains_bit(&self.present, 0) {
             self.first_absent_above_zero
         } else {
             0
@@ -504,15 +609,18 @@ impl TableEngine {
     fn record<T: Cell>(&mut self, g: &[T]) {
         let n = g.len() - 1;
         let value = g[n].get();
+        if self.sparse_enabled && self.table.leave_two.iter().any(|moves| !moves.is_empty()) {
+            T::mirror_push(&mut self.mirror, g);
+        }
         if value >= 1 << self.value_bits {
             let bits = 32 - value.leading_zeros();
             self.resize_for_bits(bits);
             self.next_rebuild = self.next_rebuild.min(g.len());
         }
         if !self.table.leave_three.is_empty() {
-            let mut set = vec![0u64; self.options.len()];
+            let mut set = vec![0u64; ((1usize << self.value_bits) >> 6) + 1];
             for a in 1..=n / 2 {
-                insert(&mut set, (g[a] ^ g[n - a]).get());
+                insert_bit(&mut set, (g[a] ^ g[n - a]).get());
             }
             self.two_heap_values.push(set);
         }
@@ -521,7 +629,7 @@ impl TableEngine {
         }
         if matches!(self.table.leave_one, Tokens::AllExcept(_)) {
             self.value_counts[value as usize] += 1;
-            insert(&mut self.present, value);
+            insert_bit(&mut self.present, value);
         }
         let e = extended(value, n);
         self.extended_counts[e as usize] += 1;
@@ -633,7 +741,7 @@ impl RestNimEngine {
                 + 1;
             let mut set = vec![0u64; width];
             if m == 0 {
-                insert(&mut set, 0);
+                insert_bit(&mut set, 0);
             }
             for (a, first) in g.iter().enumerate().take(m + 1).skip(1) {
                 let first = first.get();
@@ -642,7 +750,7 @@ impl RestNimEngine {
                     while bits != 0 {
                         let t = (w as u32) * 64 + bits.trailing_zeros();
                         bits &= bits - 1;
-                        insert(&mut set, t ^ first);
+                        insert_bit(&mut set, t ^ first);
                     }
                 }
             }
@@ -656,7 +764,7 @@ impl RestNimEngine {
         }
         let mut union = self.union.clone();
         union.push(0);
-        mex(&union)
+        bit_set_mex(&union)
     }
 }
 

@@ -10,10 +10,26 @@ pub(crate) trait Cell:
     fn get(self) -> u32;
     /// The value `v`, which the caller guarantees fits.
     fn narrow(v: u32) -> Self;
+    /// The mirror's buffer when it holds this type.
+    fn mirror_of(mirror: &Mirror) -> Option<&[Self]>;
+    /// Stores the last value of `g` in the mirror, rebuilding it when it is full or of
+    /// another type.
+    fn mirror_push(mirror: &mut Mirror, g: &[Self]);
+}
+
+/// The values in reverse order: a buffer of some capacity `c` with `G(i)` at index
+/// `c - 1 - i`, so that `G(m - a)` for increasing `a` is read forwards.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Mirror {
+    #[default]
+    Empty,
+    Narrow(Vec<u8>),
+    Medium(Vec<u16>),
+    Wide(Vec<u32>),
 }
 
 macro_rules! impl_cell {
-    ($t:ty) => {
+    ($t:ty, $variant:ident) => {
         impl Cell for $t {
             #[inline(always)]
             fn get(self) -> u32 {
@@ -23,12 +39,36 @@ macro_rules! impl_cell {
             fn narrow(v: u32) -> Self {
                 v as $t
             }
+            #[inline(always)]
+            fn mirror_of(mirror: &Mirror) -> Option<&[Self]> {
+                match mirror {
+                    Mirror::$variant(buffer) => Some(buffer),
+                    _ => None,
+                }
+            }
+            fn mirror_push(mirror: &mut Mirror, g: &[Self]) {
+                let n = g.len() - 1;
+                // Room for one more heap: the next search reads G(m) with m = g.len().
+                if let Mirror::$variant(buffer) = mirror {
+                    if buffer.len() > n + 1 {
+                        let at = buffer.len() - 1 - n;
+                        buffer[at] = g[n];
+                        return;
+                    }
+                }
+                let capacity = (2 * g.len() + 2).max(1024);
+                let mut buffer = vec![g[0]; capacity];
+                for (i, &value) in g.iter().enumerate() {
+                    buffer[capacity - 1 - i] = value;
+                }
+                *mirror = Mirror::$variant(buffer);
+            }
         }
     };
 }
-impl_cell!(u8);
-impl_cell!(u16);
-impl_cell!(u32);
+impl_cell!(u8, Narrow);
+impl_cell!(u16, Medium);
+impl_cell!(u32, Wide);
 
 /// The values of heaps `0, 1, 2, ...` of a heap game, stored compactly.
 ///
