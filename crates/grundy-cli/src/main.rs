@@ -25,6 +25,8 @@ enum Command {
     Solve(commands::solve::Args),
     /// List the games grundy knows, or show one game's rules and syntax.
     Games(commands::games::Args),
+    /// The Grundy values of heaps 0..=N of a heap game, with its period.
+    Seq(commands::seq::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
+        Command::Seq(args) => commands::seq::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

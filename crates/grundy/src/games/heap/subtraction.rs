@@ -211,7 +211,7 @@ impl HeapRules for Subtraction {
 }
 
 /// Reads the amounts of `sub[...]`: integers and ranges, each at least 1.
-fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
+pub(crate) fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
     let mut amounts = Vec::new();
     let too_large = |span| {
         LangError::new(

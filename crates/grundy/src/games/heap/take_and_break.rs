@@ -248,7 +248,100 @@ fn group(term: &Term, head: String, rule: HeapRule) -> Result<Group, LangError> 
     Ok(Group::new(head, Heap::given_parts(&rules, sizes)))
 }
 
-fn build_octal(term: &Term) -> Result<Group, LangError> {
+/// The heap rule a term names, for the sequence engine, with its canonical
+/// text: `kayles`, `octal[0.137]`, `sub[1, 3, 4]`, `bash[3]`, `nim`, ... A
+/// rule is written without arguments; `kayles` and `kayles()` are the same.
+///
+/// ```
+/// use grundy::games::heap::take_and_break::parse_rule;
+///
+/// let (rule, text) = parse_rule("octal[0.07]").unwrap();
+/// assert_eq!(text, "octal[0.07]");
+/// assert_eq!(rule.max_removed(), Some(2));
+/// assert_eq!(parse_rule("bash[3]").unwrap().1, "bash[3]");
+/// assert!(parse_rule("kayles(5)").is_err());
+/// ```
+///
+/// # Errors
+/// A [`LangError`] for a malformed text, an unknown or non-heap game, or
+/// arguments given.
+pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
+    let source = if text.trim_end().ends_with(')') {
+        text.to_owned()
+    } else {
+        format!("{text}()")
+    };
+    let sum = crate::lang::parse(&source)?;
+    let [term] = sum.terms.as_slice() else {
+        return Err(LangError::new("a rule is one game, not a sum", sum.span));
+    };
+    if let Some(arg) = term.args.first() {
+        return Err(LangError::new(
+            format!(
+                "a rule takes no heaps: write `{}` without arguments",
+                term.name
+            ),
+            arg.span,
+        ));
+    }
+    let named = |rule: HeapRule| -> Result<(HeapRule, String), LangError> {
+        no_params(term)?;
+        Ok((rule, term.name.clone()))
+    };
+    match term.name.as_str() {
+        "nim" => named(HeapRule::nim()),
+        "kayles" => named(HeapRule::kayles()),
+        "dawson_kayles" => named(HeapRule::dawsons_kayles()),
+        "grundy_game" => named(HeapRule::GrundysGame),
+        "lasker" => named(HeapRule::LaskersNim),
+        "rest_nim" => named(HeapRule::RestNim),
+        "octal" => {
+            let (rule, head) = octal_rule(term)?;
+            Ok((rule, head))
+        }
+        "all_but" => all_but_rule(term),
+        "sub" | "bash" => {
+            let amounts: Vec<u64> = if term.name == "sub" {
+                super::subtraction::amounts(term)?
+            } else {
+                let most = crate::catalogue::integer_param(term, 0, "m", 1)?.ok_or_else(|| {
+                    LangError::new("`bash` needs its parameter m", term.name_span)
+                })?;
+                let most = most
+                    .to_u64()
+                    .filter(|&m| m <= u64::from(u32::MAX))
+                    .ok_or_else(|| {
+                        LangError::new("`bash[m]` as a sequence needs m below 2^32", term.name_span)
+                    })?;
+                (1..=most).collect()
+            };
+            let set: Vec<u32> = amounts
+                .iter()
+                .filter_map(|&a| u32::try_from(a).ok())
+                .collect();
+            let rule = HeapRule::subtraction(set)
+                .map_err(|error| LangError::new(error.to_string(), term.name_span))?;
+            let head = if term.name == "sub" {
+                super::subtraction::Subtraction::new(amounts).head()
+            } else {
+                format!("bash[{}]", amounts.len())
+            };
+            Ok((rule, head))
+        }
+        other => {
+            let error = LangError::new(
+                format!("`{other}` is not a heap game with a Grundy sequence"),
+                term.name_span,
+            );
+            Err(match crate::catalogue::nearest_name(other) {
+                Some(near) if crate::catalogue::find(other).is_none() => error.with_help(format!("did you mean `{near}`?")),
+                _ => error.with_help("sequences exist for nim, bash, sub, all_but, octal, kayles, dawson_kayles, grundy_game, lasker, rest_nim"),
+            })
+        }
+    }
+}
+
+fn octal_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     let code = match term.params.as_slice() {
         [param] if param.key.is_none() => param,
         _ => {
@@ -276,10 +369,15 @@ fn build_octal(term: &Term) -> Result<Group, LangError> {
         HeapRule::GrundysGame => "grundy_game".to_owned(),
         other => other.to_string(),
     };
+    Ok((rule, head))
+}
+
+fn build_octal(term: &Term) -> Result<Group, LangError> {
+    let (rule, head) = octal_rule(term)?;
     group(term, head, rule)
 }
 
-fn build_all_but(term: &Term) -> Result<Group, LangError> {
+fn all_but_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     let mut excluded = Vec::new();
     for param in &term.params {
         let ValueKind::Integer(n) = &param.value.kind else {
@@ -299,6 +397,11 @@ fn build_all_but(term: &Term) -> Result<Group, LangError> {
     let rule = HeapRule::all_but(excluded)
         .map_err(|error| LangError::new(error.to_string(), term.name_span))?;
     let head = rule.to_string();
+    Ok((rule, head))
+}
+
+fn build_all_but(term: &Term) -> Result<Group, LangError> {
+    let (rule, head) = all_but_rule(term)?;
     group(term, head, rule)
 }
 
