@@ -254,3 +254,113 @@ fn every_catalogue_example_solves() {
         }
     }
 }
+
+/// Every listed winning move's `to` solves to P, and the list is complete.
+fn assert_winning_moves_reach_p(answer: &Value) {
+    let moves = answer["winning_moves"].as_array().unwrap();
+    assert_eq!(answer["truncated"], false);
+    assert_eq!(answer["winning_move_count"], moves.len());
+    for winning in moves {
+        let to = winning["to"].as_str().unwrap();
+        let next = json(&["solve", "--json", to]);
+        assert_eq!(next["outcome"], "P", "{} -> {to}", answer["position"]);
+        assert_eq!(next["position"], to, "`to` is canonical");
+    }
+}
+
+#[test]
+fn every_sg_sums_answer_with_whole_moves() {
+    let answer = json(&["solve", "--json", "every(nim(1,2)+bash[2](5))"]);
+    assert_eq!(answer["position"], "every(nim(1, 2) + bash[2](5))");
+    assert_eq!(answer["convention"], "every");
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["nimber"], Value::Null);
+    assert_eq!(answer["winning_move_count"], 2);
+    assert_eq!(answer["method"], "every-sg suspense numbers");
+    assert_eq!(
+        answer["winning_moves"][1]["move"],
+        "take 1 from the heap of 1; take 1 from the heap of 2; take 2 from the heap of 5"
+    );
+    assert_eq!(
+        answer["winning_moves"][1]["to"],
+        "every(nim(0, 1) + bash[2](3))"
+    );
+    assert_winning_moves_reach_p(&answer);
+    for position in [
+        "every(staircase(1, 2) + nim(3))",
+        "every(sub[1, 3, 4](8, 10) + wythoff(2, 4))",
+        "every(nim(0, 4) + sub[2, 3](7))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    // 3^40 winning moves: a product, printed as a decimal string.
+    let position = format!("every({}bash[2](4))", "nim(3) + ".repeat(40));
+    let answer = json(&["solve", "--json", "--max-moves", "2", &position]);
+    assert_eq!(answer["winning_move_count"], "12157665459056928801");
+    assert_eq!(answer["truncated"], true);
+    // The second player wins every(sub[1, 3, 4](7, 9) + wythoff(2, 3)).
+    let answer = json(&[
+        "solve",
+        "--json",
+        "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
+    ]);
+    assert_eq!(answer["outcome"], "P");
+    assert_eq!(answer["winning_move_count"], 0);
+}
+
+#[test]
+fn bad_compounds_exit_2_with_a_caret_and_limits_exit_3() {
+    for (position, message) in [
+        (
+            "every()",
+            "error: `every(...)` wraps exactly 1 sum of games, found 0 (column 1)",
+        ),
+        (
+            "every(3)",
+            "error: `every(...)` wraps a sum of games (column 7)",
+        ),
+        (
+            "nim(1) + every(nim(2))",
+            "error: `every(...)` must wrap the whole sum (column 10)",
+        ),
+        (
+            "every(misere(nim(2)))",
+            "error: `every(...)` wraps a plain sum of games, not another wrapper (column 7)",
+        ),
+        (
+            "every[2](nim(2))",
+            "error: `every` takes no parameters (column 1)",
+        ),
+        (
+            "rounds[0](nim(1))",
+            "error: the parameter `k` of `rounds` must be at least 1, not 0 (column 8)",
+        ),
+        (
+            "rounds(nim(1))",
+            "error: `rounds` needs the number of rounds k: `rounds[k](SUM)` (column 1)",
+        ),
+        (
+            "rounds[2](nim(1), 4)",
+            "error: `rounds(...)` wraps a sum of games (column 19)",
+        ),
+        (
+            "rounds[2](nim(1), nim(1), nim(2))",
+            "error: `rounds(...)` wraps 1 or 2 sums of games, found 3 (column 1)",
+        ),
+        (
+            "rounds[2](every(nim(1)))",
+            "error: `rounds(...)` wraps a plain sum of games, not another wrapper (column 11)",
+        ),
+    ] {
+        let output = grundy(&["solve", position]);
+        assert_eq!(output.status.code(), Some(2), "{position}");
+        let text = stderr(&output);
+        assert!(text.starts_with(message), "{position}: {text}");
+        assert!(text.contains('^'), "{position}: {text}");
+    }
+    let output = grundy(&["solve", "--max-states", "50", "every(nim(100))"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--max-states"));
+}

@@ -47,4 +47,6 @@ pub static CATALOGUE: &[GameEntry] = &[
     staircase::ENTRY,
     moore::ENTRY,
     MISERE,
+    every_sg::ENTRY,
+    rounds::ENTRY,
 ];

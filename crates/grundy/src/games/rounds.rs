@@ -22,6 +22,20 @@
 //! `dp[S][0]` its name for `L`; the tests check the rule against a direct search
 //! of the whole match.
 //!
+//! # In the catalogue: `rounds[k](START)` and `rounds[k](START, CURRENT)`
+//! A match position is the round being played (`CURRENT`, the start when
+//! omitted), the rounds left including it (`k`), and the position every later
+//! round starts from (`START`). Who wins from there follows the same backward
+//! reasoning: with one round left, the round is played to win (normal play);
+//! otherwise, if the starter of the next round wins the match (by the rule
+//! above, from `START` with `k - 1` rounds), both players want to lose this
+//! round and it is played misère, else it is played normal. So the player to
+//! move wins the match iff he wins `CURRENT` under that convention, and his
+//! winning moves are exactly that convention's winning moves in `CURRENT`
+//! (never both kinds: which one keeps the match won depends on `k` alone). A
+//! move that ends a round (no component can move) with rounds left leads to
+//! `rounds[k-1](START)`, the loser of the round to move.
+//!
 //! ```
 //! use grundy::games::rounds::{analyze, Player};
 //! use grundy::game::ImpartialGame;
@@ -49,9 +63,15 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
-use crate::game::{ImpartialGame, Outcome};
+use crate::analysis::{Answer, SolveOptions, WinningMove, solve};
+use crate::catalogue::{
+    Compound, EntryKind, GameEntry, Group, Part, Position, PositionText, integer_param,
+    wrapped_sums,
+};
+use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
 use crate::solver::{SearchError, Solver};
 
 /// What the first player of one round can force.
@@ -117,6 +137,162 @@ impl RoundsAnalysis {
         })
     }
 }
+
+/// Whether no component of `groups` can move.
+fn is_over(groups: &[Group]) -> bool {
+    let terminal = |part: &Part| matches!(part.moves(1), Ok(moves) if moves.is_empty());
+    groups.iter().all(|group| group.parts.iter().all(terminal))
+}
+
+/// The match position with `rounds` rounds left, the current round at
+/// `current`: a round that is over (with rounds left) hands over to the next,
+/// which its loser, the player to move, starts at `start`.
+fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -> Position {
+    let (rounds, current) = if rounds > BigUint::one() && is_over(&current) {
+        (rounds - 1u32, start.clone())
+    } else {
+        (rounds, current)
+    };
+    Position {
+        convention: Convention::Normal,
+        compound: Compound::Rounds { rounds, start },
+        groups: current,
+    }
+}
+
+/// Answers a match position: see the [module documentation](self).
+///
+/// # Errors
+/// As [`solve`] on the start (normal and misère) and on the current round.
+pub(crate) fn solve_rounds(
+    position: &Position,
+    rounds: &BigUint,
+    start: &[Group],
+    options: &SolveOptions,
+) -> Result<Answer, SearchError> {
+    let quick = SolveOptions {
+        max_moves: 0,
+        ..*options
+    };
+    let analysis = RoundsAnalysis {
+        can_force_win: solve(&Position::sum(Convention::Normal, start.to_vec()), &quick)?
+            .outcome
+            .first_player_wins(),
+        can_force_loss: solve(&Position::sum(Convention::Misere, start.to_vec()), &quick)?
+            .outcome
+            .first_player_wins(),
+    };
+    let later = rounds - 1u32;
+    let play_to_lose =
+        !later.is_zero() && analysis.match_winner(&later).ok() == Some(Player::First);
+    let convention = if play_to_lose {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let current = Position::sum(convention, position.groups.clone());
+    let answer = solve(&current, options)?;
+    let winning_moves = answer
+        .winning_moves
+        .iter()
+        .map(|m| {
+            let after = match_position(
+                rounds.clone(),
+                start.to_vec(),
+                current.groups_after(m.group, m.part, &m.leaves),
+            );
+            WinningMove {
+                whole: Some(PositionText::new(&after).as_str().to_owned()),
+                ..m.clone()
+            }
+        })
+        .collect();
+    let (aim, how) = if play_to_lose {
+        ("to lose", "misère")
+    } else {
+        ("to win", "normal")
+    };
+    Ok(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "rounds",
+        outcome: answer.outcome,
+        nimber: None,
+        winning_moves,
+        winning_move_count: answer.winning_move_count,
+        truncated: answer.truncated,
+        method: format!(
+            "k-round rule (start: first player can {} a round, can {} one on purpose; \
+             this round is played {aim}: {how} play): {}",
+            if analysis.can_force_win {
+                "win"
+            } else {
+                "not win"
+            },
+            if analysis.can_force_loss {
+                "lose"
+            } else {
+                "not lose"
+            },
+            answer.method
+        ),
+        search: answer.search,
+    })
+}
+
+fn build(term: &Term) -> Result<Position, LangError> {
+    const EXAMPLE: &str = "rounds[3](nim(1, 2) + bash[2](4))";
+    if !term.has_brackets || term.params.is_empty() {
+        return Err(LangError::new(
+            "`rounds` needs the number of rounds k: `rounds[k](SUM)`",
+            term.name_span,
+        )
+        .with_help(format!("for example `{EXAMPLE}`")));
+    }
+    if let Some(extra) = term.params.get(1) {
+        return Err(LangError::new(
+            "`rounds` takes one parameter, the number of rounds k",
+            extra.value.span,
+        ));
+    }
+    let rounds = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
+        LangError::new(
+            "`rounds` takes one parameter, the number of rounds k",
+            term.params[0].value.span,
+        )
+    })?;
+    let mut sums = wrapped_sums(term, 1..=2, EXAMPLE)?;
+    let (start, _) = sums.remove(0);
+    let current = sums
+        .pop()
+        .map_or_else(|| start.clone(), |(current, _)| current);
+    Ok(match_position(rounds, start, current))
+}
+
+/// The catalogue entry: `rounds[k](START)`, `rounds[k](START, CURRENT)`.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "rounds",
+    summary: "a match of k rounds of the same game; the loser of a round starts the next",
+    rules: "rounds[k](SUM) is a match of k rounds (k >= 1, of any size), each played on SUM under \
+            normal play; the loser of a round starts the next, and only the last round counts. \
+            Theorem (seed note 002): with W = the first player can win a round of SUM (normal \
+            play) and L = he can lose one on purpose (misère play): without W the second player \
+            wins the match; with W and L the first player wins; with W and not L he wins iff k is \
+            odd. Winning moves are the moves of the round in progress that keep the match won: \
+            the round is played to lose (misère) when the starter of the next round wins the \
+            match, to win (normal) otherwise. A match in progress is written \
+            rounds[k](START, CURRENT): CURRENT is the round being played, k the rounds left \
+            including it, START the position every later round starts from; a move that ends a \
+            round leads to rounds[k-1](START). There is no nimber (null).",
+    syntax: "rounds[k](SUM) or rounds[k](START, CURRENT)",
+    examples: &[
+        "rounds[2](bash[2](4))",
+        "rounds[3](nim(1, 2) + bash[2](4))",
+        "rounds[1000000000000000000001](sub[1, 3, 4](9))",
+        "rounds[4](nim(2, 3), nim(1, 3))",
+    ],
+    kind: EntryKind::Compound(build),
+};
 
 #[cfg(test)]
 mod tests {
