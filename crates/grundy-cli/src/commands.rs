@@ -1,4 +1,5 @@
 //! One module per subcommand, each an `Args` struct and a `run` function.
 
 pub mod games;
+pub mod pairs;
 pub mod solve;

@@ -25,6 +25,8 @@ enum Command {
     Solve(commands::solve::Args),
     /// List the games grundy knows, or show one game's rules and syntax.
     Games(commands::games::Args),
+    /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
+    Pairs(commands::pairs::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
+        Command::Pairs(args) => commands::pairs::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -364,3 +364,62 @@ fn bad_compounds_exit_2_with_a_caret_and_limits_exit_3() {
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--max-states"));
 }
+
+#[test]
+fn pairs_lists_exact_wythoff_p_positions() {
+    let answer = json(&["pairs", "--json", "wythoff", "-n", "10"]);
+    let expected: Value = serde_json::from_str(
+        r#"{"rule":"wythoff","pairs":[[0,0],[1,2],[3,5],[4,7],[6,10],[8,13],[9,15],[11,18],[12,20],[14,23]]}"#,
+    )
+    .unwrap();
+    assert_eq!(answer, expected);
+    // Extended Wythoff, d = 2: B_n = A_n + 3n, A_n the least unused number.
+    let answer = json(&["pairs", "--json", "wythoff[2]", "-n", "5"]);
+    let expected: Value =
+        serde_json::from_str(r#"{"rule":"wythoff[2]","pairs":[[0,0],[1,4],[2,8],[3,12],[5,17]]}"#)
+            .unwrap();
+    assert_eq!(answer, expected);
+    // A huge index: A_n = floor(n phi), B_n = A_n + n, as decimal strings.
+    let answer = json(&[
+        "pairs",
+        "--json",
+        "wythoff",
+        "-n",
+        "1",
+        "--from",
+        "100000000000000000000",
+    ]);
+    assert_eq!(
+        answer["pairs"][0],
+        serde_json::json!(["161803398874989484820", "261803398874989484820"])
+    );
+    // Each listed pair is a P-position for `solve`, in both orders.
+    let answer = json(&["pairs", "--json", "wythoff[1]", "-n", "4", "--from", "7"]);
+    for pair in answer["pairs"].as_array().unwrap() {
+        for (a, b) in [(&pair[0], &pair[1]), (&pair[1], &pair[0])] {
+            let position = format!("wythoff[1]({a}, {b})");
+            assert_eq!(json(&["solve", "--json", &position])["outcome"], "P");
+        }
+    }
+    let output = grundy(&["pairs", "wythoff", "-n", "3"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("  n = 2: (3, 5)\n"), "{text}");
+}
+
+#[test]
+fn pairs_refuses_other_rules_and_huge_indices() {
+    let output = grundy(&["pairs", "nim", "-n", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(
+        "error: `pairs` lists the P-positions of `wythoff` and `wythoff[d]`, not `nim` (column 1)"
+    ));
+    let output = grundy(&["pairs", "wythoff[e=2]", "-n", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("error: `wythoff` has no parameter `e`"));
+    let output = grundy(&["pairs", "wythoff", "-n", "3", "--from", "12x"]);
+    assert_eq!(output.status.code(), Some(2));
+    let huge = format!("1{}", "0".repeat(50_000));
+    let output = grundy(&["pairs", "wythoff", "-n", "1", "--from", &huge]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--from"));
+}
