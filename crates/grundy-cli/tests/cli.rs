@@ -423,3 +423,44 @@ fn pairs_refuses_other_rules_and_huge_indices() {
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--from"));
 }
+
+#[test]
+fn grid_nim_answers_by_the_odd_cells() {
+    let answer = json(&["solve", "--json", "grid_nim([0,1],[2,3])"]);
+    assert_eq!(answer["position"], "grid_nim([0, 1], [2, 3])");
+    assert_eq!(answer["nimber"], 3);
+    assert_eq!(answer["winning_move_count"], 2);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "move 1 counter from cell (2, 1) up to cell (1, 1)"
+    );
+    assert_eq!(answer["winning_moves"][0]["to"], "grid_nim([1, 1], [1, 3])");
+    assert_eq!(answer["method"], "grid nim: nim-sum of the odd cells");
+    assert_winning_moves_reach_p(&answer);
+    // Heaps of any size, in a sum: 10^20 xor 7 xor 3.
+    let answer = json(&[
+        "solve",
+        "--json",
+        "grid_nim([0, 100000000000000000000], [7, 0]) + nim(3)",
+    ]);
+    assert_eq!(answer["nimber"], "100000000000000000004");
+    assert_eq!(answer["winning_move_count"], 1);
+    assert_eq!(
+        answer["winning_moves"][0]["to"],
+        "grid_nim([99999999999999999996, 4], [7, 0]) + nim(3)"
+    );
+    for position in [
+        "grid_nim([1, 2, 3], [4, 5, 6], [7, 8, 9])",
+        "misere(grid_nim([1, 1], [1, 0]))",
+        "every(grid_nim([1, 2], [0, 1]) + nim(2))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    let output = grundy(&["solve", "grid_nim([1, 2], [3])"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(
+        "error: every row needs the same number of cells: this one has 1, the first 2 (column 18)"
+    ));
+}

@@ -46,6 +46,7 @@ pub static CATALOGUE: &[GameEntry] = &[
     dynamic_subtraction::DYNAMIC_ENTRY,
     staircase::ENTRY,
     moore::ENTRY,
+    grid_nim::ENTRY,
     MISERE,
     every_sg::ENTRY,
     rounds::ENTRY,
