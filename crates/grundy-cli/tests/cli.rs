@@ -464,3 +464,53 @@ fn grid_nim_answers_by_the_odd_cells() {
         "error: every row needs the same number of cells: this one has 1, the first 2 (column 18)"
     ));
 }
+
+#[test]
+fn rounds_matches_answer_who_wins_the_last_round() {
+    let answer = json(&["solve", "--json", "rounds[3](nim(1,2)+bash[2](4))"]);
+    assert_eq!(answer["position"], "rounds[3](nim(1, 2) + bash[2](4))");
+    assert_eq!(answer["convention"], "rounds");
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["nimber"], Value::Null);
+    // The starter can win a round and lose one: he loses rounds 1 and 2 on
+    // purpose (misère play), so the only winning move keeps round 1 lost.
+    assert_eq!(answer["winning_move_count"], 1);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "take 1 from the heap of 2"
+    );
+    assert_eq!(
+        answer["winning_moves"][0]["to"],
+        "rounds[3](nim(1, 2) + bash[2](4), nim(1, 1) + bash[2](4))"
+    );
+    assert_eq!(
+        answer["method"],
+        "k-round rule: the starter can win a round and can lose one on purpose; \
+         this round is played to lose (misère play): anti-sg rule"
+    );
+    assert_winning_moves_reach_p(&answer);
+    // bash[2](4) cannot be lost on purpose: parity of k decides, for any k.
+    for (k, outcome) in [
+        ("2", "P"),
+        ("3", "N"),
+        ("1000000000000000000000000000000", "P"),
+        ("1000000000000000000000000000001", "N"),
+    ] {
+        let position = format!("rounds[{k}](bash[2](4))");
+        let answer = json(&["solve", "--json", &position]);
+        assert_eq!(answer["outcome"], outcome, "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    // A round that ends hands the next round to its loser.
+    let answer = json(&["solve", "--json", "rounds[2](nim(2), nim(0))"]);
+    assert_eq!(answer["position"], "rounds[1](nim(2))");
+    for position in [
+        "rounds[4](nim(2, 3), nim(1, 3))",
+        "rounds[2](sub[1, 3, 4](9) + nim(2))",
+        "rounds[5](sub[1, 3, 4](9) + nim(3))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+}

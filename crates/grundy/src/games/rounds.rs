@@ -222,17 +222,17 @@ pub(crate) fn solve_rounds(
         winning_move_count: answer.winning_move_count,
         truncated: answer.truncated,
         method: format!(
-            "k-round rule (start: first player can {} a round, can {} one on purpose; \
-             this round is played {aim}: {how} play): {}",
+            "k-round rule: the starter {} a round and {} one on purpose; \
+             this round is played {aim} ({how} play): {}",
             if analysis.can_force_win {
-                "win"
+                "can win"
             } else {
-                "not win"
+                "cannot win"
             },
             if analysis.can_force_loss {
-                "lose"
+                "can lose"
             } else {
-                "not lose"
+                "cannot lose"
             },
             answer.method
         ),
@@ -367,6 +367,154 @@ mod tests {
         }
         // All three cases of the theorem occurred.
         assert_eq!(seen, [true; 3]);
+    }
+
+    /// `sub[1, 3, 4](x) + nim(y)`, searched directly.
+    struct SubPlusNim;
+    impl ImpartialGame for SubPlusNim {
+        type Position = (u32, u32);
+        fn moves(&self, &(x, y): &(u32, u32), moves: &mut Vec<(u32, u32)>) {
+            moves.extend([1, 3, 4].iter().filter(|&&s| s <= x).map(|s| (x - s, y)));
+            moves.extend((0..y).map(|left| (x, left)));
+        }
+    }
+
+    /// Whether the player to move wins the match: `rounds` rounds left, the
+    /// current round at `current`, later rounds restarting at `start`.
+    fn wins_whole_match(
+        start: (u32, u32),
+        rounds: u32,
+        current: (u32, u32),
+        memo: &mut FxHashMap<(u32, (u32, u32)), bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&(rounds, current)) {
+            return known;
+        }
+        let mut options = Vec::new();
+        SubPlusNim.moves(&current, &mut options);
+        let wins = if options.is_empty() {
+            rounds > 1 && wins_whole_match(start, rounds - 1, start, memo)
+        } else {
+            options
+                .iter()
+                .any(|&option| !wins_whole_match(start, rounds, option, memo))
+        };
+        memo.insert((rounds, current), wins);
+        wins
+    }
+
+    fn answer(text: &str) -> Answer {
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        let position = crate::catalogue::build(&crate::lang::parse(text).unwrap()).unwrap();
+        solve(&position, &options).unwrap()
+    }
+
+    /// Every match position `rounds[k](START, CURRENT)` of small sums, k up to
+    /// 6, against a search of the whole match: who wins, how many winning
+    /// moves, and that each listed move leads to a match position the
+    /// opponent loses (read back from its text).
+    #[test]
+    fn match_positions_are_answered_as_a_search_of_the_whole_match() {
+        let mut cases = [0usize; 2];
+        for a in 0..8u32 {
+            for b in 0..3u32 {
+                let start = format!("sub[1, 3, 4]({a}) + nim({b})");
+                for k in 1..=6u32 {
+                    let mut memo = FxHashMap::default();
+                    for x in 0..=a {
+                        for y in 0..=b {
+                            let text = if (x, y) == (a, b) {
+                                format!("rounds[{k}]({start})")
+                            } else {
+                                format!("rounds[{k}]({start}, sub[1, 3, 4]({x}) + nim({y}))")
+                            };
+                            let position =
+                                crate::catalogue::build(&crate::lang::parse(&text).unwrap())
+                                    .unwrap();
+                            let found = solve(
+                                &position,
+                                &SolveOptions {
+                                    max_moves: usize::MAX,
+                                    ..SolveOptions::default()
+                                },
+                            )
+                            .unwrap();
+                            // A round that is over hands over to the next, which
+                            // the player to move starts: the same match position.
+                            let mut options = Vec::new();
+                            SubPlusNim.moves(&(x, y), &mut options);
+                            let (k, current) = if options.is_empty() && k > 1 {
+                                (k - 1, (a, b))
+                            } else {
+                                (k, (x, y))
+                            };
+                            let wins = wins_whole_match((a, b), k, current, &mut memo);
+                            assert_eq!(found.outcome.first_player_wins(), wins, "{text}");
+                            cases[usize::from(wins)] += 1;
+                            options.clear();
+                            SubPlusNim.moves(&current, &mut options);
+                            let expected = options
+                                .iter()
+                                .filter(|&&o| !wins_whole_match((a, b), k, o, &mut memo))
+                                .count();
+                            assert_eq!(found.winning_move_count, BigUint::from(expected), "{text}");
+                            assert_eq!(found.winning_moves.len(), expected, "{text}");
+                            for m in &found.winning_moves {
+                                let to = found.target(m);
+                                let next = answer(&to);
+                                assert_eq!(
+                                    next.outcome,
+                                    Outcome::PreviousPlayerWins,
+                                    "{text} -> {to}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases[0] > 100 && cases[1] > 100, "{cases:?}");
+    }
+
+    #[test]
+    fn known_matches_and_huge_round_counts() {
+        // bash[2](4): the first player wins a round (4 is not a multiple of 3)
+        // but cannot lose one on purpose (misère, 4 = 3 + 1 is lost), so he
+        // wins the match iff k is odd; with k even he must lose round 1, and
+        // cannot.
+        let two = answer("rounds[2](bash[2](4))");
+        assert_eq!(two.outcome, Outcome::PreviousPlayerWins);
+        assert_eq!(two.play, "rounds");
+        assert_eq!(two.nimber, None);
+        let three = answer("rounds[3](bash[2](4))");
+        assert_eq!(three.outcome, Outcome::NextPlayerWins);
+        let targets: Vec<String> = three
+            .winning_moves
+            .iter()
+            .map(|m| three.target(m))
+            .collect();
+        // Round 1 is played to win (the starter of round 2 loses a 2-round match).
+        assert_eq!(targets, ["rounds[3](bash[2](4), bash[2](3))"]);
+        // Ending a round hands the next one to its loser, the player to move.
+        let ended = answer("rounds[3](bash[2](4), bash[2](0))");
+        assert_eq!(ended.position.as_str(), "rounds[2](bash[2](4))");
+        assert_eq!(ended.outcome, Outcome::PreviousPlayerWins);
+        let last = answer("rounds[1](bash[2](4), bash[2](2))");
+        assert_eq!(
+            last.target(&last.winning_moves[0]),
+            "rounds[1](bash[2](4), bash[2](0))"
+        );
+        // Huge k: parity decides, as for 4 and 5 rounds.
+        let huge = "1".repeat(40);
+        for (big, small) in [(format!("{huge}0"), 4), (format!("{huge}1"), 5)] {
+            let big = answer(&format!("rounds[{big}](bash[2](4) + nim(2))"));
+            let small = answer(&format!("rounds[{small}](bash[2](4) + nim(2))"));
+            assert_eq!(big.outcome, small.outcome);
+            assert_eq!(big.winning_move_count, small.winning_move_count);
+        }
     }
 
     #[test]
