@@ -187,9 +187,7 @@ impl Position {
             .splice(part..=part, leaves.iter().cloned());
         groups
     }
-}
 
-impl Position {
     /// The number of components over all groups.
     #[must_use]
     pub fn component_count(&self) -> usize {

@@ -124,10 +124,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             "{}: P-positions (A_n, B_n) with B_n = A_n + {step}; (B_n, A_n) are P-positions too",
             game.name(),
         )?;
-        let mut index = from;
-        for (lower, upper) in pairs {
-            writeln!(out, "  n = {index}: ({lower}, {upper})")?;
-            index += 1u32;
+        for (offset, (lower, upper)) in pairs.enumerate() {
+            writeln!(out, "  n = {}: ({lower}, {upper})", &from + offset)?;
         }
     }
     out.flush()?;
