@@ -2,4 +2,5 @@
 
 pub mod games;
 pub mod seq;
+pub mod pairs;
 pub mod solve;

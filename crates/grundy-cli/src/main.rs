@@ -27,6 +27,8 @@ enum Command {
     Games(commands::games::Args),
     /// The Grundy values of heaps 0..=N of a heap game, with its period.
     Seq(commands::seq::Args),
+    /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
+    Pairs(commands::pairs::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
+        Command::Pairs(args) => commands::pairs::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -254,3 +254,263 @@ fn every_catalogue_example_solves() {
         }
     }
 }
+
+/// Every listed winning move's `to` solves to P, and the list is complete.
+fn assert_winning_moves_reach_p(answer: &Value) {
+    let moves = answer["winning_moves"].as_array().unwrap();
+    assert_eq!(answer["truncated"], false);
+    assert_eq!(answer["winning_move_count"], moves.len());
+    for winning in moves {
+        let to = winning["to"].as_str().unwrap();
+        let next = json(&["solve", "--json", to]);
+        assert_eq!(next["outcome"], "P", "{} -> {to}", answer["position"]);
+        assert_eq!(next["position"], to, "`to` is canonical");
+    }
+}
+
+#[test]
+fn every_sg_sums_answer_with_whole_moves() {
+    let answer = json(&["solve", "--json", "every(nim(1,2)+bash[2](5))"]);
+    assert_eq!(answer["position"], "every(nim(1, 2) + bash[2](5))");
+    assert_eq!(answer["convention"], "every");
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["nimber"], Value::Null);
+    assert_eq!(answer["winning_move_count"], 2);
+    assert_eq!(answer["method"], "every-sg suspense numbers");
+    assert_eq!(
+        answer["winning_moves"][1]["move"],
+        "take 1 from the heap of 1; take 1 from the heap of 2; take 2 from the heap of 5"
+    );
+    assert_eq!(
+        answer["winning_moves"][1]["to"],
+        "every(nim(0, 1) + bash[2](3))"
+    );
+    assert_winning_moves_reach_p(&answer);
+    for position in [
+        "every(staircase(1, 2) + nim(3))",
+        "every(sub[1, 3, 4](8, 10) + wythoff(2, 4))",
+        "every(nim(0, 4) + sub[2, 3](7))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    // 3^40 winning moves: a product, printed as a decimal string.
+    let position = format!("every({}bash[2](4))", "nim(3) + ".repeat(40));
+    let answer = json(&["solve", "--json", "--max-moves", "2", &position]);
+    assert_eq!(answer["winning_move_count"], "12157665459056928801");
+    assert_eq!(answer["truncated"], true);
+    // The second player wins every(sub[1, 3, 4](7, 9) + wythoff(2, 3)).
+    let answer = json(&[
+        "solve",
+        "--json",
+        "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
+    ]);
+    assert_eq!(answer["outcome"], "P");
+    assert_eq!(answer["winning_move_count"], 0);
+}
+
+#[test]
+fn bad_compounds_exit_2_with_a_caret_and_limits_exit_3() {
+    for (position, message) in [
+        (
+            "every()",
+            "error: `every(...)` wraps exactly 1 sum of games, found 0 (column 1)",
+        ),
+        (
+            "every(3)",
+            "error: `every(...)` wraps a sum of games (column 7)",
+        ),
+        (
+            "nim(1) + every(nim(2))",
+            "error: `every(...)` must wrap the whole sum (column 10)",
+        ),
+        (
+            "every(misere(nim(2)))",
+            "error: `every(...)` wraps a plain sum of games, not another wrapper (column 7)",
+        ),
+        (
+            "every[2](nim(2))",
+            "error: `every` takes no parameters (column 1)",
+        ),
+        (
+            "rounds[0](nim(1))",
+            "error: the parameter `k` of `rounds` must be at least 1, not 0 (column 8)",
+        ),
+        (
+            "rounds(nim(1))",
+            "error: `rounds` needs the number of rounds k: `rounds[k](SUM)` (column 1)",
+        ),
+        (
+            "rounds[2](nim(1), 4)",
+            "error: `rounds(...)` wraps a sum of games (column 19)",
+        ),
+        (
+            "rounds[2](nim(1), nim(1), nim(2))",
+            "error: `rounds(...)` wraps 1 or 2 sums of games, found 3 (column 1)",
+        ),
+        (
+            "rounds[2](every(nim(1)))",
+            "error: `rounds(...)` wraps a plain sum of games, not another wrapper (column 11)",
+        ),
+    ] {
+        let output = grundy(&["solve", position]);
+        assert_eq!(output.status.code(), Some(2), "{position}");
+        let text = stderr(&output);
+        assert!(text.starts_with(message), "{position}: {text}");
+        assert!(text.contains('^'), "{position}: {text}");
+    }
+    let output = grundy(&["solve", "--max-states", "50", "every(nim(100))"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--max-states"));
+}
+
+#[test]
+fn pairs_lists_exact_wythoff_p_positions() {
+    let answer = json(&["pairs", "--json", "wythoff", "-n", "10"]);
+    let expected: Value = serde_json::from_str(
+        r#"{"rule":"wythoff","pairs":[[0,0],[1,2],[3,5],[4,7],[6,10],[8,13],[9,15],[11,18],[12,20],[14,23]]}"#,
+    )
+    .unwrap();
+    assert_eq!(answer, expected);
+    // Extended Wythoff, d = 2: B_n = A_n + 3n, A_n the least unused number.
+    let answer = json(&["pairs", "--json", "wythoff[2]", "-n", "5"]);
+    let expected: Value =
+        serde_json::from_str(r#"{"rule":"wythoff[2]","pairs":[[0,0],[1,4],[2,8],[3,12],[5,17]]}"#)
+            .unwrap();
+    assert_eq!(answer, expected);
+    // A huge index: A_n = floor(n phi), B_n = A_n + n, as decimal strings.
+    let answer = json(&[
+        "pairs",
+        "--json",
+        "wythoff",
+        "-n",
+        "1",
+        "--from",
+        "100000000000000000000",
+    ]);
+    assert_eq!(
+        answer["pairs"][0],
+        serde_json::json!(["161803398874989484820", "261803398874989484820"])
+    );
+    // Each listed pair is a P-position for `solve`, in both orders.
+    let answer = json(&["pairs", "--json", "wythoff[1]", "-n", "4", "--from", "7"]);
+    for pair in answer["pairs"].as_array().unwrap() {
+        for (a, b) in [(&pair[0], &pair[1]), (&pair[1], &pair[0])] {
+            let position = format!("wythoff[1]({a}, {b})");
+            assert_eq!(json(&["solve", "--json", &position])["outcome"], "P");
+        }
+    }
+    let output = grundy(&["pairs", "wythoff", "-n", "3"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("  n = 2: (3, 5)\n"), "{text}");
+}
+
+#[test]
+fn pairs_refuses_other_rules_and_huge_indices() {
+    let output = grundy(&["pairs", "nim", "-n", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(
+        "error: `pairs` lists the P-positions of `wythoff` and `wythoff[d]`, not `nim` (column 1)"
+    ));
+    let output = grundy(&["pairs", "wythoff[e=2]", "-n", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("error: `wythoff` has no parameter `e`"));
+    let output = grundy(&["pairs", "wythoff", "-n", "3", "--from", "12x"]);
+    assert_eq!(output.status.code(), Some(2));
+    let huge = format!("1{}", "0".repeat(50_000));
+    let output = grundy(&["pairs", "wythoff", "-n", "1", "--from", &huge]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--from"));
+}
+
+#[test]
+fn grid_nim_answers_by_the_odd_cells() {
+    let answer = json(&["solve", "--json", "grid_nim([0,1],[2,3])"]);
+    assert_eq!(answer["position"], "grid_nim([0, 1], [2, 3])");
+    assert_eq!(answer["nimber"], 3);
+    assert_eq!(answer["winning_move_count"], 2);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "move 1 counter from cell (2, 1) up to cell (1, 1)"
+    );
+    assert_eq!(answer["winning_moves"][0]["to"], "grid_nim([1, 1], [1, 3])");
+    assert_eq!(answer["method"], "grid nim: nim-sum of the odd cells");
+    assert_winning_moves_reach_p(&answer);
+    // Heaps of any size, in a sum: 10^20 xor 7 xor 3.
+    let answer = json(&[
+        "solve",
+        "--json",
+        "grid_nim([0, 100000000000000000000], [7, 0]) + nim(3)",
+    ]);
+    assert_eq!(answer["nimber"], "100000000000000000004");
+    assert_eq!(answer["winning_move_count"], 1);
+    assert_eq!(
+        answer["winning_moves"][0]["to"],
+        "grid_nim([99999999999999999996, 4], [7, 0]) + nim(3)"
+    );
+    for position in [
+        "grid_nim([1, 2, 3], [4, 5, 6], [7, 8, 9])",
+        "misere(grid_nim([1, 1], [1, 0]))",
+        "every(grid_nim([1, 2], [0, 1]) + nim(2))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    let output = grundy(&["solve", "grid_nim([1, 2], [3])"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(
+        "error: every row needs the same number of cells: this one has 1, the first 2 (column 18)"
+    ));
+}
+
+#[test]
+fn rounds_matches_answer_who_wins_the_last_round() {
+    let answer = json(&["solve", "--json", "rounds[3](nim(1,2)+bash[2](4))"]);
+    assert_eq!(answer["position"], "rounds[3](nim(1, 2) + bash[2](4))");
+    assert_eq!(answer["convention"], "rounds");
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["nimber"], Value::Null);
+    // The starter can win a round and lose one: he loses rounds 1 and 2 on
+    // purpose (misère play), so the only winning move keeps round 1 lost.
+    assert_eq!(answer["winning_move_count"], 1);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "take 1 from the heap of 2"
+    );
+    assert_eq!(
+        answer["winning_moves"][0]["to"],
+        "rounds[3](nim(1, 2) + bash[2](4), nim(1, 1) + bash[2](4))"
+    );
+    assert_eq!(
+        answer["method"],
+        "k-round rule: the starter can win a round and can lose one on purpose; \
+         this round is played to lose (misère play): anti-sg rule"
+    );
+    assert_winning_moves_reach_p(&answer);
+    // bash[2](4) cannot be lost on purpose: parity of k decides, for any k.
+    for (k, outcome) in [
+        ("2", "P"),
+        ("3", "N"),
+        ("1000000000000000000000000000000", "P"),
+        ("1000000000000000000000000000001", "N"),
+    ] {
+        let position = format!("rounds[{k}](bash[2](4))");
+        let answer = json(&["solve", "--json", &position]);
+        assert_eq!(answer["outcome"], outcome, "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+    // A round that ends hands the next round to its loser.
+    let answer = json(&["solve", "--json", "rounds[2](nim(2), nim(0))"]);
+    assert_eq!(answer["position"], "rounds[1](nim(2))");
+    for position in [
+        "rounds[4](nim(2, 3), nim(1, 3))",
+        "rounds[2](sub[1, 3, 4](9) + nim(2))",
+        "rounds[5](sub[1, 3, 4](9) + nim(3))",
+    ] {
+        let answer = json(&["solve", "--json", position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        assert_winning_moves_reach_p(&answer);
+    }
+}

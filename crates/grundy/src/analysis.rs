@@ -29,7 +29,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::catalogue::explorer::{GraphGame, SlotGame};
-use crate::catalogue::{Explorer, Part, Position, PositionText};
+use crate::catalogue::{Compound, Explorer, Part, Position, PositionText};
 use crate::game::{Convention, ImpartialGame, Outcome};
 use crate::solver::{DEFAULT_STATE_LIMIT, SearchError, Solver};
 
@@ -62,6 +62,11 @@ pub struct WinningMove {
     pub part: usize,
     /// The components the move leaves in place of the one it changes.
     pub leaves: Vec<Part>,
+    /// The whole position after the move, for moves that change more than
+    /// one component (Every-SG) or positions printed around their sum (a match
+    /// of rounds); [`Answer::target`] gives it. `None` for a move in one
+    /// component of a sum, whose target is spliced from the position's text.
+    pub whole: Option<String>,
 }
 
 /// The answer to a position.
@@ -71,6 +76,9 @@ pub struct Answer {
     pub position: PositionText,
     /// The play convention.
     pub convention: Convention,
+    /// How the command-line contract names the play: `normal`, `misere`, or
+    /// for wrapped compounds `every` and `rounds`.
+    pub play: &'static str,
     /// Who wins.
     pub outcome: Outcome,
     /// The nimber, where the position has one (not under misère play).
@@ -115,8 +123,12 @@ impl Answer {
     /// The canonical text of the position `winning` leads to.
     #[must_use]
     pub fn target(&self, winning: &WinningMove) -> String {
-        self.position
-            .replacing(winning.group, winning.part, &winning.leaves)
+        match &winning.whole {
+            Some(whole) => whole.clone(),
+            None => self
+                .position
+                .replacing(winning.group, winning.part, &winning.leaves),
+        }
     }
 }
 
@@ -132,6 +144,13 @@ enum Known {
 /// [`SearchError::StateLimit`] when a search needs more positions than
 /// `options.max_states`.
 pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    match &position.compound {
+        Compound::Sum => {}
+        Compound::Every => return crate::games::every_sg::solve_every(position, options),
+        Compound::Rounds { rounds, start } => {
+            return crate::games::rounds::solve_rounds(position, rounds, start, options);
+        }
+    }
     match position.convention {
         Convention::Normal => solve_normal(position, options),
         Convention::Misere => solve_misere(position, options),
@@ -161,12 +180,14 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
             group: 0,
             part: 0,
             leaves,
+            whole: None,
         })
         .collect();
     let truncated = alone.winning.count > BigUint::from(moves.len());
     Some(Answer {
         position: PositionText::new(position),
         convention: Convention::Normal,
+        play: "normal",
         outcome: alone.outcome,
         nimber: alone.nimber,
         winning_moves: moves,
@@ -226,6 +247,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
                         group: g,
                         part: i,
                         leaves,
+                        whole: None,
                     });
                 }
             }
@@ -235,6 +257,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
     Some(Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
+        play: "misere",
         outcome,
         nimber: None,
         winning_moves: moves,
@@ -318,6 +341,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         group: g,
                         part: i,
                         leaves,
+                        whole: None,
                     });
                 }
             }
@@ -336,6 +360,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Normal,
+        play: "normal",
         outcome: if total.is_zero() {
             Outcome::PreviousPlayerWins
         } else {
@@ -463,6 +488,7 @@ fn search_misere<G: ImpartialGame>(
                                 group: g,
                                 part: i,
                                 leaves,
+                                whole: None,
                             });
                         }
                     }
@@ -476,6 +502,7 @@ fn search_misere<G: ImpartialGame>(
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
+        play: "misere",
         outcome,
         nimber: None,
         winning_moves: moves,

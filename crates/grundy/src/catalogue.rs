@@ -123,16 +123,73 @@ impl Group {
     }
 }
 
+/// How the components of a position are played together.
+#[derive(Clone, Debug, Default)]
+pub enum Compound {
+    /// A disjunctive sum: each move is made in one component.
+    #[default]
+    Sum,
+    /// Every-SG, `every(SUM)`: each move moves every component that can move
+    /// (see [`crate::games::every_sg`]).
+    Every,
+    /// A match of rounds, `rounds[k](START, CURRENT)`: the groups of the
+    /// position are the round being played, `rounds` counts the rounds left
+    /// including it, and every later round restarts at `start`, the loser of a
+    /// round starting the next (see [`crate::games::rounds`]).
+    Rounds {
+        /// The rounds left, this one included; at least 1.
+        rounds: BigUint,
+        /// The position each round starts from.
+        start: Vec<Group>,
+    },
+}
+
+impl Compound {
+    /// The name of the compound in the language, if it has one.
+    #[must_use]
+    pub const fn name(&self) -> Option<&'static str> {
+        match self {
+            Self::Sum => None,
+            Self::Every => Some("every"),
+            Self::Rounds { .. } => Some("rounds"),
+        }
+    }
+}
+
 /// A position: a sum of groups under a convention.
 #[derive(Clone, Debug)]
 pub struct Position {
     /// Normal or misère play.
     pub convention: Convention,
+    /// How the groups are played together: a disjunctive sum unless wrapped
+    /// by `every(...)` or `rounds[k](...)`.
+    pub compound: Compound,
     /// The terms of the sum.
     pub groups: Vec<Group>,
 }
 
 impl Position {
+    /// A disjunctive sum of `groups` under `convention`.
+    #[must_use]
+    pub const fn sum(convention: Convention, groups: Vec<Group>) -> Self {
+        Self {
+            convention,
+            compound: Compound::Sum,
+            groups,
+        }
+    }
+
+    /// The groups after component `part` of group `group` is replaced by the
+    /// components `leaves`.
+    #[must_use]
+    pub fn groups_after(&self, group: usize, part: usize, leaves: &[Part]) -> Vec<Group> {
+        let mut groups = self.groups.clone();
+        groups[group]
+            .parts
+            .splice(part..=part, leaves.iter().cloned());
+        groups
+    }
+
     /// The number of components over all groups.
     #[must_use]
     pub fn component_count(&self) -> usize {
@@ -159,30 +216,49 @@ pub struct PositionText {
 impl PositionText {
     /// Prints `position`.
     #[must_use]
+    ///
+    /// A match of rounds prints its start and its current round,
+    /// `rounds[k](START, CURRENT)`, or only `rounds[k](START)` when the two are
+    /// the same position (a round not begun).
     pub fn new(position: &Position) -> Self {
         let mut text = String::new();
-        let mut spans = Vec::with_capacity(position.groups.len());
         if position.convention == Convention::Misere {
             text.push_str("misere(");
         }
-        for (g, group) in position.groups.iter().enumerate() {
-            if g > 0 {
-                text.push_str(" + ");
+        let spans = match &position.compound {
+            Compound::Sum => push_groups(&mut text, &position.groups),
+            Compound::Every => {
+                text.push_str("every(");
+                let spans = push_groups(&mut text, &position.groups);
+                text.push(')');
+                spans
             }
-            text.push_str(&group.head);
-            text.push('(');
-            let mut group_spans = Vec::with_capacity(group.parts.len());
-            for (i, part) in group.parts.iter().enumerate() {
-                if i > 0 {
+            Compound::Rounds { rounds, start } => {
+                let mut start_text = String::new();
+                push_groups(&mut start_text, start);
+                let mut current = String::new();
+                let spans = push_groups(&mut current, &position.groups);
+                text.push_str(&format!("rounds[{rounds}]("));
+                let offset = if current == start_text {
+                    text.len()
+                } else {
+                    text.push_str(&start_text);
                     text.push_str(", ");
-                }
-                let start = text.len();
-                part.write_arguments(&mut text);
-                group_spans.push((start, text.len()));
+                    text.len()
+                };
+                text.push_str(&current);
+                text.push(')');
+                spans
+                    .into_iter()
+                    .map(|group| {
+                        group
+                            .into_iter()
+                            .map(|(a, b)| (a + offset, b + offset))
+                            .collect()
+                    })
+                    .collect()
             }
-            text.push(')');
-            spans.push(group_spans);
-        }
+        };
         if position.convention == Convention::Misere {
             text.push(')');
         }
@@ -225,6 +301,30 @@ impl PositionText {
     }
 }
 
+/// Prints `groups` as a sum, giving where each component's arguments stand.
+fn push_groups(text: &mut String, groups: &[Group]) -> Vec<Vec<(usize, usize)>> {
+    let mut spans = Vec::with_capacity(groups.len());
+    for (g, group) in groups.iter().enumerate() {
+        if g > 0 {
+            text.push_str(" + ");
+        }
+        text.push_str(&group.head);
+        text.push('(');
+        let mut group_spans = Vec::with_capacity(group.parts.len());
+        for (i, part) in group.parts.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            let start = text.len();
+            part.write_arguments(text);
+            group_spans.push((start, text.len()));
+        }
+        text.push(')');
+        spans.push(group_spans);
+    }
+    spans
+}
+
 /// Positions are equal when their canonical texts are.
 impl PartialEq for Position {
     fn eq(&self, other: &Self) -> bool {
@@ -239,6 +339,10 @@ pub enum EntryKind {
     Game(fn(&Term) -> Result<Group, LangError>),
     /// A wrapper that sets the convention of the whole sum, like `misere(...)`.
     Convention(Convention),
+    /// A wrapper that plays the sums it holds together in another way, like
+    /// `every(...)` or `rounds[k](...)`: builds the whole position from the
+    /// wrapping term (see [`wrapped_sums`]).
+    Compound(fn(&Term) -> Result<Position, LangError>),
 }
 
 /// One game of the catalogue, with the text `grundy games` shows.
@@ -307,22 +411,75 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `misere(...)`, or whatever a game finds wrong with its term.
 pub fn build(sum: &Sum) -> Result<Position, LangError> {
     if let [term] = sum.terms.as_slice() {
-        if let Some(GameEntry {
-            kind: EntryKind::Convention(convention),
-            ..
-        }) = find(&term.name)
-        {
-            return wrapped(term, *convention);
+        match find(&term.name) {
+            Some(GameEntry {
+                kind: EntryKind::Convention(convention),
+                ..
+            }) => return wrapped(term, *convention),
+            Some(GameEntry {
+                kind: EntryKind::Compound(build),
+                ..
+            }) => return build(term),
+            _ => {}
         }
     }
-    Ok(Position {
-        convention: Convention::Normal,
-        groups: sum
-            .terms
+    Ok(Position::sum(
+        Convention::Normal,
+        sum.terms
             .iter()
             .map(build_group)
             .collect::<Result<_, _>>()?,
-    })
+    ))
+}
+
+/// The sums a wrapper term holds (`every(SUM)`, `rounds[k](START, CURRENT)`),
+/// each built as a plain disjunctive sum under normal play, with its span.
+/// `counts` is how many sums the wrapper accepts.
+///
+/// # Errors
+/// An argument that is not a sum, a sum that is itself wrapped, or the wrong
+/// number of arguments; `example` is offered as help.
+pub fn wrapped_sums(
+    term: &Term,
+    counts: std::ops::RangeInclusive<usize>,
+    example: &str,
+) -> Result<Vec<(Vec<Group>, crate::lang::Span)>, LangError> {
+    let name = &term.name;
+    if !counts.contains(&term.args.len()) {
+        let wanted = if counts.start() == counts.end() {
+            format!("exactly {}", counts.start())
+        } else {
+            format!("{} or {}", counts.start(), counts.end())
+        };
+        let many = if *counts.end() == 1 { "sum" } else { "sums" };
+        return Err(LangError::new(
+            format!(
+                "`{name}(...)` wraps {wanted} {many} of games, found {}",
+                term.args.len()
+            ),
+            term.span,
+        )
+        .with_help(format!("for example `{example}`")));
+    }
+    let mut sums = Vec::with_capacity(term.args.len());
+    for value in &term.args {
+        let ValueKind::Sum(inner) = &value.kind else {
+            return Err(
+                LangError::new(format!("`{name}(...)` wraps a sum of games"), value.span)
+                    .with_help(format!("for example `{example}`")),
+            );
+        };
+        let position = build(inner)?;
+        if position.convention != Convention::Normal || !matches!(position.compound, Compound::Sum)
+        {
+            return Err(LangError::new(
+                format!("`{name}(...)` wraps a plain sum of games, not another wrapper"),
+                inner.span,
+            ));
+        }
+        sums.push((position.groups, inner.span));
+    }
+    Ok(sums)
 }
 
 fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
@@ -355,7 +512,7 @@ fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
         }
     };
     let position = build(inner)?;
-    if position.convention != Convention::Normal {
+    if position.convention != Convention::Normal || !matches!(position.compound, Compound::Sum) {
         return Err(LangError::new(
             format!("`{name}(...)` cannot wrap another convention"),
             inner.span,

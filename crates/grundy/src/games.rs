@@ -53,5 +53,8 @@ pub static CATALOGUE: &[GameEntry] = &[
     dynamic_subtraction::DYNAMIC_ENTRY,
     staircase::ENTRY,
     moore::ENTRY,
+    grid_nim::ENTRY,
     MISERE,
+    every_sg::ENTRY,
+    rounds::ENTRY,
 ];

@@ -100,7 +100,7 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
     out.write_all(b"{")?;
     field(out, "position", &answer.position.as_str())?;
     out.write_all(b",")?;
-    field(out, "convention", &answer.convention.name())?;
+    field(out, "convention", &answer.play)?;
     out.write_all(b",")?;
     field(out, "outcome", &answer.outcome.letter().to_string())?;
     out.write_all(b",")?;
@@ -163,7 +163,7 @@ fn write_human(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         out,
         "{} ({letter}-position, {} play)",
         answer.outcome.in_words(),
-        answer.convention.name()
+        answer.play
     )?;
     if let Some(nimber) = &answer.nimber {
         writeln!(out, "nimber: {nimber}")?;

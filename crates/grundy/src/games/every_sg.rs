@@ -34,6 +34,16 @@
 //! steps, the moves whose largest is exactly `m` number `prod c_i(m) - prod
 //! c_i(m - 1)`.
 //!
+//! # In the catalogue: `every(SUM)`
+//! The components of `SUM` (each heap, each pair of Wythoff piles, ...) are
+//! explored as explicit graphs and their steps computed on them. A move that
+//! splits a component (a take-and-break game) leaves its parts as separate
+//! components, as the printed position says when read back; since an Every-SG
+//! sum is decided by its largest steps, such an option counts with the largest
+//! steps of its parts, and the parity of steps says who wins a component alone,
+//! so the definition above reads, with no nimbers: `1 + max` of the options'
+//! even steps if there is one, otherwise `1 + min` of all.
+//!
 //! ```
 //! use grundy::games::every_sg::EverySg;
 //! use grundy::game::{ImpartialGame, Outcome};
@@ -58,7 +68,12 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::game::{ImpartialGame, Outcome};
+use crate::analysis::{Answer, SearchCost, SolveOptions, WinningMove};
+use crate::catalogue::{
+    Compound, EntryKind, Explorer, GameEntry, Group, Part, Position, PositionText, wrapped_sums,
+};
+use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
 use crate::solver::{SearchError, Solver};
 
 /// Steps of the positions of one game, and Every-SG sums of them.
@@ -293,6 +308,332 @@ impl<G: ImpartialGame> ImpartialGame for EverySum<'_, G> {
     }
 }
 
+/// The steps of every explored node reachable from `roots`, indexed by node
+/// (nodes not reached stay 0); an option that splits counts with the largest
+/// steps of its parts.
+///
+/// # Errors
+/// [`SearchError::Cycle`] if the explored graph has a cycle.
+fn node_steps(
+    explorer: &Explorer,
+    roots: impl IntoIterator<Item = u32>,
+) -> Result<Vec<u64>, SearchError> {
+    let count = explorer.len();
+    let mut steps = vec![0u64; count];
+    let mut known = vec![false; count];
+    let mut on_stack = vec![false; count];
+    // Frames: (node, option index, part index within the option).
+    let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+    for root in roots {
+        if known[root as usize] {
+            continue;
+        }
+        on_stack[root as usize] = true;
+        stack.push((root, 0, 0));
+        while let Some(frame) = stack.last_mut() {
+            let (id, option, part) = *frame;
+            let options = explorer.options(id);
+            if let Some(parts) = options.get(option) {
+                if let Some(&child) = parts.get(part) {
+                    frame.2 += 1;
+                    if !known[child as usize] {
+                        if on_stack[child as usize] {
+                            return Err(SearchError::Cycle);
+                        }
+                        on_stack[child as usize] = true;
+                        stack.push((child, 0, 0));
+                    }
+                } else {
+                    frame.1 += 1;
+                    frame.2 = 0;
+                }
+                continue;
+            }
+            let values = options
+                .iter()
+                .map(|parts| parts.iter().map(|&p| steps[p as usize]).max().unwrap_or(0));
+            let longest_even = values.clone().filter(|v| v % 2 == 0).max();
+            let value = match longest_even {
+                _ if options.is_empty() => 0,
+                Some(even) => 1 + even,
+                None => 1 + values.min().unwrap_or(0),
+            };
+            steps[id as usize] = value;
+            known[id as usize] = true;
+            on_stack[id as usize] = false;
+            stack.pop();
+        }
+    }
+    Ok(steps)
+}
+
+/// One movable component of an Every-SG position: where it stands and the
+/// steps of each of its options (in the explorer's move order).
+struct Movable {
+    root: usize,
+    values: Vec<u64>,
+    sorted: Vec<u64>,
+}
+
+impl Movable {
+    /// How many options have at most `level` steps.
+    fn at_most(&self, level: u64) -> usize {
+        self.sorted.partition_point(|&v| v <= level)
+    }
+}
+
+/// Answers `every(SUM)`: who wins by the largest steps, and every winning move
+/// (one option in each movable component) with their exact count.
+///
+/// # Errors
+/// [`SearchError::StateLimit`] when exploring the components needs more than
+/// `options.max_states` positions; [`SearchError::Cycle`] for a cyclic game.
+pub(crate) fn solve_every(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<Answer, SearchError> {
+    let mut explorer = Explorer::new(options.max_states);
+    // (group, part, node) of every component, in order.
+    let mut roots = Vec::with_capacity(position.component_count());
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            roots.push((g, i, explorer.explore(&group.head, part)?));
+        }
+    }
+    let steps = node_steps(&explorer, roots.iter().map(|&(_, _, id)| id))?;
+    let longest = roots
+        .iter()
+        .map(|&(_, _, id)| steps[id as usize])
+        .max()
+        .unwrap_or(0);
+    let outcome = if longest % 2 == 1 {
+        Outcome::NextPlayerWins
+    } else {
+        Outcome::PreviousPlayerWins
+    };
+    let movable: Vec<Movable> = roots
+        .iter()
+        .enumerate()
+        .filter(|&(_, &(_, _, id))| !explorer.options(id).is_empty())
+        .map(|(root, &(_, _, id))| {
+            let values: Vec<u64> = explorer
+                .options(id)
+                .iter()
+                .map(|parts| parts.iter().map(|&p| steps[p as usize]).max().unwrap_or(0))
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            Movable {
+                root,
+                values,
+                sorted,
+            }
+        })
+        .collect();
+    // A move wins iff the largest steps after it is even. Those whose largest
+    // is exactly `level` number prod(at most level) - prod(at most level - 1).
+    let mut levels: Vec<u64> = movable.iter().flat_map(|m| m.sorted.clone()).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut count = BigUint::zero();
+    let mut moves = Vec::new();
+    if !movable.is_empty() {
+        let mut below = BigUint::zero();
+        for &level in &levels {
+            let upto = movable
+                .iter()
+                .fold(BigUint::one(), |product, m| product * m.at_most(level));
+            if level % 2 == 0 {
+                count += &upto - &below;
+                if moves.len() < options.max_moves {
+                    list_level(
+                        position,
+                        &explorer,
+                        &roots,
+                        &movable,
+                        level,
+                        options.max_moves,
+                        &mut moves,
+                    );
+                }
+            }
+            below = upto;
+        }
+    }
+    let truncated = count > BigUint::from(moves.len());
+    Ok(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "every",
+        outcome,
+        nimber: None,
+        winning_moves: moves,
+        winning_move_count: count,
+        truncated,
+        method: "every-sg suspense numbers".to_owned(),
+        search: SearchCost {
+            components_explored: explorer.len(),
+            ..SearchCost::default()
+        },
+    })
+}
+
+/// Lists, up to `max` moves in all, the moves whose largest steps is exactly
+/// `level`: each movable component takes an option of at most `level` steps,
+/// and at least one takes exactly `level`. Backtracking prunes every branch
+/// that cannot be completed, so the work is proportional to what is listed.
+fn list_level(
+    position: &Position,
+    explorer: &Explorer,
+    roots: &[(usize, usize, u32)],
+    movable: &[Movable],
+    level: u64,
+    max: usize,
+    moves: &mut Vec<WinningMove>,
+) {
+    let allowed: Vec<Vec<usize>> = movable
+        .iter()
+        .map(|m| {
+            (0..m.values.len())
+                .filter(|&o| m.values[o] <= level)
+                .collect()
+        })
+        .collect();
+    if allowed.iter().any(Vec::is_empty) {
+        return;
+    }
+    let width = movable.len();
+    // reaches_level[c]: some component from c on can take exactly `level`.
+    let mut reaches_level = vec![false; width + 1];
+    for c in (0..width).rev() {
+        reaches_level[c] = reaches_level[c + 1] || movable[c].values.contains(&level);
+    }
+    let mut choice = vec![0usize; width];
+    // hit[c]: a component before c took exactly `level`.
+    let mut hit = vec![false; width + 1];
+    let mut c = 0;
+    loop {
+        // Advance component c to its next option that can be completed.
+        let mut found = false;
+        while choice[c] < allowed[c].len() {
+            let value = movable[c].values[allowed[c][choice[c]]];
+            let hit_after = hit[c] || value == level;
+            if hit_after || reaches_level[c + 1] {
+                hit[c + 1] = hit_after;
+                found = true;
+                break;
+            }
+            choice[c] += 1;
+        }
+        if !found {
+            if c == 0 {
+                return;
+            }
+            c -= 1;
+            choice[c] += 1;
+            continue;
+        }
+        if c + 1 < width {
+            c += 1;
+            choice[c] = 0;
+            continue;
+        }
+        moves.push(every_move(
+            position, explorer, roots, movable, &allowed, &choice,
+        ));
+        if moves.len() >= max {
+            return;
+        }
+        choice[c] += 1;
+    }
+}
+
+/// The winning move that takes option `allowed[c][choice[c]]` in each movable
+/// component `c`: its description and the whole position after it.
+fn every_move(
+    position: &Position,
+    explorer: &Explorer,
+    roots: &[(usize, usize, u32)],
+    movable: &[Movable],
+    allowed: &[Vec<usize>],
+    choice: &[usize],
+) -> WinningMove {
+    let mut groups: Vec<Group> = position
+        .groups
+        .iter()
+        .map(|group| Group::new(group.head.clone(), Vec::with_capacity(group.parts.len())))
+        .collect();
+    let mut descriptions = Vec::with_capacity(movable.len());
+    let mut next = movable.iter().zip(allowed.iter().zip(choice)).peekable();
+    for (root, &(g, i, id)) in roots.iter().enumerate() {
+        let part = &position.groups[g].parts[i];
+        match next.peek() {
+            Some((m, (allowed, choice))) if m.root == root => {
+                let leaves: Vec<Part> = explorer.options(id)[allowed[**choice]]
+                    .iter()
+                    .map(|&o| explorer.part(o).clone())
+                    .collect();
+                descriptions.push(part.describe_move(&leaves));
+                groups[g].parts.extend(leaves);
+                next.next();
+            }
+            _ => groups[g].parts.push(part.clone()),
+        }
+    }
+    let after = Position {
+        convention: Convention::Normal,
+        compound: Compound::Every,
+        groups,
+    };
+    WinningMove {
+        description: descriptions.join("; "),
+        group: 0,
+        part: 0,
+        leaves: Vec::new(),
+        whole: Some(PositionText::new(&after).as_str().to_owned()),
+    }
+}
+
+fn build(term: &Term) -> Result<Position, LangError> {
+    if term.has_brackets {
+        return Err(LangError::new(
+            "`every` takes no parameters",
+            term.name_span,
+        ));
+    }
+    let mut sums = wrapped_sums(term, 1..=1, "every(nim(1, 2) + bash[3](5))")?;
+    let (groups, _) = sums.remove(0);
+    Ok(Position {
+        convention: Convention::Normal,
+        compound: Compound::Every,
+        groups,
+    })
+}
+
+/// The catalogue entry: `every(SUM)`.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "every",
+    summary: "Every-SG: each move moves every component that can move; the last mover wins",
+    rules: "every(SUM) plays the components of SUM (each heap, each pair of piles, ...) so that a \
+            move makes one move in EVERY component that can still move; the player who makes the \
+            last move wins. Theorem (Winning Ways ch. 9; seed note 000 §3.6; Jia Zhihao 2009): \
+            give each position its steps (suspense number): 0 if terminal; for a position the \
+            player to move wins, 1 + the largest steps of an option he wins from; for a position \
+            he loses, 1 + the smallest steps of any option. The first player wins iff the \
+            largest steps among the components is odd. A winning move takes an option in each \
+            movable component so that the largest steps after it is even; moves are counted \
+            exactly (a product over components). A component that splits leaves separate \
+            components. Components are explored as game graphs (--max-states bounds them); \
+            there is no nimber (null).",
+    syntax: "every(SUM)",
+    examples: &[
+        "every(nim(1, 2) + bash[2](5))",
+        "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
+        "every(staircase(1, 2) + nim(3))",
+    ],
+    kind: EntryKind::Compound(build),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,6 +722,248 @@ mod tests {
                 by_remoteness != searched.outcome(parts).unwrap()
             });
         assert!(wrong.is_some());
+    }
+
+    use crate::analysis::solve;
+    use crate::catalogue::{Component, MovesTo, build as build_position};
+    use crate::lang::parse;
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    /// An explored component graph whose moves never split, as a game on node
+    /// numbers: what the oracle [`EverySum`] needs.
+    struct Nodes<'e>(&'e Explorer);
+    impl ImpartialGame for Nodes<'_> {
+        type Position = u32;
+        fn moves(&self, id: &u32, moves: &mut Vec<u32>) {
+            moves.extend(self.0.options(*id).iter().map(|option| {
+                assert_eq!(option.len(), 1, "a move that splits");
+                option[0]
+            }));
+        }
+    }
+
+    fn answer(text: &str) -> Answer {
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        solve(&build_position(&parse(text).unwrap()).unwrap(), &options).unwrap()
+    }
+
+    /// The catalogue's answer to `every(SUM)` against the brute-force oracle
+    /// [`EverySum`] on the explored components: outcome, exact count, and the
+    /// position after each winning move.
+    fn check_against_oracle(text: &str) {
+        let found = answer(text);
+        let position = build_position(&parse(text).unwrap()).unwrap();
+        let mut explorer = Explorer::new(1_000_000);
+        let mut roots = Vec::new();
+        for group in &position.groups {
+            for part in &group.parts {
+                roots.push(explorer.explore(&group.head, part).unwrap());
+            }
+        }
+        let nodes = Nodes(&explorer);
+        let sum = EverySum::new(&nodes);
+        let mut oracle = Solver::new(&sum);
+        assert_eq!(found.outcome, oracle.outcome(&roots).unwrap(), "{text}");
+        let winning = oracle.winning_moves(&roots).unwrap();
+        assert_eq!(
+            found.winning_move_count,
+            BigUint::from(winning.len()),
+            "{text}"
+        );
+        let print = |ids: &Vec<u32>| {
+            let mut ids = ids.iter();
+            let groups = position
+                .groups
+                .iter()
+                .map(|group| {
+                    let parts = group
+                        .parts
+                        .iter()
+                        .map(|_| explorer.part(*ids.next().unwrap()).clone())
+                        .collect();
+                    Group::new(group.head.clone(), parts)
+                })
+                .collect();
+            Position {
+                convention: Convention::Normal,
+                compound: Compound::Every,
+                groups,
+            }
+            .to_string()
+        };
+        let mut expected: Vec<String> = winning.iter().map(print).collect();
+        let mut targets: Vec<String> = found
+            .winning_moves
+            .iter()
+            .map(|m| found.target(m))
+            .collect();
+        expected.sort();
+        targets.sort();
+        assert_eq!(targets, expected, "{text}");
+        assert_eq!(found.nimber, None);
+        assert_eq!(found.play, "every");
+    }
+
+    #[test]
+    fn every_catalogue_sum_is_answered_as_the_oracle_answers_it() {
+        for text in [
+            "every(nim(1, 2) + bash[2](5))",
+            "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
+            "every(staircase(1, 2) + nim(3))",
+            "every(wythoff(3, 5) + bash[3](6, 2))",
+            "every(nim(0, 0))",
+            "every(nim(0) + sub[2](1))",
+        ] {
+            check_against_oracle(text);
+        }
+    }
+
+    #[test]
+    fn known_every_sg_answers() {
+        // bash[2](5) has steps 3 (5 -> 3, which the loser leaves in 2 more);
+        // the heaps of nim have steps 1: the first player wins, and must take
+        // the heap of 5 to 3 and empty the heap of 1; the heap of 2 goes to 0 or 1.
+        let found = answer("every(nim(1, 2) + bash[2](5))");
+        assert_eq!(found.outcome, Outcome::NextPlayerWins);
+        assert_eq!(found.winning_move_count, BigUint::from(2u8));
+        assert_eq!(
+            found.winning_moves[0].description,
+            "take 1 from the heap of 1; take 2 from the heap of 2; take 2 from the heap of 5"
+        );
+        assert_eq!(
+            found.target(&found.winning_moves[0]),
+            "every(nim(0, 0) + bash[2](3))"
+        );
+        // Forty heaps of 3 take any of their 3 options beside bash[2](4) -> 3:
+        // 3^40 winning moves, counted without listing them.
+        let text = format!("every({}bash[2](4))", "nim(3) + ".repeat(40));
+        let options = SolveOptions {
+            max_moves: 5,
+            ..SolveOptions::default()
+        };
+        let found = solve(&build_position(&parse(&text).unwrap()).unwrap(), &options).unwrap();
+        assert_eq!(found.winning_move_count, BigUint::from(3u8).pow(40));
+        assert_eq!(found.winning_moves.len(), 5);
+        assert!(found.truncated);
+    }
+
+    /// A heap that loses one token, and may then split what is left into two
+    /// non-empty heaps: a component whose moves split.
+    #[derive(Debug)]
+    struct SplitHeap(u32);
+    impl Component for SplitHeap {
+        fn write_arguments(&self, out: &mut String) {
+            out.push_str(&self.0.to_string());
+        }
+        fn moves(&self, _limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+            let heap = |n: u32| -> Part { Arc::new(Self(n)) };
+            let Some(rest) = self.0.checked_sub(1) else {
+                return Ok(Vec::new());
+            };
+            let mut moves = vec![vec![heap(rest)]];
+            moves.extend((1..rest).map(|a| vec![heap(a), heap(rest - a)]));
+            Ok(moves)
+        }
+        fn moves_to_nimber_by_theory(&self, _: &BigUint, _: usize) -> Option<MovesTo> {
+            None
+        }
+        fn describe_move(&self, _to: &[Part]) -> String {
+            "move".to_owned()
+        }
+    }
+
+    /// The Every-SG sum of split heaps, split parts being new components.
+    struct SplitEvery;
+    impl ImpartialGame for SplitEvery {
+        type Position = Vec<u32>;
+        fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            let mut partial: Vec<Vec<u32>> = vec![Vec::new()];
+            for &n in heaps.iter().filter(|&&n| n > 0) {
+                let rest = n - 1;
+                let mut options = vec![vec![rest]];
+                options.extend((1..rest).map(|a| vec![a, rest - a]));
+                partial = partial
+                    .iter()
+                    .flat_map(|prefix| options.iter().map(move |o| [prefix.as_slice(), o].concat()))
+                    .collect();
+            }
+            if heaps.iter().any(|&n| n > 0) {
+                moves.extend(partial.into_iter().map(|mut p| {
+                    p.retain(|&n| n > 0);
+                    p.sort_unstable();
+                    p
+                }));
+            }
+        }
+    }
+
+    #[test]
+    fn split_parts_become_components_and_count_by_their_largest_steps() {
+        let mut oracle = Solver::new(&SplitEvery);
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        for a in 0..9 {
+            for b in 0..7 {
+                let parts: Vec<Part> = vec![Arc::new(SplitHeap(a)), Arc::new(SplitHeap(b))];
+                let position = Position {
+                    convention: Convention::Normal,
+                    compound: Compound::Every,
+                    groups: vec![Group::new("split", parts)],
+                };
+                let found = solve_every(&position, &options).unwrap();
+                let mut heaps = vec![a, b];
+                heaps.retain(|&n| n > 0);
+                heaps.sort_unstable();
+                assert_eq!(found.outcome, oracle.outcome(&heaps).unwrap(), "{a}, {b}");
+                assert_eq!(
+                    found.winning_move_count,
+                    BigUint::from(oracle.winning_moves(&heaps).unwrap().len()),
+                    "{a}, {b}"
+                );
+                for m in &found.winning_moves {
+                    // The text after the move, read back as heaps, is a loss.
+                    let text = m.whole.as_deref().unwrap();
+                    let inner = &text["every(split(".len()..text.len() - 2];
+                    let mut after: Vec<u32> = inner
+                        .split(", ")
+                        .filter(|t| !t.is_empty())
+                        .map(|t| t.parse().unwrap())
+                        .filter(|&n| n > 0)
+                        .collect();
+                    after.sort_unstable();
+                    assert_eq!(oracle.outcome(&after).unwrap(), Outcome::PreviousPlayerWins);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn random_sums_are_answered_as_the_oracle_answers_them(
+            terms in prop::collection::vec((0usize..5, prop::collection::vec(0u32..7, 1..3)), 1..4)
+        ) {
+            let text: Vec<String> = terms
+                .iter()
+                .map(|(kind, args)| {
+                    let args: Vec<String> = args.iter().map(u32::to_string).collect();
+                    match kind {
+                        0 => format!("nim({})", args.join(", ")),
+                        1 => format!("bash[2]({})", args.join(", ")),
+                        2 => format!("sub[1, 3, 4]({})", args.join(", ")),
+                        3 => format!("staircase({})", args.join(", ")),
+                        _ => format!("wythoff({}, {})", args[0], args.get(1).map_or("1", String::as_str)),
+                    }
+                })
+                .collect();
+            check_against_oracle(&format!("every({})", text.join(" + ")));
+        }
     }
 
     #[test]

@@ -19,6 +19,12 @@
 //! t) - b` counters from an even cell onto an odd neighbour `b` when that is
 //! positive and at most the even cell's heap.
 //!
+//! # In the catalogue: `grid_nim([a11, ..., a1m], ..., [an1, ..., anm])`
+//! One argument per row, top row first, each a list of the row's heaps from
+//! the left; the whole grid is one component. Moves are counted as a player
+//! makes them: from a cell with both neighbours, sending counters up and
+//! sending them left are two moves.
+//!
 //! ```
 //! use grundy::games::grid_nim;
 //! use num_bigint::BigUint;
@@ -28,10 +34,15 @@
 //! assert_eq!(grid_nim::nimber(&grid), BigUint::from(0u8));
 //! ```
 
-use num_bigint::BigUint;
-use num_traits::Zero;
+use std::sync::Arc;
 
+use num_bigint::{BigUint, Sign};
+use num_traits::{One, Zero};
+
+use crate::catalogue::{Component, EntryKind, GameEntry, Group, MovesTo, Part, no_params};
 use crate::game::ImpartialGame;
+use crate::lang::{LangError, Term, ValueKind};
+use crate::solver::SearchError;
 
 /// The nimber of a grid (`grid[row][column]`, row 0 and column 0 being the
 /// seed's 1): the nim-sum of the cells with `row + column` odd.
@@ -112,6 +123,219 @@ pub fn moves_to_nimber(grid: &[Vec<BigUint>], target: &BigUint) -> Vec<GridMove>
     moves
 }
 
+impl GridMove {
+    /// The move in words, cells numbered from 1 as (row, column): "move 2
+    /// counters from cell (2, 1) up to cell (1, 1)".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let noun = if self.counters.is_one() {
+            "counter"
+        } else {
+            "counters"
+        };
+        let direction = if self.to.0 < self.from.0 {
+            "up"
+        } else {
+            "left"
+        };
+        format!(
+            "move {} {noun} from cell ({}, {}) {direction} to cell ({}, {})",
+            self.counters,
+            self.from.0 + 1,
+            self.from.1 + 1,
+            self.to.0 + 1,
+            self.to.1 + 1
+        )
+    }
+}
+
+/// A grid as a catalogue component: `grid_nim([1, 2], [3, 4])`.
+#[derive(Debug)]
+struct GridPart {
+    grid: Vec<Vec<BigUint>>,
+}
+
+impl GridPart {
+    fn part(grid: Vec<Vec<BigUint>>) -> Part {
+        Arc::new(Self { grid })
+    }
+
+    /// The grid of a component written by [`Component::write_arguments`].
+    fn grid_of(part: &Part) -> Option<Vec<Vec<BigUint>>> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        text.strip_prefix('[')?
+            .strip_suffix(']')?
+            .split("], [")
+            .map(|row| row.split(", ").map(|cell| cell.parse().ok()).collect())
+            .collect()
+    }
+}
+
+impl Component for GridPart {
+    fn write_arguments(&self, out: &mut String) {
+        for (i, row) in self.grid.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push('[');
+            let cells: Vec<String> = row.iter().map(BigUint::to_string).collect();
+            out.push_str(&cells.join(", "));
+            out.push(']');
+        }
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        Some((nimber(&self.grid), "grid nim: nim-sum of the odd cells"))
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let mut total = BigUint::zero();
+        for (row, cells) in self.grid.iter().enumerate() {
+            for (column, heap) in cells.iter().enumerate() {
+                total += heap * (usize::from(row > 0) + usize::from(column > 0));
+            }
+        }
+        if total > BigUint::from(limit) {
+            return Err(SearchError::StateLimit { limit });
+        }
+        let mut moves = Vec::new();
+        for (row, cells) in self.grid.iter().enumerate() {
+            for (column, heap) in cells.iter().enumerate() {
+                let neighbours = [
+                    (row > 0).then(|| (row - 1, column)),
+                    (column > 0).then(|| (row, column - 1)),
+                ];
+                for to in neighbours.into_iter().flatten() {
+                    let mut counters = BigUint::one();
+                    while counters <= *heap {
+                        let grid_move = GridMove {
+                            from: (row, column),
+                            to,
+                            counters: counters.clone(),
+                        };
+                        moves.push(vec![Self::part(grid_move.apply(&self.grid))]);
+                        counters += 1u32;
+                    }
+                }
+            }
+        }
+        Ok(moves)
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        let moves = moves_to_nimber(&self.grid, target);
+        Some(MovesTo {
+            count: BigUint::from(moves.len()),
+            listed: moves
+                .iter()
+                .take(max)
+                .map(|m| vec![Self::part(m.apply(&self.grid))])
+                .collect(),
+        })
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let Some(after) = to.first().and_then(Self::grid_of) else {
+            return "move".to_owned();
+        };
+        let mut from = None;
+        let mut onto = None;
+        for (row, (before, after)) in self.grid.iter().zip(&after).enumerate() {
+            for (column, (before, after)) in before.iter().zip(after).enumerate() {
+                if after < before {
+                    from = Some(((row, column), before - after));
+                } else if after > before {
+                    onto = Some((row, column));
+                }
+            }
+        }
+        match (from, onto) {
+            (Some((from, counters)), Some(to)) => GridMove { from, to, counters }.describe(),
+            _ => "move".to_owned(),
+        }
+    }
+}
+
+fn build(term: &Term) -> Result<Group, LangError> {
+    const HELP: &str = "one list per row, top row first: `grid_nim([0, 1], [2, 3])`";
+    no_params(term)?;
+    if term.args.is_empty() {
+        return Err(LangError::new("`grid_nim` needs at least one row", term.span).with_help(HELP));
+    }
+    let mut grid: Vec<Vec<BigUint>> = Vec::with_capacity(term.args.len());
+    for arg in &term.args {
+        let ValueKind::List(items) = &arg.kind else {
+            return Err(LangError::new(
+                format!("each argument of `grid_nim` is a row `[a, b, ...]`, found `{arg}`"),
+                arg.span,
+            )
+            .with_help(HELP));
+        };
+        let mut row = Vec::with_capacity(items.len());
+        for item in items {
+            match &item.kind {
+                ValueKind::Integer(n) if n.sign() != Sign::Minus => {
+                    row.push(n.magnitude().clone());
+                }
+                ValueKind::Integer(n) => {
+                    return Err(LangError::new(
+                        format!("a heap cannot be negative: {n}"),
+                        item.span,
+                    ));
+                }
+                _ => {
+                    return Err(LangError::new(
+                        format!(
+                            "a cell holds a heap size (a non-negative integer), found `{item}`"
+                        ),
+                        item.span,
+                    ));
+                }
+            }
+        }
+        if row.is_empty() {
+            return Err(LangError::new("a row needs at least one cell", arg.span));
+        }
+        if let Some(first) = grid.first() {
+            if first.len() != row.len() {
+                return Err(LangError::new(
+                    format!(
+                        "every row needs the same number of cells: this one has {}, the first {}",
+                        row.len(),
+                        first.len()
+                    ),
+                    arg.span,
+                ));
+            }
+        }
+        grid.push(row);
+    }
+    Ok(Group::new("grid_nim", vec![GridPart::part(grid)]))
+}
+
+/// The catalogue entry.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "grid_nim",
+    summary: "heaps on a grid; a move takes counters from one cell to the cell above or on the left",
+    rules: "grid_nim([a11, ..., a1m], ..., [an1, ..., anm]): an n x m grid of heaps, one list per \
+            row, top row first. A move takes one or more counters from one cell (i, j) to the cell \
+            above, (i - 1, j), or to the cell on the left, (i, j - 1), never off the grid; all \
+            counters end at (1, 1), and whoever cannot move loses. Theorem (seed note 000 §3.1.4, \
+            the argument of staircase Nim): colour the cells by the parity of i + j; the nimber \
+            is the nim-sum of the heaps on the cells with i + j odd. Winning moves lower an odd \
+            cell (up and left are two moves when both exist) or move counters from an even cell \
+            onto an odd neighbour; heaps of any size.",
+    syntax: "grid_nim([a11, ..., a1m], ..., [an1, ..., anm])",
+    examples: &[
+        "grid_nim([0, 1], [2, 3])",
+        "grid_nim([1, 2, 3], [4, 5, 6], [7, 8, 9])",
+        "grid_nim([0, 100000000000000000000], [7, 0]) + nim(3)",
+        "misere(grid_nim([1, 1], [1, 0]))",
+    ],
+    kind: EntryKind::Game(build),
+};
+
 /// The rules for the generic solver on a grid of `columns` columns, the cells
 /// flattened row by row.
 #[derive(Clone, Copy, Debug)]
@@ -145,7 +369,161 @@ impl ImpartialGame for GridNim {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{SolveOptions, solve};
+    use crate::catalogue::build as build_position;
+    use crate::game::Convention;
+    use crate::lang::parse;
     use crate::solver::Solver;
+
+    fn text_of(cells: &[u32], columns: usize) -> String {
+        let rows: Vec<String> = cells
+            .chunks(columns)
+            .map(|row| {
+                let row: Vec<String> = row.iter().map(u32::to_string).collect();
+                format!("[{}]", row.join(", "))
+            })
+            .collect();
+        format!("grid_nim({})", rows.join(", "))
+    }
+
+    /// The whole CLI path (parse, build, solve, print) against the oracle
+    /// [`GridNim`] searched by the generic solver: nimber, outcome, the exact
+    /// count and the position after each winning move, under both conventions.
+    #[test]
+    fn the_catalogue_answers_as_the_oracle_does() {
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        for (rows, columns, max) in [(2, 2, 2), (2, 3, 1), (3, 2, 1), (1, 3, 3), (3, 1, 2)] {
+            let game = GridNim { columns };
+            let mut solver = Solver::new(&game);
+            let size = rows * columns;
+            for code in 0..(max + 1u32).pow(size as u32) {
+                let cells: Vec<u32> = (0..size)
+                    .map(|i| code / (max + 1).pow(i as u32) % (max + 1))
+                    .collect();
+                let text = text_of(&cells, columns);
+                for convention in [Convention::Normal, Convention::Misere] {
+                    let source = match convention {
+                        Convention::Normal => text.clone(),
+                        Convention::Misere => format!("misere({text})"),
+                    };
+                    let position = build_position(&parse(&source).unwrap()).unwrap();
+                    assert_eq!(position.to_string(), source, "printing round-trips");
+                    let found = solve(&position, &options).unwrap();
+                    assert_eq!(
+                        found.outcome,
+                        solver.outcome_under(convention, &cells).unwrap(),
+                        "{source}"
+                    );
+                    if convention == Convention::Normal {
+                        assert_eq!(
+                            found.nimber,
+                            Some(BigUint::from(solver.nimber(&cells).unwrap())),
+                            "{source}"
+                        );
+                    }
+                    let winning = solver.winning_moves_under(convention, &cells).unwrap();
+                    let mut expected: Vec<String> = winning
+                        .iter()
+                        .map(|after| match convention {
+                            Convention::Normal => text_of(after, columns),
+                            Convention::Misere => format!("misere({})", text_of(after, columns)),
+                        })
+                        .collect();
+                    let mut targets: Vec<String> = found
+                        .winning_moves
+                        .iter()
+                        .map(|m| found.target(m))
+                        .collect();
+                    expected.sort();
+                    targets.sort();
+                    assert_eq!(targets, expected, "{source}");
+                    assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_are_described_as_a_player_makes_them() {
+        let position = build_position(&parse("grid_nim([0, 1], [2, 3])").unwrap()).unwrap();
+        let found = solve(&position, &SolveOptions::default()).unwrap();
+        assert_eq!(found.nimber, Some(BigUint::from(3u8)));
+        let described: Vec<(&str, String)> = found
+            .winning_moves
+            .iter()
+            .map(|m| (m.description.as_str(), found.target(m)))
+            .collect();
+        assert_eq!(
+            described,
+            [
+                (
+                    "move 1 counter from cell (2, 1) up to cell (1, 1)",
+                    "grid_nim([1, 1], [1, 3])".to_owned()
+                ),
+                (
+                    "move 1 counter from cell (2, 2) up to cell (1, 2)",
+                    "grid_nim([0, 2], [2, 2])".to_owned()
+                ),
+            ]
+        );
+        // From an odd cell with both neighbours, up and left are two moves.
+        let position = build_position(&parse("grid_nim([0, 0, 0], [0, 0, 5])").unwrap()).unwrap();
+        let found = solve(&position, &SolveOptions::default()).unwrap();
+        let described: Vec<&str> = found
+            .winning_moves
+            .iter()
+            .map(|m| m.description.as_str())
+            .collect();
+        assert_eq!(
+            described,
+            [
+                "move 5 counters from cell (2, 3) up to cell (1, 3)",
+                "move 5 counters from cell (2, 3) left to cell (2, 2)",
+            ]
+        );
+        // Nimber 5 xor 4 = 1: lower the 5 to 4, or raise the 4 to 5 with one
+        // counter from the even cell (2, 2).
+        let position = build_position(&parse("grid_nim([0, 5], [4, 3])").unwrap()).unwrap();
+        let found = solve(&position, &SolveOptions::default()).unwrap();
+        let described: Vec<&str> = found
+            .winning_moves
+            .iter()
+            .map(|m| m.description.as_str())
+            .collect();
+        assert_eq!(
+            described,
+            [
+                "move 1 counter from cell (1, 2) left to cell (1, 1)",
+                "move 1 counter from cell (2, 2) left to cell (2, 1)",
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_grids_are_refused_where_they_are_wrong() {
+        for (source, message, column) in [
+            ("grid_nim()", "`grid_nim` needs at least one row", 0),
+            (
+                "grid_nim(3)",
+                "each argument of `grid_nim` is a row `[a, b, ...]`, found `3`",
+                9,
+            ),
+            (
+                "grid_nim([1, 2], [3])",
+                "every row needs the same number of cells: this one has 1, the first 2",
+                17,
+            ),
+            ("grid_nim([])", "a row needs at least one cell", 9),
+            ("grid_nim([1, -2])", "a heap cannot be negative: -2", 13),
+        ] {
+            let error = build_position(&parse(source).unwrap()).unwrap_err();
+            assert_eq!(error.message, message, "{source}");
+            assert_eq!(error.span.start, column, "{source}");
+        }
+    }
 
     #[test]
     fn nimbers_and_winning_moves_match_search() {

@@ -22,6 +22,20 @@
 //! `dp[S][0]` its name for `L`; the tests check the rule against a direct search
 //! of the whole match.
 //!
+//! # In the catalogue: `rounds[k](START)` and `rounds[k](START, CURRENT)`
+//! A match position is the round being played (`CURRENT`, the start when
+//! omitted), the rounds left including it (`k`), and the position every later
+//! round starts from (`START`). Who wins from there follows the same backward
+//! reasoning: with one round left, the round is played to win (normal play);
+//! otherwise, if the starter of the next round wins the match (by the rule
+//! above, from `START` with `k - 1` rounds), both players want to lose this
+//! round and it is played misère, else it is played normal. So the player to
+//! move wins the match iff he wins `CURRENT` under that convention, and his
+//! winning moves are exactly that convention's winning moves in `CURRENT`
+//! (never both kinds: which one keeps the match won depends on `k` alone). A
+//! move that ends a round (no component can move) with rounds left leads to
+//! `rounds[k-1](START)`, the loser of the round to move.
+//!
 //! ```
 //! use grundy::games::rounds::{analyze, Player};
 //! use grundy::game::ImpartialGame;
@@ -49,9 +63,15 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
-use crate::game::{ImpartialGame, Outcome};
+use crate::analysis::{Answer, SolveOptions, WinningMove, solve};
+use crate::catalogue::{
+    Compound, EntryKind, GameEntry, Group, Part, Position, PositionText, integer_param,
+    wrapped_sums,
+};
+use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::lang::{LangError, Term};
 use crate::solver::{SearchError, Solver};
 
 /// What the first player of one round can force.
@@ -117,6 +137,162 @@ impl RoundsAnalysis {
         })
     }
 }
+
+/// Whether no component of `groups` can move.
+fn is_over(groups: &[Group]) -> bool {
+    let terminal = |part: &Part| matches!(part.moves(1), Ok(moves) if moves.is_empty());
+    groups.iter().all(|group| group.parts.iter().all(terminal))
+}
+
+/// The match position with `rounds` rounds left, the current round at
+/// `current`: a round that is over (with rounds left) hands over to the next,
+/// which its loser, the player to move, starts at `start`.
+fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -> Position {
+    let (rounds, current) = if rounds > BigUint::one() && is_over(&current) {
+        (rounds - 1u32, start.clone())
+    } else {
+        (rounds, current)
+    };
+    Position {
+        convention: Convention::Normal,
+        compound: Compound::Rounds { rounds, start },
+        groups: current,
+    }
+}
+
+/// Answers a match position: see the [module documentation](self).
+///
+/// # Errors
+/// As [`solve`] on the start (normal and misère) and on the current round.
+pub(crate) fn solve_rounds(
+    position: &Position,
+    rounds: &BigUint,
+    start: &[Group],
+    options: &SolveOptions,
+) -> Result<Answer, SearchError> {
+    let quick = SolveOptions {
+        max_moves: 0,
+        ..*options
+    };
+    let analysis = RoundsAnalysis {
+        can_force_win: solve(&Position::sum(Convention::Normal, start.to_vec()), &quick)?
+            .outcome
+            .first_player_wins(),
+        can_force_loss: solve(&Position::sum(Convention::Misere, start.to_vec()), &quick)?
+            .outcome
+            .first_player_wins(),
+    };
+    let later = rounds - 1u32;
+    let play_to_lose =
+        !later.is_zero() && analysis.match_winner(&later).ok() == Some(Player::First);
+    let convention = if play_to_lose {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let current = Position::sum(convention, position.groups.clone());
+    let answer = solve(&current, options)?;
+    let winning_moves = answer
+        .winning_moves
+        .iter()
+        .map(|m| {
+            let after = match_position(
+                rounds.clone(),
+                start.to_vec(),
+                current.groups_after(m.group, m.part, &m.leaves),
+            );
+            WinningMove {
+                whole: Some(PositionText::new(&after).as_str().to_owned()),
+                ..m.clone()
+            }
+        })
+        .collect();
+    let (aim, how) = if play_to_lose {
+        ("to lose", "misère")
+    } else {
+        ("to win", "normal")
+    };
+    Ok(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "rounds",
+        outcome: answer.outcome,
+        nimber: None,
+        winning_moves,
+        winning_move_count: answer.winning_move_count,
+        truncated: answer.truncated,
+        method: format!(
+            "k-round rule: the starter {} a round and {} one on purpose; \
+             this round is played {aim} ({how} play): {}",
+            if analysis.can_force_win {
+                "can win"
+            } else {
+                "cannot win"
+            },
+            if analysis.can_force_loss {
+                "can lose"
+            } else {
+                "cannot lose"
+            },
+            answer.method
+        ),
+        search: answer.search,
+    })
+}
+
+fn build(term: &Term) -> Result<Position, LangError> {
+    const EXAMPLE: &str = "rounds[3](nim(1, 2) + bash[2](4))";
+    if !term.has_brackets || term.params.is_empty() {
+        return Err(LangError::new(
+            "`rounds` needs the number of rounds k: `rounds[k](SUM)`",
+            term.name_span,
+        )
+        .with_help(format!("for example `{EXAMPLE}`")));
+    }
+    if let Some(extra) = term.params.get(1) {
+        return Err(LangError::new(
+            "`rounds` takes one parameter, the number of rounds k",
+            extra.value.span,
+        ));
+    }
+    let rounds = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
+        LangError::new(
+            "`rounds` takes one parameter, the number of rounds k",
+            term.params[0].value.span,
+        )
+    })?;
+    let mut sums = wrapped_sums(term, 1..=2, EXAMPLE)?;
+    let (start, _) = sums.remove(0);
+    let current = sums
+        .pop()
+        .map_or_else(|| start.clone(), |(current, _)| current);
+    Ok(match_position(rounds, start, current))
+}
+
+/// The catalogue entry: `rounds[k](START)`, `rounds[k](START, CURRENT)`.
+pub const ENTRY: GameEntry = GameEntry {
+    name: "rounds",
+    summary: "a match of k rounds of the same game; the loser of a round starts the next",
+    rules: "rounds[k](SUM) is a match of k rounds (k >= 1, of any size), each played on SUM under \
+            normal play; the loser of a round starts the next, and only the last round counts. \
+            Theorem (seed note 002): with W = the first player can win a round of SUM (normal \
+            play) and L = he can lose one on purpose (misère play): without W the second player \
+            wins the match; with W and L the first player wins; with W and not L he wins iff k is \
+            odd. Winning moves are the moves of the round in progress that keep the match won: \
+            the round is played to lose (misère) when the starter of the next round wins the \
+            match, to win (normal) otherwise. A match in progress is written \
+            rounds[k](START, CURRENT): CURRENT is the round being played, k the rounds left \
+            including it, START the position every later round starts from; a move that ends a \
+            round leads to rounds[k-1](START). There is no nimber (null).",
+    syntax: "rounds[k](SUM) or rounds[k](START, CURRENT)",
+    examples: &[
+        "rounds[2](bash[2](4))",
+        "rounds[3](nim(1, 2) + bash[2](4))",
+        "rounds[1000000000000000000001](sub[1, 3, 4](9))",
+        "rounds[4](nim(2, 3), nim(1, 3))",
+    ],
+    kind: EntryKind::Compound(build),
+};
 
 #[cfg(test)]
 mod tests {
@@ -191,6 +367,154 @@ mod tests {
         }
         // All three cases of the theorem occurred.
         assert_eq!(seen, [true; 3]);
+    }
+
+    /// `sub[1, 3, 4](x) + nim(y)`, searched directly.
+    struct SubPlusNim;
+    impl ImpartialGame for SubPlusNim {
+        type Position = (u32, u32);
+        fn moves(&self, &(x, y): &(u32, u32), moves: &mut Vec<(u32, u32)>) {
+            moves.extend([1, 3, 4].iter().filter(|&&s| s <= x).map(|s| (x - s, y)));
+            moves.extend((0..y).map(|left| (x, left)));
+        }
+    }
+
+    /// Whether the player to move wins the match: `rounds` rounds left, the
+    /// current round at `current`, later rounds restarting at `start`.
+    fn wins_whole_match(
+        start: (u32, u32),
+        rounds: u32,
+        current: (u32, u32),
+        memo: &mut FxHashMap<(u32, (u32, u32)), bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&(rounds, current)) {
+            return known;
+        }
+        let mut options = Vec::new();
+        SubPlusNim.moves(&current, &mut options);
+        let wins = if options.is_empty() {
+            rounds > 1 && wins_whole_match(start, rounds - 1, start, memo)
+        } else {
+            options
+                .iter()
+                .any(|&option| !wins_whole_match(start, rounds, option, memo))
+        };
+        memo.insert((rounds, current), wins);
+        wins
+    }
+
+    fn answer(text: &str) -> Answer {
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        let position = crate::catalogue::build(&crate::lang::parse(text).unwrap()).unwrap();
+        solve(&position, &options).unwrap()
+    }
+
+    /// Every match position `rounds[k](START, CURRENT)` of small sums, k up to
+    /// 6, against a search of the whole match: who wins, how many winning
+    /// moves, and that each listed move leads to a match position the
+    /// opponent loses (read back from its text).
+    #[test]
+    fn match_positions_are_answered_as_a_search_of_the_whole_match() {
+        let mut cases = [0usize; 2];
+        for a in 0..8u32 {
+            for b in 0..3u32 {
+                let start = format!("sub[1, 3, 4]({a}) + nim({b})");
+                for k in 1..=6u32 {
+                    let mut memo = FxHashMap::default();
+                    for x in 0..=a {
+                        for y in 0..=b {
+                            let text = if (x, y) == (a, b) {
+                                format!("rounds[{k}]({start})")
+                            } else {
+                                format!("rounds[{k}]({start}, sub[1, 3, 4]({x}) + nim({y}))")
+                            };
+                            let position =
+                                crate::catalogue::build(&crate::lang::parse(&text).unwrap())
+                                    .unwrap();
+                            let found = solve(
+                                &position,
+                                &SolveOptions {
+                                    max_moves: usize::MAX,
+                                    ..SolveOptions::default()
+                                },
+                            )
+                            .unwrap();
+                            // A round that is over hands over to the next, which
+                            // the player to move starts: the same match position.
+                            let mut options = Vec::new();
+                            SubPlusNim.moves(&(x, y), &mut options);
+                            let (k, current) = if options.is_empty() && k > 1 {
+                                (k - 1, (a, b))
+                            } else {
+                                (k, (x, y))
+                            };
+                            let wins = wins_whole_match((a, b), k, current, &mut memo);
+                            assert_eq!(found.outcome.first_player_wins(), wins, "{text}");
+                            cases[usize::from(wins)] += 1;
+                            options.clear();
+                            SubPlusNim.moves(&current, &mut options);
+                            let expected = options
+                                .iter()
+                                .filter(|&&o| !wins_whole_match((a, b), k, o, &mut memo))
+                                .count();
+                            assert_eq!(found.winning_move_count, BigUint::from(expected), "{text}");
+                            assert_eq!(found.winning_moves.len(), expected, "{text}");
+                            for m in &found.winning_moves {
+                                let to = found.target(m);
+                                let next = answer(&to);
+                                assert_eq!(
+                                    next.outcome,
+                                    Outcome::PreviousPlayerWins,
+                                    "{text} -> {to}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases[0] > 100 && cases[1] > 100, "{cases:?}");
+    }
+
+    #[test]
+    fn known_matches_and_huge_round_counts() {
+        // bash[2](4): the first player wins a round (4 is not a multiple of 3)
+        // but cannot lose one on purpose (misère, 4 = 3 + 1 is lost), so he
+        // wins the match iff k is odd; with k even he must lose round 1, and
+        // cannot.
+        let two = answer("rounds[2](bash[2](4))");
+        assert_eq!(two.outcome, Outcome::PreviousPlayerWins);
+        assert_eq!(two.play, "rounds");
+        assert_eq!(two.nimber, None);
+        let three = answer("rounds[3](bash[2](4))");
+        assert_eq!(three.outcome, Outcome::NextPlayerWins);
+        let targets: Vec<String> = three
+            .winning_moves
+            .iter()
+            .map(|m| three.target(m))
+            .collect();
+        // Round 1 is played to win (the starter of round 2 loses a 2-round match).
+        assert_eq!(targets, ["rounds[3](bash[2](4), bash[2](3))"]);
+        // Ending a round hands the next one to its loser, the player to move.
+        let ended = answer("rounds[3](bash[2](4), bash[2](0))");
+        assert_eq!(ended.position.as_str(), "rounds[2](bash[2](4))");
+        assert_eq!(ended.outcome, Outcome::PreviousPlayerWins);
+        let last = answer("rounds[1](bash[2](4), bash[2](2))");
+        assert_eq!(
+            last.target(&last.winning_moves[0]),
+            "rounds[1](bash[2](4), bash[2](0))"
+        );
+        // Huge k: parity decides, as for 4 and 5 rounds.
+        let huge = "1".repeat(40);
+        for (big, small) in [(format!("{huge}0"), 4), (format!("{huge}1"), 5)] {
+            let big = answer(&format!("rounds[{big}](bash[2](4) + nim(2))"));
+            let small = answer(&format!("rounds[{small}](bash[2](4) + nim(2))"));
+            assert_eq!(big.outcome, small.outcome);
+            assert_eq!(big.winning_move_count, small.winning_move_count);
+        }
     }
 
     #[test]

@@ -208,6 +208,60 @@ impl Wythoff {
         }
     }
 
+    /// The P-positions `(A_n, B_n)` for `n = from, from + 1, ...`, in order.
+    #[must_use]
+    pub fn p_positions_from(&self, from: BigUint) -> PPositions {
+        PPositions {
+            game: *self,
+            next_index: from,
+        }
+    }
+
+    /// The rule named by a term `wythoff` or `wythoff[d]` (also `wythoff[d=2]`).
+    ///
+    /// # Errors
+    /// A [`LangError`] at a parameter that is not a non-negative integer, too
+    /// large, or one too many.
+    pub fn from_term(term: &Term) -> Result<Self, LangError> {
+        if let Some((key, span)) = term
+            .params
+            .iter()
+            .filter_map(|p| p.key.as_ref())
+            .find(|(key, _)| key != "d")
+        {
+            return Err(LangError::new(
+                format!("`wythoff` has no parameter `{key}`; its parameter is d"),
+                *span,
+            ));
+        }
+        let difference_bound = match integer_param(term, 0, "d", 0)? {
+            None => 0,
+            Some(d) => u64::try_from(&d).map_err(|_| {
+                LangError::new(
+                    format!("the parameter `d` of `wythoff` is too large: {d}"),
+                    term.params[0].value.span,
+                )
+            })?,
+        };
+        if term.params.len() > 1 {
+            return Err(LangError::new(
+                "`wythoff` takes one parameter, d",
+                term.params[1].value.span,
+            ));
+        }
+        Ok(Self::extended(difference_bound))
+    }
+
+    /// The rule's canonical name: `wythoff` or `wythoff[d]`.
+    #[must_use]
+    pub fn name(self) -> String {
+        if self.difference_bound == 0 {
+            "wythoff".to_owned()
+        } else {
+            format!("wythoff[{}]", self.difference_bound)
+        }
+    }
+
     fn check_size(piles: [&BigUint; 2]) -> Result<(), WythoffError> {
         for pile in piles {
             if pile.bits() > MAX_PILE_BITS {
@@ -515,21 +569,7 @@ impl Component for WythoffPart {
 }
 
 fn build(term: &Term) -> Result<Group, LangError> {
-    let difference_bound = match integer_param(term, 0, "d", 0)? {
-        None => 0,
-        Some(d) => u64::try_from(&d).map_err(|_| {
-            LangError::new(
-                format!("the parameter `d` of `wythoff` is too large: {d}"),
-                term.params[0].value.span,
-            )
-        })?,
-    };
-    if term.params.len() > 1 {
-        return Err(LangError::new(
-            "`wythoff` takes one parameter, d",
-            term.params[1].value.span,
-        ));
-    }
+    let game = Wythoff::from_term(term)?;
     let piles = heap_sizes(term)?;
     let [first, second] = <[BigUint; 2]>::try_from(piles).map_err(|piles| {
         LangError::new(
@@ -538,15 +578,10 @@ fn build(term: &Term) -> Result<Group, LangError> {
         )
         .with_help("for example `wythoff(3, 5)` or `wythoff[2](10, 14)`")
     })?;
-    let game = Wythoff::extended(difference_bound);
     if let Err(error) = game.is_p_position(&first, &second) {
         return Err(LangError::new(error.to_string(), term.span));
     }
-    let head = if difference_bound == 0 {
-        "wythoff".to_owned()
-    } else {
-        format!("wythoff[{difference_bound}]")
-    };
+    let head = game.name();
     Ok(Group::new(
         head,
         vec![WythoffPart::part(game, (first, second))],
@@ -564,7 +599,8 @@ pub const ENTRY: GameEntry = GameEntry {
             d = 0), computed exactly with integer square roots, so piles of any size up to about \
             39,000 digits are decided at once, with all winning moves (at most four). The nimber \
             has no closed form: it is searched for small piles (null otherwise), and a sum with \
-            other games needs it, so such sums are searched.",
+            other games needs it, so such sums are searched. `grundy pairs wythoff -n K` (or \
+            'wythoff[d]', with --from I for any index) lists the P-positions.",
     syntax: "wythoff(a, b) or wythoff[d](a, b)",
     examples: &[
         "wythoff(3, 5)",
