@@ -1,6 +1,6 @@
 //! One module per subcommand, each an `Args` struct and a `run` function.
 
 pub mod games;
-pub mod seq;
 pub mod pairs;
+pub mod seq;
 pub mod solve;

@@ -1,0 +1,126 @@
+//! `grundy seq`, checked on the built binary against the contract and known facts.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = grundy(args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn the_contract_example() {
+    let answer = json(&["seq", "--json", "octal[0.07]", "-n", "6"]);
+    assert_eq!(answer["rule"], "octal[0.07]");
+    assert_eq!(answer["values"], serde_json::json!([0, 0, 1, 1, 2, 0, 3]));
+    assert_eq!(answer["period"], 34);
+    assert_eq!(answer["preperiod"], 53);
+    assert_eq!(answer["saltus"], 0);
+    assert_eq!(answer["proven"], true);
+}
+
+#[test]
+fn known_sequences() {
+    let kayles = json(&["seq", "--json", "kayles", "-n", "12"]);
+    assert_eq!(
+        kayles["values"],
+        serde_json::json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4])
+    );
+    assert_eq!(
+        (kayles["period"].as_u64(), kayles["preperiod"].as_u64()),
+        (Some(12), Some(71))
+    );
+    assert_eq!(kayles["proven"], true);
+    let lasker = json(&["seq", "--json", "lasker", "-n", "8"]);
+    assert_eq!(
+        lasker["values"],
+        serde_json::json!([0, 1, 2, 4, 3, 5, 6, 8, 7])
+    );
+    assert_eq!(
+        (lasker["period"].as_u64(), lasker["saltus"].as_u64()),
+        (Some(4), Some(4))
+    );
+    let rest = json(&["seq", "--json", "rest_nim", "-n", "6"]);
+    assert_eq!(rest["values"], serde_json::json!([0, 1, 2, 3, 4, 5, 6]));
+    let subtraction = json(&["seq", "--json", "sub[1,3,4]", "-n", "8"]);
+    assert_eq!(subtraction["rule"], "sub[1, 3, 4]");
+    assert_eq!(
+        subtraction["values"],
+        serde_json::json!([0, 1, 0, 1, 2, 3, 2, 0, 1])
+    );
+    assert_eq!(
+        (
+            subtraction["period"].as_u64(),
+            subtraction["proven"].as_bool()
+        ),
+        (Some(7), Some(true))
+    );
+    let grundy_game = json(&["seq", "--json", "grundy_game", "-n", "10"]);
+    assert_eq!(
+        grundy_game["values"],
+        serde_json::json!([0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0])
+    );
+    assert_eq!(grundy_game["proven"], false);
+    // The plain mex gives the same values.
+    let plain = json(&["seq", "--json", "--method", "plain", "kayles", "-n", "12"]);
+    assert_eq!(plain["values"], kayles["values"]);
+}
+
+#[test]
+fn out_writes_one_value_per_line_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("grundy-seq-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kayles.txt");
+    let file = path.display().to_string();
+    let answer = json(&["seq", "--json", "kayles", "-n", "100", "--out", &file]);
+    assert!(answer.get("values").is_none());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 101);
+    assert_eq!(&lines[..5], ["0", "1", "2", "3", "1"]);
+    // Cut the file mid-value, as an interrupted run leaves it, and resume to 200.
+    std::fs::write(&path, &text[..text.len() - 3]).unwrap();
+    json(&["seq", "--json", "kayles", "-n", "200", "--out", &file]);
+    let resumed = std::fs::read_to_string(&path).unwrap();
+    let all = json(&["seq", "--json", "kayles", "-n", "200"]);
+    let expected: Vec<String> = all["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(resumed.lines().collect::<Vec<_>>(), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_rules_exit_2() {
+    for (rule, message) in [
+        ("kayles(3)", "a rule takes no heaps"),
+        ("octal[0.G]", "invalid code `0.G`"),
+        ("wythoff", "is not a heap game with a Grundy sequence"),
+        ("kayle", "did you mean `kayles`?"),
+        ("sub[0]", "a subtraction amount must be at least 1"),
+    ] {
+        let output = grundy(&["seq", rule, "-n", "5"]);
+        assert_eq!(output.status.code(), Some(2), "{rule}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with("error:") && stderr.contains(message),
+            "{rule}: {stderr}"
+        );
+    }
+}
