@@ -52,6 +52,7 @@ pub static CATALOGUE: &[GameEntry] = &[
     dynamic_subtraction::FIBONACCI_ENTRY,
     dynamic_subtraction::DYNAMIC_ENTRY,
     staircase::ENTRY,
+    staircase::STONES_ENTRY,
     moore::ENTRY,
     grid_nim::ENTRY,
     MISERE,

@@ -618,3 +618,189 @@ mod tests {
         }
     }
 }
+
+/// Stones on a line as a catalogue component: `stones(p1, ..., pn)`, answered
+/// through its staircase (see the module documentation).
+#[derive(Debug)]
+struct StonesPart {
+    points: Vec<BigUint>,
+}
+
+impl StonesPart {
+    /// The position after stone `index` slides to `to`.
+    fn after(&self, index: usize, to: BigUint) -> Part {
+        let mut points = self.points.clone();
+        points[index] = to;
+        Arc::new(Self { points })
+    }
+
+    fn points_of(part: &Part) -> Vec<BigUint> {
+        let mut text = String::new();
+        part.write_arguments(&mut text);
+        text.split(", ").filter_map(|p| p.parse().ok()).collect()
+    }
+}
+
+impl Component for StonesPart {
+    fn write_arguments(&self, out: &mut String) {
+        let texts: Vec<String> = self.points.iter().map(ToString::to_string).collect();
+        out.push_str(&texts.join(", "));
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        let steps = stones_to_staircase(&self.points).ok()?;
+        Some((nimber(&steps), "stones on a line as staircase nim"))
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        let mut moves = Vec::new();
+        for (index, point) in self.points.iter().enumerate() {
+            let lowest = if index == 0 {
+                BigUint::zero()
+            } else {
+                &self.points[index - 1] + 1u32
+            };
+            let mut to = lowest;
+            while &to < point {
+                if moves.len() >= limit {
+                    return Err(SearchError::StateLimit { limit });
+                }
+                moves.push(vec![self.after(index, to.clone())]);
+                to += 1u32;
+            }
+        }
+        Ok(moves)
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+        let steps = stones_to_staircase(&self.points).ok()?;
+        let count = self.points.len();
+        let moves = moves_to_nimber(&steps, target);
+        let listed = moves
+            .iter()
+            .take(max)
+            .map(|step_move| {
+                // Step s is gap n + 1 - s: its coins moving down is stone n + 1 - s sliding left.
+                let index = count - step_move.from;
+                vec![self.after(index, &self.points[index] - &step_move.coins)]
+            })
+            .collect();
+        Some(MovesTo {
+            count: moves.len().into(),
+            listed,
+        })
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let Some(after) = to.first().map(Self::points_of) else {
+            return "a move".to_owned();
+        };
+        self.points
+            .iter()
+            .zip(&after)
+            .find(|(before, after)| before != after)
+            .map_or_else(
+                || "a move".to_owned(),
+                |(from, to)| format!("slide the stone at {from} to {to}"),
+            )
+    }
+}
+
+fn build_stones(term: &Term) -> Result<Group, LangError> {
+    no_params(term)?;
+    let points = heap_sizes(term)?;
+    if let Err(StonesError::NotIncreasing { index, at, before }) = stones_to_staircase(&points) {
+        let span = term.args.get(index - 1).map_or(term.span, |arg| arg.span);
+        return Err(LangError::new(
+            format!(
+                "the stones must stand at increasing points: stone {index} at {at} is not right of {before}"
+            ),
+            span,
+        ));
+    }
+    Ok(Group::new(
+        "stones",
+        vec![Arc::new(StonesPart { points }) as Part],
+    ))
+}
+
+/// The catalogue entry of stones on a line.
+pub const STONES_ENTRY: GameEntry = GameEntry {
+    name: "stones",
+    summary: "stones on a line: slide one stone left, never onto or past another",
+    rules: "Stones stand at distinct points p1 < p2 < ... of the non-negative integers. A move slides \
+            one stone left to a free point without jumping over the stone on its left. The gaps \
+            between stones form a staircase: sliding stone i by c moves c coins from gap i to gap \
+            i + 1, so the game is staircase Nim on the gaps read from the right (seed 002), and the \
+            nimber is the nim-sum of every other gap from the rightmost.",
+    syntax: "stones(p1, p2, ..., pn), points in increasing order",
+    examples: &[
+        "stones(1, 4, 9)",
+        "stones(2, 3, 10, 20)",
+        "stones(5, 100000000000000000000000000000)",
+    ],
+    kind: EntryKind::Game(build_stones),
+};
+
+#[cfg(test)]
+mod stones_term_tests {
+    use super::*;
+    use crate::analysis::{SolveOptions, solve};
+    use crate::catalogue::build;
+    use crate::lang::parse;
+    use crate::solver::Solver;
+
+    #[test]
+    fn the_term_agrees_with_search_on_every_small_position() {
+        let mut solver = Solver::new(&StonesOnALine);
+        for a in 0..6u32 {
+            for b in a + 1..8 {
+                for c in b + 1..10 {
+                    let text = format!("stones({a}, {b}, {c})");
+                    let answer = solve(
+                        &build(&parse(&text).unwrap()).unwrap(),
+                        &SolveOptions::default(),
+                    )
+                    .unwrap();
+                    let points = vec![a, b, c];
+                    assert_eq!(
+                        answer.nimber,
+                        Some(solver.nimber(&points).unwrap().into()),
+                        "{text}"
+                    );
+                    let winning = solver.winning_moves(&points).unwrap();
+                    assert_eq!(answer.winning_move_count, winning.len().into(), "{text}");
+                    let mut listed: Vec<String> = answer
+                        .winning_moves
+                        .iter()
+                        .map(|m| answer.target(m))
+                        .collect();
+                    let mut expected: Vec<String> = winning
+                        .iter()
+                        .map(|p| format!("stones({}, {}, {})", p[0], p[1], p[2]))
+                        .collect();
+                    listed.sort();
+                    expected.sort();
+                    assert_eq!(listed, expected, "{text}");
+                    if let Some(first) = answer.winning_moves.first() {
+                        assert!(
+                            first.description.starts_with("slide the stone at "),
+                            "{}",
+                            first.description
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn points_must_increase() {
+        let error = build(&parse("stones(1, 4, 4)").unwrap()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "the stones must stand at increasing points: stone 3 at 4 is not right of 4"
+        );
+        assert_eq!(error.span.start, 13);
+    }
+}
