@@ -69,6 +69,19 @@ pub struct WinningMove {
     pub whole: Option<String>,
 }
 
+impl WinningMove {
+    /// The move of component `part` of group `group` that leaves `leaves`.
+    fn in_component(component: &Part, group: usize, part: usize, leaves: Vec<Part>) -> Self {
+        Self {
+            description: component.describe_move(&leaves),
+            group,
+            part,
+            leaves,
+            whole: None,
+        }
+    }
+}
+
 /// The answer to a position.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -175,13 +188,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         .listed
         .into_iter()
         .take(options.max_moves)
-        .map(|leaves| WinningMove {
-            description: part.describe_move(&leaves),
-            group: 0,
-            part: 0,
-            leaves,
-            whole: None,
-        })
+        .map(|leaves| WinningMove::in_component(part, 0, 0, leaves))
         .collect();
     let truncated = alone.winning.count > BigUint::from(moves.len());
     Some(Answer {
@@ -242,13 +249,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
                 let found = part.moves_to_nimber_by_theory(&target, room)?;
                 count += found.count;
                 for leaves in found.listed.into_iter().take(room) {
-                    moves.push(WinningMove {
-                        description: part.describe_move(&leaves),
-                        group: g,
-                        part: i,
-                        leaves,
-                        whole: None,
-                    });
+                    moves.push(WinningMove::in_component(part, g, i, leaves));
                 }
             }
         }
@@ -336,13 +337,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 };
                 count += found;
                 for leaves in listed {
-                    moves.push(WinningMove {
-                        description: part.describe_move(&leaves),
-                        group: g,
-                        part: i,
-                        leaves,
-                        whole: None,
-                    });
+                    moves.push(WinningMove::in_component(part, g, i, leaves));
                 }
             }
         }
@@ -483,13 +478,7 @@ fn search_misere<G: ImpartialGame>(
                         if moves.len() < options.max_moves {
                             let leaves: Vec<Part> =
                                 leaves.iter().map(|&o| explorer.part(o).clone()).collect();
-                            moves.push(WinningMove {
-                                description: part.describe_move(&leaves),
-                                group: g,
-                                part: i,
-                                leaves,
-                                whole: None,
-                            });
+                            moves.push(WinningMove::in_component(part, g, i, leaves));
                         }
                     }
                 }
