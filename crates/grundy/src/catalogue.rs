@@ -95,6 +95,27 @@ pub struct AloneAnswer {
     pub method: &'static str,
 }
 
+/// Writes integer arguments in canonical form: `3, 5, 7`.
+pub fn write_integers(out: &mut String, values: &[BigUint]) {
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&value.to_string());
+    }
+}
+
+/// The integer arguments of a component, read back from its canonical text:
+/// how a component describes a move to another one it only sees as a [`Part`].
+#[must_use]
+pub fn integers_of(part: &Part) -> Vec<BigUint> {
+    let mut text = String::new();
+    part.write_arguments(&mut text);
+    text.split(", ")
+        .filter_map(|value| value.parse().ok())
+        .collect()
+}
+
 /// Moves counted and listed by theory.
 #[derive(Debug, Default)]
 pub struct MovesTo {

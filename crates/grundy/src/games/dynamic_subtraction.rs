@@ -71,7 +71,8 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use crate::catalogue::{
-    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, no_params,
+    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integers_of,
+    no_params,
 };
 use crate::game::{ImpartialGame, Outcome};
 use crate::lang::{LangError, Span, Term, ValueKind};
@@ -655,14 +656,9 @@ impl Component for DynamicPart {
     }
 
     fn describe_move(&self, to: &[Part]) -> String {
-        let mut text = String::new();
-        if let Some(part) = to.first() {
-            part.write_arguments(&mut text);
-        }
-        let left = text
-            .split(", ")
-            .next()
-            .and_then(|left| left.parse::<BigUint>().ok());
+        let left = to
+            .first()
+            .and_then(|part| integers_of(part).into_iter().next());
         match left {
             Some(left) if left <= self.heap => {
                 let take = &self.heap - left;

@@ -47,6 +47,7 @@ use num_traits::{One, Zero};
 
 use crate::catalogue::{
     AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integer_param,
+    integers_of, write_integers,
 };
 use crate::game::{ImpartialGame, Outcome};
 use crate::lang::{LangError, Term};
@@ -472,20 +473,11 @@ impl MoorePart {
     fn part(game: Moore, heaps: Vec<BigUint>) -> Part {
         Arc::new(Self { game, heaps })
     }
-
-    fn heaps_of(part: &Part) -> Vec<BigUint> {
-        let mut text = String::new();
-        part.write_arguments(&mut text);
-        text.split(", ")
-            .filter_map(|heap| heap.parse().ok())
-            .collect()
-    }
 }
 
 impl Component for MoorePart {
     fn write_arguments(&self, out: &mut String) {
-        let text: Vec<String> = self.heaps.iter().map(BigUint::to_string).collect();
-        out.push_str(&text.join(", "));
+        write_integers(out, &self.heaps);
     }
 
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
@@ -555,7 +547,7 @@ impl Component for MoorePart {
     }
 
     fn describe_move(&self, to: &[Part]) -> String {
-        let after = to.first().map(Self::heaps_of).unwrap_or_default();
+        let after = to.first().map(integers_of).unwrap_or_default();
         let changes: Vec<String> = self
             .heaps
             .iter()

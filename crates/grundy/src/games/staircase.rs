@@ -51,7 +51,8 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::catalogue::{
-    Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, no_params,
+    Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integers_of, no_params,
+    write_integers,
 };
 use crate::game::{ImpartialGame, Outcome};
 use crate::lang::{LangError, Term};
@@ -296,20 +297,11 @@ impl StaircasePart {
     fn part(steps: Vec<BigUint>) -> Part {
         Arc::new(Self { steps })
     }
-
-    fn steps_of(part: &Part) -> Vec<BigUint> {
-        let mut text = String::new();
-        part.write_arguments(&mut text);
-        text.split(", ")
-            .filter_map(|step| step.parse().ok())
-            .collect()
-    }
 }
 
 impl Component for StaircasePart {
     fn write_arguments(&self, out: &mut String) {
-        let text: Vec<String> = self.steps.iter().map(BigUint::to_string).collect();
-        out.push_str(&text.join(", "));
+        write_integers(out, &self.steps);
     }
 
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
@@ -349,7 +341,7 @@ impl Component for StaircasePart {
     }
 
     fn describe_move(&self, to: &[Part]) -> String {
-        let after = to.first().map(Self::steps_of).unwrap_or_default();
+        let after = to.first().map(integers_of).unwrap_or_default();
         // The move lowers exactly one step; its coins went one step down.
         let lowered = self
             .steps
@@ -633,18 +625,11 @@ impl StonesPart {
         points[index] = to;
         Arc::new(Self { points })
     }
-
-    fn points_of(part: &Part) -> Vec<BigUint> {
-        let mut text = String::new();
-        part.write_arguments(&mut text);
-        text.split(", ").filter_map(|p| p.parse().ok()).collect()
-    }
 }
 
 impl Component for StonesPart {
     fn write_arguments(&self, out: &mut String) {
-        let texts: Vec<String> = self.points.iter().map(ToString::to_string).collect();
-        out.push_str(&texts.join(", "));
+        write_integers(out, &self.points);
     }
 
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
@@ -692,7 +677,7 @@ impl Component for StonesPart {
     }
 
     fn describe_move(&self, to: &[Part]) -> String {
-        let Some(after) = to.first().map(Self::points_of) else {
+        let Some(after) = to.first().map(integers_of) else {
             return "a move".to_owned();
         };
         self.points
