@@ -124,3 +124,21 @@ fn bad_rules_exit_2() {
         );
     }
 }
+
+#[test]
+fn arithmetic_periodicity_is_proven_by_the_level_test() {
+    // 0.28: G(n + 53) = G(n) + 16 from heap 1 (a hexadecimal code leaving three heaps).
+    let answer = json(&["seq", "--json", "octal[0.28]", "-n", "5"]);
+    assert_eq!(answer["period"], 53);
+    assert_eq!(answer["preperiod"], 1);
+    assert_eq!(answer["saltus"], 16);
+    assert_eq!(answer["proven"], true);
+    assert!(answer["proof"].as_str().unwrap().contains("level test"));
+    // 0.3F: G(n + 6) = G(n) + 3 from 0; a saltus of 3 is outside the test: unproven.
+    let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "5"]);
+    assert_eq!(
+        (answer["period"].clone(), answer["saltus"].clone()),
+        (6.into(), 3.into())
+    );
+    assert_eq!(answer["proven"], false);
+}

@@ -17,6 +17,7 @@
 //! sparse-space method (module `engine`), which gives the same values faster for
 //! take-and-break games whose values fall into a sparse space.
 
+mod arithmetic;
 mod engine;
 mod file;
 mod periodicity;

@@ -214,6 +214,9 @@ fn proof_text(periodicity: &Periodicity) -> String {
                 "a repeated window of max(S) values (subtraction game), checked on heaps 0..{checked}"
             )
         }
+        Proof::LevelTest { checked } => format!(
+            "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..{checked}"
+        ),
         Proof::ClosedForm { theorem } => theorem.to_owned(),
     }
 }

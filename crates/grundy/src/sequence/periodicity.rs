@@ -26,10 +26,14 @@
 //!   [`crate::games::heap`]) and Lasker's Nim (period 4, saltus 4, preperiod 1; Winning
 //!   Ways, chapter 15) are proven by their theorems; the computed values are checked
 //!   against them.
-//! - **Arithmetic periodicity of hexadecimal codes and all-but subtraction games** is
-//!   reported but *not* certified: Howse and Nowakowski (*Periodicity and
-//!   arithmetic-periodicity in hexadecimal games*, Theoret. Comput. Sci. 313 (2004))
-//!   give a test, but we have not verified its exact hypotheses, so `proven` stays false.
+//! - **Arithmetic periodicity of hexadecimal codes** (moves leaving three heaps) is
+//!   certified by the *level test* proved in the `arithmetic` module, when the saltus
+//!   (or that of a multiple of the period) is a power of two above every value of the
+//!   first `n0 + p` heaps and its finite checks pass. Other arithmetic-periodic
+//!   sequences (a saltus like 3, large early values) and all-but subtraction games are
+//!   reported but *not* certified: `proven` stays false. (Howse and Nowakowski,
+//!   *Periodicity and arithmetic-periodicity in hexadecimal games*, Theoret. Comput.
+//!   Sci. 313 (2004), give a published test; we could not check its exact statement.)
 //! - Grundy's game has no known period: anything found there is unproven.
 //!
 //! # Detection
@@ -75,6 +79,13 @@ pub enum Proof {
     },
     /// A repeated window of a finite subtraction game, checked on heaps `0..checked`.
     SubtractionWindow {
+        /// Values of heaps below this were compared.
+        checked: usize,
+    },
+    /// The level test for arithmetic periodicity (saltus a power of two above the
+    /// values of the first period; see the `arithmetic` module), checked on heaps
+    /// `0..checked`.
+    LevelTest {
         /// Values of heaps below this were compared.
         checked: usize,
     },
@@ -180,7 +191,12 @@ pub fn certification_length(
     saltus: u32,
 ) -> Option<usize> {
     if saltus != 0 {
-        return None;
+        return match rule {
+            HeapRule::TakeAndBreak(code) if code.max_heaps_left() == 3 => {
+                Some(super::arithmetic::required_length(code, preperiod, period))
+            }
+            _ => None,
+        };
     }
     let (heaps_left, max_removed) = match rule {
         HeapRule::TakeAndBreak(code) => (code.max_heaps_left().max(1), code.max_removed()),
@@ -213,6 +229,14 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     let proof = match certification_length(rule, found.preperiod, found.period, found.saltus) {
         Some(length) if length <= g.len() => match rule {
             HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked: g.len() },
+            HeapRule::TakeAndBreak(code) if found.saltus != 0 => {
+                if super::arithmetic::proves(code, &g, found.preperiod, found.period, found.saltus)
+                {
+                    Proof::LevelTest { checked: g.len() }
+                } else {
+                    Proof::Unproven
+                }
+            }
             _ => Proof::GuySmith { checked: g.len() },
         },
         _ => Proof::Unproven,

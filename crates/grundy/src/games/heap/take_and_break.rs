@@ -95,6 +95,13 @@ impl SequenceRules {
                 }),
                 false,
             ) => "closed form",
+            (
+                Some(Periodicity {
+                    proof: Proof::LevelTest { .. },
+                    ..
+                }),
+                false,
+            ) => "proven arithmetic period (level test)",
             (Some(_), false) => "proven period (Guy-Smith)",
             (None, false) => "grundy sequence",
         }
