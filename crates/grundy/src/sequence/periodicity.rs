@@ -42,8 +42,10 @@
 //! of the sequence and the relation is followed backwards to the smallest `n0` from
 //! which it holds up to the last value. A candidate is *reported* when the relation has
 //! been seen over at least `n0 + p` heaps past `n0` (so the periodic part is at least as
-//! long as the preperiod plus one period) and at least `2p` heaps; for codes the
-//! report is *proven* when the Guy-Smith range is covered.
+//! long as the preperiod plus one period) and at least `2p` heaps, or as soon as a
+//! theorem above certifies it from the values at hand (the level test may need fewer
+//! heaps than that; Guy-Smith needs `2·n0 + 2p + k`, never fewer); the report is
+//! *proven* when a theorem certifies it.
 
 use std::ops::ControlFlow;
 
@@ -225,7 +227,19 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
             });
         }
     }
-    let found = detect(&g)?;
+    // A candidate the values already certify is accepted even when seen over fewer
+    // heaps than the detection rule asks: the theorem, not the length, decides.
+    let certifiable = |preperiod: usize, period: usize, saltus: u32| {
+        certification_length(rule, preperiod, period, saltus)
+            .is_some_and(|length| length <= g.len())
+            && match rule {
+                HeapRule::TakeAndBreak(code) if saltus != 0 => {
+                    super::arithmetic::proves(code, &g, preperiod, period, saltus)
+                }
+                _ => true,
+            }
+    };
+    let found = detect(&g, certifiable)?;
     let proof = match certification_length(rule, found.preperiod, found.period, found.saltus) {
         Some(length) if length <= g.len() => match rule {
             HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked: g.len() },
@@ -244,8 +258,9 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     Some(Periodicity { proof, ..found })
 }
 
-/// The smallest period seen clearly, with its smallest preperiod.
-fn detect(g: &[u32]) -> Option<Periodicity> {
+/// The smallest period seen clearly (or whose relation the values already certify, as
+/// `certifiable` says), with its smallest preperiod.
+fn detect(g: &[u32], certifiable: impl Fn(usize, usize, u32) -> bool) -> Option<Periodicity> {
     let len = g.len();
     for period in 1..=len / 2 {
         let last = len - 1;
@@ -257,7 +272,8 @@ fn detect(g: &[u32]) -> Option<Periodicity> {
             start -= 1;
         }
         let seen = len - period - start;
-        if seen >= start + period && seen >= 2 * period {
+        let clear = seen >= start + period && seen >= 2 * period;
+        if clear || (seen >= period && certifiable(start, period, saltus)) {
             return Some(Periodicity {
                 preperiod: start,
                 period,
