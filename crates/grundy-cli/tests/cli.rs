@@ -514,3 +514,29 @@ fn rounds_matches_answer_who_wins_the_last_round() {
         assert_winning_moves_reach_p(&answer);
     }
 }
+
+#[test]
+fn huge_all_but_heaps_answer_from_the_proven_arithmetic_period() {
+    // all_but[1, 2]: G(n) = floor(n / 3); 10^50 + 3 has value 3333...334, and the
+    // winning moves from it plus nim(5) leave heaps of value 5: 15, 16 and 17.
+    let heap = format!("1{}3", "0".repeat(49));
+    let answer = json(&["solve", "--json", &format!("all_but[1,2]({heap}) + nim(5)")]);
+    let value: num_bigint::BigUint = format!("3{}4", "3".repeat(48)).parse().unwrap();
+    let nimber = value ^ num_bigint::BigUint::from(5u32);
+    assert_eq!(answer["nimber"], nimber.to_string());
+    assert_eq!(answer["winning_move_count"], 3);
+    let to: Vec<&str> = answer["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["to"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        to,
+        [
+            "all_but[1,2](17) + nim(5)",
+            "all_but[1,2](16) + nim(5)",
+            "all_but[1,2](15) + nim(5)"
+        ]
+    );
+}

@@ -142,3 +142,19 @@ fn arithmetic_periodicity_is_proven_by_the_level_test() {
     );
     assert_eq!(answer["proven"], false);
 }
+
+#[test]
+fn all_but_subtraction_is_proven_by_the_window_test() {
+    // all_but[1, 2]: G(n) = floor(n / 3).
+    let answer = json(&["seq", "--json", "all_but[1,2]", "-n", "7"]);
+    assert_eq!(
+        answer["values"],
+        serde_json::json!([0, 0, 0, 1, 1, 1, 2, 2])
+    );
+    assert_eq!(
+        (answer["period"].clone(), answer["saltus"].clone()),
+        (3.into(), 1.into())
+    );
+    assert_eq!(answer["proven"], true);
+    assert!(answer["proof"].as_str().unwrap().contains("window test"));
+}

@@ -430,6 +430,112 @@ pub(crate) fn proves(
     false
 }
 
+/// Whether the *window test* proves `G(n + period) = G(n) + saltus` for every
+/// `n >= preperiod` in the all-but subtraction game excluding `excluded`, given the
+/// values `g` (which must show it on all of `g`).
+///
+/// # The theorem (proved here)
+///
+/// A move from `N` goes to any `m < N` with `N - m` not excluded; let `e` be the
+/// largest excluded number, `b(x) = G(n0 + x)` for `x < p`, `B = max b`, and `V0` one
+/// more than every value below `n0`, and at least `B`. Suppose
+///
+/// - **(W1)** the `b(x) mod s` cover every residue modulo `s`;
+/// - **(W2)** every value below `V0` is the value of a heap below
+///   `B0 = n0 + p·(V0/s + 2)`;
+/// - **(W3)** for each offset `x` and each `d` in `-D..=0`, with
+///   `D = ceil(s(e + p)/p) + B + 1`: the value `b(x) + d` is *reached*, in the sense
+///   below, exactly when `d < 0`; reached means some offset `x'` has
+///   `b(x) + d - b(x') = q·s` for an integer `q` and `r = x' - x + q·p` negative with
+///   `-r` not excluded;
+/// - **(W4)** the values agree with the claim on heaps `0..L`, `L` as computed below.
+///
+/// *Proof* (induction on `N >= L`). Write `N = n0 + x + H·p`, so the claim is
+/// `G(N) = b(x) + s·H`. Heaps `n >= n0` below `N` have the values `b(x') + s·t`; a value
+/// `v >= V0` (above every value below `n0`) sits exactly at the heaps
+/// `n0 + x' + t·p` with `b(x') + s·t = v`. For `v = G(N) + d` with `-D <= d <= 0`, such
+/// a heap lies at `N + r` with `r` as in (W3), whatever `H`; it is a legal option when
+/// `r < 0` and `-r` is not excluded. So (W3) says: the values `G(N) + d`, `-D <= d < 0`,
+/// are options and `G(N)` is not. A value `V0 <= v <= G(N) - D` has a heap (by (W1))
+/// below `N - e` (by the choice of `D`), a legal option; a value below `V0` has one
+/// below `B0 <= N - e` (W2). So the mex is `G(N)`. `L` is large enough for all of this:
+/// `L > B0 + e`, `G(N) - D >= V0`, and the heaps `N + r` lie past `n0`.
+pub(crate) fn proves_all_but(
+    excluded: &[u32],
+    g: &[u32],
+    preperiod: usize,
+    period: usize,
+    saltus: u32,
+) -> bool {
+    if saltus == 0 || period == 0 || period > MAX_PERIOD || saltus > MAX_SALTUS {
+        return false;
+    }
+    if g.len() < preperiod + 2 * period
+        || !(preperiod..g.len() - period).all(|n| g[n + period] == g[n] + saltus)
+    {
+        return false;
+    }
+    let (p, s) = (period as i64, i64::from(saltus));
+    let e = excluded.iter().copied().max().map_or(0, i64::from);
+    let base: Vec<i64> = g[preperiod..preperiod + period]
+        .iter()
+        .map(|&v| i64::from(v))
+        .collect();
+    let highest = base.iter().copied().max().unwrap_or(0);
+    let lowest = base.iter().copied().min().unwrap_or(0);
+    let v0 = g[..preperiod]
+        .iter()
+        .map(|&v| i64::from(v) + 1)
+        .max()
+        .unwrap_or(0)
+        .max(highest);
+    // (W1)
+    let mut residues = vec![false; saltus as usize];
+    for &b in &base {
+        residues[b.rem_euclid(s) as usize] = true;
+    }
+    if residues.contains(&false) {
+        return false;
+    }
+    let n0 = preperiod as i64;
+    let d_max = (s * (e + p) + p - 1) / p + highest + 1;
+    let reach = p + p * (d_max + highest) / s + p;
+    let b0 = n0 + p * (v0 / s + 2);
+    let levels_needed = (v0 + d_max - lowest).div_euclid(s) + 2;
+    let length = (b0 + e + 1).max(n0 + reach + 1).max(n0 + p * levels_needed) + p;
+    if d_max > 1 << 20 || usize::try_from(length).map_or(true, |l| l > g.len()) {
+        return false;
+    }
+    // (W2)
+    let mut seen = vec![false; usize::try_from(v0).unwrap_or(0)];
+    for &v in &g[..usize::try_from(b0).unwrap_or(0)] {
+        if let Some(slot) = seen.get_mut(v as usize) {
+            *slot = true;
+        }
+    }
+    if seen.contains(&false) {
+        return false;
+    }
+    // (W3)
+    let allowed = |gap: i64| gap > 0 && !excluded.iter().any(|&x| i64::from(x) == gap);
+    for x in 0..p {
+        for d in -d_max..=0 {
+            let target = base[x as usize] + d;
+            let reached = (0..p).any(|other| {
+                let diff = target - base[other as usize];
+                diff.rem_euclid(s) == 0 && {
+                    let r = other - x + diff / s * p;
+                    r < 0 && allowed(-r)
+                }
+            });
+            if reached != (d < 0) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,6 +635,81 @@ mod tests {
         assert!(!proves(&tb, &fake, 1, 1, 2));
         let real: Vec<u32> = (0..200u32).map(|n| n.saturating_sub(1)).collect();
         assert!(proves(&tb, &real, 1, 1, 1));
+    }
+
+    #[test]
+    fn all_but_games_are_proven_and_hold_far_beyond() {
+        let sets: [&[u32]; 10] = [
+            &[1],
+            &[2],
+            &[1, 2],
+            &[1, 3],
+            &[2, 3],
+            &[1, 2, 3],
+            &[1, 4],
+            &[2, 5],
+            &[3, 5, 6],
+            &[1, 2, 4, 8],
+        ];
+        for excluded in sets {
+            let rule = HeapRule::all_but(excluded.iter().copied()).unwrap();
+            let long = grundy_values(&rule, 20_000).to_vec();
+            let mut proven_at = None;
+            for length in [50, 100, 200, 400, 800, 1600, 3200] {
+                let prefix: GrundyValues = long[..length].iter().copied().collect();
+                let Some(p) = find_periodicity(&rule, &prefix) else {
+                    continue;
+                };
+                if !p.proven() {
+                    continue;
+                }
+                proven_at.get_or_insert(length);
+                for n in p.preperiod..long.len() - p.period {
+                    assert_eq!(
+                        long[n + p.period],
+                        long[n] + p.saltus,
+                        "all_but{excluded:?}: proven from {length} values, fails at {n}"
+                    );
+                }
+            }
+            assert!(proven_at.is_some(), "all_but{excluded:?} never proven");
+        }
+    }
+
+    #[test]
+    fn the_window_test_refuses_false_claims() {
+        let excluded = [1u32, 2];
+        let rule = HeapRule::all_but(excluded).unwrap();
+        let g = grundy_values(&rule, 3000).to_vec();
+        let p = find_periodicity(&rule, &g.iter().copied().collect()).unwrap();
+        assert!(proves_all_but(
+            &excluded,
+            &g,
+            p.preperiod,
+            p.period,
+            p.saltus
+        ));
+        // The same values claimed for another game, or with a broken value, fail.
+        assert!(!proves_all_but(
+            &[1, 3],
+            &g,
+            p.preperiod,
+            p.period,
+            p.saltus
+        ));
+        let mut broken = g.clone();
+        broken[2000] += 1;
+        assert!(!proves_all_but(
+            &excluded,
+            &broken,
+            p.preperiod,
+            p.period,
+            p.saltus
+        ));
+        // A sequence that is arithmetic-periodic but not this game's: 0, 1, 2, ... is
+        // Nim's, and all_but[1, 2] cannot reach n - 1 from n.
+        let nim: Vec<u32> = (0..3000).collect();
+        assert!(!proves_all_but(&excluded, &nim, 0, 1, 1));
     }
 
     #[test]

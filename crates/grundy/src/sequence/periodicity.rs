@@ -29,9 +29,10 @@
 //! - **Arithmetic periodicity of hexadecimal codes** (moves leaving three heaps) is
 //!   certified by the *level test* proved in the `arithmetic` module, when the saltus
 //!   (or that of a multiple of the period) is a power of two above every value of the
-//!   first `n0 + p` heaps and its finite checks pass. Other arithmetic-periodic
-//!   sequences (a saltus like 3, large early values) and all-but subtraction games are
-//!   reported but *not* certified: `proven` stays false. (Howse and Nowakowski,
+//!   first `n0 + p` heaps and its finite checks pass. **All-but subtraction games** are
+//!   certified by the *window test* proved there too. Other arithmetic-periodic
+//!   sequences (a hexadecimal saltus like 3, large early values) are reported but *not*
+//!   certified: `proven` stays false. (Howse and Nowakowski,
 //!   *Periodicity and arithmetic-periodicity in hexadecimal games*, Theoret. Comput.
 //!   Sci. 313 (2004), give a published test; we could not check its exact statement.)
 //! - Grundy's game has no known period: anything found there is unproven.
@@ -88,6 +89,12 @@ pub enum Proof {
     /// values of the first period; see the `arithmetic` module), checked on heaps
     /// `0..checked`.
     LevelTest {
+        /// Values of heaps below this were compared.
+        checked: usize,
+    },
+    /// The window test for arithmetic periodicity of all-but subtraction games (see the
+    /// `arithmetic` module), checked on heaps `0..checked`.
+    WindowTest {
         /// Values of heaps below this were compared.
         checked: usize,
     },
@@ -197,6 +204,13 @@ pub fn certification_length(
             HeapRule::TakeAndBreak(code) if code.max_heaps_left() == 3 => {
                 Some(super::arithmetic::required_length(code, preperiod, period))
             }
+            // A lower bound; the window test works out the exact need from the values.
+            HeapRule::AllButSubtraction(game) => Some(
+                preperiod
+                    + 3 * period
+                    + game.excluded().iter().max().map_or(0, |&e| e as usize)
+                    + 1,
+            ),
             _ => None,
         };
     }
@@ -236,6 +250,13 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
                 HeapRule::TakeAndBreak(code) if saltus != 0 => {
                     super::arithmetic::proves(code, &g, preperiod, period, saltus)
                 }
+                HeapRule::AllButSubtraction(game) => super::arithmetic::proves_all_but(
+                    game.excluded(),
+                    &g,
+                    preperiod,
+                    period,
+                    saltus,
+                ),
                 _ => true,
             }
     };
@@ -247,6 +268,19 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
                 if super::arithmetic::proves(code, &g, found.preperiod, found.period, found.saltus)
                 {
                     Proof::LevelTest { checked: g.len() }
+                } else {
+                    Proof::Unproven
+                }
+            }
+            HeapRule::AllButSubtraction(game) => {
+                if super::arithmetic::proves_all_but(
+                    game.excluded(),
+                    &g,
+                    found.preperiod,
+                    found.period,
+                    found.saltus,
+                ) {
+                    Proof::WindowTest { checked: g.len() }
                 } else {
                     Proof::Unproven
                 }

@@ -257,15 +257,21 @@ fn rest_nim_equals_nim() {
 }
 
 #[test]
-fn all_but_subtraction_is_arithmetic_periodic_but_unproven() {
-    // all_but[1]: never remove exactly one token.
+fn all_but_subtraction_is_arithmetic_periodic_and_proven() {
+    // all_but[1]: never remove exactly one token. G(n) = floor(n / 2).
     let rule = HeapRule::all_but([1]).unwrap();
     let g = grundy_values(&rule, 3_000);
     let p = find_periodicity(&rule, &g).unwrap();
-    assert!(p.saltus > 0, "{p:?}");
-    assert!(!p.proven());
+    assert_eq!((p.period, p.saltus), (2, 1), "{p:?}");
+    assert!(matches!(p.proof, Proof::WindowTest { .. }), "{p:?}");
     let big = BigUint::from(10u32).pow(30);
-    assert_eq!(p.value_of_heap(&g, &big), Err(ValueError::NotProven));
+    assert_eq!(p.value_of_heap(&g, &big), Ok(&big / 2u32));
+    // Unproven periods never answer beyond the computed values.
+    let unproven = Periodicity {
+        proof: Proof::Unproven,
+        ..p
+    };
+    assert_eq!(unproven.value_of_heap(&g, &big), Err(ValueError::NotProven));
 }
 
 #[test]

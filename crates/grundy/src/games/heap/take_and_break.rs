@@ -14,6 +14,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use num_bigint::BigUint;
+use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::octal::{LEAVE_ONE, LEAVE_TWO};
@@ -102,6 +103,13 @@ impl SequenceRules {
                 }),
                 false,
             ) => "proven arithmetic period (level test)",
+            (
+                Some(Periodicity {
+                    proof: Proof::WindowTest { .. },
+                    ..
+                }),
+                false,
+            ) => "proven arithmetic period (window test)",
             (Some(_), false) => "proven period (Guy-Smith)",
             (None, false) => "grundy sequence",
         }
@@ -118,7 +126,7 @@ impl SequenceRules {
         max: usize,
     ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
         let HeapRule::TakeAndBreak(code) = &self.rule else {
-            return None;
+            return self.all_but_moves_to(heap, target, max);
         };
         let periodicity = self.periodicity.as_ref()?;
         if code.max_heaps_left() > 2 || periodicity.saltus != 0 {
@@ -193,6 +201,61 @@ impl SequenceRules {
                 offset += period;
             }
         }
+        Some((count, listed))
+    }
+
+    /// Winning moves of a heap too large to enumerate in an all-but subtraction game
+    /// with a proven arithmetic period (`G(n + p) = G(n) + s` from `n0`). A move leaves
+    /// one heap `m`, so the moves to `target` are the heaps of that value: those below
+    /// `n0` holding it, and for each offset `x` with `target - G(n0 + x)` a
+    /// non-negative multiple `t·s`, the heap `n0 + x + t·p` (at most `n0 + p` heaps in
+    /// all); each is a move when it is below `heap` and `heap - m` is not excluded.
+    fn all_but_moves_to(
+        &self,
+        heap: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        let HeapRule::AllButSubtraction(game) = &self.rule else {
+            return None;
+        };
+        let periodicity = self.periodicity.as_ref()?;
+        let (preperiod, period, saltus) = (
+            periodicity.preperiod,
+            periodicity.period,
+            periodicity.saltus,
+        );
+        if saltus == 0 {
+            return None;
+        }
+        let mut heaps: Vec<BigUint> = Vec::new();
+        for m in 0..preperiod {
+            if BigUint::from(self.values.get(m)?) == *target {
+                heaps.push(m.into());
+            }
+        }
+        for x in 0..period {
+            let base = BigUint::from(self.values.get(preperiod + x)?);
+            if *target >= base {
+                let (cycles, rest) = (target - &base).div_rem(&BigUint::from(saltus));
+                if rest.is_zero() {
+                    heaps.push(cycles * period + preperiod + x);
+                }
+            }
+        }
+        // Listed like the enumeration of moves: fewest tokens taken first.
+        heaps.sort_unstable_by(|a, b| b.cmp(a));
+        heaps.dedup();
+        let moves: Vec<BigUint> = heaps
+            .into_iter()
+            .filter(|m| m < heap && (heap - m).to_u64().is_none_or(|taken| game.allows(taken)))
+            .collect();
+        let count = BigUint::from(moves.len());
+        let listed = moves
+            .into_iter()
+            .take(max)
+            .map(|m| if m.is_zero() { Vec::new() } else { vec![m] })
+            .collect();
         Some((count, listed))
     }
 }
@@ -644,6 +707,43 @@ mod tests {
                         by_period.1, by_enumeration.1,
                         "{code} heap {heap} target {target}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn all_but_heaps_past_the_computed_values_answer_from_the_period() {
+        for excluded in [&[1u32][..], &[1, 2], &[2, 5], &[1, 3, 4], &[3, 5, 6]] {
+            let rule = HeapRule::all_but(excluded.iter().copied()).unwrap();
+            let periodic = SequenceRules::new(rule.clone(), None);
+            let periodicity = periodic.periodicity.clone().expect("proven");
+            assert!(matches!(periodicity.proof, Proof::WindowTest { .. }));
+            let explicit = SequenceRules {
+                values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
+                periodicity: None,
+                rule,
+            };
+            for heap in [
+                periodic.values.len(),
+                periodic.values.len() + 1,
+                periodic.values.len() + 1234,
+                periodic.values.len() + 2999,
+            ] {
+                let heap_big = BigUint::from(heap);
+                let value = explicit.value(&heap_big).unwrap();
+                assert_eq!(periodic.value(&heap_big), Some(value.clone()));
+                // Targets all over: far below, just below, the value itself, above.
+                let mut targets: Vec<u64> = (0..12).collect();
+                let v = value.to_u64().unwrap();
+                targets.extend(v.saturating_sub(12)..=v + 2);
+                for target in targets {
+                    let target = BigUint::from(target);
+                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 4).unwrap();
+                    let by_enumeration = explicit
+                        .heap_moves_to_nimber(&heap_big, &target, 4)
+                        .unwrap();
+                    assert_eq!(by_period, by_enumeration, "{excluded:?} {heap} {target}");
                 }
             }
         }
