@@ -234,7 +234,7 @@ mod x86 {
         }
     }
 
-    /// Steps of 32 pairs between two updates of the wanted set.
+    /// Steps of 32 pairs between two updates of the wanted set, at most.
     const BATCH: usize = 8;
 
     /// The search, 32 pairs per step. The values that hit are packed into a buffer
@@ -264,13 +264,15 @@ mod x86 {
         let mut at = 0;
         let mut looked = 0;
         let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
+        // Batches grow from one step: few wanted values are often met early.
+        let mut batch = 1;
         while remaining > 1 {
             if at >= len {
                 looked = len;
                 break;
             }
             let mut count = 0;
-            for _ in 0..BATCH {
+            for _ in 0..batch {
                 let full = len - at >= 32;
                 let lanes = if full {
                     u32::MAX
@@ -325,6 +327,7 @@ mod x86 {
                 remaining = words.iter().map(|w| w.count_ones()).sum();
             }
             looked = at.min(len);
+            batch = (2 * batch).min(BATCH);
         }
         // SAFETY: `targets` is 16 words: the stores write words 0..8 and 8..16.
         unsafe {
