@@ -21,6 +21,7 @@ mod arithmetic;
 mod engine;
 mod file;
 mod periodicity;
+mod simd;
 mod storage;
 
 use std::ops::ControlFlow;
@@ -144,6 +145,13 @@ impl SequenceSolver {
         }
         self.engine = engine;
         self.values = values;
+    }
+
+    /// The same solver with the common pairs searched by `mode` (tests compare them).
+    #[cfg(test)]
+    pub(crate) fn with_search(mut self, mode: engine::SearchMode) -> Self {
+        self.engine.set_search(mode);
+        self
     }
 
     /// The rule whose values are computed.

@@ -297,17 +297,17 @@ fn build(term: &Term) -> Result<Group, LangError> {
         if row.is_empty() {
             return Err(LangError::new("a row needs at least one cell", arg.span));
         }
-        if let Some(first) = grid.first() {
-            if first.len() != row.len() {
-                return Err(LangError::new(
-                    format!(
-                        "every row needs the same number of cells: this one has {}, the first {}",
-                        row.len(),
-                        first.len()
-                    ),
-                    arg.span,
-                ));
-            }
+        if let Some(first) = grid.first()
+            && first.len() != row.len()
+        {
+            return Err(LangError::new(
+                format!(
+                    "every row needs the same number of cells: this one has {}, the first {}",
+                    row.len(),
+                    first.len()
+                ),
+                arg.span,
+            ));
         }
         grid.push(row);
     }

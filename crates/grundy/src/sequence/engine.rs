@@ -15,9 +15,20 @@
 //!    rare heaps;
 //! 2. the mex `c` of these options and of the non-splitting options is the value,
 //!    unless `2c + (m mod 2)` has even parity: only then can a pair of common heaps
-//!    reach `c`, and only then are the other pairs looked at (a short scalar run, then a
-//!    vectorisable search for `c`; on a hit `c` is excluded and the next candidate
-//!    checked, resuming where the scan stopped).
+//!    reach `c`, and only then are the other pairs looked at.
+//!
+//! The options of a heap are kept as a row of bytes (see `Block`). The pairs of a rare
+//! heap `r` are inserted for 16 consecutive heaps at once: the other halves
+//! `G(m - r), G(m + 1 - r), ...` are consecutive values, and `G(r)` is read once.
+//!
+//! The common pairs are searched in one of two ways (`SearchMode`):
+//! - one pass for all wanted values (the default with AVX-512): every value missing
+//!   below the least one no pair of common heaps can reach is wanted, and one pass over
+//!   the pairs takes out each wanted value it meets, stopping when none is left
+//!   (see [`super::simd`]; the last value is searched for alone by plain compares);
+//! - one candidate at a time (without AVX-512, or with values too large for the
+//!   one-pass sets): a short scalar run, then a vectorisable search for `c`; on a hit
+//!   `c` is excluded and the next candidate checked.
 //!
 //! Moves removing an even number `j` see `m` of the heap's own parity, so a common heap
 //! must have odd parity (`q = 1`) for its own value to need no search. Moves removing an
@@ -36,6 +47,7 @@ use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 
 use smallvec::SmallVec;
 
+use super::simd::{self, TARGET_LIMIT, TargetSet};
 use super::storage::{Cell, Mirror};
 
 /// Numbers of tokens a move may remove: a finite list or everything but a finite list.
@@ -150,6 +162,24 @@ struct SparseClass {
     common_parity: bool,
     /// The rare heaps (at least 1), in increasing order.
     rare: Vec<u32>,
+    /// `reachable[m % 2]`: the values below 1024 that two common heaps summing to `m`
+    /// can reach (those `v` with `2v + (m mod 2)` of even parity under the mask).
+    reachable: [TargetSet; 2],
+}
+
+impl SparseClass {
+    fn set_mask(&mut self, mask: u32, common_parity: bool) {
+        self.mask = Some(mask);
+        self.common_parity = common_parity;
+        for (m_parity, set) in self.reachable.iter_mut().enumerate() {
+            *set = [0; 16];
+            for v in 0..TARGET_LIMIT {
+                if !odd_parity(extended(v, m_parity) & mask) {
+                    set[(v >> 6) as usize] |= 1 << (v & 63);
+                }
+            }
+        }
+    }
 }
 
 #[inline(always)]
@@ -167,35 +197,65 @@ fn insert_bit(set: &mut [u64], value: u32) {
     set[(value >> 6) as usize] |= 1u64 << (value & 63);
 }
 
-/// The option values of the heap being computed: `options[v] == stamp` when `v` is an
-/// option. Plain stores (no read-modify-write chains as with a bit set) and no clearing
-/// between heaps: each heap has its own stamp.
+/// Heaps whose option sets are prepared together (see [`Block`]).
+const BLOCK: usize = 16;
+
+/// Rows wider than this (values of more than 12 bits) are kept one heap at a time.
+const WIDE_ROW: usize = 4096 + 64;
+
+/// The option sets of a block of consecutive heaps `start..start + len`, one row of
+/// bytes per heap: `rows[k * width + v] == stamp` when `v` is an option of heap
+/// `start + k`. Plain stores (no read-modify-write chains as with a bit set) and no
+/// clearing between blocks: each block has its own stamp.
+///
+/// When a block starts, the pairs of every rare heap `r` with `BLOCK <= r` and
+/// `2r < start - j` are inserted for all its heaps at once: for such `r` the heaps
+/// `start + k - j - r` are all known and consecutive, so `G(r)` is read once and the
+/// other halves in one run. The other rare pairs (a few small `r`, the rare heaps found
+/// since) are inserted heap by heap.
 #[derive(Debug, Clone, Default)]
-struct OptionSet {
-    marks: Vec<u32>,
-    stamp: u32,
+struct Block {
+    rows: Vec<u8>,
+    width: usize,
+    len: usize,
+    stamp: u8,
+    start: usize,
+    /// The `value_bits` and rare-list generation the rows were prepared for.
+    prepared_for: Option<(u32, u64)>,
+    /// Per parity class and move: rare heaps `rare[lo..hi]` are in the rows.
+    covered: [SmallVec<[(usize, usize); 4]>; 2],
 }
 
-impl OptionSet {
-    /// Starts a new heap with no option; values below `1 << bits` may be inserted.
-    fn start(&mut self, bits: u32) {
-        let len = (1usize << bits) + 1;
-        if self.marks.len() < len {
-            self.marks.resize(len, 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.marks.fill(0);
-            self.stamp = 1;
+/// Inserts into the `BLOCK` rows the values `G(r) xor G(base + k - r)` for each `r` of
+/// `rare` and `k < BLOCK`; every `base + k - r` must be below `g.len()`.
+fn insert_rare_pairs<T: Cell>(
+    rows: &mut [u8],
+    width: usize,
+    stamp: u8,
+    g: &[T],
+    base: usize,
+    rare: &[u32],
+) {
+    let mut chunks = rows.chunks_exact_mut(width);
+    let mut rows: [&mut [u8]; BLOCK] =
+        std::array::from_fn(|_| chunks.next().expect("the block has BLOCK rows"));
+    for &r in rare {
+        let r = r as usize;
+        let value = g[r];
+        let others: &[T; BLOCK] = g[base - r..base - r + BLOCK]
+            .try_into()
+            .expect("block length");
+        for (row, &other) in rows.iter_mut().zip(others) {
+            row[(value ^ other).get() as usize] = stamp;
         }
     }
 }
 
-/// The option set of one heap, borrowed as a plain slice (see [`OptionSet`]).
+/// The option set of one heap, borrowed as a plain slice (see [`Block`]).
 #[derive(Debug)]
 struct Marks<'a> {
-    marks: &'a mut [u32],
-    stamp: u32,
+    marks: &'a mut [u8],
+    stamp: u8,
 }
 
 impl Marks<'_> {
@@ -239,6 +299,11 @@ fn bit_set_mex(options: &[u64]) -> u32 {
 
 /// Pairs looked at one by one before a vectorised search.
 const SCALAR_RUN: usize = 32;
+
+/// The one-pass search is used while some class lists at least this many rare heaps:
+/// with fewer, few values are wanted and one candidate at a time is faster (0.16,
+/// 0.106).
+const ONE_PASS_RARE: usize = 256;
 
 #[inline(always)]
 fn contains_bit(options: &[u64], value: u32) -> bool {
@@ -336,6 +401,164 @@ fn cell_max<T: Cell>() -> u64 {
     (1u64 << (8 * std::mem::size_of::<T>())) - 1
 }
 
+/// How [`TableEngine::step`] searches the pairs of two common heaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SearchMode {
+    /// One candidate value at a time: a short scalar run, then a search for the
+    /// candidate alone (vectorised by the compiler), the next candidate on a hit.
+    Candidates,
+    /// All wanted values in one pass ([`Search`]), by the AVX-512 search when `vector`
+    /// and the machine has it, else by its portable loop. Used while every value is
+    /// below [`TARGET_LIMIT`] and held in 8 or 16 bits; [`Self::Candidates`] beyond.
+    OnePass { vector: bool },
+}
+
+impl Default for SearchMode {
+    /// The one-pass AVX-512 search where the machine has AVX-512 (unless the
+    /// environment variable `GRUNDY_NO_SIMD` is set), else candidates one at a time:
+    /// the one-pass search is only faster with vectors.
+    fn default() -> Self {
+        if simd::available() && std::env::var_os("GRUNDY_NO_SIMD").is_none() {
+            Self::OnePass { vector: true }
+        } else {
+            Self::Candidates
+        }
+    }
+}
+
+/// The search of the common pairs of one heap, all wanted values at once (see
+/// [`simd`]): the alternative to the candidate-by-candidate search of
+/// [`TableEngine::step`], for values below [`TARGET_LIMIT`] held in 8 or 16 bits.
+struct Search<'a, T> {
+    table: &'a MoveTable,
+    classes: &'a [SparseClass; 2],
+    stats: &'a mut EngineStats,
+    g: &'a [T],
+    /// The values in reverse order (see [`Mirror`]).
+    mirror: &'a [T],
+    /// Use the vector search (false in tests of the portable loop).
+    vector: bool,
+}
+
+impl<T: Cell> Search<'_, T> {
+    /// The value of heap `n = g.len()`, every value being below `1 << bits`, given
+    /// `options`: every option except the pairs of two common heaps of the classes with
+    /// a mask.
+    ///
+    /// Let `u` be the least value that is not in `options` and that no class can reach
+    /// with two common heaps: no option has value `u`, so the value is at most `u`. The
+    /// values below `u` still missing from `options` are searched for in one pass over
+    /// the pairs of each class that can reach them; each one found is an option, and
+    /// the value is the least one never found (or `u`): the mex of all options.
+    fn value(self, n: usize, options: &Marks, bits: u32) -> Option<u32> {
+        // Most often the mex is a value no two common heaps reach: it is the value.
+        let mex = options.mex_from(0);
+        let reachable_by = |parity: usize| {
+            let class = &self.classes[parity];
+            class.mask.is_some()
+                && class.reachable[n.wrapping_sub(parity) & 1]
+                    .get((mex >> 6) as usize)
+                    .is_some_and(|word| word >> (mex & 63) & 1 == 1)
+        };
+        if !reachable_by(0) && !reachable_by(1) {
+            return Some(mex);
+        }
+        let limit = 1usize << bits;
+        let words = limit.div_ceil(64);
+        let mut absent: TargetSet = [0; 16];
+        simd::unmarked(
+            options.marks,
+            options.stamp,
+            &mut absent[..words],
+            self.vector,
+        );
+        if limit < 64 {
+            absent[0] &= (1u64 << limit) - 1;
+        }
+        let mut reachable: [TargetSet; 2] = [[0; 16]; 2];
+        for (parity, class) in self.classes.iter().enumerate() {
+            if class.mask.is_some() {
+                reachable[parity] = class.reachable[n.wrapping_sub(parity) & 1];
+            }
+        }
+        let mut unreached = absent;
+        for (w, word) in unreached.iter_mut().enumerate().take(words) {
+            *word &= !(reachable[0][w] | reachable[1][w]);
+        }
+        let bound = simd::first(&unreached).map_or(limit, |u| u as usize);
+        // The wanted values: missing, reachable, below `bound`.
+        let mut wanted = absent;
+        for (w, word) in wanted.iter_mut().enumerate().take(words) {
+            let start = w * 64;
+            *word &= reachable[0][w] | reachable[1][w];
+            if start >= bound {
+                *word = 0;
+            } else if bound - start < 64 {
+                *word &= (1u64 << (bound - start)) - 1;
+            }
+        }
+        let unequal = self.table.unequal_split;
+        for (parity, moves) in self.table.leave_two.iter().enumerate() {
+            if self.classes[parity].mask.is_none() {
+                continue;
+            }
+            let mut class_wanted = wanted;
+            for (word, reach) in class_wanted.iter_mut().zip(&reachable[parity]) {
+                *word &= reach;
+            }
+            if class_wanted == [0; 16] {
+                continue;
+            }
+            self.stats.candidate_searches += 1;
+            for &j in moves {
+                if j + 2 > n {
+                    break;
+                }
+                let m = n - j;
+                let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                if half == 0 {
+                    continue;
+                }
+                // `mirror[base + a] = G(m - a)`.
+                let base = self
+                    .mirror
+                    .len()
+                    .checked_sub(m + 1)
+                    .expect("the mirror has room for heap m");
+                let before = class_wanted;
+                let left = &self.g[1..=half];
+                let right = &self.mirror[base + 1..=base + half];
+                // A short scalar run first: it often leaves at most one value.
+                let run = half.min(SCALAR_RUN);
+                let mut looked =
+                    simd::scan_portable(&left[..run], &right[..run], &mut class_wanted);
+                if looked == run {
+                    looked +=
+                        simd::scan(&left[run..], &right[run..], &mut class_wanted, self.vector);
+                }
+                self.stats.scanned_pairs += looked as u64;
+                if let Some(last) = simd::first(&class_wanted) {
+                    // One value left (the scan stops there): plain compares find it
+                    // faster, or prove it absent.
+                    let (hit, scanned) =
+                        find_pair(self.g, Some(self.mirror), m, 1 + looked, half, last);
+                    self.stats.scanned_pairs += scanned;
+                    if hit.is_some() {
+                        class_wanted = [0; 16];
+                    }
+                }
+                for ((word, was), is) in wanted.iter_mut().zip(&before).zip(&class_wanted) {
+                    *word &= !(was & !is);
+                }
+                if class_wanted == [0; 16] {
+                    break;
+                }
+            }
+        }
+        Some(simd::first(&wanted).map_or(bound, |v| (v as usize).min(bound)) as u32)
+    }
+}
+
 /// The engine for every rule described by a [`MoveTable`].
 #[derive(Debug, Clone)]
 pub(crate) struct TableEngine {
@@ -346,8 +569,12 @@ pub(crate) struct TableEngine {
     extended_counts: Vec<u64>,
     /// Every value so far is below `1 << value_bits`.
     value_bits: u32,
-    /// Scratch bit set of option values.
-    options: OptionSet,
+    /// The option sets of the current block of heaps.
+    block: Block,
+    /// Counts the rebuilds of the rare lists (a block prepared before is stale).
+    generation: u64,
+    /// How the common pairs are searched.
+    search: SearchMode,
     /// For rules leaving three heaps: `two_heap_values[m]` = values of the splits of `m`.
     two_heap_values: Vec<Vec<u64>>,
     next_rebuild: usize,
@@ -392,7 +619,9 @@ impl TableEngine {
             classes: Default::default(),
             extended_counts: Vec::new(),
             value_bits: 0,
-            options: OptionSet::default(),
+            block: Block::default(),
+            generation: 0,
+            search: SearchMode::default(),
             two_heap_values: Vec::new(),
             next_rebuild: 64,
             rare_at_rebuild: [0; 2],
@@ -417,29 +646,84 @@ impl TableEngine {
         self.extended_counts.resize(1usize << (bits + 1), 0);
     }
 
+    /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
+    fn prepare_block<T: Cell>(&mut self, g: &[T]) {
+        let start = g.len();
+        let block = &mut self.block;
+        let width = (1usize << self.value_bits).max(64) + 64;
+        let len = if width > WIDE_ROW { 1 } else { BLOCK };
+        if block.width != width || block.len != len {
+            block.width = width;
+            block.len = len;
+            block.rows.clear();
+            block.rows.resize(width * len, 0);
+            block.stamp = 0;
+        }
+        block.stamp = block.stamp.wrapping_add(1);
+        if block.stamp == 0 {
+            block.rows.fill(0);
+            block.stamp = 1;
+        }
+        block.start = start;
+        block.prepared_for = Some((self.value_bits, self.generation));
+        for (parity, (class, moves)) in self.classes.iter().zip(&self.table.leave_two).enumerate() {
+            let covered = &mut block.covered[parity];
+            covered.clear();
+            for &j in moves {
+                let (mut lo, mut hi) = (0, 0);
+                if class.mask.is_some() && len == BLOCK && start > j {
+                    // For heap `start + k` and move `j` the split is `m = start + k - j`;
+                    // with `BLOCK <= r` and `2r < start - j`, `m - r` is known, exceeds
+                    // `r` (so differs from it) and lies in `start - j - r + k`.
+                    lo = class.rare.partition_point(|&r| (r as usize) < BLOCK);
+                    hi = class
+                        .rare
+                        .partition_point(|&r| 2 * (r as usize) < start - j)
+                        .max(lo);
+                    insert_rare_pairs(
+                        &mut block.rows,
+                        width,
+                        block.stamp,
+                        g,
+                        start - j,
+                        &class.rare[lo..hi],
+                    );
+                }
+                covered.push((lo, hi));
+            }
+        }
+    }
+
     /// The value of heap `g.len()`, given the values of all smaller heaps.
     fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
         let n = g.len();
         if self.only_takes_all_but {
             return self.step_all_but(g);
         }
+        let block = &self.block;
+        if block.prepared_for != Some((self.value_bits, self.generation))
+            || n < block.start
+            || n >= block.start + block.len
+        {
+            self.prepare_block(g);
+        }
         let Self {
             table,
             classes,
-            options,
+            block,
             stats,
             present,
             value_counts,
             value_bits,
             mirror,
+            search,
             ..
         } = self;
-        options.start(*value_bits);
-        // Work on a local slice and stamp so the hot loops keep them in registers.
-        let stamp = options.stamp;
+        let k = n - block.start;
+        let width = block.width;
         let options = &mut Marks {
-            marks: options.marks.as_mut_slice(),
-            stamp,
+            marks: &mut block.rows[k * width..(k + 1) * width],
+            stamp: block.stamp,
         };
         if table.leave_none.contains(n) {
             options.insert(0);
@@ -491,16 +775,21 @@ impl TableEngine {
             }
         }
         let unequal = table.unequal_split;
-        for (class, moves) in classes.iter().zip(&table.leave_two) {
-            for &j in moves {
+        for (parity, (class, moves)) in classes.iter().zip(&table.leave_two).enumerate() {
+            for (index, &j) in moves.iter().enumerate() {
                 if j + 2 > n {
                     break;
                 }
                 let m = n - j;
                 if class.mask.is_some() {
+                    // The rare pairs not inserted when the block was prepared.
                     let below = &g[..m];
                     let count = class.rare.partition_point(|&r| (r as usize) < m);
-                    for &r in &class.rare[..count] {
+                    let (lo, hi) = block.covered[parity].get(index).copied().unwrap_or((0, 0));
+                    debug_assert!(lo == hi || hi <= count);
+                    let first = &class.rare[..lo.min(count)];
+                    let last = &class.rare[hi.min(count)..count];
+                    for &r in first.iter().chain(last) {
                         let r = r as usize;
                         let other = m - r;
                         if unequal && other == r {
@@ -516,6 +805,27 @@ impl TableEngine {
                     }
                     stats.scanned_pairs += half as u64;
                 }
+            }
+        }
+        let mirror = T::mirror_of(mirror);
+        if let SearchMode::OnePass { vector } = *search
+            && let Some(mirror) = mirror
+            && *value_bits <= TARGET_LIMIT.trailing_zeros()
+            && classes
+                .iter()
+                .any(|class| class.mask.is_some() && class.rare.len() >= ONE_PASS_RARE)
+            && (T::as_u8(g).is_some() || T::as_u16(g).is_some())
+        {
+            let search = Search {
+                table,
+                classes,
+                stats: &mut *stats,
+                g,
+                mirror,
+                vector,
+            };
+            if let Some(value) = search.value(n, options, *value_bits) {
+                return value;
             }
         }
         let mut candidate = options.mex_from(0);
@@ -559,8 +869,7 @@ impl TableEngine {
                             candidate = options.mex_from(candidate);
                             continue 'candidate;
                         }
-                        let (hit, scanned) =
-                            find_pair(g, T::mirror_of(mirror), m, *from, half, candidate);
+                        let (hit, scanned) = find_pair(g, mirror, m, *from, half, candidate);
                         stats.scanned_pairs += scanned;
                         if hit.is_some() {
                             // Only the candidate is excluded; the pairs skipped by the
@@ -637,10 +946,10 @@ impl TableEngine {
             return;
         }
         for class in &mut self.classes {
-            if let Some(mask) = class.mask {
-                if odd_parity(e & mask) != class.common_parity {
-                    class.rare.push(n as u32);
-                }
+            if let Some(mask) = class.mask
+                && odd_parity(e & mask) != class.common_parity
+            {
+                class.rare.push(n as u32);
             }
         }
         let rare_grew = (0..2).any(|p| {
@@ -655,6 +964,7 @@ impl TableEngine {
     /// Chooses the masks anew and rebuilds the rare lists.
     fn rebuild<T: Cell>(&mut self, g: &[T]) {
         self.stats.mask_rebuilds += 1;
+        self.generation += 1;
         self.next_rebuild = 2 * g.len();
         // rare(M) = (total + W(M)) / 2 where W is the Walsh-Hadamard transform.
         let mut transform: Vec<i64> = self.extended_counts.iter().map(|&c| c as i64).collect();
@@ -696,15 +1006,14 @@ impl TableEngine {
                     (rare, mask as u32, common_parity)
                 })
                 .min();
-            if let Some((rare, mask, common_parity)) = best {
-                if (rare as usize) * 4 <= heaps {
-                    class.mask = Some(mask);
-                    class.common_parity = common_parity;
-                    class.rare = (1..g.len())
-                        .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
-                        .map(|i| i as u32)
-                        .collect();
-                }
+            if let Some((rare, mask, common_parity)) = best
+                && (rare as usize) * 4 <= heaps
+            {
+                class.set_mask(mask, common_parity);
+                class.rare = (1..g.len())
+                    .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
+                    .map(|i| i as u32)
+                    .collect();
             }
             self.rare_at_rebuild[parity] = class.rare.len();
         }
@@ -795,6 +1104,14 @@ impl Engine {
     pub(crate) fn record<T: Cell>(&mut self, g: &[T]) {
         if let Self::Table(engine) = self {
             engine.record(g);
+        }
+    }
+
+    /// Chooses how the common pairs are searched (tests compare the modes).
+    #[cfg(test)]
+    pub(crate) fn set_search(&mut self, mode: SearchMode) {
+        if let Self::Table(engine) = self {
+            engine.search = mode;
         }
     }
 

@@ -133,10 +133,10 @@ impl Periodicity {
         values: &GrundyValues,
         heap: &BigUint,
     ) -> Result<BigUint, ValueError> {
-        if let Some(small) = heap.to_usize() {
-            if let Some(value) = values.get(small) {
-                return Ok(BigUint::from(value));
-            }
+        if let Some(small) = heap.to_usize()
+            && let Some(value) = values.get(small)
+        {
+            return Ok(BigUint::from(value));
         }
         if !self.proven() {
             return Err(ValueError::NotProven);
@@ -337,24 +337,22 @@ pub fn until_proven(
     loop {
         solver.extend_to_with_progress(target - 1, progress)?;
         let found = find_periodicity(solver.rule(), solver.values());
-        if let Some(periodicity) = &found {
-            if periodicity.proven() {
-                return Ok(found);
-            }
+        if let Some(periodicity) = &found
+            && periodicity.proven()
+        {
+            return Ok(found);
         }
         let have = solver.values().len();
         if have > max_heap {
             return Ok(found);
         }
         let mut next = have.saturating_mul(2);
-        if let Some(p) = &found {
-            if let Some(needed) =
+        if let Some(p) = &found
+            && let Some(needed) =
                 certification_length(solver.rule(), p.preperiod, p.period, p.saltus)
-            {
-                if needed > have {
-                    next = next.min(needed.max(have + 1));
-                }
-            }
+            && needed > have
+        {
+            next = next.min(needed.max(have + 1));
         }
         target = next.min(max_heap.saturating_add(1));
     }

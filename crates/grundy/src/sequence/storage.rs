@@ -15,6 +15,10 @@ pub(crate) trait Cell:
     /// Stores the last value of `g` in the mirror, rebuilding it when it is full or of
     /// another type.
     fn mirror_push(mirror: &mut Mirror, g: &[Self]);
+    /// The slice as bytes, when the cells are bytes.
+    fn as_u8(values: &[Self]) -> Option<&[u8]>;
+    /// The slice as 16-bit values, when the cells are.
+    fn as_u16(values: &[Self]) -> Option<&[u16]>;
 }
 
 /// The values in reverse order: a buffer of some capacity `c` with `G(i)` at index
@@ -29,7 +33,7 @@ pub(crate) enum Mirror {
 }
 
 macro_rules! impl_cell {
-    ($t:ty, $variant:ident) => {
+    ($t:ty, $variant:ident, $as_u8:expr, $as_u16:expr) => {
         impl Cell for $t {
             #[inline(always)]
             fn get(self) -> u32 {
@@ -63,12 +67,20 @@ macro_rules! impl_cell {
                 }
                 *mirror = Mirror::$variant(buffer);
             }
+            #[inline(always)]
+            fn as_u8(values: &[Self]) -> Option<&[u8]> {
+                $as_u8(values)
+            }
+            #[inline(always)]
+            fn as_u16(values: &[Self]) -> Option<&[u16]> {
+                $as_u16(values)
+            }
         }
     };
 }
-impl_cell!(u8, Narrow);
-impl_cell!(u16, Medium);
-impl_cell!(u32, Wide);
+impl_cell!(u8, Narrow, Some, |_| None);
+impl_cell!(u16, Medium, |_| None, Some);
+impl_cell!(u32, Wide, |_| None, |_| None);
 
 /// The values of heaps `0, 1, 2, ...` of a heap game, stored compactly.
 ///

@@ -115,6 +115,61 @@ fn sparse_space_matches_plain_mex() {
     );
 }
 
+/// The three ways of searching the common pairs give the same values: one candidate at
+/// a time, the one-pass search with its portable loop, and with AVX-512 (on a machine
+/// without it the last falls back to the portable loop). `sparse_space_matches_plain_mex`
+/// checks the default one against the plain mex.
+#[test]
+fn search_modes_agree() {
+    use engine::SearchMode;
+    let last = if cfg!(debug_assertions) {
+        5_000
+    } else {
+        100_000
+    };
+    let mut rules: Vec<HeapRule> = [
+        "0.77", "0.07", "0.137", "0.6", "0.16", "4.07", "0.106", "0.14", "0.51", "0.37", "0.165",
+        "0.45", "0.04", "0.74",
+    ]
+    .iter()
+    .map(|code| rule(code))
+    .collect();
+    rules.push(HeapRule::GrundysGame);
+    for rule in rules {
+        let mut results = Vec::new();
+        for mode in [
+            SearchMode::Candidates,
+            SearchMode::OnePass { vector: false },
+            SearchMode::OnePass { vector: true },
+        ] {
+            let mut solver =
+                SequenceSolver::new(rule.clone(), Method::SparseSpace).with_search(mode);
+            solver.extend_to(last);
+            results.push((mode, solver.into_values()));
+        }
+        for (mode, values) in &results[1..] {
+            assert!(
+                values == &results[0].1,
+                "{rule}: {mode:?} differs from one candidate at a time"
+            );
+        }
+    }
+    if !cfg!(debug_assertions) {
+        // 0.04 passes 512 (the vector search then holds the wanted set in two registers),
+        // 0.6 passes 256 (16-bit values).
+        assert!(
+            values(&rule("0.04"), Method::SparseSpace, last)
+                .iter()
+                .any(|&v| v >= 512)
+        );
+        assert!(
+            values(&rule("0.6"), Method::SparseSpace, last)
+                .iter()
+                .any(|&v| v >= 256)
+        );
+    }
+}
+
 #[test]
 fn sparse_space_is_actually_used() {
     // 0.16 lives in a sparse space: a few dozen rare heaps among 20 000.

@@ -51,12 +51,11 @@ impl SequenceRules {
         .ok()
         .flatten()
         .filter(Periodicity::proven);
-        if periodicity.is_none() {
-            if let Some(largest) = largest_heap.and_then(ToPrimitive::to_u64) {
-                if largest <= LARGEST_COMPUTED_HEAP {
-                    solver.extend_to(usize::try_from(largest).unwrap_or(0));
-                }
-            }
+        if periodicity.is_none()
+            && let Some(largest) = largest_heap.and_then(ToPrimitive::to_u64)
+            && largest <= LARGEST_COMPUTED_HEAP
+        {
+            solver.extend_to(usize::try_from(largest).unwrap_or(0));
         }
         Self {
             rule,

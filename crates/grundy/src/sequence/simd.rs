@@ -1,0 +1,466 @@
+//! The multi-target search over the splits of a heap: one pass over the pairs
+//! `(a, m - a)` that looks for every wanted value at once.
+//!
+//! A pair's value is `x = G(a) xor G(m - a)`; the wanted values are a bit set of values
+//! below 1024 ([`TargetSet`]). Each value met that is still wanted is taken out of the
+//! set, and the search stops as soon as the set is empty (or the pairs run out).
+//!
+//! On x86-64 with AVX-512 (F, BW, VL, VBMI2; detected at run time) 32 pairs are looked
+//! at per step: the bit set sits in one vector register (two from value 512 on),
+//! `vpermw` (`vpermt2w`) picks the 16-bit word of each lane's value (`x >> 4`) and a
+//! variable shift by `x & 15` tests its bit. The values that hit are packed into a
+//! buffer without branching and taken out of the set every few steps. Elsewhere, and
+//! when asked to, a portable scalar loop keeps the same promise.
+
+use super::storage::Cell;
+
+/// A set of values below 1024: bit `v & 63` of word `v >> 6` is set when `v` is in it.
+pub(crate) type TargetSet = [u64; 16];
+
+/// Values a [`TargetSet`] can hold.
+pub(crate) const TARGET_LIMIT: u32 = 1024;
+
+/// True when the vector search runs on this machine.
+pub(crate) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Looks at the pairs `(left[i], right[i])` in order and takes each value
+/// `left[i] xor right[i]` found in `targets` out of it; stops once at most one value is
+/// left in `targets` (a single value is searched faster by plain compares). Returns how
+/// many pairs were looked at: the value left, if any, is in none of them (the vector
+/// search counts whole batches of steps of 32).
+///
+/// Every value in `left` and `right` must be below [`TARGET_LIMIT`]. With `vector`
+/// false, or on a machine without AVX-512, the portable loop runs.
+pub(crate) fn scan<T: Cell>(
+    left: &[T],
+    right: &[T],
+    targets: &mut TargetSet,
+    vector: bool,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if vector && x86::available() {
+        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+            return x86::scan_u16(l, r, targets);
+        }
+        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+            return x86::scan_u8(l, r, targets);
+        }
+    }
+    let _ = vector;
+    scan_portable(left, right, targets)
+}
+
+/// The portable version of [`scan`].
+pub(crate) fn scan_portable<T: Cell>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
+    let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
+    if remaining <= 1 {
+        return 0;
+    }
+    for (i, (&l, &r)) in left.iter().zip(right).enumerate() {
+        let x = (l ^ r).get() as usize;
+        if let Some(word) = targets.get_mut(x >> 6) {
+            let bit = 1u64 << (x & 63);
+            if *word & bit != 0 {
+                *word &= !bit;
+                remaining -= 1;
+                if remaining == 1 {
+                    return i + 1;
+                }
+            }
+        }
+    }
+    left.len().min(right.len())
+}
+
+/// For each `w < out.len()`: bit `i` of `out[w]` is set when `row[64 * w + i] != stamp`
+/// (`row` holds at least `64 * out.len()` bytes).
+pub(crate) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64], vector: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if vector && x86::available() {
+        return x86::unmarked(row, stamp, out);
+    }
+    let _ = vector;
+    let stamps = u64::from(stamp) * 0x0101_0101_0101_0101;
+    for (word, bytes) in out.iter_mut().zip(row.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (i, eight) in bytes.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes")) ^ stamps;
+            // The top bit of each byte of `x` that is not zero, then the 8 top bits
+            // gathered into one byte (no carries: every product bit lands apart).
+            let nonzero =
+                (((x & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | x) & 0x8080_8080_8080_8080;
+            let gathered = (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            bits |= gathered << (8 * i);
+        }
+        *word = bits;
+    }
+}
+
+/// The smallest value in a set, if any.
+pub(crate) fn first(set: &TargetSet) -> Option<u32> {
+    set.iter()
+        .position(|&w| w != 0)
+        .map(|i| i as u32 * 64 + set[i].trailing_zeros())
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The AVX-512 search. Every `unsafe` here is either a call of a function compiled
+    //! for AVX-512 (made only after run-time detection) or a vector load from a slice
+    //! whose bounds are checked next to it.
+    #![allow(
+        unsafe_code,
+        reason = "AVX-512 intrinsics: target-feature calls after detection, and loads \
+                  from slices within their checked bounds"
+    )]
+
+    use std::arch::x86_64::*;
+
+    use super::TargetSet;
+
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    }
+
+    /// [`super::scan`] for 16-bit values.
+    pub(super) fn scan_u16(left: &[u16], right: &[u16], targets: &mut TargetSet) -> usize {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { scan_avx512(left, right, targets) }
+    }
+
+    /// [`super::scan`] for 8-bit values.
+    pub(super) fn scan_u8(left: &[u8], right: &[u8], targets: &mut TargetSet) -> usize {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { scan_avx512(left, right, targets) }
+    }
+
+    /// [`super::unmarked`] with one vector compare per 64 bytes.
+    pub(super) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64]) {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { unmarked_avx512(row, stamp, out) }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn unmarked_avx512(row: &[u8], stamp: u8, out: &mut [u64]) {
+        let stamps = _mm512_set1_epi8(stamp as i8);
+        for (word, bytes) in out.iter_mut().zip(row.chunks_exact(64)) {
+            // SAFETY: `bytes` is 64 bytes long.
+            let marks = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+            *word = _mm512_cmpneq_epi8_mask(marks, stamps);
+        }
+    }
+
+    /// Values loaded 32 at a time into 16-bit lanes.
+    trait Lanes: Sized {
+        /// The 32 values `values[at..at + 32]` (those with their bit in `lanes`, zero
+        /// for the others) as 16-bit lanes; panics when a lane read is out of bounds.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F, BW and VL.
+        unsafe fn load(values: &[Self], at: usize, lanes: __mmask32) -> __m512i;
+
+        /// The 32 values `values[at..at + 32]`; panics when out of bounds.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F, BW and VL.
+        unsafe fn load_all(values: &[Self], at: usize) -> __m512i;
+    }
+
+    impl Lanes for u16 {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load_all(values: &[u16], at: usize) -> __m512i {
+            let chunk: &[u16; 32] = values[at..at + 32].try_into().expect("32 values");
+            // SAFETY: `chunk` is 32 values of 16 bits, 64 bytes.
+            unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+        }
+
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load(values: &[u16], at: usize, lanes: __mmask32) -> __m512i {
+            let read = 32 - lanes.leading_zeros() as usize;
+            let ptr = values[at..at + read].as_ptr();
+            if lanes == u32::MAX {
+                // SAFETY: `values[at..at + 32]` is in bounds (checked by the slicing).
+                unsafe { _mm512_loadu_si512(ptr.cast()) }
+            } else {
+                // SAFETY: the lanes read are below `read`, in bounds (checked by the
+                // slicing); masked-off lanes are not accessed.
+                unsafe { _mm512_maskz_loadu_epi16(lanes, ptr.cast()) }
+            }
+        }
+    }
+
+    impl Lanes for u8 {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load_all(values: &[u8], at: usize) -> __m512i {
+            let chunk: &[u8; 32] = values[at..at + 32].try_into().expect("32 values");
+            // SAFETY: `chunk` is 32 bytes.
+            _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
+        }
+
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load(values: &[u8], at: usize, lanes: __mmask32) -> __m512i {
+            let read = 32 - lanes.leading_zeros() as usize;
+            let ptr = values[at..at + read].as_ptr();
+            let bytes = if lanes == u32::MAX {
+                // SAFETY: `values[at..at + 32]` is in bounds (checked by the slicing).
+                unsafe { _mm256_loadu_si256(ptr.cast()) }
+            } else {
+                // SAFETY: the lanes read are below `read`, in bounds (checked by the
+                // slicing); masked-off lanes are not accessed.
+                unsafe { _mm256_maskz_loadu_epi8(lanes, ptr.cast()) }
+            };
+            _mm512_cvtepu8_epi16(bytes)
+        }
+    }
+
+    /// Steps of 32 pairs between two updates of the wanted set, at most.
+    const BATCH: usize = 8;
+
+    /// The search, 32 pairs per step. The values that hit are packed into a buffer
+    /// (`vpcompressw`) without a branch; every `BATCH` steps they are taken out of the
+    /// set, in the registers. A value met again before that is packed again, harmlessly.
+    /// With every wanted value below 512 the set is one register (`vpermw`), else two
+    /// (`vpermt2w`).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW, VL and VBMI2.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt,bmi1,bmi2")]
+    unsafe fn scan_avx512<T: Lanes>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
+        let len = left.len().min(right.len());
+        // Values 0..512 in `low` and 512..1024 in `high`, 16 per 16-bit lane (32 per
+        // 32-bit lane).
+        // SAFETY: `targets` is 16 words: the loads read words 0..8 and 8..16.
+        let (mut low, mut high) = unsafe {
+            (
+                _mm512_loadu_si512(targets.as_ptr().cast()),
+                _mm512_loadu_si512(targets[8..].as_ptr().cast()),
+            )
+        };
+        let wide = _mm512_test_epi32_mask(high, high) != 0;
+        let fifteen = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        let mut found = [0u16; 32 * (BATCH + 1)];
+        let mut at = 0;
+        let mut looked = 0;
+        let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
+        // Batches grow from one step: few wanted values are often met early.
+        let mut batch = 1;
+        while remaining > 1 {
+            if at >= len {
+                looked = len;
+                break;
+            }
+            let mut count = 0;
+            for _ in 0..batch {
+                let full = len - at >= 32;
+                let lanes = if full {
+                    u32::MAX
+                } else {
+                    (1u32 << (len - at)) - 1
+                };
+                // SAFETY: `load` needs the features this function is compiled for.
+                let (l, r) = unsafe {
+                    if full {
+                        (T::load_all(left, at), T::load_all(right, at))
+                    } else {
+                        (T::load(left, at, lanes), T::load(right, at, lanes))
+                    }
+                };
+                let x = _mm512_xor_si512(l, r);
+                let index = _mm512_srli_epi16::<4>(x);
+                let word = if wide {
+                    _mm512_permutex2var_epi16(low, index, high)
+                } else {
+                    _mm512_permutexvar_epi16(index, low)
+                };
+                let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, fifteen));
+                let hits = _mm512_mask_test_epi16_mask(lanes, bit, one);
+                let packed = _mm512_maskz_compress_epi16(hits, x);
+                let slot = &mut found[count..count + 32];
+                // SAFETY: `slot` holds 32 lanes of 16 bits, 64 bytes.
+                unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), packed) };
+                count += hits.count_ones() as usize;
+                at += 32;
+                if at >= len {
+                    break;
+                }
+            }
+            if count > 0 {
+                for &v in &found[..count] {
+                    // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`.
+                    let v = u32::from(v);
+                    let lane = 1u16 << ((v >> 5) & 15);
+                    let bit = (1u32 << (v & 31)) as i32;
+                    if v < 512 {
+                        low = _mm512_andnot_si512(_mm512_maskz_set1_epi32(lane, bit), low);
+                    } else {
+                        high = _mm512_andnot_si512(_mm512_maskz_set1_epi32(lane, bit), high);
+                    }
+                }
+                let mut words = [0u64; 16];
+                // SAFETY: `words` is 16 words: the stores write words 0..8 and 8..16.
+                unsafe {
+                    _mm512_storeu_si512(words.as_mut_ptr().cast(), low);
+                    _mm512_storeu_si512(words[8..].as_mut_ptr().cast(), high);
+                }
+                remaining = words.iter().map(|w| w.count_ones()).sum();
+            }
+            looked = at.min(len);
+            batch = (2 * batch).min(BATCH);
+        }
+        // SAFETY: `targets` is 16 words: the stores write words 0..8 and 8..16.
+        unsafe {
+            _mm512_storeu_si512(targets.as_mut_ptr().cast(), low);
+            _mm512_storeu_si512(targets[8..].as_mut_ptr().cast(), high);
+        }
+        looked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn set_of(values: &[u32]) -> TargetSet {
+        let mut set = [0u64; 16];
+        for &v in values {
+            set[(v >> 6) as usize] |= 1 << (v & 63);
+        }
+        set
+    }
+
+    proptest! {
+        #[test]
+        fn unmarked_matches_bytes(row in proptest::collection::vec(0u8..4, 0..300), stamp in 0u8..4) {
+            let words = row.len() / 64;
+            let expected: Vec<u64> = (0..words)
+                .map(|w| (0..64).fold(0, |acc, i| acc | u64::from(row[64 * w + i] != stamp) << i))
+                .collect();
+            for vector in [false, true] {
+                let mut out = vec![0; words];
+                unmarked(&row, stamp, &mut out, vector);
+                prop_assert_eq!(&out, &expected);
+            }
+        }
+    }
+
+    /// What [`scan`] promises: the values taken out are exactly the wanted values met
+    /// in the pairs looked at, and it looked at every pair unless at most one value is
+    /// left.
+    fn check_scan<T: Cell>(left: &[T], right: &[T], wanted: &TargetSet, vector: bool) -> usize {
+        let mut after = *wanted;
+        let looked = scan(left, right, &mut after, vector);
+        assert!(looked <= left.len());
+        let mut met = [0u64; 16];
+        for (&l, &r) in left[..looked].iter().zip(right) {
+            let x = (l ^ r).get();
+            met[(x >> 6) as usize] |= 1 << (x & 63);
+        }
+        for w in 0..16 {
+            assert_eq!(after[w], wanted[w] & !met[w], "word {w}, vector {vector}");
+        }
+        let left_over: u32 = after.iter().map(|w| w.count_ones()).sum();
+        assert!(
+            looked == left.len() || left_over <= 1,
+            "stopped early at {looked}"
+        );
+        looked
+    }
+
+    #[test]
+    fn finds_each_value_once_and_stops_when_one_is_left() {
+        let left: Vec<u16> = (0..100).collect();
+        let right = vec![0u16; 100];
+        let mut targets = set_of(&[3, 7, 90]);
+        assert_eq!(scan_portable(&left, &right, &mut targets), 8);
+        assert_eq!(targets, set_of(&[90]));
+        let mut targets = set_of(&[3, 700, 800]);
+        assert_eq!(scan_portable(&left, &right, &mut targets), 100);
+        assert_eq!(targets, set_of(&[700, 800]));
+        let mut targets = set_of(&[700]);
+        assert_eq!(scan_portable(&left, &right, &mut targets), 0);
+        for vector in [false, true] {
+            check_scan(&left, &right, &set_of(&[3, 7, 90]), vector);
+            assert_eq!(
+                check_scan(&left, &right, &set_of(&[3, 700, 800]), vector),
+                100
+            );
+        }
+        assert_eq!(first(&set_of(&[700, 513])), Some(513));
+        assert_eq!(first(&[0; 16]), None);
+    }
+
+    /// Pairs and targets drawn so that some values are met and some are not, across the
+    /// 512 boundary of the two vector halves.
+    fn case(bits: u32) -> impl Strategy<Value = (Vec<u16>, Vec<u16>, Vec<u32>)> {
+        let top = 1u16 << bits;
+        (0usize..600).prop_flat_map(move |len| {
+            (
+                proptest::collection::vec(0..top, len),
+                proptest::collection::vec(0..top, len),
+                proptest::collection::vec(0..u32::from(top), 0..40),
+            )
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn vector_scan_keeps_its_promise_u16((left, right, wanted) in case(10)) {
+            let wanted = set_of(&wanted);
+            let portable = check_scan(&left, &right, &wanted, false);
+            let vector = check_scan(&left, &right, &wanted, true);
+            prop_assert!(vector >= portable);
+        }
+
+        #[test]
+        fn vector_scan_keeps_its_promise_below_512((left, right, wanted) in case(9)) {
+            let wanted = set_of(&wanted);
+            let portable = check_scan(&left, &right, &wanted, false);
+            let vector = check_scan(&left, &right, &wanted, true);
+            prop_assert!(vector >= portable);
+        }
+
+        #[test]
+        fn vector_scan_keeps_its_promise_u8((left, right, wanted) in case(8)) {
+            let left: Vec<u8> = left.iter().map(|&v| v as u8).collect();
+            let right: Vec<u8> = right.iter().map(|&v| v as u8).collect();
+            let wanted = set_of(&wanted);
+            let portable = check_scan(&left, &right, &wanted, false);
+            let vector = check_scan(&left, &right, &wanted, true);
+            prop_assert!(vector >= portable);
+        }
+
+        #[test]
+        fn vector_scan_finds_values_met_early((left, right, _w) in case(9), picks in proptest::collection::vec(0usize..600, 1..10)) {
+            // Every target is met: the scan leaves at most one, and none it looked past.
+            prop_assume!(!left.is_empty());
+            let wanted: Vec<u32> = picks.iter().map(|&i| u32::from(left[i % left.len()] ^ right[i % left.len()])).collect();
+            for vector in [false, true] {
+                check_scan(&left, &right, &set_of(&wanted), vector);
+            }
+        }
+    }
+}
