@@ -92,16 +92,21 @@ const SHIFT: [i8; 4] = [-1, 0, 0, 1];
 /// module documentation for the theorem).
 ///
 /// ```
-/// use grundy::games::lasker::lasker_moves_to_nimber;
+/// use grundy::games::lasker::{lasker_moves_to_nimber, lasker_nimber};
 /// use num_bigint::BigUint;
 ///
 /// // From 10 to nimber 7: remove 2 (G(8) = 7), or split 10 = 1 + 9 (1 xor 9 = 8, no), ...
 /// let (count, moves) = lasker_moves_to_nimber(&BigUint::from(10u32), &BigUint::from(7u32), 10);
 /// assert_eq!(moves[0], [BigUint::from(8u32)]);
 /// assert_eq!(count, BigUint::from(moves.len()));
+/// // A 100-digit heap, to the nimber of its split 1 + rest: that split comes first
+/// // (after the removal, if any), among more than 2^100 moves.
 /// let huge: BigUint = "9".repeat(100).parse().unwrap();
-/// let (count, moves) = lasker_moves_to_nimber(&huge, &BigUint::from(5u32), 3);
-/// assert!(count > BigUint::from(3u32) && moves.len() == 3);
+/// let (a, b) = (BigUint::from(1u32), &huge - 1u32);
+/// let target = lasker_nimber(&a) ^ lasker_nimber(&b);
+/// let (count, moves) = lasker_moves_to_nimber(&huge, &target, 2);
+/// assert!(moves.contains(&vec![a, b]));
+/// assert!(count.bits() > 100);
 /// ```
 #[must_use]
 pub fn lasker_moves_to_nimber(
