@@ -35,6 +35,12 @@ impl Failure {
                 "error: the search needs more than {limit} positions (the state limit); raise it with --max-states N"
             )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
+            SearchError::CountLimit { reason, nimber } => Self::Limit(match nimber {
+                Some(nimber) => format!(
+                    "error: the first player wins (nimber {nimber}), but the winning moves cannot be counted: {reason}"
+                ),
+                None => format!("error: {error}"),
+            }),
         }
     }
 

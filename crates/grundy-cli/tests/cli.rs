@@ -540,3 +540,72 @@ fn huge_all_but_heaps_answer_from_the_proven_arithmetic_period() {
         ]
     );
 }
+
+/// The exact count of a huge Lasker's Nim heap's winning moves, checked against
+/// a second method (the digit automaton, `lasker_split_count_by_digits`), which
+/// the library's tests check against a scan of every split on all heaps up to 300.
+#[test]
+fn lasker_heaps_of_any_size_answer_with_exact_counts() {
+    use grundy::games::lasker::{lasker_nimber, lasker_split_count_by_digits};
+    use num_bigint::BigUint;
+
+    let heap: BigUint = "8".repeat(100).parse().unwrap();
+    // A nim heap making the Lasker heap's target (the nimber it must move to, its
+    // own nimber xor the position's) the value of its split 12345 + rest.
+    let a = BigUint::from(12_345u32);
+    let target = lasker_nimber(&a) ^ lasker_nimber(&(&heap - &a));
+    let nim_heap = target.clone();
+    let position = format!("lasker({heap}) + nim({nim_heap})");
+    let answer = json(&["solve", "--json", "--max-moves", "5", &position]);
+    assert_eq!(answer["outcome"], "N");
+    // The Lasker heap: its splits, and at most one removal; the nim heap: one move
+    // if the nim-sum makes it smaller.
+    let removal = u32::from(target.bits() > 0 && lasker_nimber(&target) < heap);
+    let nim_move = u32::from(lasker_nimber(&heap) < nim_heap);
+    let expected = lasker_split_count_by_digits(&heap, &target) + removal + nim_move;
+    assert!(expected > BigUint::from(1000u32));
+    assert_eq!(answer["winning_move_count"], expected.to_string());
+    assert_eq!(answer["truncated"], true);
+    let moves = answer["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    // The removal first (as the rules list moves), then splits by their smaller part.
+    let split = format!("split the heap of {heap} into ");
+    let splits: Vec<&str> = moves
+        .iter()
+        .filter_map(|m| m["move"].as_str())
+        .filter(|m| m.starts_with(&split))
+        .collect();
+    assert_eq!(splits.len(), 5 - removal as usize, "{moves:?}");
+    for winning in moves {
+        let next = json(&["solve", "--json", winning["to"].as_str().unwrap()]);
+        assert_eq!(next["outcome"], "P", "{}", winning["to"]);
+    }
+    // The brief's example: no search, no state limit.
+    let answer = json(&["solve", "--json", "lasker(100000000, 3)"]);
+    assert_eq!(answer["winning_move_count"], 1);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "take 99999997 from the heap of 100000000"
+    );
+}
+
+#[test]
+fn rest_nim_counts_up_to_its_limit_and_explains_beyond() {
+    let answer = json(&["solve", "--json", "--max-moves", "2", "rest_nim(100, 3)"]);
+    assert_eq!(answer["winning_move_count"], 45_919_594);
+    assert_eq!(
+        answer["winning_moves"][0]["move"],
+        "remove 1 from the heap of 100, leaving 48 and 51"
+    );
+    let output = grundy(&["solve", "rest_nim(2000, 3)"]);
+    assert_eq!(output.status.code(), Some(3));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with(
+            "error: the first player wins (nimber 2003), but the winning moves cannot be counted"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("no flag raises it"), "{message}");
+    assert!(!message.contains("--max-states"), "{message}");
+}

@@ -125,6 +125,159 @@ fn bad_rules_exit_2() {
     }
 }
 
+fn refused(args: &[&str]) -> String {
+    let output = grundy(args);
+    assert_eq!(output.status.code(), Some(3), "{args:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(stderr.starts_with("error:"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn three_heap_codes_beyond_the_work_limit_exit_3_naming_the_flag() {
+    // 0.3F (G(n + 6) = G(n) + 3, a saltus no theorem here proves) keeps a set of two-heap values per heap and reads them all for each heap:
+    // 10^5 heaps would take hours.
+    let stderr = refused(&["seq", "octal[0.3F]", "-n", "100000"]);
+    assert!(stderr.contains("work limit of 300000000 steps"), "{stderr}");
+    assert!(
+        stderr.contains("raise it with --max-work STEPS"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("three heaps"), "{stderr}");
+    // A small range passes by default, and the flag lowers or raises the limit.
+    let stderr = refused(&["seq", "octal[0.3F]", "-n", "2000", "--max-work", "1000"]);
+    assert!(stderr.contains("--max-work"), "{stderr}");
+    let answer = json(&[
+        "seq",
+        "--json",
+        "octal[0.3F]",
+        "-n",
+        "2000",
+        "--max-work",
+        "1000000000",
+    ]);
+    assert_eq!(answer["values"].as_array().map(Vec::len), Some(2001));
+    assert_eq!(answer["values"][2000], 1001);
+}
+
+#[test]
+fn three_heap_codes_beyond_the_memory_limit_exit_3_naming_the_flag() {
+    // 0.FB has G(n) = n - 1 from heap 5 (its period is not proven: G(1..4) = 1, 2, 3, 0):
+    // a million heaps keep sets of up to 2^20 bits each, ~80 GiB.
+    let stderr = refused(&["seq", "octal[0.FB]", "-n", "1000000"]);
+    assert!(
+        stderr.contains("memory limit of 4294967296 bytes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("raise it with --max-memory BYTES"),
+        "{stderr}"
+    );
+    let stderr = refused(&["seq", "octal[0.3F]", "-n", "4000", "--max-memory", "512K"]);
+    assert!(stderr.contains("memory limit of 524288 bytes"), "{stderr}");
+    let answer = json(&[
+        "seq",
+        "--json",
+        "octal[0.3F]",
+        "-n",
+        "4000",
+        "--max-memory",
+        "64M",
+    ]);
+    assert_eq!(answer["values"].as_array().map(Vec::len), Some(4001));
+    // Sizes are bytes or K, M, G, T; anything else is bad input.
+    let output = grundy(&["seq", "kayles", "-n", "5", "--max-memory", "4X"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn the_period_search_past_n_stops_at_the_limits() {
+    // By default the period is looked for up to heap 16384; for 0.8 that would take
+    // about half a minute, so it stops where the work limit would be passed.
+    let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "10"]);
+    assert_eq!(
+        answer["values"],
+        serde_json::json!([0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4])
+    );
+    let computed = answer["computed"].as_u64().unwrap();
+    assert!((1024..16385).contains(&computed), "{computed}");
+    assert_eq!(
+        (answer["period"].as_u64(), answer["saltus"].as_u64()),
+        (Some(6), Some(3))
+    );
+    // --until-proven asked for more: stopping short of a proof is a limit.
+    let stderr = refused(&["seq", "octal[0.3F]", "-n", "10", "--until-proven"]);
+    assert!(
+        stderr.contains("--until-proven found no proven period"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-work"), "{stderr}");
+    // Within its --max-heap, an unproven period is an answer.
+    let answer = json(&[
+        "seq",
+        "--json",
+        "octal[0.3F]",
+        "-n",
+        "10",
+        "--until-proven",
+        "--max-heap",
+        "2000",
+    ]);
+    assert_eq!(answer["proven"], false);
+}
+
+#[test]
+fn a_period_proven_by_the_first_values_gives_every_value() {
+    // 0.8 costs as much per heap as 0.3F, but the level test proves its period
+    // (3, saltus 1, from heap 1) from the first values: 10^6 heaps answer at once.
+    let answer = json(&["seq", "--json", "octal[0.8]", "-n", "1000000"]);
+    let values = answer["values"].as_array().unwrap();
+    assert_eq!(values.len(), 1_000_001);
+    assert_eq!(answer["proven"], true);
+    // G(1 + x + 3t) = G(1 + x) + t with G(1), G(2), G(3) = 0.
+    for heap in [1usize, 2, 3, 4, 999_999, 1_000_000] {
+        assert_eq!(values[heap], (heap - 1) / 3, "heap {heap}");
+    }
+    // The engine agrees where it can go.
+    let computed = json(&[
+        "seq",
+        "--json",
+        "--method",
+        "plain",
+        "octal[0.8]",
+        "-n",
+        "1500",
+    ]);
+    assert_eq!(computed["values"].as_array().unwrap()[..], values[..1501]);
+}
+
+#[test]
+fn closed_forms_give_long_sequences_fast() {
+    let lasker = json(&["seq", "--json", "lasker", "-n", "2000000"]);
+    let values = lasker["values"].as_array().unwrap();
+    assert_eq!(values.len(), 2_000_001);
+    for (heap, expected) in [
+        (1_999_997, 1_999_997),
+        (1_999_999, 2_000_000),
+        (2_000_000, 1_999_999),
+    ] {
+        assert_eq!(values[heap], expected, "heap {heap}");
+    }
+    assert_eq!(lasker["proven"], true);
+    let rest = json(&["seq", "--json", "rest_nim", "-n", "1000000"]);
+    assert_eq!(rest["values"][1_000_000], 1_000_000);
+    // The rules (the reference) agree on small heaps.
+    for rule in ["lasker", "rest_nim"] {
+        let fast = json(&["seq", "--json", rule, "-n", "300"]);
+        let plain = json(&["seq", "--json", "--method", "plain", rule, "-n", "300"]);
+        assert_eq!(fast["values"], plain["values"], "{rule}");
+    }
+    // Values are 32-bit: the last heap is 2^32 - 2.
+    let stderr = refused(&["seq", "lasker", "-n", "4294967295"]);
+    assert!(stderr.contains("32 bits"), "{stderr}");
+}
+
 #[test]
 fn arithmetic_periodicity_is_proven_by_the_level_test() {
     // 0.28: G(n + 53) = G(n) + 16 from heap 1 (a hexadecimal code leaving three heaps).

@@ -155,7 +155,9 @@ enum Known {
 ///
 /// # Errors
 /// [`SearchError::StateLimit`] when a search needs more positions than
-/// `options.max_states`.
+/// `options.max_states`; [`SearchError::CountLimit`] when the winning moves of
+/// a component are beyond counting (a Rest Nim heap above 1024 tokens);
+/// [`SearchError::Cycle`] for a loopy game.
 pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     match &position.compound {
         Compound::Sum => {}
@@ -333,7 +335,14 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         }
                         (BigUint::from(found), listed)
                     }
-                    Known::Theory(_) => moves_to_nimber(&group.head, part, &target, room, options)?,
+                    Known::Theory(_) => moves_to_nimber(&group.head, part, &target, room, options)
+                        .map_err(|error| match error {
+                            SearchError::CountLimit { reason, .. } => SearchError::CountLimit {
+                                reason,
+                                nimber: Some(total.clone()),
+                            },
+                            other => other,
+                        })?,
                 };
                 count += found;
                 for leaves in listed {
@@ -372,7 +381,8 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
 
 /// The moves of a component whose nimber is known by theory to positions of
 /// nimber `target`: by theory if the component has one, otherwise by
-/// enumerating its moves and valuing each result.
+/// enumerating its moves and valuing each result, unless theory says they are
+/// too many ([`SearchError::CountLimit`]).
 fn moves_to_nimber(
     head: &str,
     part: &Part,
@@ -382,6 +392,12 @@ fn moves_to_nimber(
 ) -> Result<(BigUint, Vec<Vec<Part>>), SearchError> {
     if let Some(theory) = part.moves_to_nimber_by_theory(target, room) {
         return Ok((theory.count, theory.listed));
+    }
+    if let Some(reason) = part.moves_to_nimber_refusal(target) {
+        return Err(SearchError::CountLimit {
+            reason,
+            nimber: None,
+        });
     }
     let mut found = 0u64;
     let mut listed = Vec::new();

@@ -60,6 +60,15 @@ pub trait Component: fmt::Debug + Send + Sync {
         None
     }
 
+    /// Why the moves to `target` can be neither counted by theory nor
+    /// enumerated, when theory knows it before trying (a Rest Nim heap of ten
+    /// thousand tokens has more moves than there are atoms in the universe). Asked
+    /// only after [`moves_to_nimber_by_theory`](Component::moves_to_nimber_by_theory)
+    /// gave `None`; the answer becomes [`SearchError::CountLimit`].
+    fn moves_to_nimber_refusal(&self, _target: &BigUint) -> Option<String> {
+        None
+    }
+
     /// A description of the move from this component to `to`, for people
     /// ("take 2 from the heap of 7").
     fn describe_move(&self, to: &[Part]) -> String;

@@ -14,10 +14,16 @@
 //! ```
 //!
 //! Two methods compute the values ([`Method`]): the plain mex over every option, and the
-//! sparse-space method (module `engine`), which gives the same values faster for
-//! take-and-break games whose values fall into a sparse space.
+//! fast one: the proven closed form for Nim, Lasker's Nim and Rest Nim (one formula per
+//! heap), otherwise the sparse-space method (module `engine`), which gives the same values
+//! faster for take-and-break games whose values fall into a sparse space.
+//!
+//! Some rules cost more than linear time or memory (a hexadecimal code leaving three
+//! heaps keeps a set of two-heap values for every heap); [`CostModel`] estimates the cost
+//! of a range before it is computed, so that callers can refuse what would not fit.
 
 mod arithmetic;
+mod cost;
 mod engine;
 mod file;
 mod periodicity;
@@ -28,10 +34,12 @@ use std::ops::ControlFlow;
 
 use crate::games::heap::HeapRule;
 
+pub use cost::{Cost, CostModel};
 pub use engine::EngineStats;
 pub use file::{FileError, FileFormat, compute_into_file, read_values, write_values};
 pub use periodicity::{
-    Periodicity, Proof, ValueError, certification_length, find_periodicity, until_proven,
+    Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
+    until_proven,
 };
 pub use storage::GrundyValues;
 
@@ -43,7 +51,9 @@ use storage::{Cell, Store};
 pub enum Method {
     /// The mex of every option of every heap: the reference.
     PlainMex,
-    /// Sparse space for the moves that leave two heaps; plain for the rest.
+    /// The fast method: a proven closed form where the rule has one (Nim, Lasker's Nim,
+    /// Rest Nim; see [`closed_form_value`]), otherwise sparse space for the moves that
+    /// leave two heaps and plain mex for the rest.
     #[default]
     SparseSpace,
 }
@@ -86,18 +96,27 @@ pub struct SequenceSolver {
     method: Method,
     values: GrundyValues,
     engine: Engine,
+    /// The values come from the rule's closed form, not from the engine.
+    by_formula: bool,
 }
 
 impl SequenceSolver {
     /// A solver with no value computed yet.
     pub fn new(rule: HeapRule, method: Method) -> Self {
         let engine = Engine::new(&rule, method == Method::SparseSpace);
+        let by_formula = method == Method::SparseSpace && closed_form_value(&rule, 0).is_some();
         Self {
             rule,
             method,
             values: GrundyValues::new(),
             engine,
+            by_formula,
         }
+    }
+
+    /// Whether the values come from a proven closed form rather than the engine.
+    pub fn uses_closed_form(&self) -> bool {
+        self.by_formula
     }
 
     /// A solver continuing from values computed earlier (e.g. read from a file).
@@ -132,6 +151,11 @@ impl SequenceSolver {
 
     /// Takes `values` as computed and rebuilds the engine's state from them.
     fn adopt(&mut self, values: GrundyValues) {
+        if self.by_formula {
+            // The formula needs no state.
+            self.values = values;
+            return;
+        }
         let mut engine = Engine::new(&self.rule, self.method == Method::SparseSpace);
         fn replay<T: Cell>(engine: &mut Engine, g: &[T]) {
             for len in 1..=g.len() {
@@ -184,6 +208,9 @@ impl SequenceSolver {
     /// Computes the values of every heap up to `last_heap`, calling `progress` every
     /// 65536 values and at the end; the callback may stop the computation by returning
     /// `ControlFlow::Break(())`, which keeps every value computed so far.
+    ///
+    /// Values are stored in 32 bits: a closed form stops (as if interrupted) before the
+    /// first heap whose value does not fit, from heap 4294967295 on.
     pub fn extend_to_with_progress(
         &mut self,
         last_heap: usize,
@@ -207,6 +234,18 @@ impl SequenceSolver {
             // Grow chunk by chunk: a huge `last_heap` fails when memory runs out, not
             // up front, and the values computed so far are kept.
             self.values.reserve(chunk_end - self.values.len());
+            if self.by_formula {
+                for heap in self.values.len()..chunk_end {
+                    let value = closed_form_value(&self.rule, heap as u64)
+                        .and_then(|value| u32::try_from(value).ok());
+                    let Some(value) = value else {
+                        return Err(Interrupted {
+                            done: self.values.len(),
+                        });
+                    };
+                    self.values.push(value);
+                }
+            }
             while self.values.len() < chunk_end {
                 let overflow = match &mut self.values.store {
                     Store::Narrow(v) => run(&mut self.engine, v, chunk_end),

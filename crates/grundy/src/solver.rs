@@ -65,6 +65,16 @@ pub enum SearchError {
     /// no nimber in the ordinary sense.
     #[error("a position can be reached from itself: the game is not finite (loopy)")]
     Cycle,
+    /// The winning moves of a position cannot be counted: a component has too
+    /// many moves to enumerate and grundy's theory for it counts only up to a
+    /// fixed size (Rest Nim beyond 1024 tokens). No budget raises it.
+    #[error("the winning moves cannot be counted: {reason}")]
+    CountLimit {
+        /// Which component, and the limit, in words.
+        reason: String,
+        /// The nimber of the whole position, when it was known before counting.
+        nimber: Option<num_bigint::BigUint>,
+    },
 }
 
 /// The default budget of stored positions: about 1 GiB for small positions.

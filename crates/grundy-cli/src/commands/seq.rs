@@ -1,5 +1,12 @@
 //! `grundy seq [--json] RULE -n N`: the Grundy values of heaps 0..=N of a heap
 //! game, with the period found and whether a theorem proves it.
+//!
+//! Before computing, the cost of the range is estimated ([`CostModel`], from the
+//! values of the first 256 or 1024 heaps): the values asked for must fit the memory and
+//! work limits (`--max-memory`, `--max-work`) or the command stops with exit 3.
+//! The search for a period past N (to heap 16384 by default) is cut short where
+//! the limits would be passed; `--until-proven` stops with exit 3 if it is cut
+//! short before a proof.
 
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
@@ -8,16 +15,26 @@ use std::time::{Duration, Instant};
 
 use grundy::games::heap::take_and_break::parse_rule;
 use grundy::sequence::{
-    FileFormat, GrundyValues, Method, Periodicity, Progress, Proof, SequenceSolver,
-    compute_into_file, find_periodicity, until_proven,
+    Cost, CostModel, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
+    SequenceSolver, compute_into_file, find_periodicity, until_proven,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::failure::Failure;
 
-/// How far past N the period is looked for without --until-proven.
+/// The furthest heap the period is looked for without --until-proven (when N is
+/// smaller).
 const DEFAULT_PERIOD_REACH: usize = 1 << 14;
+/// The default work limit, in steps: a few seconds.
+const DEFAULT_MAX_WORK: u64 = 300_000_000;
+/// Values computed first, as the period search would.
+const FIRST_HEAPS: usize = 1 << 8;
+/// Values computed first to predict the cost of the rest, for rules costing more
+/// than linear time or memory.
+const PREDICTION_HEAPS: usize = 1 << 10;
+/// The largest heap whose value is stored: values are 32-bit.
+const LARGEST_HEAP: usize = u32::MAX as usize - 1;
 
 /// Arguments of `grundy seq`.
 #[derive(Debug, clap::Args)]
@@ -43,9 +60,90 @@ pub struct Args {
     /// The furthest heap --until-proven may compute.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_heap: usize,
-    /// The algorithm: sparse space (fast) or plain mex (the reference).
+    /// The algorithm: fast (a proven closed form for nim, lasker and rest_nim,
+    /// otherwise sparse space) or plain mex (the reference).
     #[arg(long, value_enum, default_value_t = MethodArg::Sparse)]
     method: MethodArg,
+    /// The most memory the computation may use, as estimated before it starts:
+    /// bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
+    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
+    max_memory: u64,
+    /// The most work the computation may do, as estimated before it starts, in
+    /// steps (a split looked at, or a 64-bit word of a value set read; 10^8 take
+    /// about a second). Only work beyond linear is counted: codes leaving three
+    /// heaps, and Rest Nim and splits under --method plain.
+    #[arg(long, value_name = "STEPS", default_value_t = DEFAULT_MAX_WORK)]
+    max_work: u64,
+}
+
+/// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
+/// 1024; `KiB`, `MB`, ... are read the same).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let digits_end = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (digits, suffix) = trimmed.split_at(digits_end);
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"
+            ));
+        }
+    };
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"))?;
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is more than 2^64 bytes"))
+}
+
+/// Bytes for people: `1.5 GiB`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Which limit the range `0..=heap` passes, and the flag that raises it.
+fn over_limits(model: &CostModel, heap: usize, limits: &Cost) -> String {
+    let cost = model.cost(heap);
+    let why = model
+        .what_grows()
+        .map_or_else(String::new, |what| format!(" ({what})"));
+    if cost.bytes > limits.bytes {
+        let suggestion = if cost.bytes < 1 << 30 {
+            format!("{}M", cost.bytes.div_ceil(1 << 20))
+        } else {
+            format!("{}G", cost.bytes.div_ceil(1 << 30))
+        };
+        format!(
+            "need about {} ({} bytes) of memory by estimate{why}, more than the memory limit of {} bytes; raise it with --max-memory BYTES (e.g. --max-memory {suggestion})",
+            human_bytes(cost.bytes),
+            cost.bytes,
+            limits.bytes,
+        )
+    } else {
+        format!(
+            "need about {} steps of work by estimate{why}, more than the work limit of {} steps; raise it with --max-work STEPS",
+            cost.steps, limits.steps
+        )
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -111,6 +209,57 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         MethodArg::Sparse => Method::SparseSpace,
         MethodArg::Plain => Method::PlainMex,
     };
+    if args.last_heap > LARGEST_HEAP {
+        return Err(Failure::Limit(format!(
+            "error: values are stored in 32 bits, so heaps up to {LARGEST_HEAP} are computed, not {}; no flag raises this",
+            args.last_heap
+        )));
+    }
+    let limits = Cost {
+        bytes: args.max_memory,
+        steps: args.max_work,
+    };
+    // The period is looked for past N (the values printed stay 0..=N): a little
+    // way by default, as far as --max-heap with --until-proven.
+    let wanted = if args.until_proven {
+        args.max_heap
+    } else {
+        DEFAULT_PERIOD_REACH
+    }
+    .clamp(args.last_heap, LARGEST_HEAP.max(args.last_heap));
+    // The first values predict what the rest costs: 256 (as many as the period
+    // search starts with) tell which kind of rule it is, and for rules costing
+    // more than linear 1024 predict how fast the values grow.
+    let mut probe = SequenceSolver::new(rule.clone(), method);
+    probe.extend_to(wanted.min(FIRST_HEAPS - 1));
+    let mut model = CostModel::new(&rule, method, probe.values());
+    if model.what_grows().is_some() {
+        probe.extend_to(wanted.min(PREDICTION_HEAPS - 1));
+        model = CostModel::new(&rule, method, probe.values());
+    }
+    // Once the first values prove a period, every value follows from it: rules costing
+    // more than linear time (codes leaving three heaps) answer any N at once.
+    if model.what_grows().is_some() && args.out.is_none() && method == Method::SparseSpace {
+        if let Some(periodicity) =
+            find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
+        {
+            let values =
+                values_by_period(probe.values(), &periodicity, args.last_heap).ok_or_else(|| {
+                    Failure::Limit(format!(
+                        "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
+                        args.last_heap
+                    ))
+                })?;
+            return write_answer(args, &rule_text, &values, Some(&periodicity));
+        }
+    }
+    let Some(reach) = model.largest_heap_within(args.last_heap, wanted, &limits) else {
+        return Err(Failure::Limit(format!(
+            "error: the values of {rule_text} up to heap {} {}",
+            args.last_heap,
+            over_limits(&model, args.last_heap, &limits)
+        )));
+    };
     let mut bar = Bar::new();
     let mut progress = |report: Progress| bar.update(report);
     let mut solver = match &args.out {
@@ -123,49 +272,92 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?
         }
         None => {
-            let mut solver = SequenceSolver::new(rule.clone(), method);
+            let mut solver = probe;
             // The progress callback never stops the run, so it cannot be interrupted.
             let _ = solver.extend_to_with_progress(args.last_heap, &mut progress);
             solver
         }
     };
-    // The period is looked for past N (the values printed stay 0..=N): a little
-    // way by default, as far as --max-heap with --until-proven. Interruption is
-    // impossible: the callback always continues.
-    let reach = if args.until_proven {
-        args.max_heap
-    } else {
-        DEFAULT_PERIOD_REACH
-    };
-    let periodicity = until_proven(&mut solver, reach.max(args.last_heap), &mut progress)
+    if solver.values().len() <= args.last_heap {
+        return Err(Failure::Limit(format!(
+            "error: the values of {rule_text} stop at heap {}: larger values do not fit in 32 bits",
+            solver.values().len().saturating_sub(1)
+        )));
+    }
+    // Interruption is impossible: the callback always continues.
+    let periodicity = until_proven(&mut solver, reach, &mut progress)
         .ok()
         .flatten()
         .or_else(|| find_periodicity(&rule, solver.values()));
     drop(bar);
-    let values = solver.values();
+    if args.until_proven && reach < wanted && !periodicity.as_ref().is_some_and(Periodicity::proven)
+    {
+        return Err(Failure::Limit(format!(
+            "error: --until-proven found no proven period of {rule_text} up to heap {reach}, the furthest the limits allow: the values up to heap {} {} (or lower --max-heap to accept an unproven period)",
+            reach + 1,
+            over_limits(&model, reach + 1, &limits)
+        )));
+    }
+    write_answer(args, &rule_text, solver.values(), periodicity.as_ref())
+}
+
+/// Prints the answer: the values of heaps `0..=N` (or where they were written) and the
+/// period.
+fn write_answer(
+    args: &Args,
+    rule_text: &str,
+    values: &GrundyValues,
+    periodicity: Option<&Periodicity>,
+) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     if args.json {
         write_json(
             &mut out,
-            &rule_text,
+            rule_text,
             values,
             args.last_heap,
-            periodicity.as_ref(),
+            periodicity,
             args.out.as_ref(),
         )?;
     } else {
         write_human(
             &mut out,
-            &rule_text,
+            rule_text,
             values,
             args.last_heap,
-            periodicity.as_ref(),
+            periodicity,
             args.out.as_ref(),
         )?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// The values of heaps `0..=last_heap` from a proven period and the values it starts
+/// from (`G(n0 + x + t·p) = G(n0 + x) + t·s`); `None` when one would not fit in 32 bits.
+fn values_by_period(
+    values: &GrundyValues,
+    periodicity: &Periodicity,
+    last_heap: usize,
+) -> Option<GrundyValues> {
+    let (preperiod, period) = (periodicity.preperiod, periodicity.period);
+    let base: Vec<u32> = values.iter().take(preperiod + period).collect();
+    if base.len() < preperiod + period {
+        return None;
+    }
+    let mut all = GrundyValues::new();
+    all.reserve(last_heap + 1);
+    for heap in 0..=last_heap {
+        let value = if heap < preperiod + period {
+            u64::from(base[heap])
+        } else {
+            let (cycles, offset) = ((heap - preperiod) / period, (heap - preperiod) % period);
+            u64::from(base[preperiod + offset]) + cycles as u64 * u64::from(periodicity.saltus)
+        };
+        all.push(u32::try_from(value).ok()?);
+    }
+    Some(all)
 }
 
 fn write_json(

@@ -48,6 +48,13 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Why the moves of a heap of `size` to nimber `target` can be neither
+    /// counted by theory nor enumerated (see
+    /// [`Component::moves_to_nimber_refusal`]).
+    fn heap_moves_to_nimber_refusal(&self, _size: &BigUint, _target: &BigUint) -> Option<String> {
+        None
+    }
+
     /// Whether, by theory, every heap position of nimber 0 that has a move can
     /// move to nimber 1 (the condition of the Anti-SG rule,
     /// [`crate::games::misere`]).
@@ -142,6 +149,10 @@ impl<R: HeapRules> Component for Heap<R> {
                 .map(|leaves| Self::parts(&self.rules, leaves))
                 .collect(),
         })
+    }
+
+    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String> {
+        self.rules.heap_moves_to_nimber_refusal(&self.size, target)
     }
 
     fn satisfies_anti_sg_condition(&self) -> bool {

@@ -191,6 +191,26 @@ fn closed_form(rule: &HeapRule) -> Option<(usize, usize, u32, &'static str)> {
     }
 }
 
+/// The value of a heap by a closed form proven for every heap (Nim, Rest Nim: `n`;
+/// Lasker's Nim: see [`crate::games::lasker`]), or `None` for a rule without one.
+///
+/// ```
+/// use grundy::games::heap::HeapRule;
+/// use grundy::sequence::closed_form_value;
+///
+/// assert_eq!(closed_form_value(&HeapRule::LaskersNim, 7), Some(8));
+/// assert_eq!(closed_form_value(&HeapRule::RestNim, 7), Some(7));
+/// assert_eq!(closed_form_value(&HeapRule::kayles(), 7), None);
+/// ```
+pub fn closed_form_value(rule: &HeapRule, heap: u64) -> Option<u64> {
+    match rule {
+        HeapRule::AllButSubtraction(game) if game.is_nim() => Some(heap),
+        HeapRule::RestNim => Some(heap),
+        HeapRule::LaskersNim => crate::games::lasker::lasker_nimber_u64(heap),
+        _ => None,
+    }
+}
+
 /// How many values (heaps `0..length`) certify a period with this preperiod, period and
 /// saltus, or `None` when no theorem here certifies it (see the module documentation).
 pub fn certification_length(

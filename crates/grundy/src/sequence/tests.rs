@@ -285,8 +285,9 @@ fn grundys_game_shows_no_period() {
 
 #[test]
 fn laskers_nim_closed_form() {
+    // Computed from the rules by the engine, not from the formula.
     let rule = HeapRule::LaskersNim;
-    let g = values(&rule, Method::SparseSpace, 2_000);
+    let g = values(&rule, Method::PlainMex, 2_000);
     assert_eq!(g[0], 0);
     for k in 0..499u32 {
         let n = 4 * k as usize;
@@ -299,6 +300,50 @@ fn laskers_nim_closed_form() {
     let p = find_periodicity(&rule, &g.iter().copied().collect()).unwrap();
     assert_eq!((p.period, p.preperiod, p.saltus), (4, 1, 4));
     assert!(matches!(p.proof, Proof::ClosedForm { .. }));
+}
+
+/// The fast method computes Nim, Lasker's Nim and Rest Nim from their closed forms;
+/// the engine (the plain method, from the rules) must give the same values.
+#[test]
+fn closed_forms_match_the_engine() {
+    let (last, last_rest) = if cfg!(debug_assertions) {
+        (2_000, 200)
+    } else {
+        (5_000, 1_200)
+    };
+    for (rule, last) in [
+        (HeapRule::LaskersNim, last),
+        (HeapRule::nim(), last),
+        (HeapRule::RestNim, last_rest),
+    ] {
+        let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+        assert!(solver.uses_closed_form(), "{rule}");
+        solver.extend_to(last);
+        let by_formula = solver.into_values().to_vec();
+        let by_engine = values(&rule, Method::PlainMex, last);
+        assert!(
+            by_formula == by_engine,
+            "{rule}: closed form differs from the engine"
+        );
+        // Resuming from stored values keeps using the formula.
+        let prefix: GrundyValues = by_formula[..100].iter().copied().collect();
+        let mut resumed =
+            SequenceSolver::resume(rule.clone(), Method::SparseSpace, prefix).unwrap();
+        resumed.extend_to(last);
+        assert!(resumed.values().to_vec() == by_engine, "{rule}: resumed");
+    }
+    assert!(!SequenceSolver::new(HeapRule::kayles(), Method::SparseSpace).uses_closed_form());
+    assert!(!SequenceSolver::new(HeapRule::LaskersNim, Method::PlainMex).uses_closed_form());
+}
+
+#[test]
+fn closed_forms_stop_where_values_leave_32_bits() {
+    // Heap 2^32 - 1 of Lasker's Nim has value 2^32: the formula stops before it.
+    assert_eq!(
+        closed_form_value(&HeapRule::LaskersNim, u64::from(u32::MAX)),
+        Some(1 << 32)
+    );
+    assert_eq!(closed_form_value(&HeapRule::LaskersNim, u64::MAX), None);
 }
 
 #[test]

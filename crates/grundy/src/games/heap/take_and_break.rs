@@ -8,6 +8,9 @@
 //! closed form for Lasker's Nim and Rest Nim), heaps of any size answer from it,
 //! and so do their winning moves: the splits of a huge heap into `a + b` fall
 //! into residue classes of `a` modulo the period, which are counted exactly.
+//! Lasker's Nim has a saltus, so that count does not apply: its winning moves
+//! are counted by its own theorem ([`crate::games::lasker`]) for heaps of any
+//! size, and Rest Nim's for heaps up to 1024 tokens.
 //! Without a proof, heaps up to ten million are answered from computed values.
 
 use std::ops::ControlFlow;
@@ -20,6 +23,9 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::octal::{LEAVE_ONE, LEAVE_TWO};
 use super::{Heap, HeapRule, HeapRules, Leaves};
 use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
+use crate::games::lasker::{
+    REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
+};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::sequence::{GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven};
 
@@ -279,6 +285,11 @@ impl HeapRules for SequenceRules {
         target: &BigUint,
         max: usize,
     ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+        match self.rule {
+            HeapRule::LaskersNim => return Some(lasker_moves_to_nimber(size, target, max)),
+            HeapRule::RestNim => return rest_nim_moves_to_nimber(size, target, max),
+            _ => {}
+        }
         let small = size.to_u64().filter(|&n| (n as usize) < self.values.len());
         let Some(small) = small else {
             return self.periodic_moves_to(size, target, max);
@@ -306,6 +317,17 @@ impl HeapRules for SequenceRules {
             }
         }
         Some((count.into(), listed))
+    }
+
+    fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
+        (self.rule == HeapRule::RestNim && target < size).then(|| {
+            format!(
+                "a Rest Nim heap of {size} moves to nimber {target} by leaving any partition of a \
+                 smaller heap whose parts have that nim-sum, and grundy counts these partitions only \
+                 for heaps up to {REST_NIM_LARGEST_COUNTED} (a fixed limit: the count takes about \
+                 n^3/2 steps and is about exp(2.5 sqrt(n)); no flag raises it)"
+            )
+        })
     }
 }
 
@@ -559,11 +581,17 @@ pub const LASKER_ENTRY: GameEntry = GameEntry {
     summary: "take any number from a heap, or split a heap in two (Lasker's Nim)",
     rules: "A move removes any positive number of tokens from one heap, or splits a heap into two \
             non-empty heaps. G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 \
-            (Winning Ways ch. 15; seed 002, multi-nim), checked on the computed sequence. The nimber \
-            of a heap of any size is exact; listing and counting winning moves enumerates the \
-            heap's moves (about 1.5 n), so it stops at the state limit for heaps beyond ~10^7.",
+            (Winning Ways ch. 15; seed 002, multi-nim), checked on the computed sequence. Heaps of \
+            any size are answered exactly, winning moves included: G is its own inverse, so at \
+            most one removal reaches a nimber, and the splits a + b fall into four classes mod 4 \
+            in which G(a) xor G(b) = t becomes x + y = S, x xor y = T, with 2^popcount(T) \
+            solutions (x and y = (S - T) / 2).",
     syntax: "lasker(n, ...)",
-    examples: &["lasker(3, 4, 7)", "lasker(1000000)"],
+    examples: &[
+        "lasker(3, 4, 7)",
+        "lasker(1000000)",
+        "lasker(100000000000000000000000000000, 3)",
+    ],
     kind: EntryKind::Game(build_lasker),
 };
 
@@ -573,8 +601,10 @@ pub const REST_NIM_ENTRY: GameEntry = GameEntry {
     summary: "take any number from a heap, then split the rest freely",
     rules: "A move removes a positive number of tokens from one heap and may split what remains into \
             any number of non-empty heaps. G(n) = n: the xor of parts never exceeds their sum (seed \
-            000). Winning moves are listed by enumerating splits, which grow exponentially: large \
-            heaps reach the state limit.",
+            000). Winning moves leave partitions of smaller heaps with a given nim-sum; they are \
+            counted by a table of partitions by sum and nim-sum (n^3/2 steps) for heaps up to \
+            1024 tokens. Beyond that, a position whose winning moves would need that count \
+            stops at this limit (exit 3), its message still giving the winner and the nimber.",
     syntax: "rest_nim(n, ...)",
     examples: &["rest_nim(3, 5)", "rest_nim(7, 9, 12)"],
     kind: EntryKind::Game(build_rest_nim),
@@ -667,6 +697,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn lasker_and_rest_nim_moves_agree_with_search_on_larger_heaps() {
+        /// [`Searched`], told that heaps are independent components (so the
+        /// solver searches single heaps, not every multiset of them).
+        struct SearchedSum(Searched);
+        impl ImpartialGame for SearchedSum {
+            type Position = Vec<u64>;
+            fn moves(&self, heaps: &Vec<u64>, moves: &mut Vec<Vec<u64>>) {
+                self.0.moves(heaps, moves);
+            }
+            fn components(&self, heaps: &Vec<u64>) -> Option<Vec<Vec<u64>>> {
+                (heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+            }
+        }
+        for (name, rule, last) in [
+            ("lasker", HeapRule::LaskersNim, 48u64),
+            ("rest_nim", HeapRule::RestNim, 14),
+        ] {
+            let game = SearchedSum(Searched(rule));
+            let mut solver = Solver::new(&game);
+            for a in 1..=last {
+                for b in [0, 1, 2, 3, 5, 8, a / 2, a - 1] {
+                    let mut heaps = vec![a, b];
+                    heaps.sort_unstable();
+                    let answer = answer(&format!("{name}({a}, {b})"));
+                    let winning = solver.winning_moves(&heaps).unwrap();
+                    assert_eq!(
+                        answer.winning_move_count,
+                        winning.len().into(),
+                        "{name}({a}, {b})"
+                    );
+                    // The same moves (their order is checked in `games::lasker`).
+                    let mut targets: Vec<Vec<u64>> = answer
+                        .winning_moves
+                        .iter()
+                        .map(|m| {
+                            let text = answer.target(m);
+                            let inner = &text[name.len() + 1..text.len() - 1];
+                            let mut heaps: Vec<u64> = inner
+                                .split(", ")
+                                .filter_map(|h| h.parse().ok())
+                                .filter(|&h| h > 0)
+                                .collect();
+                            heaps.sort_unstable();
+                            heaps
+                        })
+                        .collect();
+                    let mut expected: Vec<Vec<u64>> = winning
+                        .iter()
+                        .map(|next| next.iter().copied().filter(|&h| h > 0).collect())
+                        .collect();
+                    targets.sort();
+                    expected.sort();
+                    assert_eq!(targets, expected, "{name}({a}, {b})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rest_nim_beyond_its_counting_limit_is_refused_with_the_nimber() {
+        let position = build(&parse("rest_nim(2000, 3)").unwrap()).unwrap();
+        let error = solve(&position, &SolveOptions::default()).unwrap_err();
+        let crate::solver::SearchError::CountLimit { reason, nimber } = error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(nimber, Some(BigUint::from(2000u32 ^ 3)));
+        assert!(reason.contains("up to 1024"), "{reason}");
+        // A P-position needs no count; nor does a target above the heap.
+        assert_eq!(
+            answer("rest_nim(5000, 5000)").winning_move_count,
+            BigUint::zero()
+        );
+        let answer = answer("rest_nim(5000) + nim(9000)");
+        assert_eq!(answer.winning_move_count, BigUint::one());
     }
 
     #[test]
