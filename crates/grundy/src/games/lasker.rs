@@ -476,7 +476,7 @@ fn partition_exists(sum: u64, largest: u64, nim_sum: u64) -> bool {
     let bound = largest.min(sum);
     bound >= 1
         && nim_sum <= sum
-        && (sum - nim_sum) % 2 == 0
+        && (sum - nim_sum).is_multiple_of(2)
         && nim_sum >> (64 - bound.leading_zeros()) == 0
 }
 
