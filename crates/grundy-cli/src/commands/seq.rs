@@ -239,19 +239,20 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     // Once the first values prove a period, every value follows from it: rules costing
     // more than linear time (codes leaving three heaps) answer any N at once.
-    if model.what_grows().is_some() && args.out.is_none() && method == Method::SparseSpace {
-        if let Some(periodicity) =
+    if model.what_grows().is_some()
+        && args.out.is_none()
+        && method == Method::SparseSpace
+        && let Some(periodicity) =
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
-        {
-            let values =
-                values_by_period(probe.values(), &periodicity, args.last_heap).ok_or_else(|| {
-                    Failure::Limit(format!(
-                        "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
-                        args.last_heap
-                    ))
-                })?;
-            return write_answer(args, &rule_text, &values, Some(&periodicity));
-        }
+    {
+        let values =
+            values_by_period(probe.values(), &periodicity, args.last_heap).ok_or_else(|| {
+                Failure::Limit(format!(
+                    "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
+                    args.last_heap
+                ))
+            })?;
+        return write_answer(args, &rule_text, &values, Some(&periodicity));
     }
     let Some(reach) = model.largest_heap_within(args.last_heap, wanted, &limits) else {
         return Err(Failure::Limit(format!(
