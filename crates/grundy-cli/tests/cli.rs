@@ -609,3 +609,24 @@ fn rest_nim_counts_up_to_its_limit_and_explains_beyond() {
     assert!(message.contains("no flag raises it"), "{message}");
     assert!(!message.contains("--max-states"), "{message}");
 }
+
+#[test]
+fn huge_heaps_of_a_three_heap_code_say_why_their_moves_are_not_counted() {
+    // 0.28 is proven arithmetic-periodic (the nimber of any heap is known), but
+    // three-heap splits of a 61-digit heap are not counted: exit 3 saying so, not a
+    // useless --max-states hint.
+    let heap = format!("1{}7", "0".repeat(59));
+    let output = grundy(&["solve", &format!("octal[0.28]({heap}, 5)")]);
+    assert_eq!(output.status.code(), Some(3));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with("error: the first player wins (nimber "),
+        "{message}"
+    );
+    assert!(message.contains("no flag raises it"), "{message}");
+    assert!(!message.contains("--max-states"), "{message}");
+    // Two equal heaps: a P-position, answered in full.
+    let answer = json(&["solve", "--json", &format!("octal[0.28]({heap}, {heap})")]);
+    assert_eq!(answer["outcome"], "P");
+    assert_eq!(answer["winning_move_count"], 0);
+}

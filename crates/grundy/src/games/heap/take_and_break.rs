@@ -320,6 +320,26 @@ impl HeapRules for SequenceRules {
     }
 
     fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
+        // Asked only when the theory above gave no count. Past the computed values a
+        // proven period gives the nimber, but the moves are counted by it only for codes
+        // leaving at most two heaps with no saltus, and for all-but games.
+        let beyond = size.to_usize().is_none_or(|n| n >= self.values.len());
+        if beyond && self.periodicity.is_some() && self.rule != HeapRule::RestNim {
+            let size_text = size.to_string();
+            let shown = if size_text.len() > 30 {
+                format!("{} digits", size_text.len())
+            } else {
+                size_text
+            };
+            return Some(format!(
+                "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
+                 the proven period, but its winning moves are counted from the period only for \
+                 codes leaving at most two heaps with no saltus, and for all-but games (a fixed \
+                 limit of the method: no flag raises it)",
+                self.rule,
+                self.values.len()
+            ));
+        }
         (self.rule == HeapRule::RestNim && target < size).then(|| {
             format!(
                 "a Rest Nim heap of {size} moves to nimber {target} by leaving any partition of a \
