@@ -239,6 +239,26 @@ fn a_period_proven_by_the_first_values_gives_every_value() {
     for heap in [1usize, 2, 3, 4, 999_999, 1_000_000] {
         assert_eq!(values[heap], (heap - 1) / 3, "heap {heap}");
     }
+    // --out writes the same values to a file.
+    let path = std::env::temp_dir().join(format!("grundy-seq-period-{}.txt", std::process::id()));
+    let output = grundy(&[
+        "seq",
+        "octal[0.8]",
+        "-n",
+        "100000",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 100_001);
+    assert_eq!(lines[100_000], "33333");
     // The engine agrees where it can go.
     let computed = json(&[
         "seq",

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use grundy::games::heap::take_and_break::parse_rule;
 use grundy::sequence::{
     Cost, CostModel, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
-    SequenceSolver, compute_into_file, find_periodicity, until_proven,
+    SequenceSolver, compute_into_file, find_periodicity, until_proven, write_values,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -240,7 +240,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // Once the first values prove a period, every value follows from it: rules costing
     // more than linear time (codes leaving three heaps) answer any N at once.
     if model.what_grows().is_some()
-        && args.out.is_none()
         && method == Method::SparseSpace
         && let Some(periodicity) =
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
@@ -252,6 +251,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     args.last_heap
                 ))
             })?;
+        if let Some(path) = &args.out {
+            // Every value is known and right: the file is written whole (no resuming).
+            let format = match args.format {
+                Format::Text => FileFormat::Text,
+                Format::Binary => FileFormat::Binary,
+            };
+            std::fs::File::create(path)
+                .and_then(|mut file| write_values(&values, format, &mut file))
+                .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?;
+        }
         return write_answer(args, &rule_text, &values, Some(&periodicity));
     }
     let Some(reach) = model.largest_heap_within(args.last_heap, wanted, &limits) else {
