@@ -152,6 +152,15 @@ enum Format {
     Binary,
 }
 
+impl From<Format> for FileFormat {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Text => Self::Text,
+            Format::Binary => Self::Binary,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum MethodArg {
     Sparse,
@@ -245,7 +254,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
     {
         let values =
-            values_by_period(probe.values(), &periodicity, args.last_heap).ok_or_else(|| {
+            periodicity.values_up_to(probe.values(), args.last_heap).ok_or_else(|| {
                 Failure::Limit(format!(
                     "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
                     args.last_heap
@@ -253,12 +262,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             })?;
         if let Some(path) = &args.out {
             // Every value is known and right: the file is written whole (no resuming).
-            let format = match args.format {
-                Format::Text => FileFormat::Text,
-                Format::Binary => FileFormat::Binary,
-            };
             std::fs::File::create(path)
-                .and_then(|mut file| write_values(&values, format, &mut file))
+                .and_then(|mut file| write_values(&values, args.format.into(), &mut file))
                 .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?;
         }
         return write_answer(args, &rule_text, &values, Some(&periodicity));
@@ -273,14 +278,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut bar = Bar::new();
     let mut progress = |report: Progress| bar.update(report);
     let mut solver = match &args.out {
-        Some(path) => {
-            let format = match args.format {
-                Format::Text => FileFormat::Text,
-                Format::Binary => FileFormat::Binary,
-            };
-            compute_into_file(&rule, method, args.last_heap, path, format, &mut progress)
-                .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?
-        }
+        Some(path) => compute_into_file(
+            &rule,
+            method,
+            args.last_heap,
+            path,
+            args.format.into(),
+            &mut progress,
+        )
+        .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?,
         None => {
             let mut solver = probe;
             // The progress callback never stops the run, so it cannot be interrupted.
@@ -342,32 +348,6 @@ fn write_answer(
     }
     out.flush()?;
     Ok(())
-}
-
-/// The values of heaps `0..=last_heap` from a proven period and the values it starts
-/// from (`G(n0 + x + t·p) = G(n0 + x) + t·s`); `None` when one would not fit in 32 bits.
-fn values_by_period(
-    values: &GrundyValues,
-    periodicity: &Periodicity,
-    last_heap: usize,
-) -> Option<GrundyValues> {
-    let (preperiod, period) = (periodicity.preperiod, periodicity.period);
-    let base: Vec<u32> = values.iter().take(preperiod + period).collect();
-    if base.len() < preperiod + period {
-        return None;
-    }
-    let mut all = GrundyValues::new();
-    all.reserve(last_heap + 1);
-    for heap in 0..=last_heap {
-        let value = if heap < preperiod + period {
-            u64::from(base[heap])
-        } else {
-            let (cycles, offset) = ((heap - preperiod) / period, (heap - preperiod) % period);
-            u64::from(base[preperiod + offset]) + cycles as u64 * u64::from(periodicity.saltus)
-        };
-        all.push(u32::try_from(value).ok()?);
-    }
-    Some(all)
 }
 
 fn write_json(

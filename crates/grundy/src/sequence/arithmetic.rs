@@ -73,6 +73,8 @@
 //! The test is sufficient, not necessary: a sequence that fails it stays unproven. It
 //! is exercised against computed values far past the heaps it needs (module tests).
 
+use std::cell::Cell;
+
 use crate::games::heap::octal::{LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TakeAndBreak};
 
 /// The largest saltus, period and work the test accepts (beyond them: unproven).
@@ -138,7 +140,8 @@ struct LevelTest<'a> {
     lows: [Vec<ValueSet>; 4],
     /// The same with every offset at least 1 (parts that may not be empty).
     lows_nonzero: [Vec<ValueSet>; 4],
-    work: u64,
+    /// Work spent so far (a cell, so that reading the tables while spending needs no copy).
+    work: Cell<u64>,
 }
 
 /// Why the test gave up (internal: the answer is simply "unproven").
@@ -161,7 +164,7 @@ impl<'a> LevelTest<'a> {
             small: Default::default(),
             lows: Default::default(),
             lows_nonzero: Default::default(),
-            work: 0,
+            work: Cell::new(0),
         };
         let small_end = preperiod + period; // small heaps are 1..small_end
         // Sums of t small heaps.
@@ -169,23 +172,23 @@ impl<'a> LevelTest<'a> {
         zero.insert(0);
         test.small[0] = vec![zero.clone()];
         let singles: Vec<(usize, u32)> = (1..small_end).map(|c| (c, g[c])).collect();
-        test.small[1] = test.add_part(&test.small[0].clone(), &singles)?;
-        test.small[2] = test.add_part(&test.small[1].clone(), &singles)?;
+        test.small[1] = test.add_part(&test.small[0], &singles)?;
+        test.small[2] = test.add_part(&test.small[1], &singles)?;
         // Sums of q offsets.
         let offsets: Vec<(usize, u32)> = test.low.iter().copied().enumerate().collect();
         let nonzero: Vec<(usize, u32)> = offsets[1..].to_vec();
         test.lows[0] = vec![zero.clone()];
         test.lows_nonzero[0] = vec![zero];
         for q in 1..4 {
-            test.lows[q] = test.add_part(&test.lows[q - 1].clone(), &offsets)?;
-            test.lows_nonzero[q] = test.add_part(&test.lows_nonzero[q - 1].clone(), &nonzero)?;
+            test.lows[q] = test.add_part(&test.lows[q - 1], &offsets)?;
+            test.lows_nonzero[q] = test.add_part(&test.lows_nonzero[q - 1], &nonzero)?;
         }
         Ok(test)
     }
 
-    fn spend(&mut self, amount: u64) -> Result<(), GiveUp> {
-        self.work += amount;
-        if self.work > MAX_WORK {
+    fn spend(&self, amount: u64) -> Result<(), GiveUp> {
+        self.work.set(self.work.get() + amount);
+        if self.work.get() > MAX_WORK {
             Err(GiveUp)
         } else {
             Ok(())
@@ -194,11 +197,7 @@ impl<'a> LevelTest<'a> {
 
     /// `result[sum + size] ∋ v ^ value` for every `v` in `sets[sum]` and every
     /// `(size, value)` in `parts`.
-    fn add_part(
-        &mut self,
-        sets: &[ValueSet],
-        parts: &[(usize, u32)],
-    ) -> Result<Vec<ValueSet>, GiveUp> {
+    fn add_part(&self, sets: &[ValueSet], parts: &[(usize, u32)]) -> Result<Vec<ValueSet>, GiveUp> {
         let max_size = parts.iter().map(|&(size, _)| size).max().unwrap_or(0);
         let mut result = vec![ValueSet::empty(self.saltus); sets.len() + max_size];
         for (sum, set) in sets.iter().enumerate() {
@@ -219,7 +218,7 @@ impl<'a> LevelTest<'a> {
 
     /// Inserts `a ^ b` for all `a` in `left`, `b` in `right` into `into`.
     fn insert_products(
-        &mut self,
+        &self,
         into: &mut ValueSet,
         left: &ValueSet,
         right: &ValueSet,
@@ -249,7 +248,7 @@ impl<'a> LevelTest<'a> {
     }
 
     /// `T_q(x)` of (C1).
-    fn top(&mut self, x: usize, q: usize) -> Result<ValueSet, GiveUp> {
+    fn top(&self, x: usize, q: usize) -> Result<ValueSet, GiveUp> {
         let mut set = ValueSet::empty(self.saltus);
         for removed in 0..=self.code.max_removed() {
             for t in 0..=3 - q {
@@ -264,8 +263,7 @@ impl<'a> LevelTest<'a> {
                     ) else {
                         continue;
                     };
-                    let (smalls, lows) = (smalls.clone(), lows.clone());
-                    self.insert_products(&mut set, &smalls, &lows)?;
+                    self.insert_products(&mut set, smalls, lows)?;
                 }
             }
         }
@@ -273,7 +271,7 @@ impl<'a> LevelTest<'a> {
     }
 
     /// The `F1` family of level `H - e` at offset `x`.
-    fn single_big(&mut self, x: usize, e: usize, into: &mut ValueSet) -> Result<(), GiveUp> {
+    fn single_big(&self, x: usize, e: usize, into: &mut ValueSet) -> Result<(), GiveUp> {
         let p = self.period as i64;
         for removed in 0..=self.code.max_removed() {
             for t in 0..=2 {
@@ -291,10 +289,9 @@ impl<'a> LevelTest<'a> {
                     let Some(smalls) = Self::set_at(&self.small[t], small_sum) else {
                         continue;
                     };
-                    let smalls = smalls.clone();
                     let mut single = ValueSet::empty(self.saltus);
                     single.insert(self.low[y]);
-                    self.insert_products(into, &smalls, &single)?;
+                    self.insert_products(into, smalls, &single)?;
                 }
             }
         }
@@ -302,7 +299,7 @@ impl<'a> LevelTest<'a> {
     }
 
     /// The `F3` family of level `H - e` at offset `x`.
-    fn three_parts(&mut self, x: usize, e: usize, into: &mut ValueSet) -> Result<(), GiveUp> {
+    fn three_parts(&self, x: usize, e: usize, into: &mut ValueSet) -> Result<(), GiveUp> {
         let p = self.period as i64;
         for removed in 0..=self.code.max_removed() {
             if !self.allows(removed, 3) {
@@ -317,7 +314,7 @@ impl<'a> LevelTest<'a> {
                 let w = (e - delta) / 2;
                 if self.preperiod > 0 {
                     if let Some(set) = Self::set_at(&self.lows[3], sigma) {
-                        into.union_with(&set.clone());
+                        into.union_with(set);
                     }
                     continue;
                 }
@@ -343,7 +340,7 @@ impl<'a> LevelTest<'a> {
                         continue;
                     }
                     if let Some(set) = Self::set_at(&self.lows_nonzero[nonzero_parts], sigma) {
-                        into.union_with(&set.clone());
+                        into.union_with(set);
                     }
                 }
             }
@@ -351,7 +348,7 @@ impl<'a> LevelTest<'a> {
         Ok(())
     }
 
-    fn run(&mut self) -> Result<bool, GiveUp> {
+    fn run(&self) -> Result<bool, GiveUp> {
         let full = {
             let mut all = ValueSet::empty(self.saltus);
             for v in 0..self.saltus {
@@ -390,9 +387,14 @@ impl<'a> LevelTest<'a> {
     }
 }
 
+/// `L` of (H2) for the candidate `(n0, p)`: heaps from here on are the induction's.
+fn induction_base(code: &TakeAndBreak, preperiod: usize, period: usize) -> usize {
+    preperiod + period + code.max_removed() + 1
+}
+
 /// Values needed (heaps `0..length`) before the level test may certify `(n0, p)`.
 pub(crate) fn required_length(code: &TakeAndBreak, preperiod: usize, period: usize) -> usize {
-    preperiod + period + code.max_removed() + 1 + period
+    induction_base(code, preperiod, period) + period
 }
 
 /// Whether the level test proves `G(n + period) = G(n) + saltus` for every
@@ -407,20 +409,20 @@ pub(crate) fn proves(
     if saltus == 0 || g.len() < required_length(code, preperiod, period) {
         return false;
     }
-    let shows = |p: usize, s: u32| (preperiod..g.len() - p).all(|n| g[n + p] == g[n] + s);
-    if !shows(period, saltus) {
+    if !(preperiod..g.len() - period).all(|n| g[n + period] == g[n] + saltus) {
         return false;
     }
     let (mut p, mut s) = (period, saltus);
     while p <= MAX_PERIOD && s <= MAX_SALTUS {
-        let length = preperiod + p + code.max_removed() + 1 + period;
-        if g.len() < length.max(preperiod + p + period) {
+        // The base of the multiple's induction, plus one period of the original to
+        // carry the proof back to it.
+        if g.len() < induction_base(code, preperiod, p) + period {
             return false;
         }
         let below_saltus = g[..preperiod + p].iter().all(|&v| v < s);
         if s.is_power_of_two() && below_saltus {
             // Err(GiveUp): past the work budget, which leaves the period unproven.
-            if let Ok(true) = LevelTest::new(code, g, preperiod, p, s).and_then(|mut t| t.run()) {
+            if let Ok(true) = LevelTest::new(code, g, preperiod, p, s).and_then(|t| t.run()) {
                 return true;
             }
         }

@@ -153,6 +153,31 @@ impl Periodicity {
         let base_value = values.get(base).expect("base heap is stored");
         Ok(BigUint::from(base_value) + cycles * self.saltus)
     }
+
+    /// The values of heaps `0..=last_heap` from the values of heaps
+    /// `0..preperiod + period` (`G(n0 + x + t·p) = G(n0 + x) + t·s`), as
+    /// [`Periodicity::value_of_heap`] gives them one by one; `None` when fewer values are
+    /// given or one would not fit in 32 bits. Only a proven period should be extended.
+    #[must_use]
+    pub fn values_up_to(&self, values: &GrundyValues, last_heap: usize) -> Option<GrundyValues> {
+        let (preperiod, period) = (self.preperiod, self.period);
+        let base: Vec<u32> = values.iter().take(preperiod + period).collect();
+        if base.len() < preperiod + period {
+            return None;
+        }
+        let mut all = GrundyValues::new();
+        all.reserve(last_heap + 1);
+        for heap in 0..=last_heap {
+            let value = if heap < preperiod + period {
+                u64::from(base[heap])
+            } else {
+                let (cycles, offset) = ((heap - preperiod) / period, (heap - preperiod) % period);
+                u64::from(base[preperiod + offset]) + cycles as u64 * u64::from(self.saltus)
+            };
+            all.push(u32::try_from(value).ok()?);
+        }
+        Some(all)
+    }
 }
 
 /// Why [`Periodicity::value_of_heap`] could not answer.
@@ -263,58 +288,36 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     }
     // A candidate the values already certify is accepted even when seen over fewer
     // heaps than the detection rule asks: the theorem, not the length, decides.
-    let certifiable = |preperiod: usize, period: usize, saltus: u32| {
-        certification_length(rule, preperiod, period, saltus)
-            .is_some_and(|length| length <= g.len())
-            && match rule {
-                HeapRule::TakeAndBreak(code) if saltus != 0 => {
-                    super::arithmetic::proves(code, &g, preperiod, period, saltus)
-                }
-                HeapRule::AllButSubtraction(game) => super::arithmetic::proves_all_but(
-                    game.excluded(),
-                    &g,
-                    preperiod,
-                    period,
-                    saltus,
-                ),
-                _ => true,
-            }
-    };
-    let found = detect(&g, certifiable)?;
-    let proof = match certification_length(rule, found.preperiod, found.period, found.saltus) {
-        Some(length) if length <= g.len() => match rule {
-            HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked: g.len() },
-            HeapRule::TakeAndBreak(code) if found.saltus != 0 => {
-                if super::arithmetic::proves(code, &g, found.preperiod, found.period, found.saltus)
-                {
-                    Proof::LevelTest { checked: g.len() }
-                } else {
-                    Proof::Unproven
-                }
-            }
-            HeapRule::AllButSubtraction(game) => {
-                if super::arithmetic::proves_all_but(
-                    game.excluded(),
-                    &g,
-                    found.preperiod,
-                    found.period,
-                    found.saltus,
-                ) {
-                    Proof::WindowTest { checked: g.len() }
-                } else {
-                    Proof::Unproven
-                }
-            }
-            _ => Proof::GuySmith { checked: g.len() },
-        },
-        _ => Proof::Unproven,
-    };
-    Some(Periodicity { proof, ..found })
+    detect(&g, |preperiod, period, saltus| {
+        prove(rule, &g, preperiod, period, saltus)
+    })
 }
 
-/// The smallest period seen clearly (or whose relation the values already certify, as
-/// `certifiable` says), with its smallest preperiod.
-fn detect(g: &[u32], certifiable: impl Fn(usize, usize, u32) -> bool) -> Option<Periodicity> {
+/// What certifies `G(n + period) = G(n) + saltus` from `preperiod` on, given the values
+/// `g` that show it up to their end (see the module documentation).
+fn prove(rule: &HeapRule, g: &[u32], preperiod: usize, period: usize, saltus: u32) -> Proof {
+    let checked = g.len();
+    if certification_length(rule, preperiod, period, saltus).is_none_or(|l| l > checked) {
+        return Proof::Unproven;
+    }
+    let certified = |holds: bool, proof: Proof| if holds { proof } else { Proof::Unproven };
+    match rule {
+        HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked },
+        HeapRule::TakeAndBreak(code) if saltus != 0 => certified(
+            super::arithmetic::proves(code, g, preperiod, period, saltus),
+            Proof::LevelTest { checked },
+        ),
+        HeapRule::AllButSubtraction(game) => certified(
+            super::arithmetic::proves_all_but(game.excluded(), g, preperiod, period, saltus),
+            Proof::WindowTest { checked },
+        ),
+        _ => Proof::GuySmith { checked },
+    }
+}
+
+/// The smallest period seen clearly, or whose relation `prove` certifies from the values
+/// at hand, with its smallest preperiod and what `prove` says of it.
+fn detect(g: &[u32], prove: impl Fn(usize, usize, u32) -> Proof) -> Option<Periodicity> {
     let len = g.len();
     for period in 1..=len / 2 {
         let last = len - 1;
@@ -327,13 +330,16 @@ fn detect(g: &[u32], certifiable: impl Fn(usize, usize, u32) -> bool) -> Option<
         }
         let seen = len - period - start;
         let clear = seen >= start + period && seen >= 2 * period;
-        if clear || (seen >= period && certifiable(start, period, saltus)) {
-            return Some(Periodicity {
-                preperiod: start,
-                period,
-                saltus,
-                proof: Proof::Unproven,
-            });
+        if clear || seen >= period {
+            let proof = prove(start, period, saltus);
+            if clear || proof != Proof::Unproven {
+                return Some(Periodicity {
+                    preperiod: start,
+                    period,
+                    saltus,
+                    proof,
+                });
+            }
         }
     }
     None

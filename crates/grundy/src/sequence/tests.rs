@@ -572,3 +572,28 @@ fn octal_016_period() {
     assert_eq!((p.period, p.preperiod, p.saltus), (149_459, 105_351, 0));
     assert!(p.proven());
 }
+
+#[test]
+fn values_up_to_agrees_with_value_of_heap_and_the_engine() {
+    for rule in [
+        HeapRule::kayles(),
+        rule("0.28"),
+        HeapRule::all_but([1, 2]).unwrap(),
+    ] {
+        let short = grundy_values(&rule, 400);
+        let p = find_periodicity(&rule, &short).unwrap();
+        assert!(p.proven(), "{rule}");
+        let extended = p.values_up_to(&short, 1500).unwrap();
+        assert_eq!(
+            extended.to_vec(),
+            grundy_values(&rule, 1500).to_vec(),
+            "{rule}"
+        );
+        for n in [0usize, 401, 1500] {
+            assert_eq!(
+                p.value_of_heap(&short, &BigUint::from(n)).unwrap(),
+                BigUint::from(extended.get(n).unwrap())
+            );
+        }
+    }
+}
