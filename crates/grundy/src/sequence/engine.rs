@@ -198,7 +198,7 @@ fn insert_bit(set: &mut [u64], value: u32) {
 }
 
 /// Heaps whose option sets are prepared together (see [`Block`]).
-const BLOCK: usize = 16;
+const BLOCK: usize = simd::MARK_LANES;
 
 /// Rows wider than this (values of more than 12 bits) are kept one heap at a time.
 const WIDE_ROW: usize = 4096 + 64;
@@ -226,16 +226,23 @@ struct Block {
     covered: [SmallVec<[(usize, usize); 4]>; 2],
 }
 
-/// Inserts into the `BLOCK` rows the values `G(r) xor G(base + k - r)` for each `r` of
-/// `rare` and `k < BLOCK`; every `base + k - r` must be below `g.len()`.
+/// Inserts into the `BLOCK` rows of `block` the values `G(r) xor G(base + k - r)` for
+/// each `r` of `rare` and `k < BLOCK`, every value being below `1 << bits`; every
+/// `base + k - r` must be below `g.len()`. With `vector`, by [`simd::mark_pairs`] where
+/// the machine allows.
 fn insert_rare_pairs<T: Cell>(
-    rows: &mut [u8],
-    width: usize,
-    stamp: u8,
+    block: &mut Block,
+    bits: u32,
     g: &[T],
     base: usize,
     rare: &[u32],
+    vector: bool,
 ) {
+    let (width, stamp) = (block.width, block.stamp);
+    let rows = &mut block.rows;
+    if vector && simd::mark_pairs(rows, width, bits, stamp, g, base, rare) {
+        return;
+    }
     let mut chunks = rows.chunks_exact_mut(width);
     let mut rows: [&mut [u8]; BLOCK] =
         std::array::from_fn(|_| chunks.next().expect("the block has BLOCK rows"));
@@ -299,6 +306,10 @@ fn bit_set_mex(options: &[u64]) -> u32 {
 
 /// Pairs looked at one by one before a vectorised search.
 const SCALAR_RUN: usize = 32;
+
+/// The one-pass search records the first pairs of each move as options before it
+/// searches the others.
+const PREFIX_PAIRS: usize = 256;
 
 /// The one-pass search is used while some class lists at least this many rare heaps:
 /// with fewer, few values are wanted and one candidate at a time is faster (0.16,
@@ -441,6 +452,14 @@ struct Search<'a, T> {
 }
 
 impl<T: Cell> Search<'_, T> {
+    /// The index with `mirror[base + a] = G(m - a)`.
+    fn mirror_base(&self, m: usize) -> usize {
+        self.mirror
+            .len()
+            .checked_sub(m + 1)
+            .expect("the mirror has room for heap m")
+    }
+
     /// The value of heap `n = g.len()`, every value being below `1 << bits`, given
     /// `options`: every option except the pairs of two common heaps of the classes with
     /// a mask.
@@ -450,7 +469,7 @@ impl<T: Cell> Search<'_, T> {
     /// values below `u` still missing from `options` are searched for in one pass over
     /// the pairs of each class that can reach them; each one found is an option, and
     /// the value is the least one never found (or `u`): the mex of all options.
-    fn value(self, n: usize, options: &Marks, bits: u32) -> Option<u32> {
+    fn value(self, n: usize, options: &mut Marks, bits: u32) -> Option<u32> {
         // Most often the mex is a value no two common heaps reach: it is the value.
         let mex = options.mex_from(0);
         let reachable_by = |parity: usize| {
@@ -462,6 +481,36 @@ impl<T: Cell> Search<'_, T> {
         };
         if !reachable_by(0) && !reachable_by(1) {
             return Some(mex);
+        }
+        let unequal = self.table.unequal_split;
+        // The first pairs of each move are recorded as options outright (a byte store
+        // each, no branch): they hold most of the wanted values, which the search
+        // would otherwise meet one by one, each hit a mispredicted branch.
+        for (parity, moves) in self.table.leave_two.iter().enumerate() {
+            if self.classes[parity].mask.is_none() {
+                continue;
+            }
+            for &j in moves {
+                if j + 2 > n {
+                    break;
+                }
+                let m = n - j;
+                let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                let run = half.min(PREFIX_PAIRS);
+                if run == 0 {
+                    continue;
+                }
+                let base = self.mirror_base(m);
+                simd::mark_values(
+                    options.marks,
+                    bits,
+                    options.stamp,
+                    &self.g[1..=run],
+                    &self.mirror[base + 1..=base + run],
+                    self.vector,
+                );
+                self.stats.scanned_pairs += run as u64;
+            }
         }
         let limit = 1usize << bits;
         let words = limit.div_ceil(64);
@@ -519,30 +568,33 @@ impl<T: Cell> Search<'_, T> {
                 if half == 0 {
                     continue;
                 }
-                // `mirror[base + a] = G(m - a)`.
-                let base = self
-                    .mirror
-                    .len()
-                    .checked_sub(m + 1)
-                    .expect("the mirror has room for heap m");
-                let before = class_wanted;
-                let left = &self.g[1..=half];
-                let right = &self.mirror[base + 1..=base + half];
-                // A short scalar run first: it often leaves at most one value.
-                let run = half.min(SCALAR_RUN);
-                let mut looked =
-                    simd::scan_portable(&left[..run], &right[..run], &mut class_wanted);
-                if looked == run {
-                    looked +=
-                        simd::scan(&left[run..], &right[run..], &mut class_wanted, self.vector);
+                if half <= PREFIX_PAIRS {
+                    continue;
                 }
+                let base = self.mirror_base(m);
+                let before = class_wanted;
+                let left = &self.g[PREFIX_PAIRS + 1..=half];
+                let right = &self.mirror[base + PREFIX_PAIRS + 1..=base + half];
+                let looked = PREFIX_PAIRS + simd::scan(left, right, &mut class_wanted, self.vector);
                 self.stats.scanned_pairs += looked as u64;
                 if let Some(last) = simd::first(&class_wanted) {
                     // One value left (the scan stops there): plain compares find it
                     // faster, or prove it absent.
-                    let (hit, scanned) =
-                        find_pair(self.g, Some(self.mirror), m, 1 + looked, half, last);
-                    self.stats.scanned_pairs += scanned;
+                    let from = 1 + looked;
+                    let hit = if self.vector && simd::find_applies(self.g) && from <= half {
+                        let found = simd::find(
+                            &self.g[from..=half],
+                            &self.mirror[base + from..=base + half],
+                            last,
+                        );
+                        self.stats.scanned_pairs += found.map_or(half + 1 - from, |i| i + 1) as u64;
+                        found
+                    } else {
+                        let (hit, scanned) =
+                            find_pair(self.g, Some(self.mirror), m, from, half, last);
+                        self.stats.scanned_pairs += scanned;
+                        hit
+                    };
                     if hit.is_some() {
                         class_wanted = [0; 16];
                     }
@@ -667,8 +719,7 @@ impl TableEngine {
         block.start = start;
         block.prepared_for = Some((self.value_bits, self.generation));
         for (parity, (class, moves)) in self.classes.iter().zip(&self.table.leave_two).enumerate() {
-            let covered = &mut block.covered[parity];
-            covered.clear();
+            block.covered[parity].clear();
             for &j in moves {
                 let (mut lo, mut hi) = (0, 0);
                 if class.mask.is_some() && len == BLOCK && start > j {
@@ -681,15 +732,15 @@ impl TableEngine {
                         .partition_point(|&r| 2 * (r as usize) < start - j)
                         .max(lo);
                     insert_rare_pairs(
-                        &mut block.rows,
-                        width,
-                        block.stamp,
+                        block,
+                        self.value_bits,
                         g,
                         start - j,
                         &class.rare[lo..hi],
+                        matches!(self.search, SearchMode::OnePass { vector: true }),
                     );
                 }
-                covered.push((lo, hi));
+                block.covered[parity].push((lo, hi));
             }
         }
     }
@@ -784,7 +835,12 @@ impl TableEngine {
                 if class.mask.is_some() {
                     // The rare pairs not inserted when the block was prepared.
                     let below = &g[..m];
-                    let count = class.rare.partition_point(|&r| (r as usize) < m);
+                    // Usually every rare heap is below `m` (no search needed).
+                    let count = if class.rare.last().is_none_or(|&r| (r as usize) < m) {
+                        class.rare.len()
+                    } else {
+                        class.rare.partition_point(|&r| (r as usize) < m)
+                    };
                     let (lo, hi) = block.covered[parity].get(index).copied().unwrap_or((0, 0));
                     debug_assert!(lo == hi || hi <= count);
                     let first = &class.rare[..lo.min(count)];

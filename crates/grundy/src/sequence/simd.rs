@@ -33,10 +33,11 @@ pub(crate) fn available() -> bool {
 }
 
 /// Looks at the pairs `(left[i], right[i])` in order and takes each value
-/// `left[i] xor right[i]` found in `targets` out of it; stops once at most one value is
-/// left in `targets` (a single value is searched faster by plain compares). Returns how
-/// many pairs were looked at: the value left, if any, is in none of them (the vector
-/// search counts whole batches of steps of 32).
+/// `left[i] xor right[i]` found in `targets` out of it; may stop once at most one value
+/// is left in `targets` (the portable loop does: a single value is searched faster by
+/// plain compares; the vector search goes on until none is left). Returns how many
+/// pairs were looked at: the values left are in none of them (the vector search counts
+/// whole steps of 32).
 ///
 /// Every value in `left` and `right` must be below [`TARGET_LIMIT`]. With `vector`
 /// false, or on a machine without AVX-512, the portable loop runs.
@@ -57,6 +58,91 @@ pub(crate) fn scan<T: Cell>(
     }
     let _ = vector;
     scan_portable(left, right, targets)
+}
+
+/// Heaps whose option rows [`mark_pairs`] fills at once.
+pub(crate) const MARK_LANES: usize = 32;
+
+/// For each `r` of `rare` and `k < MARK_LANES`: `rows[k * width + (G(r) xor
+/// G(base + k - r))] = stamp`, where every value is below `1 << bits`. Returns false
+/// (and marks nothing) when the vector version does not apply: no AVX-512, values
+/// wider than 16 bits, or `MARK_LANES * width` beyond 16 bits; the caller then marks
+/// the pairs itself.
+///
+/// Panics unless `1 << bits <= width`, `rows` holds `MARK_LANES` rows, and every
+/// heap `base + k - r` is below `g.len()`.
+pub(crate) fn mark_pairs<T: Cell>(
+    rows: &mut [u8],
+    width: usize,
+    bits: u32,
+    stamp: u8,
+    g: &[T],
+    base: usize,
+    rare: &[u32],
+) -> bool {
+    assert!(bits < 16 && 1usize << bits <= width);
+    assert!(rows.len() >= MARK_LANES * width);
+    #[cfg(target_arch = "x86_64")]
+    if MARK_LANES * width <= usize::from(u16::MAX) && x86::available() {
+        if let Some(g) = T::as_u16(g) {
+            x86::mark_pairs(rows, width, bits, stamp, g, base, rare);
+            return true;
+        }
+        if let Some(g) = T::as_u8(g) {
+            x86::mark_pairs(rows, width, bits, stamp, g, base, rare);
+            return true;
+        }
+    }
+    let _ = (stamp, g, base, rare);
+    false
+}
+
+/// `row[left[i] xor right[i]] = stamp` for every `i`: records the values of a run of
+/// pairs as options. Every value must be below `1 << bits <= row.len()`.
+pub(crate) fn mark_values<T: Cell>(
+    row: &mut [u8],
+    bits: u32,
+    stamp: u8,
+    left: &[T],
+    right: &[T],
+    vector: bool,
+) {
+    assert!(bits < 16 && 1usize << bits <= row.len());
+    #[cfg(target_arch = "x86_64")]
+    if vector && x86::available() {
+        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+            return x86::mark_values(row, bits, stamp, l, r);
+        }
+        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+            return x86::mark_values(row, bits, stamp, l, r);
+        }
+    }
+    let _ = vector;
+    for (&l, &r) in left.iter().zip(right) {
+        row[(l ^ r).get() as usize] = stamp;
+    }
+}
+
+/// The first `i` with `left[i] xor right[i] == target`, by AVX-512 compares of 32
+/// pairs at a time; `None` also when the vector version does not apply (the caller
+/// then searches itself): check [`find_applies`] first.
+pub(crate) fn find<T: Cell>(left: &[T], right: &[T], target: u32) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if x86::available() {
+        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+            return x86::find(l, r, target);
+        }
+        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+            return x86::find(l, r, target);
+        }
+    }
+    let _ = (left, right, target);
+    None
+}
+
+/// True when [`find`] searches values of this type on this machine.
+pub(crate) fn find_applies<T: Cell>(values: &[T]) -> bool {
+    available() && (T::as_u16(values).is_some() || T::as_u8(values).is_some())
 }
 
 /// The portable version of [`scan`].
@@ -127,11 +213,15 @@ mod x86 {
 
     use super::TargetSet;
 
+    /// Detected once: the engine asks per heap.
     pub(super) fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVAILABLE.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        })
     }
 
     /// [`super::scan`] for 16-bit values.
@@ -146,6 +236,167 @@ mod x86 {
         assert!(available());
         // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
         unsafe { scan_avx512(left, right, targets) }
+    }
+
+    /// [`super::mark_pairs`] for 8- and 16-bit values (the caller checked the sizes).
+    pub(super) fn mark_pairs<T: Lanes>(
+        rows: &mut [u8],
+        width: usize,
+        bits: u32,
+        stamp: u8,
+        g: &[T],
+        base: usize,
+        rare: &[u32],
+    ) {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { mark_pairs_avx512(rows, width, bits, stamp, g, base, rare) }
+    }
+
+    /// The 32 positions `k * width + (G(r) xor G(base + k - r))` of one rare heap are
+    /// computed in one vector (the value masked to `bits` bits, so each position lies
+    /// in row `k`), then stored to one by one: a load and a byte store per pair.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn mark_pairs_avx512<T: Lanes>(
+        rows: &mut [u8],
+        width: usize,
+        bits: u32,
+        stamp: u8,
+        g: &[T],
+        base: usize,
+        rare: &[u32],
+    ) {
+        const LANES: usize = super::MARK_LANES;
+        assert!(bits < 16 && 1usize << bits <= width && LANES * width <= 1 << 16);
+        let rows = &mut rows[..LANES * width];
+        let offsets: [u16; LANES] = std::array::from_fn(|k| (k * width) as u16);
+        // SAFETY: `offsets` is 32 values of 16 bits, 64 bytes.
+        let offsets = unsafe { _mm512_loadu_si512(offsets.as_ptr().cast()) };
+        let low_bits = _mm512_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
+        for &r in rare {
+            let r = r as usize;
+            let own = _mm512_set1_epi16(g[r].into() as i16);
+            // SAFETY: the features this function is compiled for; `load_all` checks
+            // the bounds of `g[base - r..][..32]`.
+            let others = unsafe { T::load_all(g, base - r) };
+            let x = _mm512_and_si512(_mm512_xor_si512(own, others), low_bits);
+            let positions = _mm512_add_epi16(x, offsets);
+            // SAFETY: lane `k` holds `k * width + x` with `x < 1 << bits <= width`,
+            // below `LANES * width = rows.len()`.
+            unsafe { store_at(rows, positions, stamp) };
+        }
+    }
+
+    /// [`super::find`] for 8- and 16-bit values.
+    pub(super) fn find<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<usize> {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { find_avx512(left, right, target) }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1")]
+    unsafe fn find_avx512<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<usize> {
+        let len = left.len().min(right.len());
+        if target > u32::from(u16::MAX) {
+            return None;
+        }
+        let wanted = _mm512_set1_epi16(target as u16 as i16);
+        let mut at = 0;
+        // Two steps per test: the branch is taken once.
+        while at + 64 <= len {
+            // SAFETY: the features this function is compiled for; `load_all` checks
+            // the bounds.
+            let (a, b) = unsafe {
+                (
+                    _mm512_xor_si512(T::load_all(left, at), T::load_all(right, at)),
+                    _mm512_xor_si512(T::load_all(left, at + 32), T::load_all(right, at + 32)),
+                )
+            };
+            let hits = u64::from(_mm512_cmpeq_epi16_mask(a, wanted))
+                | u64::from(_mm512_cmpeq_epi16_mask(b, wanted)) << 32;
+            if hits != 0 {
+                return Some(at + hits.trailing_zeros() as usize);
+            }
+            at += 64;
+        }
+        (at..len).find(|&i| u32::from(left[i].into() ^ right[i].into()) == target)
+    }
+
+    /// [`super::mark_values`] for 8- and 16-bit values (the caller checked the sizes).
+    pub(super) fn mark_values<T: Lanes>(
+        row: &mut [u8],
+        bits: u32,
+        stamp: u8,
+        left: &[T],
+        right: &[T],
+    ) {
+        assert!(available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
+        unsafe { mark_values_avx512(row, bits, stamp, left, right) }
+    }
+
+    /// Stores `stamp` at the 32 bytes whose offsets are the 16-bit lanes of
+    /// `positions`, taken out four per 64-bit word by shifts (ALU ports; lane extracts
+    /// would all queue on one port).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW and VL, and every lane of `positions` must be
+    /// below `bytes.len()`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn store_at(bytes: &mut [u8], positions: __m512i, stamp: u8) {
+        let quarters = [
+            _mm512_castsi512_si128(positions),
+            _mm512_extracti32x4_epi32::<1>(positions),
+            _mm512_extracti32x4_epi32::<2>(positions),
+            _mm512_extracti32x4_epi32::<3>(positions),
+        ];
+        for quarter in quarters {
+            for word in [
+                _mm_cvtsi128_si64(quarter) as u64,
+                _mm_extract_epi64::<1>(quarter) as u64,
+            ] {
+                for lane in 0..4 {
+                    let p = usize::from((word >> (16 * lane)) as u16);
+                    debug_assert!(p < bytes.len());
+                    // SAFETY: every lane is below `bytes.len()` (the caller's promise).
+                    unsafe { *bytes.get_unchecked_mut(p) = stamp };
+                }
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn mark_values_avx512<T: Lanes>(
+        row: &mut [u8],
+        bits: u32,
+        stamp: u8,
+        left: &[T],
+        right: &[T],
+    ) {
+        assert!(bits < 16 && 1usize << bits <= row.len());
+        let len = left.len().min(right.len());
+        let low_bits = _mm512_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
+        let mut at = 0;
+        while at + 32 <= len {
+            // SAFETY: the features this function is compiled for; `load_all` checks
+            // the bounds.
+            let x = unsafe { _mm512_xor_si512(T::load_all(left, at), T::load_all(right, at)) };
+            // SAFETY: masked to `bits` bits, every lane is below `row.len()`.
+            unsafe { store_at(row, _mm512_and_si512(x, low_bits), stamp) };
+            at += 32;
+        }
+        for i in at..len {
+            let x = usize::from(left[i].into() ^ right[i].into());
+            row[x] = stamp;
+        }
     }
 
     /// [`super::unmarked`] with one vector compare per 64 bytes.
@@ -168,7 +419,7 @@ mod x86 {
     }
 
     /// Values loaded 32 at a time into 16-bit lanes.
-    trait Lanes: Sized {
+    pub(super) trait Lanes: Sized + Copy + Into<u16> {
         /// The 32 values `values[at..at + 32]` (those with their bit in `lanes`, zero
         /// for the others) as 16-bit lanes; panics when a lane read is out of bounds.
         ///
@@ -308,8 +559,12 @@ mod x86 {
             }
             if count > 0 {
                 for &v in &found[..count] {
-                    // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`.
+                    // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`;
+                    // `targets` keeps the count (a value met twice counts once).
                     let v = u32::from(v);
+                    let (w, b) = ((v >> 6) as usize, v & 63);
+                    remaining -= ((targets[w] >> b) & 1) as u32;
+                    targets[w] &= !(1 << b);
                     let lane = 1u16 << ((v >> 5) & 15);
                     let bit = (1u32 << (v & 31)) as i32;
                     if v < 512 {
@@ -318,21 +573,9 @@ mod x86 {
                         high = _mm512_andnot_si512(_mm512_maskz_set1_epi32(lane, bit), high);
                     }
                 }
-                let mut words = [0u64; 16];
-                // SAFETY: `words` is 16 words: the stores write words 0..8 and 8..16.
-                unsafe {
-                    _mm512_storeu_si512(words.as_mut_ptr().cast(), low);
-                    _mm512_storeu_si512(words[8..].as_mut_ptr().cast(), high);
-                }
-                remaining = words.iter().map(|w| w.count_ones()).sum();
             }
             looked = at.min(len);
             batch = (2 * batch).min(BATCH);
-        }
-        // SAFETY: `targets` is 16 words: the stores write words 0..8 and 8..16.
-        unsafe {
-            _mm512_storeu_si512(targets.as_mut_ptr().cast(), low);
-            _mm512_storeu_si512(targets[8..].as_mut_ptr().cast(), high);
         }
         looked
     }
@@ -460,6 +703,77 @@ mod tests {
             let wanted: Vec<u32> = picks.iter().map(|&i| u32::from(left[i % left.len()] ^ right[i % left.len()])).collect();
             for vector in [false, true] {
                 check_scan(&left, &right, &set_of(&wanted), vector);
+            }
+        }
+    }
+
+    proptest! {
+        /// The vector marking stores exactly the bytes the definition names.
+        #[test]
+        fn mark_pairs_marks_every_pair_and_nothing_else(
+            g in proptest::collection::vec(0u16..512, 300..400),
+            rare in proptest::collection::btree_set(32u32..120, 0..40),
+            stamp in 1u8..255,
+        ) {
+            let (width, bits) = (512 + 64, 9);
+            let base = 200;
+            let rare: Vec<u32> = rare.into_iter().collect();
+            let mut rows = vec![0u8; MARK_LANES * width];
+            let narrow: Vec<u8> = g.iter().map(|&v| v as u8).collect();
+            let mut expected = vec![0u8; MARK_LANES * width];
+            for &r in &rare {
+                let r = r as usize;
+                for k in 0..MARK_LANES {
+                    expected[k * width + usize::from(g[r] ^ g[base + k - r])] = stamp;
+                }
+            }
+            if mark_pairs(&mut rows, width, bits, stamp, &g, base, &rare) {
+                prop_assert_eq!(&rows, &expected);
+            }
+            // 8-bit values: the same with the top bit dropped.
+            let mut rows = vec![0u8; MARK_LANES * width];
+            let mut expected = vec![0u8; MARK_LANES * width];
+            for &r in &rare {
+                let r = r as usize;
+                for k in 0..MARK_LANES {
+                    expected[k * width + usize::from(narrow[r] ^ narrow[base + k - r])] = stamp;
+                }
+            }
+            if mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare) {
+                prop_assert_eq!(&rows, &expected);
+            }
+        }
+
+        #[test]
+        fn mark_values_marks_every_pair((left, right, _w) in case(10), stamp in 1u8..255) {
+            let mut expected = vec![0u8; 1024 + 64];
+            for (&l, &r) in left.iter().zip(&right) {
+                expected[usize::from(l ^ r)] = stamp;
+            }
+            for vector in [false, true] {
+                let mut row = vec![0u8; 1024 + 64];
+                mark_values(&mut row, 10, stamp, &left, &right, vector);
+                prop_assert_eq!(&row, &expected);
+            }
+        }
+
+        #[test]
+        fn find_gives_the_first_pair((left, right, _w) in case(9), target in 0u32..512) {
+            let expected = left
+                .iter()
+                .zip(&right)
+                .position(|(&l, &r)| u32::from(l ^ r) == target);
+            if find_applies(&left) {
+                prop_assert_eq!(find(&left, &right, target), expected);
+            }
+            let narrow = |v: &[u16]| v.iter().map(|&x| x as u8).collect::<Vec<u8>>();
+            let (l8, r8) = (narrow(&left), narrow(&right));
+            let expected = l8
+                .iter()
+                .zip(&r8)
+                .position(|(&l, &r)| u32::from(l ^ r) == target);
+            if find_applies(&l8) {
+                prop_assert_eq!(find(&l8, &r8, target), expected);
             }
         }
     }
