@@ -486,7 +486,7 @@ mod x86 {
     }
 
     /// Steps of 32 pairs between two updates of the wanted set, at most.
-    const BATCH: usize = 8;
+    const BATCH: usize = 16;
 
     /// The search, 32 pairs per step. The values that hit are packed into a buffer
     /// (`vpcompressw`) without a branch; every `BATCH` steps they are taken out of the
