@@ -285,11 +285,20 @@ impl Marks<'_> {
     /// value below `from` is known to be one).
     fn mex_from(&self, from: u32) -> u32 {
         let stamp = self.stamp;
-        match self.marks[from as usize..]
-            .iter()
-            .position(|&mark| mark != stamp)
-        {
-            Some(offset) => from + offset as u32,
+        let rest = &self.marks[from as usize..];
+        // Eight marks at a time: the first byte differing from the stamp is the first
+        // nonzero byte of the xor (little-endian: its trailing zeros / 8).
+        let stamps = u64::from(stamp) * 0x0101_0101_0101_0101;
+        let mut chunks = rest.chunks_exact(8);
+        for (i, chunk) in chunks.by_ref().enumerate() {
+            let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ stamps;
+            if x != 0 {
+                return from + (8 * i) as u32 + x.trailing_zeros() / 8;
+            }
+        }
+        let done = rest.len() - chunks.remainder().len();
+        match chunks.remainder().iter().position(|&mark| mark != stamp) {
+            Some(offset) => from + (done + offset) as u32,
             None => self.marks.len() as u32,
         }
     }
