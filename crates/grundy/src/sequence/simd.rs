@@ -432,9 +432,23 @@ mod x86 {
         /// # Safety
         /// The CPU must support AVX-512 F, BW and VL.
         unsafe fn load_all(values: &[Self], at: usize) -> __m512i;
+
+        /// The 32 values from `ptr` on, unchecked.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F, BW and VL, and `ptr` must point to 32
+        /// readable values.
+        unsafe fn load_unchecked(ptr: *const Self) -> __m512i;
     }
 
     impl Lanes for u16 {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load_unchecked(ptr: *const u16) -> __m512i {
+            // SAFETY: 32 values of 16 bits, 64 bytes, readable (the caller's promise).
+            unsafe { _mm512_loadu_si512(ptr.cast()) }
+        }
+
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
         unsafe fn load_all(values: &[u16], at: usize) -> __m512i {
@@ -460,6 +474,13 @@ mod x86 {
     }
 
     impl Lanes for u8 {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        unsafe fn load_unchecked(ptr: *const u8) -> __m512i {
+            // SAFETY: 32 bytes, readable (the caller's promise).
+            _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(ptr.cast()) })
+        }
+
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
         unsafe fn load_all(values: &[u8], at: usize) -> __m512i {
@@ -498,7 +519,45 @@ mod x86 {
     /// The CPU must support AVX-512 F, BW, VL and VBMI2.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt,bmi1,bmi2")]
     unsafe fn scan_avx512<T: Lanes>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
+        let wide = targets[8..].iter().any(|&w| w != 0);
+        // SAFETY: the features these functions are compiled for.
+        unsafe {
+            if wide {
+                scan_in::<T, true>(left, right, targets)
+            } else {
+                scan_in::<T, false>(left, right, targets)
+            }
+        }
+    }
+
+    /// The lanes of `x` whose value is in the set (`low`, and `high` when `WIDE`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    fn lookup<const WIDE: bool>(x: __m512i, low: __m512i, high: __m512i) -> __mmask32 {
+        let index = _mm512_srli_epi16::<4>(x);
+        let word = if WIDE {
+            _mm512_permutex2var_epi16(low, index, high)
+        } else {
+            _mm512_permutexvar_epi16(index, low)
+        };
+        // Bit `x & 15` of the word moved to the top, by `15 - (x & 15)`.
+        let top = _mm512_sllv_epi16(word, _mm512_andnot_si512(x, _mm512_set1_epi16(15)));
+        _mm512_movepi16_mask(top)
+    }
+
+    /// [`scan_avx512`] with the set in two registers (`WIDE`) or one.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW, VL and VBMI2.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt,bmi1,bmi2")]
+    unsafe fn scan_in<T: Lanes, const WIDE: bool>(
+        left: &[T],
+        right: &[T],
+        targets: &mut TargetSet,
+    ) -> usize {
         let len = left.len().min(right.len());
+        let (left, right) = (&left[..len], &right[..len]);
         // Values 0..512 in `low` and 512..1024 in `high`, 16 per 16-bit lane (32 per
         // 32-bit lane).
         // SAFETY: `targets` is 16 words: the loads read words 0..8 and 8..16.
@@ -508,76 +567,65 @@ mod x86 {
                 _mm512_loadu_si512(targets[8..].as_ptr().cast()),
             )
         };
-        let wide = _mm512_test_epi32_mask(high, high) != 0;
-        let fifteen = _mm512_set1_epi16(15);
-        let one = _mm512_set1_epi16(1);
-        let mut found = [0u16; 32 * (BATCH + 1)];
+        let mut found = [0u16; 32 * BATCH];
         let mut at = 0;
-        let mut looked = 0;
         let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
         // Batches grow from one step: few wanted values are often met early.
         let mut batch = 1;
-        while remaining > 1 {
-            if at >= len {
-                looked = len;
-                break;
-            }
+        while remaining > 1 && at < len {
+            let steps = batch.min((len - at).div_ceil(32));
             let mut count = 0;
-            for _ in 0..batch {
-                let full = len - at >= 32;
-                let lanes = if full {
-                    u32::MAX
+            for step in 0..steps {
+                let from = at + 32 * step;
+                let (lanes, l, r) = if from + 32 <= len {
+                    // SAFETY: `from + 32 <= len`, the length of both slices.
+                    unsafe {
+                        (
+                            u32::MAX,
+                            T::load_unchecked(left.as_ptr().add(from)),
+                            T::load_unchecked(right.as_ptr().add(from)),
+                        )
+                    }
                 } else {
-                    (1u32 << (len - at)) - 1
-                };
-                // SAFETY: `load` needs the features this function is compiled for.
-                let (l, r) = unsafe {
-                    if full {
-                        (T::load_all(left, at), T::load_all(right, at))
-                    } else {
-                        (T::load(left, at, lanes), T::load(right, at, lanes))
+                    let lanes = (1u32 << (len - from)) - 1;
+                    // SAFETY: `load` needs the features this function is compiled for.
+                    unsafe {
+                        (
+                            lanes,
+                            T::load(left, from, lanes),
+                            T::load(right, from, lanes),
+                        )
                     }
                 };
                 let x = _mm512_xor_si512(l, r);
-                let index = _mm512_srli_epi16::<4>(x);
-                let word = if wide {
-                    _mm512_permutex2var_epi16(low, index, high)
-                } else {
-                    _mm512_permutexvar_epi16(index, low)
-                };
-                let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, fifteen));
-                let hits = _mm512_mask_test_epi16_mask(lanes, bit, one);
+                let hits = lookup::<WIDE>(x, low, high) & lanes;
                 let packed = _mm512_maskz_compress_epi16(hits, x);
-                let slot = &mut found[count..count + 32];
-                // SAFETY: `slot` holds 32 lanes of 16 bits, 64 bytes.
-                unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), packed) };
+                debug_assert!(count + 32 <= found.len());
+                // SAFETY: at most 32 values per step were packed before, so
+                // `count + 32 <= 32 * (step + 1) <= found.len()`: the 64 bytes written
+                // are inside `found`.
+                unsafe { _mm512_storeu_si512(found.as_mut_ptr().add(count).cast(), packed) };
                 count += hits.count_ones() as usize;
-                at += 32;
-                if at >= len {
-                    break;
+            }
+            at += 32 * steps;
+            for &v in &found[..count] {
+                // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`;
+                // `targets` keeps the count (a value met twice counts once).
+                let v = u32::from(v);
+                let (w, b) = ((v >> 6) as usize, v & 63);
+                remaining -= ((targets[w] >> b) & 1) as u32;
+                targets[w] &= !(1 << b);
+                let lane = 1u16 << ((v >> 5) & 15);
+                let bit = _mm512_maskz_set1_epi32(lane, (1u32 << (v & 31)) as i32);
+                if v < 512 {
+                    low = _mm512_andnot_si512(bit, low);
+                } else {
+                    high = _mm512_andnot_si512(bit, high);
                 }
             }
-            if count > 0 {
-                for &v in &found[..count] {
-                    // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`;
-                    // `targets` keeps the count (a value met twice counts once).
-                    let v = u32::from(v);
-                    let (w, b) = ((v >> 6) as usize, v & 63);
-                    remaining -= ((targets[w] >> b) & 1) as u32;
-                    targets[w] &= !(1 << b);
-                    let lane = 1u16 << ((v >> 5) & 15);
-                    let bit = (1u32 << (v & 31)) as i32;
-                    if v < 512 {
-                        low = _mm512_andnot_si512(_mm512_maskz_set1_epi32(lane, bit), low);
-                    } else {
-                        high = _mm512_andnot_si512(_mm512_maskz_set1_epi32(lane, bit), high);
-                    }
-                }
-            }
-            looked = at.min(len);
             batch = (2 * batch).min(BATCH);
         }
-        looked
+        at.min(len)
     }
 }
 
