@@ -564,7 +564,7 @@ impl<T: Cell> Search<'_, T> {
             for (word, reach) in class_wanted.iter_mut().zip(&reachable[parity]) {
                 *word &= reach;
             }
-            if class_wanted == [0; 16] {
+            if simd::is_empty(&class_wanted) {
                 continue;
             }
             self.stats.candidate_searches += 1;
@@ -611,7 +611,7 @@ impl<T: Cell> Search<'_, T> {
                 for ((word, was), is) in wanted.iter_mut().zip(&before).zip(&class_wanted) {
                     *word &= !(was & !is);
                 }
-                if class_wanted == [0; 16] {
+                if simd::is_empty(&class_wanted) {
                     break;
                 }
             }

@@ -191,6 +191,11 @@ pub(crate) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64], vector: bool) {
     }
 }
 
+/// True when the set holds no value (word by word: an array compare calls `memcmp`).
+pub(crate) fn is_empty(set: &TargetSet) -> bool {
+    set.iter().fold(0, |acc, &w| acc | w) == 0
+}
+
 /// The smallest value in a set, if any.
 pub(crate) fn first(set: &TargetSet) -> Option<u32> {
     set.iter()
