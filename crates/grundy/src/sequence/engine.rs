@@ -18,14 +18,19 @@
 //!    reach `c`, and only then are the other pairs looked at.
 //!
 //! The options of a heap are kept as a row of bytes (see `Block`). The pairs of a rare
-//! heap `r` are inserted for 16 consecutive heaps at once: the other halves
-//! `G(m - r), G(m + 1 - r), ...` are consecutive values, and `G(r)` is read once.
+//! heap `r` are inserted for 32 consecutive heaps at once: the other halves
+//! `G(m - r), G(m + 1 - r), ...` are consecutive values, and `G(r)` is read once (with
+//! AVX-512 the 32 positions are computed in one vector, see [`simd::mark_pairs`]). These
+//! byte stores, one per rare pair, bound the speed of games with many rare heaps
+//! (Officers: 1,583 per heap, about one cycle each; see docs/BENCHMARKS.md).
 //!
 //! The common pairs are searched in one of two ways (`SearchMode`):
 //! - one pass for all wanted values (the default with AVX-512): every value missing
-//!   below the least one no pair of common heaps can reach is wanted, and one pass over
-//!   the pairs takes out each wanted value it meets, stopping when none is left
-//!   (see [`super::simd`]; the last value is searched for alone by plain compares);
+//!   below the least one no pair of common heaps can reach is wanted; the first 256
+//!   pairs are recorded outright (a byte store each: they hold most wanted values,
+//!   each of which would otherwise cost the search a mispredicted branch), then one
+//!   pass over the others takes out each wanted value it meets, stopping when none is
+//!   left (see [`super::simd`]; the last value is searched for alone by compares);
 //! - one candidate at a time (without AVX-512, or with values too large for the
 //!   one-pass sets): a short scalar run, then a vectorisable search for `c`; on a hit
 //!   `c` is excluded and the next candidate checked.
