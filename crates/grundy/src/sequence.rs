@@ -178,6 +178,20 @@ impl SequenceSolver {
         self
     }
 
+    /// Bytes held by the engine's mirror of the values (tests of the memory bound).
+    #[cfg(test)]
+    pub(crate) fn engine_mirror_bytes(&self) -> usize {
+        self.engine.mirror_bytes()
+    }
+
+    /// The same solver with a mirror of only `window` values (tests of the searches
+    /// that reach past it).
+    #[cfg(test)]
+    pub(crate) fn with_mirror_window(mut self, window: usize) -> Self {
+        self.engine.set_mirror_window(window);
+        self
+    }
+
     /// The rule whose values are computed.
     pub fn rule(&self) -> &HeapRule {
         &self.rule

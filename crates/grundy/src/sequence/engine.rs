@@ -53,7 +53,9 @@ use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use smallvec::SmallVec;
 
 use super::simd::{self, TARGET_LIMIT, TargetSet};
-use super::storage::{Cell, Mirror};
+use super::storage::{Cell, MIRROR_WINDOW, Mirror, Reversed};
+
+use std::borrow::Cow;
 
 /// Numbers of tokens a move may remove: a finite list or everything but a finite list.
 #[derive(Debug, Clone)]
@@ -321,6 +323,9 @@ fn bit_set_mex(options: &[u64]) -> u32 {
 /// Pairs looked at one by one before a vectorised search.
 const SCALAR_RUN: usize = 32;
 
+/// Pairs copied at a time when a search reaches further back than the mirror.
+const COPIED_PAIRS: usize = 4096;
+
 /// The one-pass search records the first pairs of each move as options before it
 /// searches the others.
 const PREFIX_PAIRS: usize = 256;
@@ -341,7 +346,7 @@ fn contains_bit(options: &[u64], value: u32) -> bool {
 /// were looked at. Written as chunked folds so that it vectorises.
 fn find_pair<T: Cell>(
     g: &[T],
-    mirror: Option<&[T]>,
+    mirror: Option<Reversed<'_, T>>,
     m: usize,
     from: usize,
     to: usize,
@@ -356,15 +361,10 @@ fn find_pair<T: Cell>(
     }
     let target = T::narrow(target);
     const BLOCK: usize = 64;
-    if let Some(mirror) = mirror {
-        // `mirror[len - 1 - i] = G(i)`, so `G(m - a)` for increasing `a` is read
-        // forwards: both halves stream through plain vector loads and compares.
+    if let Some(right) = mirror.and_then(|mirror| mirror.run(m, from, to)) {
+        // `G(m - a)` for increasing `a` is read forwards: both halves stream through
+        // plain vector loads and compares.
         let left = &g[from..=to];
-        let base = mirror
-            .len()
-            .checked_sub(m + 1)
-            .expect("the mirror has room for heap m");
-        let right = &mirror[base + from..=base + to];
         let blocks = left.len() / BLOCK;
         for block in 0..blocks {
             let range = block * BLOCK..(block + 1) * BLOCK;
@@ -459,19 +459,73 @@ struct Search<'a, T> {
     classes: &'a [SparseClass; 2],
     stats: &'a mut EngineStats,
     g: &'a [T],
-    /// The values in reverse order (see [`Mirror`]).
-    mirror: &'a [T],
+    /// The last values in reverse order (see [`Mirror`]).
+    mirror: Reversed<'a, T>,
     /// Use the vector search (false in tests of the portable loop).
     vector: bool,
 }
 
-impl<T: Cell> Search<'_, T> {
-    /// The index with `mirror[base + a] = G(m - a)`.
-    fn mirror_base(&self, m: usize) -> usize {
-        self.mirror
-            .len()
-            .checked_sub(m + 1)
-            .expect("the mirror has room for heap m")
+impl<'a, T: Cell> Search<'a, T> {
+    /// Up to where the pairs `(a, m - a)` from `a = from` on are read at once (at most
+    /// `to`), and `G(m - a)` for those `a` in order: from the mirror when it holds
+    /// them, else copied from the values (a search reaching that far back is rare).
+    fn others(&self, m: usize, from: usize, to: usize) -> (usize, Cow<'a, [T]>) {
+        let reach = self.mirror.reach(m);
+        let to = if from <= reach {
+            to.min(reach)
+        } else {
+            to.min(from + COPIED_PAIRS - 1)
+        };
+        let others = match self.mirror.run(m, from, to) {
+            Some(run) => Cow::Borrowed(run),
+            None => Cow::Owned((from..=to).map(|a| self.g[m - a]).collect()),
+        };
+        (to, others)
+    }
+
+    /// Takes out of `wanted` every value of a pair `(a, m - a)` with
+    /// `PREFIX_PAIRS < a <= half`: one pass over the pairs while two or more values are
+    /// wanted, plain compares for the last one.
+    fn search_move(&mut self, m: usize, half: usize, wanted: &mut TargetSet) {
+        let mut from = PREFIX_PAIRS + 1;
+        while from <= half && !simd::is_empty(wanted) {
+            let (to, others) = self.others(m, from, half);
+            let left = &self.g[from..=to];
+            let looked = simd::scan(left, &others, wanted, self.vector);
+            self.stats.scanned_pairs += looked as u64;
+            if looked == left.len() {
+                from = to + 1;
+                continue;
+            }
+            // At most one value left (the scan stops there): compares find it faster,
+            // or prove it absent, here and in the pairs after.
+            let Some(last) = simd::first(wanted) else {
+                return;
+            };
+            let (mut at, mut chunk_to, mut others) = (from + looked, to, others);
+            loop {
+                let offset = at - from;
+                let (l, r) = (&self.g[at..=chunk_to], &others[offset..]);
+                let found = if self.vector && simd::find_applies(self.g) {
+                    simd::find(l, r, last)
+                } else {
+                    l.iter()
+                        .zip(r)
+                        .position(|(&x, &y)| Cell::get(x ^ y) == last)
+                };
+                self.stats.scanned_pairs += found.map_or(l.len(), |i| i + 1) as u64;
+                if found.is_some() {
+                    *wanted = [0; 16];
+                    return;
+                }
+                if chunk_to == half {
+                    return;
+                }
+                from = chunk_to + 1;
+                at = from;
+                (chunk_to, others) = self.others(m, from, half);
+            }
+        }
     }
 
     /// The value of heap `n = g.len()`, every value being below `1 << bits`, given
@@ -483,7 +537,7 @@ impl<T: Cell> Search<'_, T> {
     /// values below `u` still missing from `options` are searched for in one pass over
     /// the pairs of each class that can reach them; each one found is an option, and
     /// the value is the least one never found (or `u`): the mex of all options.
-    fn value(self, n: usize, options: &mut Marks, bits: u32) -> Option<u32> {
+    fn value(mut self, n: usize, options: &mut Marks, bits: u32) -> Option<u32> {
         // Most often the mex is a value no two common heaps reach: it is the value.
         let mex = options.mex_from(0);
         let reachable_by = |parity: usize| {
@@ -514,13 +568,13 @@ impl<T: Cell> Search<'_, T> {
                 if run == 0 {
                     continue;
                 }
-                let base = self.mirror_base(m);
+                let (run, others) = self.others(m, 1, run);
                 simd::mark_values(
                     options.marks,
                     bits,
                     options.stamp,
                     &self.g[1..=run],
-                    &self.mirror[base + 1..=base + run],
+                    &others,
                     self.vector,
                 );
                 self.stats.scanned_pairs += run as u64;
@@ -585,34 +639,8 @@ impl<T: Cell> Search<'_, T> {
                 if half <= PREFIX_PAIRS {
                     continue;
                 }
-                let base = self.mirror_base(m);
                 let before = class_wanted;
-                let left = &self.g[PREFIX_PAIRS + 1..=half];
-                let right = &self.mirror[base + PREFIX_PAIRS + 1..=base + half];
-                let looked = PREFIX_PAIRS + simd::scan(left, right, &mut class_wanted, self.vector);
-                self.stats.scanned_pairs += looked as u64;
-                if let Some(last) = simd::first(&class_wanted) {
-                    // One value left (the scan stops there): plain compares find it
-                    // faster, or prove it absent.
-                    let from = 1 + looked;
-                    let hit = if self.vector && simd::find_applies(self.g) && from <= half {
-                        let found = simd::find(
-                            &self.g[from..=half],
-                            &self.mirror[base + from..=base + half],
-                            last,
-                        );
-                        self.stats.scanned_pairs += found.map_or(half + 1 - from, |i| i + 1) as u64;
-                        found
-                    } else {
-                        let (hit, scanned) =
-                            find_pair(self.g, Some(self.mirror), m, from, half, last);
-                        self.stats.scanned_pairs += scanned;
-                        hit
-                    };
-                    if hit.is_some() {
-                        class_wanted = [0; 16];
-                    }
-                }
+                self.search_move(m, half, &mut class_wanted);
                 for ((word, was), is) in wanted.iter_mut().zip(&before).zip(&class_wanted) {
                     *word &= !(was & !is);
                 }
@@ -646,8 +674,10 @@ pub(crate) struct TableEngine {
     next_rebuild: usize,
     rare_at_rebuild: [usize; 2],
     stats: EngineStats,
-    /// The values in reverse order (see [`Mirror`]), for forward vector searches.
+    /// The last values in reverse order (see [`Mirror`]), for forward vector searches.
     mirror: Mirror,
+    /// Values the mirror keeps at least ([`MIRROR_WINDOW`]; smaller in tests).
+    mirror_window: usize,
     /// For all-but takes: the values of heaps `1..n` as a bit set, with counts.
     present: Vec<u64>,
     value_counts: Vec<u32>,
@@ -693,6 +723,7 @@ impl TableEngine {
             rare_at_rebuild: [0; 2],
             stats: EngineStats::default(),
             mirror: Mirror::default(),
+            mirror_window: MIRROR_WINDOW,
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
@@ -989,7 +1020,7 @@ impl TableEngine {
         let n = g.len() - 1;
         let value = g[n].get();
         if self.sparse_enabled && self.table.leave_two.iter().any(|moves| !moves.is_empty()) {
-            T::mirror_push(&mut self.mirror, g);
+            T::mirror_push(&mut self.mirror, g, self.mirror_window);
         }
         if value >= 1 << self.value_bits {
             let bits = 32 - value.leading_zeros();
@@ -1182,6 +1213,23 @@ impl Engine {
     pub(crate) fn set_search(&mut self, mode: SearchMode) {
         if let Self::Table(engine) = self {
             engine.search = mode;
+        }
+    }
+
+    /// Bytes held by the mirror of the values (tests of the memory bound).
+    #[cfg(test)]
+    pub(crate) fn mirror_bytes(&self) -> usize {
+        match self {
+            Self::Table(engine) => engine.mirror.allocated_bytes(),
+            Self::RestNim(_) => 0,
+        }
+    }
+
+    /// Keeps fewer values in the mirror, so that searches reach past it (tests).
+    #[cfg(test)]
+    pub(crate) fn set_mirror_window(&mut self, window: usize) {
+        if let Self::Table(engine) = self {
+            engine.mirror_window = window;
         }
     }
 

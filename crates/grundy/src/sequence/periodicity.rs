@@ -54,8 +54,11 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
+use super::storage::{Cell, Store};
 use super::{GrundyValues, Interrupted, Progress, SequenceSolver};
+
 use crate::games::heap::HeapRule;
+use std::borrow::Cow;
 
 /// A period found in a Grundy sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,10 +276,19 @@ pub fn certification_length(
 ///
 /// Returns `None` when no period is seen clearly enough (see the module documentation).
 pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Periodicity> {
-    let g = values.to_vec();
+    // Read in place, at the storage's own width: no copy of a long sequence.
+    match &values.store {
+        Store::Narrow(g) => find_in(rule, g, values),
+        Store::Medium(g) => find_in(rule, g, values),
+        Store::Wide(g) => find_in(rule, g, values),
+    }
+}
+
+/// [`find_periodicity`] on the stored cells `g` of `values`.
+fn find_in<T: Cell>(rule: &HeapRule, g: &[T], values: &GrundyValues) -> Option<Periodicity> {
     if let Some((preperiod, period, saltus, theorem)) = closed_form(rule) {
-        let holds =
-            (preperiod..g.len().saturating_sub(period)).all(|n| g[n + period] == g[n] + saltus);
+        let holds = (preperiod..g.len().saturating_sub(period))
+            .all(|n| g[n + period].get() == g[n].get() + saltus);
         if holds && g.len() > preperiod + period {
             return Some(Periodicity {
                 preperiod,
@@ -288,27 +300,41 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     }
     // A candidate the values already certify is accepted even when seen over fewer
     // heaps than the detection rule asks: the theorem, not the length, decides.
-    detect(&g, |preperiod, period, saltus| {
-        prove(rule, &g, preperiod, period, saltus)
+    detect(g, |preperiod, period, saltus| {
+        prove(rule, values, preperiod, period, saltus)
     })
 }
 
 /// What certifies `G(n + period) = G(n) + saltus` from `preperiod` on, given the values
 /// `g` that show it up to their end (see the module documentation).
-fn prove(rule: &HeapRule, g: &[u32], preperiod: usize, period: usize, saltus: u32) -> Proof {
-    let checked = g.len();
+fn prove(
+    rule: &HeapRule,
+    values: &GrundyValues,
+    preperiod: usize,
+    period: usize,
+    saltus: u32,
+) -> Proof {
+    let checked = values.len();
     if certification_length(rule, preperiod, period, saltus).is_none_or(|l| l > checked) {
         return Proof::Unproven;
     }
+    // The arithmetic tests read the values as 32-bit numbers: borrowed when stored so
+    // (they are, once large), copied otherwise.
+    let wide = || -> Cow<'_, [u32]> {
+        match &values.store {
+            Store::Wide(g) => Cow::Borrowed(g),
+            _ => Cow::Owned(values.to_vec()),
+        }
+    };
     let certified = |holds: bool, proof: Proof| if holds { proof } else { Proof::Unproven };
     match rule {
         HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked },
         HeapRule::TakeAndBreak(code) if saltus != 0 => certified(
-            super::arithmetic::proves(code, g, preperiod, period, saltus),
+            super::arithmetic::proves(code, &wide(), preperiod, period, saltus),
             Proof::LevelTest { checked },
         ),
         HeapRule::AllButSubtraction(game) => certified(
-            super::arithmetic::proves_all_but(game.excluded(), g, preperiod, period, saltus),
+            super::arithmetic::proves_all_but(game.excluded(), &wide(), preperiod, period, saltus),
             Proof::WindowTest { checked },
         ),
         _ => Proof::GuySmith { checked },
@@ -317,15 +343,15 @@ fn prove(rule: &HeapRule, g: &[u32], preperiod: usize, period: usize, saltus: u3
 
 /// The smallest period seen clearly, or whose relation `prove` certifies from the values
 /// at hand, with its smallest preperiod and what `prove` says of it.
-fn detect(g: &[u32], prove: impl Fn(usize, usize, u32) -> Proof) -> Option<Periodicity> {
+fn detect<T: Cell>(g: &[T], prove: impl Fn(usize, usize, u32) -> Proof) -> Option<Periodicity> {
     let len = g.len();
     for period in 1..=len / 2 {
         let last = len - 1;
-        let Some(saltus) = g[last].checked_sub(g[last - period]) else {
+        let Some(saltus) = g[last].get().checked_sub(g[last - period].get()) else {
             continue;
         };
         let mut start = last - period;
-        while start > 0 && g[start - 1 + period] == g[start - 1].wrapping_add(saltus) {
+        while start > 0 && g[start - 1 + period].get() == g[start - 1].get().wrapping_add(saltus) {
             start -= 1;
         }
         let seen = len - period - start;

@@ -10,26 +10,69 @@ pub(crate) trait Cell:
     fn get(self) -> u32;
     /// The value `v`, which the caller guarantees fits.
     fn narrow(v: u32) -> Self;
-    /// The mirror's buffer when it holds this type.
-    fn mirror_of(mirror: &Mirror) -> Option<&[Self]>;
-    /// Stores the last value of `g` in the mirror, rebuilding it when it is full or of
-    /// another type.
-    fn mirror_push(mirror: &mut Mirror, g: &[Self]);
+    /// The mirror, when it holds this type.
+    fn mirror_of(mirror: &Mirror) -> Option<Reversed<'_, Self>>;
+    /// Stores the last value of `g` in the mirror, rebuilding it (with the last
+    /// `window` values at least) when it is full or of another type.
+    fn mirror_push(mirror: &mut Mirror, g: &[Self], window: usize);
     /// The slice as bytes, when the cells are bytes.
     fn as_u8(values: &[Self]) -> Option<&[u8]>;
     /// The slice as 16-bit values, when the cells are.
     fn as_u16(values: &[Self]) -> Option<&[u16]>;
 }
 
-/// The values in reverse order: a buffer of some capacity `c` with `G(i)` at index
-/// `c - 1 - i`, so that `G(m - a)` for increasing `a` is read forwards.
+/// The last values in reverse order, so that `G(m - a)` for increasing `a` is read
+/// forwards: a buffer of capacity `c` holding `G(i)` at index `lo + c - 1 - i` for the
+/// heaps `i` from `lo` on. Once the sequence is long the buffer keeps only the last
+/// [`MIRROR_WINDOW`] to `2 MIRROR_WINDOW` values (a fixed few hundred kilobytes, not a
+/// second copy of the sequence); reads further back go to the values themselves.
 #[derive(Debug, Clone, Default)]
 pub(crate) enum Mirror {
     #[default]
     Empty,
-    Narrow(Vec<u8>),
-    Medium(Vec<u16>),
-    Wide(Vec<u32>),
+    Narrow(Vec<u8>, usize),
+    Medium(Vec<u16>, usize),
+    Wide(Vec<u32>, usize),
+}
+
+/// Heaps of the mirror kept when it is rebuilt (at least this many are always there).
+pub(crate) const MIRROR_WINDOW: usize = 1 << 16;
+
+impl Mirror {
+    /// Bytes the mirror holds.
+    #[cfg(test)]
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        match self {
+            Self::Empty => 0,
+            Self::Narrow(cells, _) => cells.capacity(),
+            Self::Medium(cells, _) => 2 * cells.capacity(),
+            Self::Wide(cells, _) => 4 * cells.capacity(),
+        }
+    }
+}
+
+/// A borrowed [`Mirror`] of one cell type.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reversed<'a, T> {
+    cells: &'a [T],
+    lo: usize,
+}
+
+impl<'a, T> Reversed<'a, T> {
+    /// `G(m - a)` for `a` in `from..=to`, in that order, when the mirror holds them
+    /// (`m - to` from `lo` on, and `m` at most one past the last heap pushed).
+    pub(crate) fn run(&self, m: usize, from: usize, to: usize) -> Option<&'a [T]> {
+        if from > to || to > m || m - to < self.lo {
+            return None;
+        }
+        let base = (self.lo + self.cells.len()).checked_sub(m + 1)?;
+        self.cells.get(base + from..=base + to)
+    }
+
+    /// The largest `a` whose `G(m - a)` the mirror holds.
+    pub(crate) fn reach(&self, m: usize) -> usize {
+        m.saturating_sub(self.lo)
+    }
 }
 
 macro_rules! impl_cell {
@@ -44,28 +87,32 @@ macro_rules! impl_cell {
                 v as $t
             }
             #[inline(always)]
-            fn mirror_of(mirror: &Mirror) -> Option<&[Self]> {
+            fn mirror_of(mirror: &Mirror) -> Option<Reversed<'_, Self>> {
                 match mirror {
-                    Mirror::$variant(buffer) => Some(buffer),
+                    Mirror::$variant(cells, lo) => Some(Reversed { cells, lo: *lo }),
                     _ => None,
                 }
             }
-            fn mirror_push(mirror: &mut Mirror, g: &[Self]) {
+            fn mirror_push(mirror: &mut Mirror, g: &[Self], window: usize) {
                 let n = g.len() - 1;
                 // Room for one more heap: the next search reads G(m) with m = g.len().
-                if let Mirror::$variant(buffer) = mirror {
-                    if buffer.len() > n + 1 {
-                        let at = buffer.len() - 1 - n;
-                        buffer[at] = g[n];
+                if let Mirror::$variant(cells, lo) = mirror {
+                    if *lo + cells.len() > n + 1 {
+                        let at = *lo + cells.len() - 1 - n;
+                        cells[at] = g[n];
                         return;
                     }
                 }
-                let capacity = (2 * g.len() + 2).max(1024);
-                let mut buffer = vec![g[0]; capacity];
-                for (i, &value) in g.iter().enumerate() {
-                    buffer[capacity - 1 - i] = value;
+                // Rebuilt with the last values (all of them while there are few) and as
+                // much room again for the next ones.
+                let lo = (n + 1).saturating_sub(window.max(1));
+                let kept = n + 1 - lo;
+                let capacity = (2 * kept + 2).max(1024);
+                let mut cells = vec![g[0]; capacity];
+                for (i, &value) in g.iter().enumerate().skip(lo) {
+                    cells[lo + capacity - 1 - i] = value;
                 }
-                *mirror = Mirror::$variant(buffer);
+                *mirror = Mirror::$variant(cells, lo);
             }
             #[inline(always)]
             fn as_u8(values: &[Self]) -> Option<&[u8]> {
@@ -191,12 +238,24 @@ impl GrundyValues {
         self.max_value = self.iter().max().unwrap_or(0);
     }
 
-    /// Reserves room for `additional` more values.
+    /// Reserves room for exactly `additional` more values: grown a chunk at a time,
+    /// the storage stays at its width per value (large reallocations move pages, not
+    /// bytes), where doubling could leave half of it unused.
     pub fn reserve(&mut self, additional: usize) {
         match &mut self.store {
-            Store::Narrow(v) => v.reserve(additional),
-            Store::Medium(v) => v.reserve(additional),
-            Store::Wide(v) => v.reserve(additional),
+            Store::Narrow(v) => v.reserve_exact(additional),
+            Store::Medium(v) => v.reserve_exact(additional),
+            Store::Wide(v) => v.reserve_exact(additional),
+        }
+    }
+
+    /// Bytes allocated for the values (their capacity, not only their length).
+    #[cfg(test)]
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        match &self.store {
+            Store::Narrow(v) => v.capacity(),
+            Store::Medium(v) => 2 * v.capacity(),
+            Store::Wide(v) => 4 * v.capacity(),
         }
     }
 

@@ -147,6 +147,23 @@ fn search_modes_agree() {
             solver.extend_to(last);
             results.push((mode, solver.into_values()));
         }
+        // A mirror of 300 values: searches and recorded pairs reaching past it read
+        // copies of the values instead.
+        for mode in [
+            SearchMode::Candidates,
+            SearchMode::OnePass { vector: false },
+            SearchMode::OnePass { vector: true },
+        ] {
+            let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace)
+                .with_search(mode)
+                .with_mirror_window(300);
+            solver.extend_to(last / 4);
+            let values = solver.into_values();
+            assert!(
+                values.iter().eq(results[0].1.iter().take(last / 4 + 1)),
+                "{rule}: {mode:?} with a short mirror differs"
+            );
+        }
         for (mode, values) in &results[1..] {
             assert!(
                 values == &results[0].1,
@@ -596,4 +613,27 @@ fn values_up_to_agrees_with_value_of_heap_and_the_engine() {
             );
         }
     }
+}
+
+/// The memory bound: at most 2 bytes per value (Officers' values need 9 bits)
+/// plus the rare heaps: the values are reserved exactly, chunk by chunk, and the mirror
+/// of the values keeps a fixed window, not a second copy.
+#[test]
+fn memory_stays_at_two_bytes_per_value() {
+    let mut solver = SequenceSolver::new(rule("0.6"), Method::SparseSpace);
+    solver.extend_to(100_000);
+    let values = solver.values();
+    assert_eq!(values.bytes_per_value(), 2);
+    assert!(
+        values.allocated_bytes() <= 2 * values.len() + 64,
+        "{} bytes for {} values",
+        values.allocated_bytes(),
+        values.len()
+    );
+    let mirror = solver.engine_mirror_bytes();
+    assert!(
+        mirror <= 2 * (2 * super::storage::MIRROR_WINDOW + 2),
+        "mirror of {mirror} bytes"
+    );
+    assert!(mirror > 0, "the mirror is in use for 0.6");
 }
