@@ -41,6 +41,7 @@ impl Failure {
                 ),
                 None => format!("error: {error}"),
             }),
+            SearchError::TheoryLimit { reason } => Self::Limit(format!("error: {reason}")),
         }
     }
 

@@ -178,6 +178,16 @@ fn limits_exit_3_and_name_the_flag() {
     let output = grundy(&["solve", "--max-digits", "5", "nim(1234567)"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--max-digits"));
+    // Officers has no period within its first values and grundy computes a
+    // position's heap values only to ten million: exit 3 saying so (no search that
+    // cannot succeed, no misleading --max-states).
+    let output = grundy(&["solve", "octal[0.6](20000000) + nim(1)"]);
+    assert_eq!(output.status.code(), Some(3));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with("error: ") && message.contains("only up to 10000000"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -75,6 +75,14 @@ pub enum SearchError {
         /// The nimber of the whole position, when it was known before counting.
         nimber: Option<num_bigint::BigUint>,
     },
+    /// A component's nimber needs more work than grundy does while building a
+    /// position (the Grundy values of a costly heap rule up to a large heap), and a
+    /// search could not replace it.
+    #[error("{reason}")]
+    TheoryLimit {
+        /// Which component, the work it needs and the limit, in words.
+        reason: String,
+    },
 }
 
 /// The default budget of stored positions: about 1 GiB for small positions.

@@ -48,6 +48,13 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Why the nimber of a heap of `size` is not known and a search cannot find it
+    /// (its values cost more than a position may take to build); the search then
+    /// stops with [`SearchError::TheoryLimit`] instead of trying.
+    fn heap_nimber_refusal(&self, _size: &BigUint) -> Option<String> {
+        None
+    }
+
     /// Why the moves of a heap of `size` to nimber `target` can be neither
     /// counted by theory nor enumerated (see
     /// [`Component::moves_to_nimber_refusal`]).
@@ -124,6 +131,9 @@ impl<R: HeapRules> Component for Heap<R> {
     }
 
     fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        if let Some(reason) = self.rules.heap_nimber_refusal(&self.size) {
+            return Err(SearchError::TheoryLimit { reason });
+        }
         let size = self
             .size
             .to_u64()

@@ -27,12 +27,19 @@ use crate::games::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sequence::{GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven};
+use crate::sequence::{
+    Cost, CostModel, GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven,
+};
 
 /// Values computed when a term is built, to find and prove a period.
 const PERIOD_SEARCH_HEAPS: usize = 1 << 12;
 /// The largest heap answered from computed values when no period is proven.
 const LARGEST_COMPUTED_HEAP: u64 = 10_000_000;
+/// The work a position's heap values may take while it is built (as `grundy seq`'s
+/// default `--max-work`): a few seconds.
+const TERM_WORK: u64 = 300_000_000;
+/// The memory they may take (as `grundy seq`'s default `--max-memory`).
+const TERM_BYTES: u64 = 4 << 30;
 /// The most moves of one heap enumerated to list its winning moves.
 const MOVE_BUDGET: usize = 20_000_000;
 
@@ -43,31 +50,88 @@ pub struct SequenceRules {
     values: GrundyValues,
     /// A proven period, if any.
     periodicity: Option<Periodicity>,
+    /// Why the values stop short of the largest heap asked about (when they do).
+    short: Option<String>,
 }
 
 impl SequenceRules {
     /// The values of `rule` up to the largest heap it will be asked about (when
-    /// at most ten million), and a period if one is proven within 4096 heaps.
+    /// at most ten million), and a period if one is proven within 4096 heaps. When
+    /// every heap is below 4096 only their values are computed: heaps only shrink, so
+    /// no period is ever needed (and codes leaving three heaps cost cubic time).
     #[must_use]
     pub fn new(rule: HeapRule, largest_heap: Option<&BigUint>) -> Self {
         let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+        let small = largest_heap
+            .and_then(ToPrimitive::to_usize)
+            .filter(|&largest| largest < PERIOD_SEARCH_HEAPS);
+        if let Some(largest) = small {
+            solver.extend_to(largest);
+            return Self {
+                rule,
+                values: solver.into_values(),
+                periodicity: None,
+                short: None,
+            };
+        }
         let periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
             ControlFlow::Continue(())
         })
         .ok()
         .flatten()
         .filter(Periodicity::proven);
+        let mut short = None;
         if periodicity.is_none()
-            && let Some(largest) = largest_heap.and_then(ToPrimitive::to_u64)
-            && largest <= LARGEST_COMPUTED_HEAP
+            && let Some(largest) = largest_heap
         {
-            solver.extend_to(usize::try_from(largest).unwrap_or(0));
+            short = Self::extend_within_budget(&rule, &mut solver, largest);
         }
         Self {
             rule,
             values: solver.into_values(),
             periodicity,
+            short,
         }
+    }
+
+    /// Computes the values up to `largest` when that stays within the budget of a
+    /// position (at most ten million heaps, [`TERM_WORK`] steps and [`TERM_BYTES`]
+    /// bytes by the engine's cost model); else says why not.
+    fn extend_within_budget(
+        rule: &HeapRule,
+        solver: &mut SequenceSolver,
+        largest: &BigUint,
+    ) -> Option<String> {
+        let have = solver.values().len();
+        let Some(heap) = largest
+            .to_u64()
+            .filter(|&heap| heap <= LARGEST_COMPUTED_HEAP)
+            .and_then(|heap| usize::try_from(heap).ok())
+        else {
+            return Some(format!(
+                "no period of {rule} is proven from its first {have} values, and grundy computes \
+                 the values of a position's heaps only up to {LARGEST_COMPUTED_HEAP}"
+            ));
+        };
+        let model = CostModel::new(rule, Method::SparseSpace, solver.values());
+        let budget = Cost {
+            bytes: TERM_BYTES,
+            steps: TERM_WORK,
+        };
+        if model.largest_heap_within(have.min(heap), heap, &budget) == Some(heap) {
+            solver.extend_to(heap);
+            return None;
+        }
+        let cost = model.cost(heap);
+        Some(format!(
+            "no period of {rule} is proven from its first {have} values, and its values up to \
+             heap {heap} need about {:.1e} steps and {} MB, beyond the {TERM_WORK:.0e} steps and \
+             {} MB a position may take to build (a fixed limit of `solve`; `grundy seq` computes \
+             them with --max-work STEPS and --max-memory BYTES)",
+            cost.steps as f64,
+            cost.bytes >> 20,
+            TERM_BYTES >> 20,
+        ))
     }
 
     /// The rule.
@@ -277,6 +341,16 @@ impl HeapRules for SequenceRules {
 
     fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {
         Some((self.value(size)?, self.method(size)))
+    }
+
+    fn heap_nimber_refusal(&self, size: &BigUint) -> Option<String> {
+        let reason = self.short.as_ref()?;
+        self.value(size).is_none().then(|| {
+            format!(
+                "the nimber of a heap of {size} in {} is unknown: {reason}",
+                self.rule
+            )
+        })
     }
 
     fn heap_moves_to_nimber(
@@ -797,6 +871,58 @@ mod tests {
     }
 
     #[test]
+    fn small_heaps_compute_only_their_values() {
+        // A code leaving three heaps costs cubic time: a heap of 7 needs 8 values, not
+        // the 4096 of a period search; a huge heap still searches for the period.
+        let rule = HeapRule::octal("0.FB").unwrap();
+        let small = SequenceRules::new(rule.clone(), Some(&BigUint::from(7u32)));
+        assert_eq!(small.values.len(), 8);
+        assert!(small.periodicity.is_none());
+        assert_eq!(answer("octal[0.FB](7)").nimber, Some(BigUint::from(6u32)));
+        let kayles = HeapRule::octal("0.77").unwrap();
+        let huge = SequenceRules::new(kayles, Some(&BigUint::from(10u32).pow(30)));
+        assert!(huge.periodicity.as_ref().is_some_and(Periodicity::proven));
+        // 10^30 = 4 = 100 (mod 12), both past Kayles' preperiod 71.
+        assert_eq!(
+            answer("kayles(1000000000000000000000000000000)").nimber,
+            answer("kayles(100)").nimber
+        );
+    }
+
+    #[test]
+    fn values_beyond_the_budget_are_refused_not_computed() {
+        // 0.FB leaves three heaps (cubic time): 20000 values are far beyond the
+        // budget of a position, 300 within it.
+        let rule = HeapRule::octal("0.FB").unwrap();
+        let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+        solver.extend_to(255);
+        let reason =
+            SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(20_000u32));
+        let reason = reason.expect("20000 values of 0.FB are over the budget");
+        assert!(
+            reason.contains("steps") && reason.contains("--max-work"),
+            "{reason}"
+        );
+        assert_eq!(
+            solver.values().len(),
+            256,
+            "nothing computed past the budget"
+        );
+        let within =
+            SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(300u32));
+        assert_eq!(within, None);
+        assert_eq!(solver.values().len(), 301);
+        // A heap past ten million with no period proven (Officers): exit 3 with the
+        // reason, not a search that cannot succeed.
+        let position = build(&parse("octal[0.6](20000000) + nim(1)").unwrap()).unwrap();
+        let error = solve(&position, &SolveOptions::default()).unwrap_err();
+        let crate::solver::SearchError::TheoryLimit { reason } = error else {
+            panic!("{error:?}");
+        };
+        assert!(reason.contains("only up to 10000000"), "{reason}");
+    }
+
+    #[test]
     fn huge_heaps_count_splits_by_residue_class() {
         // Check the periodic counting against enumeration on heaps just past the
         // computed values' reach: compare with a rules object that computed far enough.
@@ -811,6 +937,7 @@ mod tests {
             let explicit = SequenceRules {
                 values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
                 periodicity: None,
+                short: None,
                 rule,
             };
             for heap in [
@@ -848,6 +975,7 @@ mod tests {
             let explicit = SequenceRules {
                 values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
                 periodicity: None,
+                short: None,
                 rule,
             };
             for heap in [
