@@ -300,11 +300,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             solver.values().len().saturating_sub(1)
         )));
     }
-    // Interruption is impossible: the callback always continues.
+    // Interruption is impossible: the callback always continues. `until_proven` ends
+    // with the detection on every value computed, proven or not.
     let periodicity = until_proven(&mut solver, reach, &mut progress)
         .ok()
-        .flatten()
-        .or_else(|| find_periodicity(&rule, solver.values()));
+        .flatten();
     drop(bar);
     if args.until_proven && reach < wanted && !periodicity.as_ref().is_some_and(Periodicity::proven)
     {

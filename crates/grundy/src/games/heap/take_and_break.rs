@@ -922,6 +922,17 @@ mod tests {
         assert!(reason.contains("only up to 10000000"), "{reason}");
     }
 
+    /// The same game with values computed `more` heaps past those of `periodic` and no
+    /// period: its winning moves there come from enumerating every move.
+    fn computed_past(periodic: &SequenceRules, more: usize) -> SequenceRules {
+        SequenceRules {
+            values: crate::sequence::grundy_values(&periodic.rule, periodic.values.len() + more),
+            periodicity: None,
+            short: None,
+            rule: periodic.rule.clone(),
+        }
+    }
+
     #[test]
     fn huge_heaps_count_splits_by_residue_class() {
         // Check the periodic counting against enumeration on heaps just past the
@@ -934,12 +945,7 @@ mod tests {
             };
             // The same game with values computed past the heaps asked and no
             // period: its winning moves come from enumerating every split.
-            let explicit = SequenceRules {
-                values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
-                periodicity: None,
-                short: None,
-                rule,
-            };
+            let explicit = computed_past(&periodic, 3000);
             for heap in [
                 periodic.values.len() + 1,
                 periodic.values.len() + 777,
@@ -972,12 +978,7 @@ mod tests {
             let periodic = SequenceRules::new(rule.clone(), None);
             let periodicity = periodic.periodicity.clone().expect("proven");
             assert!(matches!(periodicity.proof, Proof::WindowTest { .. }));
-            let explicit = SequenceRules {
-                values: crate::sequence::grundy_values(&rule, periodic.values.len() + 3000),
-                periodicity: None,
-                short: None,
-                rule,
-            };
+            let explicit = computed_past(&periodic, 3000);
             for heap in [
                 periodic.values.len(),
                 periodic.values.len() + 1,
