@@ -621,20 +621,34 @@ fn rest_nim_counts_up_to_its_limit_and_explains_beyond() {
 }
 
 #[test]
-fn huge_heaps_of_a_three_heap_code_say_why_their_moves_are_not_counted() {
-    // 0.28 is proven arithmetic-periodic (the nimber of any heap is known), but
-    // three-heap splits of a 61-digit heap are not counted: exit 3 saying so, not a
-    // useless --max-states hint.
+fn huge_heaps_of_three_heap_codes_count_their_splits() {
+    // 0.28 is proven arithmetic-periodic (saltus 16) and 0.B periodic: the three-heap
+    // splits of a 61-digit heap are counted from the period, and every move listed
+    // leads to a position the opponent loses.
     let heap = format!("1{}7", "0".repeat(59));
-    let output = grundy(&["solve", &format!("octal[0.28]({heap}, 5)")]);
-    assert_eq!(output.status.code(), Some(3));
-    let message = stderr(&output);
+    for position in [
+        format!("octal[0.28]({heap}, 5)"),
+        format!("octal[0.B]({heap}) + nim(3)"),
+        format!("octal[0.8]({heap}) + nim(3)"),
+    ] {
+        let answer = json(&["solve", "--json", "--max-moves", "4", &position]);
+        assert_eq!(answer["outcome"], "N", "{position}");
+        let moves = answer["winning_moves"].as_array().expect("moves");
+        assert!(!moves.is_empty(), "{position}");
+        for winning in moves {
+            let to = winning["to"].as_str().expect("to");
+            let next = json(&["solve", "--json", to]);
+            assert_eq!(next["outcome"], "P", "{position} -> {to}");
+        }
+    }
+    // 0.28's count is a decimal string above 2^53.
+    let answer = json(&["solve", "--json", &format!("octal[0.28]({heap}, 5)")]);
     assert!(
-        message.starts_with("error: the first player wins (nimber "),
-        "{message}"
+        answer["winning_move_count"]
+            .as_str()
+            .is_some_and(|c| c.len() > 40),
+        "{answer}"
     );
-    assert!(message.contains("no flag raises it"), "{message}");
-    assert!(!message.contains("--max-states"), "{message}");
     // Two equal heaps: a P-position, answered in full.
     let answer = json(&["solve", "--json", &format!("octal[0.28]({heap}, {heap})")]);
     assert_eq!(answer["outcome"], "P");

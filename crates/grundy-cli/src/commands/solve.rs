@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if args.json {
         write_json(&mut out, &answer)?;
     } else {
-        write_human(&mut out, &answer)?;
+        write_human(&mut out, &answer, args.max_moves)?;
     }
     out.flush()?;
     // The process ends right after: freeing a million heaps one by one would
@@ -155,7 +155,7 @@ fn shorten(text: &str) -> String {
     }
 }
 
-fn write_human(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::Result<()> {
     let position = answer.position.as_str();
     writeln!(out, "{}", shorten(position))?;
     let letter = answer.outcome.letter();
@@ -188,12 +188,17 @@ fn write_human(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
                 writeln!(out, "  {}", winning.description)?;
             }
         }
-        if answer.truncated {
+        let listed = answer.winning_moves.len();
+        if answer.truncated && listed < max_moves {
+            // The theory counted every move but listed only the first ones it finds
+            // cheaply (three-heap splits of huge heaps, smallest part first).
             writeln!(
                 out,
-                "  ... {} listed; --max-moves N lists more",
-                answer.winning_moves.len()
+                "  ... {listed} listed: the count is exact, but the other moves of a heap this \
+                 large are not listed (their smallest part lies past those grundy tries)"
             )?;
+        } else if answer.truncated {
+            writeln!(out, "  ... {listed} listed; --max-moves N lists more")?;
         }
     } else {
         writeln!(out, "every move leads to a position the opponent wins")?;

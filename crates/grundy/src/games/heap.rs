@@ -6,6 +6,7 @@ pub mod bash;
 pub mod nim;
 pub mod octal;
 pub mod rules;
+mod split_count;
 pub mod subtraction;
 pub mod subtraction_sets;
 pub mod take_and_break;

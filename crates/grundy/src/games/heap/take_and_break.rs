@@ -4,11 +4,13 @@
 //!
 //! A heap's nimber is read from the game's Grundy sequence, computed by the
 //! sequence engine ([`crate::sequence`]). When a period is *proven* (the
-//! Guy-Smith periodicity theorem for finite octal codes, Winning Ways ch. 4; a
-//! closed form for Lasker's Nim and Rest Nim), heaps of any size answer from it,
-//! and so do their winning moves: the splits of a huge heap into `a + b` fall
-//! into residue classes of `a` modulo the period, which are counted exactly.
-//! Lasker's Nim has a saltus, so that count does not apply: its winning moves
+//! Guy-Smith periodicity theorem for finite octal codes, Winning Ways ch. 4; the
+//! level test for arithmetic periods of hexadecimal codes; a closed form for
+//! Lasker's Nim and Rest Nim), heaps of any size answer from it, and so do their
+//! winning moves: the splits of a huge heap into two or three parts fall into
+//! residue classes modulo the period, counted exactly (see `split_count`; with a
+//! power-of-two saltus the levels of the parts are counted by their xor).
+//! Lasker's Nim's saltus is not of that form: its winning moves
 //! are counted by its own theorem ([`crate::games::lasker`]) for heaps of any
 //! size, and Rest Nim's for heaps up to 1024 tokens.
 //! Without a proof, heaps up to ten million are answered from computed values.
@@ -18,9 +20,10 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{ToPrimitive, Zero};
 
-use super::octal::{LEAVE_ONE, LEAVE_TWO};
+use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
+use super::split_count::{LARGEST_COUNTED_PERIOD, SplitCounter};
 use super::{Heap, HeapRule, HeapRules, Leaves};
 use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
 use crate::games::lasker::{
@@ -184,10 +187,10 @@ impl SequenceRules {
         }
     }
 
-    /// Winning moves of a heap too large to enumerate: a finite octal code with a
-    /// proven period, leaving at most two heaps. The splits `a + b = rest`
-    /// (`a <= b`) with `a` past the preperiod and period fall into residue
-    /// classes of `a` modulo the period, each counted by arithmetic.
+    /// Winning moves of a heap past the computed values, for a take-and-break code with
+    /// a proven period (saltus 0, or a power of two above the first values): the heaps
+    /// left by each number of tokens removed, counted and listed by
+    /// [`SplitCounter`] (residue classes modulo the period, levels by their xor).
     fn periodic_moves_to(
         &self,
         heap: &BigUint,
@@ -197,77 +200,40 @@ impl SequenceRules {
         let HeapRule::TakeAndBreak(code) = &self.rule else {
             return self.all_but_moves_to(heap, target, max);
         };
-        let periodicity = self.periodicity.as_ref()?;
-        if code.max_heaps_left() > 2 || periodicity.saltus != 0 {
-            return None;
-        }
-        let (preperiod, period) = (periodicity.preperiod, periodicity.period);
-        let direct_end = preperiod + period; // splits with a below this are checked one by one
+        let counter = SplitCounter::new(&self.values, self.periodicity.as_ref()?)?;
         let mut count = BigUint::zero();
         let mut listed = Vec::new();
         for removed in 0..=code.max_removed() {
             let digit = code.digit(removed);
+            if BigUint::from(removed) > *heap {
+                break;
+            }
             let rest = heap - removed;
-            if digit & LEAVE_ONE != 0 && removed > 0 && self.value(&rest)? == *target {
+            if removed > 0 && digit & LEAVE_NONE != 0 && rest.is_zero() && target.is_zero() {
+                count += 1u32;
+                if listed.len() < max {
+                    listed.push(Vec::new());
+                }
+            }
+            if removed > 0
+                && digit & LEAVE_ONE != 0
+                && !rest.is_zero()
+                && self.value(&rest)? == *target
+            {
                 count += 1u32;
                 if listed.len() < max {
                     listed.push(vec![rest.clone()]);
                 }
             }
-            if digit & LEAVE_TWO == 0 {
-                continue;
+            if digit & LEAVE_TWO != 0 {
+                count += counter.count_two(&rest, target);
+                let room = max - listed.len();
+                listed.extend(counter.list_two(&rest, target, room));
             }
-            let half = &rest / 2u32;
-            for a in 1..direct_end {
-                let a_big = BigUint::from(a);
-                if a_big > half {
-                    break;
-                }
-                let b = &rest - &a_big;
-                if (BigUint::from(self.values.get(a)?) ^ self.value(&b)?) == *target {
-                    count += 1u32;
-                    if listed.len() < max {
-                        listed.push(vec![a_big, b]);
-                    }
-                }
-            }
-            let first = BigUint::from(direct_end);
-            if half < first {
-                continue;
-            }
-            // a = preperiod + c (mod period); then b - preperiod ≡ rest - 2·preperiod - c.
-            let shift = (&rest + period * 2 - 2 * (preperiod % period)) % period;
-            let shift = shift.to_usize()?;
-            let mut matching = Vec::new();
-            for c in 0..period {
-                let value_a = self.values.get(preperiod + c)?;
-                let value_b = self.values.get(preperiod + (shift + period - c) % period)?;
-                if BigUint::from(value_a ^ value_b) == *target {
-                    matching.push(c);
-                }
-            }
-            for &c in &matching {
-                // The a of class c from `first` on: first + c, first + c + period, ...
-                let smallest = &first + c;
-                if smallest <= half {
-                    count += (&half - &smallest) / period + BigUint::one();
-                }
-            }
-            let mut offset = BigUint::zero();
-            while listed.len() < max {
-                let mut any = false;
-                for &c in &matching {
-                    let a = &first + c + &offset;
-                    if a <= half && listed.len() < max {
-                        let b = &rest - &a;
-                        listed.push(vec![a, b]);
-                        any = true;
-                    }
-                }
-                if !any {
-                    break;
-                }
-                offset += period;
+            if digit & LEAVE_THREE != 0 {
+                count += counter.count_three(&rest, target);
+                let room = max - listed.len();
+                listed.extend(counter.list_three(&rest, target, room));
             }
         }
         Some((count, listed))
@@ -395,8 +361,8 @@ impl HeapRules for SequenceRules {
 
     fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
         // Asked only when the theory above gave no count. Past the computed values a
-        // proven period gives the nimber, but the moves are counted by it only for codes
-        // leaving at most two heaps with no saltus, and for all-but games.
+        // proven period gives the nimber, but the moves are counted by it only when the
+        // saltus is 0 or a power of two above the first values (see `SplitCounter`).
         let beyond = size.to_usize().is_none_or(|n| n >= self.values.len());
         if beyond && self.periodicity.is_some() && self.rule != HeapRule::RestNim {
             let size_text = size.to_string();
@@ -407,9 +373,9 @@ impl HeapRules for SequenceRules {
             };
             return Some(format!(
                 "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
-                 the proven period, but its winning moves are counted from the period only for \
-                 codes leaving at most two heaps with no saltus, and for all-but games (a fixed \
-                 limit of the method: no flag raises it)",
+                 the proven period, but its winning moves are counted from the period only when \
+                 the saltus is 0 or a power of two above the values of the first period, and \
+                 the period is at most {LARGEST_COUNTED_PERIOD} (a fixed limit of the method: no flag raises it)",
                 self.rule,
                 self.values.len()
             ));
@@ -867,7 +833,7 @@ mod tests {
             BigUint::zero()
         );
         let answer = answer("rest_nim(5000) + nim(9000)");
-        assert_eq!(answer.winning_move_count, BigUint::one());
+        assert_eq!(answer.winning_move_count, BigUint::from(1u32));
     }
 
     #[test]
@@ -969,6 +935,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn three_heap_codes_count_splits_past_the_computed_values() {
+        // Codes leaving three heaps, periodic (Guy-Smith) and arithmetic-periodic (level
+        // test, saltus a power of two): counts and first moves agree with enumerating
+        // every move, on heaps past the values the period was proven from.
+        let mut arithmetic = 0;
+        for code in [
+            "0.B", "0.F", "0.A", "0.8", "0.08", "0.28", "0.C4", "0.AF", "0.E8", "0.FF",
+        ] {
+            let rule = HeapRule::octal(code).unwrap();
+            let periodic = SequenceRules::new(rule.clone(), Some(&BigUint::from(10u32).pow(30)));
+            let periodicity = periodic.periodicity.clone().expect("proven");
+            arithmetic += usize::from(periodicity.saltus > 0);
+            let explicit = computed_past(&periodic, 400);
+            for heap in [
+                periodic.values.len(),
+                periodic.values.len() + 57,
+                periodic.values.len() + 399,
+            ] {
+                let heap_big = BigUint::from(heap);
+                let value = explicit.value(&heap_big).unwrap();
+                assert_eq!(
+                    periodic.value(&heap_big),
+                    Some(value.clone()),
+                    "{code} {heap}"
+                );
+                let v = value.to_u64().unwrap();
+                let targets = (0..6)
+                    .chain(v.saturating_sub(3)..=v + 3)
+                    .chain([v ^ 1, v / 2]);
+                for target in targets {
+                    let target = BigUint::from(target);
+                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
+                    let by_enumeration = explicit
+                        .heap_moves_to_nimber(&heap_big, &target, 6)
+                        .unwrap();
+                    assert_eq!(
+                        by_period, by_enumeration,
+                        "{code} heap {heap} target {target}"
+                    );
+                }
+            }
+        }
+        assert!(arithmetic >= 5, "the arithmetic-periodic codes are covered");
     }
 
     #[test]

@@ -1,0 +1,764 @@
+//! The splits of a heap too large to enumerate, counted and listed from a proven
+//! period of the game's values.
+//!
+//! # The theory used
+//!
+//! Let the values be periodic or arithmetic-periodic from heap `L` (the preperiod):
+//! `G(L + r + p·q) = G(L + r) + s·q` for `0 <= r < p` and `q >= 0`. Suppose `s = 0`,
+//! or `s = 2^i` is a
+//! power of two above the values of every heap below `L + p` (the form the level test
+//! certifies, see [`crate::sequence`]). Then every value is a *base* and a *level*
+//! side by side: `G(h) = base(h) + level(h)·2^i` with `base(h) < 2^i`, where
+//! `base(h) = G(h)` and `level(h) = 0` for `h < L`, and `base = G(L + r)`,
+//! `level = q` for `h = L + r + p·q`. Xor acts on the two parts separately, so a
+//! split of `n` reaches value `t` exactly when the bases of its parts xor to
+//! `t mod 2^i` and their levels xor to `Q = t >> i` (with `s = 0` levels do not count).
+//!
+//! Parts below `L` are few and checked one by one. Parts from `L` on are grouped by
+//! their residue `r`; for each combination of residues whose bases xor right, the
+//! levels are the non-negative solutions of `q1 + ... + qk = S` (`S` is fixed by `n`
+//! and the residues) with `q1 ⊕ ... ⊕ qk = Q`:
+//! - two parts: `x + y = (x ⊕ y) + 2·(x & y)`, so there are `2^popcount(Q)` solutions
+//!   when `A = (S - Q) / 2` is a non-negative integer with `A & Q = 0` (`x = A | u`
+//!   for a submask `u` of `Q`), and none otherwise;
+//! - three parts: counted bit by bit from the lowest, with the carry (0, 1 or 2) as
+//!   the state;
+//! - with `s = 0` the levels are free: `S + 1` and `(S + 1)(S + 2) / 2` solutions.
+//!
+//! The residues of the parts' sum are fixed modulo `p`, so their sum takes at most two
+//! (three) values and these counts are computed at most two (three) times.
+//! The parts of a move are at least 1: the counts are made over parts of at least 0
+//! and the splits with a zero part taken out by inclusion and exclusion (they are
+//! splits of `n` into fewer parts). A move leaves its parts unordered: the counts of
+//! ordered splits become counts of moves by Burnside's lemma (pairs: `(ordered + equal pairs) / 2`; triples:
+//! `(ordered + 3·(a, a, c) + 2·(a, a, a)) / 6`).
+//!
+//! Listing follows the order in which moves are enumerated (smallest part first);
+//! the count is always exact, the list may stop early for heaps whose first winning
+//! splits all have a large smallest part (see [`SplitCounter::list_three`]).
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+use crate::sequence::{GrundyValues, Periodicity};
+
+/// The longest period whose residue classes are counted: three-heap splits look at
+/// `p^2` pairs of residues (ten million at most).
+pub(crate) const LARGEST_COUNTED_PERIOD: usize = 3162;
+
+/// Smallest parts tried when listing three-heap splits, at most (by work: parts
+/// below `L` plus residues, summed over the parts tried).
+const LISTING_WORK: usize = 4_000_000;
+
+/// A value split into its base (below `2^i`) and level, or a target so split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Split {
+    base: u32,
+    level: BigUint,
+}
+
+impl Split {
+    fn xor(&self, other: &Self) -> Self {
+        Self {
+            base: self.base ^ other.base,
+            level: &self.level ^ &other.level,
+        }
+    }
+}
+
+/// The values of a game, periodic or arithmetic-periodic with a power-of-two saltus,
+/// arranged for counting splits (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct SplitCounter {
+    /// The values of heaps `0..start + period`.
+    values: Vec<u32>,
+    /// `L`: heaps from here on are periodic.
+    start: usize,
+    period: usize,
+    /// `Some(i)` when the saltus is `2^i`, `None` when it is 0.
+    level_shift: Option<u32>,
+}
+
+impl SplitCounter {
+    /// The counter for `values` with a (proven) `periodicity`, or `None` when the
+    /// saltus is neither 0 nor a power of two above the values of the first heaps
+    /// up to `max(n0, 1) + p`, or the period is too long to count by residues.
+    pub(crate) fn new(values: &GrundyValues, periodicity: &Periodicity) -> Option<Self> {
+        let start = periodicity.preperiod;
+        let period = periodicity.period;
+        if period == 0 || period > LARGEST_COUNTED_PERIOD {
+            return None;
+        }
+        let values: Vec<u32> = values.iter().take(start + period).collect();
+        if values.len() < start + period {
+            return None;
+        }
+        let level_shift = match periodicity.saltus {
+            0 => None,
+            saltus if saltus.is_power_of_two() && values.iter().all(|&v| v < saltus) => {
+                Some(saltus.trailing_zeros())
+            }
+            _ => return None,
+        };
+        Some(Self {
+            values,
+            start,
+            period,
+            level_shift,
+        })
+    }
+
+    /// Builds a counter directly (tests).
+    #[cfg(test)]
+    fn from_parts(values: Vec<u32>, start: usize, level_shift: Option<u32>) -> Self {
+        let period = values.len() - start;
+        Self {
+            values,
+            start,
+            period,
+            level_shift,
+        }
+    }
+
+    /// The value of a heap below `L + p` as a split.
+    fn small(&self, heap: usize) -> Split {
+        Split {
+            base: self.values[heap],
+            level: BigUint::zero(),
+        }
+    }
+
+    fn base(&self, residue: usize) -> u32 {
+        self.values[self.start + residue]
+    }
+
+    /// The value of any heap as a split.
+    fn part(&self, heap: &BigUint) -> Split {
+        if let Some(small) = heap.to_usize().filter(|&h| h < self.start) {
+            return self.small(small);
+        }
+        let (level, residue) = (heap - self.start).div_rem(&BigUint::from(self.period));
+        let residue = residue.to_usize().expect("below the period");
+        Split {
+            base: self.base(residue),
+            level: if self.level_shift.is_some() {
+                level
+            } else {
+                BigUint::zero()
+            },
+        }
+    }
+
+    /// The value of any heap.
+    #[cfg(test)]
+    fn value(&self, heap: &BigUint) -> BigUint {
+        let split = self.part(heap);
+        match self.level_shift {
+            Some(shift) => BigUint::from(split.base) + (split.level << shift),
+            None => split.base.into(),
+        }
+    }
+
+    /// `target` as a split; `None` when no value reaches it (with saltus 0, a
+    /// target beyond 32 bits).
+    fn target(&self, target: &BigUint) -> Option<Split> {
+        match self.level_shift {
+            Some(shift) => {
+                let low = target & ((BigUint::one() << shift) - 1u32);
+                Some(Split {
+                    base: low.to_u32().expect("below the saltus"),
+                    level: target >> shift,
+                })
+            }
+            None => Some(Split {
+                base: target.to_u32()?,
+                level: BigUint::zero(),
+            }),
+        }
+    }
+
+    /// Level solutions of `x + y = sum`, `x ⊕ y = xor` (free levels when the saltus is 0).
+    fn pair_levels(&self, sum: &BigUint, xor: &BigUint) -> BigUint {
+        if self.level_shift.is_none() {
+            return sum + 1u32;
+        }
+        match and_part(sum, xor) {
+            Some(_) => BigUint::one() << xor.count_ones(),
+            None => BigUint::zero(),
+        }
+    }
+
+    /// Level solutions of `x + y + z = sum`, `x ⊕ y ⊕ z = xor`.
+    fn triple_levels(&self, sum: &BigUint, xor: &BigUint) -> BigUint {
+        if self.level_shift.is_none() {
+            return (sum + 1u32) * (sum + 2u32) / 2u32;
+        }
+        // counts[c]: ways to choose the bits below the current one with carry c.
+        let mut counts = [BigUint::one(), BigUint::zero(), BigUint::zero()];
+        let bits = sum.bits().max(xor.bits()) + 2;
+        for bit in 0..bits {
+            let (s, q) = (sum.bit(bit), xor.bit(bit));
+            // The three bits of this position: their number and the ways to pick it.
+            let choices: [(u32, u32); 2] = if q {
+                [(1, 3), (3, 1)]
+            } else {
+                [(0, 1), (2, 3)]
+            };
+            let mut next = [BigUint::zero(), BigUint::zero(), BigUint::zero()];
+            for (carry, ways) in counts.iter().enumerate() {
+                if ways.is_zero() {
+                    continue;
+                }
+                for &(ones, choice) in &choices {
+                    let total = ones as usize + carry;
+                    if (total & 1 == 1) == s {
+                        next[total >> 1] += ways * choice;
+                    }
+                }
+            }
+            counts = next;
+        }
+        let [done, _, _] = counts;
+        done
+    }
+
+    /// Does a heap of `heap` have `value` exactly?
+    fn has(&self, heap: &BigUint, value: &Split) -> bool {
+        self.part(heap) == *value
+    }
+
+    /// Ordered pairs `(b, c)` of parts of at least `L` with `b + c = n`, counted by
+    /// the sum of their residues: `(sum, number of residue pairs)` for the sums
+    /// `sigma0` and `sigma0 + p` (`sigma0 = (n - 2L) mod p`), and `S` for each.
+    fn large_pairs(&self, n: &BigUint, target: &Split) -> BigUint {
+        let two_starts = BigUint::from(2 * self.start);
+        if *n < two_starts {
+            return BigUint::zero();
+        }
+        let rest = n - two_starts;
+        let p = self.period;
+        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        let mut groups = [0u64; 2];
+        for rb in 0..p {
+            let rc = (sigma0 + p - rb) % p;
+            if self.base(rb) ^ self.base(rc) == target.base {
+                groups[usize::from(rb > sigma0)] += 1;
+            }
+        }
+        let mut total = BigUint::zero();
+        for (g, &matching) in groups.iter().enumerate() {
+            let sigma = BigUint::from(sigma0 + g * p);
+            if matching == 0 || rest < sigma {
+                continue;
+            }
+            let sum = (&rest - sigma) / p;
+            total += self.pair_levels(&sum, &target.level) * matching;
+        }
+        total
+    }
+
+    /// Ordered triples of parts of at least `L` with sum `n` reaching `target`.
+    fn large_triples(&self, n: &BigUint, target: &Split) -> BigUint {
+        let three_starts = BigUint::from(3 * self.start);
+        if *n < three_starts {
+            return BigUint::zero();
+        }
+        let rest = n - three_starts;
+        let p = self.period;
+        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        let mut groups = [0u64; 3];
+        for ra in 0..p {
+            for rb in 0..p {
+                let rc = (sigma0 + 2 * p - ra - rb) % p;
+                if self.base(ra) ^ self.base(rb) ^ self.base(rc) == target.base {
+                    groups[(ra + rb + rc - sigma0) / p] += 1;
+                }
+            }
+        }
+        let mut total = BigUint::zero();
+        for (g, &matching) in groups.iter().enumerate() {
+            let sigma = BigUint::from(sigma0 + g * p);
+            if matching == 0 || rest < sigma {
+                continue;
+            }
+            let sum = (&rest - sigma) / p;
+            total += self.triple_levels(&sum, &target.level) * matching;
+        }
+        total
+    }
+
+    /// Ordered pairs `(b, c)` of parts of at least 0 with `b + c = n` reaching
+    /// `target` (zero parts are taken out by the callers).
+    fn ordered_pairs(&self, n: &BigUint, target: &Split) -> BigUint {
+        let mut total = self.large_pairs(n, target);
+        let start = BigUint::from(self.start);
+        for small in 0..self.start {
+            let small_big = BigUint::from(small);
+            if small_big > *n {
+                break;
+            }
+            let other = n - &small_big;
+            // (small, other) for any other; (other, small) when other is large.
+            if self.has(&other, &target.xor(&self.small(small))) {
+                total += 1u32;
+                if other >= start {
+                    total += 1u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// Ordered triples of parts of at least 0 with sum `n` reaching `target`.
+    fn ordered_triples(&self, n: &BigUint, target: &Split) -> BigUint {
+        let start = BigUint::from(self.start);
+        let mut total = self.large_triples(n, target);
+        for a in 0..self.start {
+            let a_big = BigUint::from(a);
+            if a_big > *n {
+                break;
+            }
+            let rest = n - &a_big;
+            let wanted = target.xor(&self.small(a));
+            // a small, (b, c) anything.
+            total += self.ordered_pairs(&rest, &wanted);
+            // a large: b small and c large, or b large and c small.
+            total += self.large_pairs(&rest, &wanted) * 2u32;
+            // a large, b and c small.
+            for c in 0..self.start {
+                let c_big = BigUint::from(c);
+                if c_big > rest {
+                    break;
+                }
+                let large = &rest - c_big;
+                if large >= start && self.has(&large, &wanted.xor(&self.small(c))) {
+                    total += 1u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// Moves leaving two heaps `b + c = n` (unordered, both at least 1) of value
+    /// xor `target`.
+    pub(crate) fn count_two(&self, n: &BigUint, target: &BigUint) -> BigUint {
+        let Some(target) = self.target(target) else {
+            return BigUint::zero();
+        };
+        if n.is_zero() {
+            return BigUint::zero();
+        }
+        // Take out (0, n) and (n, 0).
+        let zero = self.small(0);
+        let with_zero = u32::from(self.has(n, &target.xor(&zero)));
+        let ordered = self.ordered_pairs(n, &target) - 2 * with_zero;
+        // The pair (n/2, n/2) is its own mirror; it reaches 0.
+        let equal = n.is_even() && target.base == 0 && target.level.is_zero();
+        (ordered + u32::from(equal)) / 2u32
+    }
+
+    /// Moves leaving three heaps `a + b + c = n` (unordered, each at least 1) of
+    /// value xor `target`.
+    pub(crate) fn count_three(&self, n: &BigUint, target: &BigUint) -> BigUint {
+        let Some(target) = self.target(target) else {
+            return BigUint::zero();
+        };
+        if n.is_zero() {
+            return BigUint::zero();
+        }
+        // Inclusion and exclusion of the zero parts: one part 0 (three places), two
+        // parts 0 (the third is n; G(0) ⊕ G(0) = 0).
+        let zero = self.small(0);
+        let ordered = self.ordered_triples(n, &target) + u32::from(self.has(n, &target)) * 3u32
+            - self.ordered_pairs(n, &target.xor(&zero)) * 3u32;
+        let pairs = self.doubled_parts(n, &target);
+        let three_equal = n.is_multiple_of(&BigUint::from(3u32)) && self.has(&(n / 3u32), &target);
+        let total = ordered + pairs * 3u32 + BigUint::from(2 * u32::from(three_equal));
+        let (moves, remainder) = total.div_rem(&BigUint::from(6u32));
+        debug_assert!(remainder.is_zero(), "Burnside's count is a whole number");
+        moves
+    }
+
+    /// Splits `(a, a, c)` of `n`, `a, c >= 1`, reaching `target`: `G(a) ⊕ G(a) = 0`, so
+    /// the heaps `c = n - 2a` of value `target`.
+    fn doubled_parts(&self, n: &BigUint, target: &Split) -> BigUint {
+        let two = BigUint::from(2u32);
+        if *n < BigUint::from(3u32) {
+            return BigUint::zero();
+        }
+        let last = n - &two; // c <= n - 2, c ≡ n (mod 2)
+        let n_odd = n.is_odd();
+        let mut count = BigUint::zero();
+        for c in 1..self.start {
+            let c_big = BigUint::from(c);
+            if c_big > last {
+                break;
+            }
+            if (c % 2 == 1) == n_odd && self.small(c) == *target {
+                count += 1u32;
+            }
+        }
+        let p = self.period;
+        for r in 0..p {
+            // c = first + p·q; c = 0 (first = 0, q = 0) is no part.
+            let first = BigUint::from(self.start + r);
+            if self.base(r) != target.base || first > last {
+                continue;
+            }
+            let most = (&last - &first) / p; // levels 0..=most fit
+            let first_odd = (self.start + r) % 2 == 1;
+            let zero_counted = first.is_zero() && !n_odd;
+            match self.level_shift {
+                Some(_) => {
+                    // The level is fixed: one heap per residue.
+                    let c = &first + &target.level * p;
+                    if !c.is_zero() && c <= last && c.is_odd() == n_odd {
+                        count += 1u32;
+                    }
+                }
+                None if p.is_multiple_of(2) => {
+                    if first_odd == n_odd {
+                        count += &most + 1u32 - u32::from(zero_counted);
+                    }
+                }
+                None => {
+                    // c has the parity of n when q has parity `wanted`.
+                    let wanted = u32::from(first_odd != n_odd);
+                    let wanted_big = BigUint::from(wanted);
+                    if most >= wanted_big {
+                        count += (&most - wanted_big) / 2u32 + 1u32 - u32::from(zero_counted);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// The smaller parts `b` (ascending, `lo <= b <= n - b`) of the first `max`
+    /// moves leaving two heaps `b + (n - b)` of value xor `target`.
+    fn list_pairs(&self, n: &BigUint, target: &Split, lo: &BigUint, max: usize) -> Vec<BigUint> {
+        let mut found = Vec::new();
+        let half = n / 2u32;
+        let start = BigUint::from(self.start);
+        for b in 1..self.start {
+            let b_big = BigUint::from(b);
+            if found.len() >= max || b_big > half {
+                return found;
+            }
+            if b_big >= *lo && self.has(&(n - &b_big), &target.xor(&self.small(b))) {
+                found.push(b_big);
+            }
+        }
+        let two_starts = BigUint::from(2 * self.start);
+        if found.len() >= max || *n < two_starts {
+            return found;
+        }
+        // Parts from L on (the other part is then at least L too): the first `max`
+        // of each residue class, merged.
+        let rest = n - two_starts;
+        let p = self.period;
+        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        let wanted = max - found.len();
+        let mut candidates = Vec::new();
+        for rb in 0..p {
+            let rc = (sigma0 + p - rb) % p;
+            let sigma = BigUint::from(if rb > sigma0 { sigma0 + p } else { sigma0 });
+            if self.base(rb) ^ self.base(rc) != target.base || rest < sigma {
+                continue;
+            }
+            let sum = (&rest - sigma) / p;
+            let first = &start + rb; // b = first + p·q
+            let mut taken = 0;
+            let mut push = |q: &BigUint| -> bool {
+                let b = &first + q * p;
+                if b > half {
+                    return false;
+                }
+                if b >= *lo {
+                    candidates.push(b);
+                    taken += 1;
+                }
+                taken < wanted
+            };
+            match self.level_shift {
+                None => {
+                    // Levels are free: q from the first reaching lo.
+                    let mut q = if *lo > first {
+                        (lo - &first).div_ceil(&BigUint::from(p))
+                    } else {
+                        BigUint::zero()
+                    };
+                    while q <= sum && push(&q) {
+                        q += 1u32;
+                    }
+                }
+                Some(_) => {
+                    let Some(and) = and_part(&sum, &target.level) else {
+                        continue;
+                    };
+                    // q = and | u for the submasks u of the level, ascending.
+                    let xor = &target.level;
+                    let outside = ((BigUint::one() << xor.bits()) - 1u32) ^ xor;
+                    let mut submask = BigUint::zero();
+                    loop {
+                        if !push(&(&and | &submask)) || submask == *xor {
+                            break;
+                        }
+                        submask = ((&submask | &outside) + 1u32) & xor;
+                    }
+                }
+            }
+        }
+        candidates.sort_unstable();
+        found.extend(candidates.into_iter().take(wanted));
+        found
+    }
+
+    /// The first `max` moves leaving two heaps of `n` of value xor `target`, as
+    /// `[b, n - b]` with `b <= n - b` ascending (the order of enumeration).
+    pub(crate) fn list_two(&self, n: &BigUint, target: &BigUint, max: usize) -> Vec<Vec<BigUint>> {
+        let Some(target) = self.target(target) else {
+            return Vec::new();
+        };
+        self.list_pairs(n, &target, &BigUint::one(), max)
+            .into_iter()
+            .map(|b| {
+                let c = n - &b;
+                vec![b, c]
+            })
+            .collect()
+    }
+
+    /// The first `max` moves leaving three heaps of `n` of value xor `target`, as
+    /// `[a, b, c]` with `a <= b <= c`, in the order of enumeration (`a`, then `b`
+    /// ascending). The smallest part `a` is tried from 1 up while the work stays
+    /// within [`LISTING_WORK`]: the list is then a prefix of all moves, shorter than
+    /// `max` when the first moves all have a larger smallest part.
+    pub(crate) fn list_three(
+        &self,
+        n: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> Vec<Vec<BigUint>> {
+        let Some(target) = self.target(target) else {
+            return Vec::new();
+        };
+        let mut moves = Vec::new();
+        let mut work = 0;
+        let mut a = BigUint::one();
+        while moves.len() < max && &a * 3u32 <= *n && work < LISTING_WORK {
+            let rest = n - &a;
+            let wanted = target.xor(&self.part(&a));
+            for b in self.list_pairs(&rest, &wanted, &a, max - moves.len()) {
+                let c = &rest - &b;
+                moves.push(vec![a.clone(), b, c]);
+            }
+            work += self.start + self.period;
+            a += 1u32;
+        }
+        moves
+    }
+}
+
+/// `(sum - xor) / 2` when `x + y = sum`, `x ⊕ y = xor` has solutions (it is then
+/// `x & y`), else `None`.
+fn and_part(sum: &BigUint, xor: &BigUint) -> Option<BigUint> {
+    if sum < xor {
+        return None;
+    }
+    let twice = sum - xor;
+    if twice.is_odd() {
+        return None;
+    }
+    let and = twice >> 1u32;
+    (&and & xor).is_zero().then_some(and)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Every unordered split of `n` into `parts` parts (ascending), by brute force.
+    fn splits(n: u64, parts: usize) -> Vec<Vec<u64>> {
+        let mut all = Vec::new();
+        match parts {
+            2 => {
+                for b in 1..=n / 2 {
+                    all.push(vec![b, n - b]);
+                }
+            }
+            3 => {
+                for a in 1..=n / 3 {
+                    for b in a..=(n - a) / 2 {
+                        all.push(vec![a, b, n - a - b]);
+                    }
+                }
+            }
+            _ => unreachable!(),
+        }
+        all
+    }
+
+    fn brute(counter: &SplitCounter, n: u64, parts: usize, target: &BigUint) -> Vec<Vec<BigUint>> {
+        splits(n, parts)
+            .into_iter()
+            .filter(|split| {
+                split
+                    .iter()
+                    .fold(BigUint::zero(), |x, &h| x ^ counter.value(&h.into()))
+                    == *target
+            })
+            .map(|split| split.into_iter().map(BigUint::from).collect())
+            .collect()
+    }
+
+    /// A periodic or arithmetic-periodic sequence: `first` holds the values of heaps
+    /// below `start + period`, all below the saltus when there is one.
+    fn counter(first: Vec<u32>, start: usize, shift: Option<u32>) -> SplitCounter {
+        let first = match shift {
+            Some(i) => first.into_iter().map(|v| v % (1 << i)).collect(),
+            None => first,
+        };
+        SplitCounter::from_parts(first, start, shift)
+    }
+
+    fn check(counter: &SplitCounter, n: u64, target: u32) {
+        let target = BigUint::from(target);
+        let n_big = BigUint::from(n);
+        let two = brute(counter, n, 2, &target);
+        let three = brute(counter, n, 3, &target);
+        assert_eq!(
+            counter.count_two(&n_big, &target),
+            BigUint::from(two.len()),
+            "two, n {n} {counter:?}"
+        );
+        assert_eq!(
+            counter.count_three(&n_big, &target),
+            BigUint::from(three.len()),
+            "three, n {n} {counter:?}"
+        );
+        assert_eq!(
+            counter.list_two(&n_big, &target, 7),
+            two.into_iter().take(7).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            counter.list_three(&n_big, &target, 7),
+            three.into_iter().take(7).collect::<Vec<_>>()
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Counts and lists agree with brute force on every split of small heaps, for
+        /// random periodic and arithmetic-periodic sequences.
+        #[test]
+        fn counts_and_lists_agree_with_brute_force(
+            start in 0usize..5,
+            period in 1usize..6,
+            seed in proptest::collection::vec(0u32..8, 11),
+            shift in proptest::option::of(1u32..4),
+            n in 1u64..70,
+            target in 0u32..40,
+        ) {
+            let first: Vec<u32> = seed.iter().copied().cycle().take(start + period).collect();
+            let counter = counter(first, start, shift);
+            check(&counter, n, target);
+        }
+    }
+
+    #[test]
+    fn counts_agree_on_every_small_heap_of_fixed_sequences() {
+        // Kayles-like (period 12), a saltus of 4 with a preperiod, a saltus of 1.
+        let kayles = vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4];
+        let cases = [
+            counter(kayles, 1, None),
+            counter(vec![0, 1, 2, 0, 3, 1, 2, 3], 3, Some(2)),
+            counter(vec![0, 0, 0, 0], 1, Some(0)),
+            counter(vec![0, 1, 0, 2], 2, Some(2)),
+            // From heap 0: 0, 1, 2 | 4, 5, 6 | 8, ... (period 3, saltus 4).
+            counter(vec![0, 1, 2], 0, Some(2)),
+            counter(vec![0, 1, 1, 0, 2], 0, None),
+        ];
+        for counter in &cases {
+            for n in 1..60 {
+                for target in 0..24 {
+                    check(counter, n, target);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn level_counts_match_enumeration() {
+        let counter = counter(vec![0, 0], 1, Some(1));
+        for sum in 0u32..80 {
+            for xor in 0u32..128 {
+                let expected = (0..=sum).filter(|&x| x ^ (sum - x) == xor).count();
+                assert_eq!(
+                    counter.pair_levels(&sum.into(), &xor.into()),
+                    BigUint::from(expected),
+                    "sum {sum} xor {xor}"
+                );
+            }
+        }
+        for sum in 0u32..40 {
+            for xor in 0u32..64 {
+                let mut expected = 0u32;
+                for x in 0..=sum {
+                    for y in 0..=sum - x {
+                        if x ^ y ^ (sum - x - y) == xor {
+                            expected += 1;
+                        }
+                    }
+                }
+                assert_eq!(
+                    counter.triple_levels(&sum.into(), &xor.into()),
+                    expected.into(),
+                    "sum {sum} xor {xor}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_count_without_enumerating() {
+        // G(0) = 0, then 1, 0, 3, 2, 5, 4, ...: period 2, saltus 2 from heap 1.
+        let counter = counter(vec![0, 1, 0], 1, Some(1));
+        let heap: BigUint = BigUint::from(10u32).pow(60) * 2u32 + 1u32;
+        for target in [0u32, 1, 6] {
+            let target = BigUint::from(target);
+            for (parts, count, listed) in [
+                (
+                    2,
+                    counter.count_two(&heap, &target),
+                    counter.list_two(&heap, &target, 3),
+                ),
+                (
+                    3,
+                    counter.count_three(&heap, &target),
+                    counter.list_three(&heap, &target, 3),
+                ),
+            ] {
+                assert!(BigUint::from(listed.len()) <= count);
+                assert_eq!(
+                    listed.len(),
+                    3.min(count.to_usize().unwrap_or(3)),
+                    "{parts} parts"
+                );
+                for split in listed {
+                    assert_eq!(split.len(), parts);
+                    assert_eq!(split.iter().sum::<BigUint>(), heap);
+                    assert!(split.windows(2).all(|w| w[0] <= w[1]));
+                    let value = split
+                        .iter()
+                        .fold(BigUint::zero(), |x, h| x ^ counter.value(h));
+                    assert_eq!(value, target);
+                }
+            }
+        }
+    }
+}
