@@ -185,9 +185,27 @@ fn limits_exit_3_and_name_the_flag() {
     assert_eq!(output.status.code(), Some(3));
     let message = stderr(&output);
     assert!(
-        message.starts_with("error: ") && message.contains("only up to 10000000"),
+        message.starts_with("error: ") && message.contains("only up to heap 10000000"),
         "{message}"
     );
+    assert!(message.contains("--max-heap N"), "{message}");
+    // The flags named raise (or lower) the limits.
+    let output = grundy(&["solve", "--max-heap", "5000", "octal[0.6](6000) + nim(1)"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("up to heap 5000"));
+    let output = grundy(&["solve", "--max-work", "1000", "octal[0.FB](4200)"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stderr(&output).contains("--max-work STEPS"));
+    let answer = json(&[
+        "solve",
+        "--json",
+        "--max-heap",
+        "6000",
+        "octal[0.6](6000) + nim(1)",
+    ]);
+    assert!(answer["nimber"].is_u64(), "{answer}");
+    let output = grundy(&["solve", "--max-memory", "lots", "nim(1)"]);
+    assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]

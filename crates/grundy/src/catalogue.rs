@@ -434,7 +434,54 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// Turns a parsed sum into a position.
+/// What a position may take to build: heap games given by rules compute their
+/// Grundy values when it is built (see [`crate::games::heap::take_and_break`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildLimits {
+    /// The most work, in the sequence engine's estimated steps (as `grundy seq
+    /// --max-work`; 10^8 take about a second).
+    pub work: u64,
+    /// The most memory, in bytes, by the same estimate.
+    pub bytes: u64,
+    /// The largest heap whose values are computed when no period is proven.
+    pub largest_heap: u64,
+}
+
+impl Default for BuildLimits {
+    /// A few seconds and 4 GiB, heaps up to ten million.
+    fn default() -> Self {
+        Self {
+            work: 300_000_000,
+            bytes: 4 << 30,
+            largest_heap: 10_000_000,
+        }
+    }
+}
+
+thread_local! {
+    /// The limits of the position being built on this thread ([`build_with`]).
+    static LIMITS: std::cell::Cell<BuildLimits> = std::cell::Cell::new(BuildLimits::default());
+}
+
+/// The limits in force while a position is built on this thread: those given to
+/// [`build_with`] during its call, the defaults otherwise. (The builders of the
+/// catalogue take only their term; the few that compute read their limits here.)
+pub(crate) fn build_limits() -> BuildLimits {
+    LIMITS.with(std::cell::Cell::get)
+}
+
+/// [`build`] within `limits` instead of the defaults.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_with(sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
+    let previous = LIMITS.with(|cell| cell.replace(limits));
+    let position = build(sum);
+    LIMITS.with(|cell| cell.set(previous));
+    position
+}
+
+/// Turns a parsed sum into a position, within the default [`BuildLimits`].
 ///
 /// # Errors
 /// An unknown game (with the nearest known name as a hint), a misplaced

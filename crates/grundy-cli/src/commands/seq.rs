@@ -78,7 +78,7 @@ pub struct Args {
 
 /// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
 /// 1024; `KiB`, `MB`, ... are read the same).
-fn parse_bytes(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let digits_end = trimmed
         .find(|c: char| !c.is_ascii_digit())

@@ -3,11 +3,12 @@
 use std::io::{self, BufWriter, Read, Write};
 
 use grundy::analysis::{Answer, SolveOptions, solve};
-use grundy::catalogue::build;
+use grundy::catalogue::{BuildLimits, build_with};
 use grundy::lang::parse_with_limits;
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
+use super::seq::parse_bytes;
 use crate::failure::Failure;
 
 /// Arguments of `grundy solve`.
@@ -31,6 +32,17 @@ pub struct Args {
     /// Accept integers of at most N decimal digits.
     #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]
     max_digits: usize,
+    /// Work allowed for the values of heap games given by rules (octal codes,
+    /// grundy_game, ...) when no period is proven, in estimated steps (10^8 take
+    /// about a second; as `grundy seq --max-work`).
+    #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
+    max_work: u64,
+    /// Memory allowed for those values: bytes, or with a suffix K, M, G or T.
+    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
+    max_memory: u64,
+    /// Largest heap whose values are computed when no period is proven.
+    #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
+    max_heap: u64,
 }
 
 /// The human form cuts positions longer than this.
@@ -62,7 +74,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let source = read_source(args)?;
     let sum =
         parse_with_limits(&source, args.max_digits).map_err(|e| Failure::language(&e, &source))?;
-    let position = build(&sum).map_err(|e| Failure::language(&e, &source))?;
+    let limits = BuildLimits {
+        work: args.max_work,
+        bytes: args.max_memory,
+        largest_heap: args.max_heap,
+    };
+    let position = build_with(&sum, limits).map_err(|e| Failure::language(&e, &source))?;
     let options = SolveOptions {
         max_moves: args.max_moves,
         max_states: args.max_states,

@@ -25,7 +25,9 @@ use num_traits::{ToPrimitive, Zero};
 use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use super::split_count::{LARGEST_COUNTED_PERIOD, SplitCounter};
 use super::{Heap, HeapRule, HeapRules, Leaves};
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
+use crate::catalogue::{
+    EntryKind, GameEntry, Group, build_limits, heap_sizes_with_text, no_params,
+};
 use crate::games::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
@@ -36,13 +38,6 @@ use crate::sequence::{
 
 /// Values computed when a term is built, to find and prove a period.
 const PERIOD_SEARCH_HEAPS: usize = 1 << 12;
-/// The largest heap answered from computed values when no period is proven.
-const LARGEST_COMPUTED_HEAP: u64 = 10_000_000;
-/// The work a position's heap values may take while it is built (as `grundy seq`'s
-/// default `--max-work`): a few seconds.
-const TERM_WORK: u64 = 300_000_000;
-/// The memory they may take (as `grundy seq`'s default `--max-memory`).
-const TERM_BYTES: u64 = 4 << 30;
 /// The most moves of one heap enumerated to list its winning moves.
 const MOVE_BUDGET: usize = 20_000_000;
 
@@ -97,29 +92,33 @@ impl SequenceRules {
         }
     }
 
-    /// Computes the values up to `largest` when that stays within the budget of a
-    /// position (at most ten million heaps, [`TERM_WORK`] steps and [`TERM_BYTES`]
-    /// bytes by the engine's cost model); else says why not.
+    /// Computes the values up to `largest` when that stays within the limits of the
+    /// position being built ([`build_limits`]: heaps, work and memory by the engine's
+    /// cost model); else says why not, naming the `solve` flag that raises the limit.
     fn extend_within_budget(
         rule: &HeapRule,
         solver: &mut SequenceSolver,
         largest: &BigUint,
     ) -> Option<String> {
+        let limits = build_limits();
         let have = solver.values().len();
-        let Some(heap) = largest
-            .to_u64()
-            .filter(|&heap| heap <= LARGEST_COMPUTED_HEAP)
-            .and_then(|heap| usize::try_from(heap).ok())
-        else {
+        let Some(heap) = largest.to_u64().filter(|&heap| heap <= limits.largest_heap) else {
             return Some(format!(
-                "no period of {rule} is proven from its first {have} values, and grundy computes \
-                 the values of a position's heaps only up to {LARGEST_COMPUTED_HEAP}"
+                "no period of {rule} is proven from its first {have} values, and a position's \
+                 heap values are computed only up to heap {} (raise it with --max-heap N)",
+                limits.largest_heap
+            ));
+        };
+        let Ok(heap) = usize::try_from(heap) else {
+            return Some(format!(
+                "no period of {rule} is proven from its first {have} values, and the values up \
+                 to heap {heap} do not fit in this machine's memory"
             ));
         };
         let model = CostModel::new(rule, Method::SparseSpace, solver.values());
         let budget = Cost {
-            bytes: TERM_BYTES,
-            steps: TERM_WORK,
+            bytes: limits.bytes,
+            steps: limits.work,
         };
         if model.largest_heap_within(have.min(heap), heap, &budget) == Some(heap) {
             solver.extend_to(heap);
@@ -128,12 +127,13 @@ impl SequenceRules {
         let cost = model.cost(heap);
         Some(format!(
             "no period of {rule} is proven from its first {have} values, and its values up to \
-             heap {heap} need about {:.1e} steps and {} MB, beyond the {TERM_WORK:.0e} steps and \
-             {} MB a position may take to build (a fixed limit of `solve`; `grundy seq` computes \
-             them with --max-work STEPS and --max-memory BYTES)",
+             heap {heap} need about {:.1e} steps and {} MB, beyond the {:.1e} steps and {} MB \
+             a position may take to build (raise them with --max-work STEPS and --max-memory \
+             BYTES)",
             cost.steps as f64,
             cost.bytes >> 20,
-            TERM_BYTES >> 20,
+            limits.work as f64,
+            limits.bytes >> 20,
         ))
     }
 
@@ -885,7 +885,40 @@ mod tests {
         let crate::solver::SearchError::TheoryLimit { reason } = error else {
             panic!("{error:?}");
         };
-        assert!(reason.contains("only up to 10000000"), "{reason}");
+        assert!(reason.contains("only up to heap 10000000"), "{reason}");
+        assert!(reason.contains("--max-heap"), "{reason}");
+        // The limits given to `build_with` are the ones applied.
+        let refusal = |text: &str, limits| {
+            let position = crate::catalogue::build_with(&parse(text).unwrap(), limits).unwrap();
+            match solve(&position, &SolveOptions::default()) {
+                Err(crate::solver::SearchError::TheoryLimit { reason }) => Some(reason),
+                Ok(_) => None,
+                Err(error) => panic!("{error:?}"),
+            }
+        };
+        let defaults = crate::catalogue::BuildLimits::default();
+        let little_work = crate::catalogue::BuildLimits {
+            work: 1_000,
+            ..defaults
+        };
+        let small_heaps = crate::catalogue::BuildLimits {
+            largest_heap: 5_000,
+            ..defaults
+        };
+        let reason = refusal("octal[0.FB](4200) + nim(1)", little_work).expect("over 1000 steps");
+        assert!(
+            reason.contains("1.0e3 steps") && reason.contains("--max-work"),
+            "{reason}"
+        );
+        let reason = refusal("octal[0.6](6000) + nim(1)", small_heaps).expect("over 5000");
+        assert!(
+            reason.contains("up to heap 5000") && reason.contains("--max-heap"),
+            "{reason}"
+        );
+        assert_eq!(refusal("octal[0.6](6000) + nim(1)", defaults), None);
+        // The defaults are back after each call.
+        let position = build(&parse("octal[0.6](6000) + nim(1)").unwrap()).unwrap();
+        assert!(solve(&position, &SolveOptions::default()).is_ok());
     }
 
     /// The same game with values computed `more` heaps past those of `periodic` and no
