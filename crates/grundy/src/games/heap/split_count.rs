@@ -33,9 +33,10 @@
 //! ordered splits become counts of moves by Burnside's lemma (pairs: `(ordered + equal pairs) / 2`; triples:
 //! `(ordered + 3·(a, a, c) + 2·(a, a, a)) / 6`).
 //!
-//! Listing follows the order in which moves are enumerated (smallest part first);
-//! the count is always exact, the list may stop early for heaps whose first winning
-//! splits all have a large smallest part (see [`SplitCounter::list_three`]).
+//! Listing follows the order in which moves are enumerated (smallest part first).
+//! For three parts the smallest part is tried from 1 up within a work limit; when
+//! that finds too few, further moves with three large parts are built from the
+//! solutions of the level equations (see [`SplitCounter::list_three`]).
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -49,7 +50,7 @@ pub(crate) const LARGEST_COUNTED_PERIOD: usize = 3162;
 
 /// Smallest parts tried when listing three-heap splits, at most (by work: parts
 /// below `L` plus residues, summed over the parts tried).
-const LISTING_WORK: usize = 4_000_000;
+const LISTING_WORK: usize = 1_000_000;
 
 /// A value split into its base (below `2^i`) and level, or a target so split.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -530,11 +531,13 @@ impl SplitCounter {
             .collect()
     }
 
-    /// The first `max` moves leaving three heaps of `n` of value xor `target`, as
-    /// `[a, b, c]` with `a <= b <= c`, in the order of enumeration (`a`, then `b`
-    /// ascending). The smallest part `a` is tried from 1 up while the work stays
-    /// within [`LISTING_WORK`]: the list is then a prefix of all moves, shorter than
-    /// `max` when the first moves all have a larger smallest part.
+    /// Up to `max` moves leaving three heaps of `n` of value xor `target`, as
+    /// `[a, b, c]` with `a <= b <= c`. The smallest part `a` is tried from 1 up while
+    /// the work stays within [`LISTING_WORK`], which lists the first moves in the
+    /// order of enumeration (`a`, then `b` ascending). With a saltus, when that finds
+    /// fewer than `max` (a huge heap whose winning splits all have three huge parts),
+    /// moves with three parts from `L` on are added from the level equations: valid
+    /// and distinct, but not the next ones in that order.
     pub(crate) fn list_three(
         &self,
         n: &BigUint,
@@ -557,7 +560,58 @@ impl SplitCounter {
             work += self.start + self.period;
             a += 1u32;
         }
+        if moves.len() < max && self.level_shift.is_some() {
+            // The work ran out before `max` moves: their smallest parts lie further.
+            // Moves with every part from L on are built from solutions of the level
+            // equations instead (any of them, not the first ones).
+            let more = self.some_large_triples(n, &target, max - moves.len(), &moves);
+            moves.extend(more);
+        }
         moves
+    }
+
+    /// Up to `max` moves leaving three parts of at least `L` (none among `listed`),
+    /// built from the level solutions of matching residues; sorted.
+    fn some_large_triples(
+        &self,
+        n: &BigUint,
+        target: &Split,
+        max: usize,
+        listed: &[Vec<BigUint>],
+    ) -> Vec<Vec<BigUint>> {
+        let three_starts = BigUint::from(3 * self.start);
+        let mut found = std::collections::BTreeSet::new();
+        if *n < three_starts {
+            return Vec::new();
+        }
+        let rest = n - three_starts;
+        let p = self.period;
+        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        'residues: for ra in 0..p {
+            for rb in 0..p {
+                let rc = (sigma0 + 2 * p - ra - rb) % p;
+                let sigma = BigUint::from(ra + rb + rc);
+                if self.base(ra) ^ self.base(rb) ^ self.base(rc) != target.base || rest < sigma {
+                    continue;
+                }
+                let sum = (&rest - sigma) / p;
+                for levels in level_triples(&sum, &target.level, max) {
+                    let mut parts: Vec<BigUint> = [ra, rb, rc]
+                        .iter()
+                        .zip(&levels)
+                        .map(|(&r, q)| BigUint::from(self.start + r) + q * p)
+                        .collect();
+                    parts.sort_unstable();
+                    if !parts[0].is_zero() && !listed.contains(&parts) {
+                        found.insert(parts);
+                    }
+                }
+                if found.len() >= max {
+                    break 'residues;
+                }
+            }
+        }
+        found.into_iter().take(max).collect()
     }
 }
 
@@ -573,6 +627,86 @@ fn and_part(sum: &BigUint, xor: &BigUint) -> Option<BigUint> {
     }
     let and = twice >> 1u32;
     (&and & xor).is_zero().then_some(and)
+}
+
+/// Up to `max` solutions `[x, y, z]` (each at least 0) of `x + y + z = sum`,
+/// `x ⊕ y ⊕ z = xor`: bit by bit from the lowest, following only choices from which
+/// the higher bits can still be completed (as [`SplitCounter::triple_levels`] counts
+/// them).
+fn level_triples(sum: &BigUint, xor: &BigUint, max: usize) -> Vec<[BigUint; 3]> {
+    const EVEN: [[bool; 3]; 4] = [
+        [false, false, false],
+        [false, true, true],
+        [true, false, true],
+        [true, true, false],
+    ];
+    const ODD: [[bool; 3]; 4] = [
+        [true, false, false],
+        [false, true, false],
+        [false, false, true],
+        [true, true, true],
+    ];
+    let bits = sum.bits().max(xor.bits()) + 2;
+    let patterns = |bit: u64| if xor.bit(bit) { &ODD } else { &EVEN };
+    let ones = |pattern: &[bool; 3]| pattern.iter().filter(|&&b| b).count();
+    // completes[k][c]: bits k.. can be chosen with carry c into bit k.
+    let mut completes = vec![[false; 3]; bits as usize + 1];
+    completes[bits as usize] = [true, false, false];
+    for bit in (0..bits).rev() {
+        for carry in 0..3 {
+            completes[bit as usize][carry] = patterns(bit).iter().any(|pattern| {
+                let total = ones(pattern) + carry;
+                (total & 1 == 1) == sum.bit(bit) && completes[bit as usize + 1][total >> 1]
+            });
+        }
+    }
+    let mut found = Vec::new();
+    if !completes[0][0] {
+        return found;
+    }
+    // Depth-first over the bits; every branch taken reaches a solution.
+    let mut chosen: Vec<[bool; 3]> = Vec::with_capacity(bits as usize);
+    let mut next: Vec<usize> = vec![0];
+    let mut carries: Vec<usize> = vec![0];
+    while let Some(&index) = next.last() {
+        if found.len() >= max {
+            break;
+        }
+        let bit = chosen.len() as u64;
+        if bit == bits {
+            let mut parts = [BigUint::zero(), BigUint::zero(), BigUint::zero()];
+            for (k, pattern) in chosen.iter().enumerate() {
+                for (part, &set) in parts.iter_mut().zip(pattern) {
+                    part.set_bit(k as u64, set);
+                }
+            }
+            found.push(parts);
+            next.pop();
+            carries.pop();
+            chosen.pop();
+            continue;
+        }
+        let carry = *carries.last().expect("a carry per level");
+        let options = patterns(bit);
+        let step = (index..4).find(|&i| {
+            let total = ones(&options[i]) + carry;
+            (total & 1 == 1) == sum.bit(bit) && completes[bit as usize + 1][total >> 1]
+        });
+        match step {
+            Some(i) => {
+                *next.last_mut().expect("a level") = i + 1;
+                chosen.push(options[i]);
+                next.push(0);
+                carries.push((ones(&options[i]) + carry) >> 1);
+            }
+            None => {
+                next.pop();
+                carries.pop();
+                chosen.pop();
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -725,7 +859,54 @@ mod tests {
     }
 
     #[test]
+    fn level_solutions_are_listed_exactly() {
+        let counter = counter(vec![0, 0], 1, Some(1));
+        for sum in 0u32..40 {
+            for xor in 0u32..64 {
+                let count = counter
+                    .triple_levels(&sum.into(), &xor.into())
+                    .to_usize()
+                    .unwrap();
+                let all = level_triples(&sum.into(), &xor.into(), usize::MAX);
+                assert_eq!(all.len(), count, "sum {sum} xor {xor}");
+                let mut distinct = all.clone();
+                distinct.sort();
+                distinct.dedup();
+                assert_eq!(distinct.len(), count);
+                for [x, y, z] in &all {
+                    assert_eq!(x + y + z, BigUint::from(sum));
+                    assert_eq!(x ^ y ^ z, BigUint::from(xor));
+                }
+                assert_eq!(
+                    level_triples(&sum.into(), &xor.into(), 2).len(),
+                    count.min(2)
+                );
+            }
+        }
+    }
+
+    #[test]
     fn huge_heaps_count_without_enumerating() {
+        // A target with a huge level: the winning splits have three huge parts, found
+        // from the level equations (the smallest parts tried first hold none).
+        let counter8 = counter(vec![0, 1, 2], 0, Some(2));
+        let heap: BigUint = BigUint::from(10u32).pow(40) + 7u32;
+        let x = BigUint::from(3u32) * BigUint::from(10u32).pow(39) + 1u32;
+        let y = &x + 12_345u32;
+        let z = &heap - &x - &y;
+        let target = counter8.value(&x) ^ counter8.value(&y) ^ counter8.value(&z);
+        let count = counter8.count_three(&heap, &target);
+        let listed = counter8.list_three(&heap, &target, 5);
+        assert!(count > BigUint::from(5u32), "{count}");
+        assert_eq!(listed.len(), 5);
+        for split in &listed {
+            assert_eq!(split.iter().sum::<BigUint>(), heap);
+            assert!(split[0] > BigUint::from(10u32).pow(20), "{split:?}");
+            let value = split
+                .iter()
+                .fold(BigUint::zero(), |x, h| x ^ counter8.value(h));
+            assert_eq!(value, target);
+        }
         // G(0) = 0, then 1, 0, 3, 2, 5, 4, ...: period 2, saltus 2 from heap 1.
         let counter = counter(vec![0, 1, 0], 1, Some(1));
         let heap: BigUint = BigUint::from(10u32).pow(60) * 2u32 + 1u32;
