@@ -40,7 +40,7 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
 use crate::sequence::{GrundyValues, Periodicity};
 
@@ -229,17 +229,45 @@ impl SplitCounter {
         self.part(heap) == *value
     }
 
-    /// Ordered pairs `(b, c)` of parts of at least `L` with `b + c = n`, counted by
-    /// the sum of their residues: `(sum, number of residue pairs)` for the sums
-    /// `sigma0` and `sigma0 + p` (`sigma0 = (n - 2L) mod p`), and `S` for each.
-    fn large_pairs(&self, n: &BigUint, target: &Split) -> BigUint {
-        let two_starts = BigUint::from(2 * self.start);
-        if *n < two_starts {
-            return BigUint::zero();
-        }
-        let rest = n - two_starts;
+    /// For `parts` parts of at least `L` summing to `n`: `n - parts·L`, what the
+    /// residues and `p` times the levels share, and its residue `sigma0`; `None`
+    /// when `n` is too small.
+    fn above_starts(&self, n: &BigUint, parts: usize) -> Option<(BigUint, usize)> {
+        let starts = BigUint::from(parts * self.start);
+        let rest = n.checked_sub(&starts)?;
+        let sigma0 = (&rest % self.period).to_usize().expect("below the period");
+        Some((rest, sigma0))
+    }
+
+    /// `Σ_g groups[g] · levels(S_g)`, where group `g` holds the residue combinations
+    /// summing to `sigma0 + g·p`, so that their levels sum to
+    /// `S_g = (rest - sigma0 - g·p) / p` (groups whose sum exceeds `rest` hold none).
+    fn sum_over_groups(
+        &self,
+        rest: &BigUint,
+        sigma0: usize,
+        groups: &[u64],
+        levels: impl Fn(&BigUint) -> BigUint,
+    ) -> BigUint {
         let p = self.period;
-        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        let mut total = BigUint::zero();
+        for (g, &matching) in groups.iter().enumerate() {
+            let sigma = BigUint::from(sigma0 + g * p);
+            if matching == 0 || *rest < sigma {
+                continue;
+            }
+            total += levels(&((rest - sigma) / p)) * matching;
+        }
+        total
+    }
+
+    /// Ordered pairs `(b, c)` of parts of at least `L` with `b + c = n` reaching
+    /// `target`: by the residue `rb` (then `rc` is fixed), grouped by `rb + rc`.
+    fn large_pairs(&self, n: &BigUint, target: &Split) -> BigUint {
+        let Some((rest, sigma0)) = self.above_starts(n, 2) else {
+            return BigUint::zero();
+        };
+        let p = self.period;
         let mut groups = [0u64; 2];
         for rb in 0..p {
             let rc = (sigma0 + p - rb) % p;
@@ -247,27 +275,17 @@ impl SplitCounter {
                 groups[usize::from(rb > sigma0)] += 1;
             }
         }
-        let mut total = BigUint::zero();
-        for (g, &matching) in groups.iter().enumerate() {
-            let sigma = BigUint::from(sigma0 + g * p);
-            if matching == 0 || rest < sigma {
-                continue;
-            }
-            let sum = (&rest - sigma) / p;
-            total += self.pair_levels(&sum, &target.level) * matching;
-        }
-        total
+        self.sum_over_groups(&rest, sigma0, &groups, |sum| {
+            self.pair_levels(sum, &target.level)
+        })
     }
 
     /// Ordered triples of parts of at least `L` with sum `n` reaching `target`.
     fn large_triples(&self, n: &BigUint, target: &Split) -> BigUint {
-        let three_starts = BigUint::from(3 * self.start);
-        if *n < three_starts {
+        let Some((rest, sigma0)) = self.above_starts(n, 3) else {
             return BigUint::zero();
-        }
-        let rest = n - three_starts;
+        };
         let p = self.period;
-        let sigma0 = (&rest % p).to_usize().expect("below the period");
         let mut groups = [0u64; 3];
         for ra in 0..p {
             for rb in 0..p {
@@ -277,16 +295,9 @@ impl SplitCounter {
                 }
             }
         }
-        let mut total = BigUint::zero();
-        for (g, &matching) in groups.iter().enumerate() {
-            let sigma = BigUint::from(sigma0 + g * p);
-            if matching == 0 || rest < sigma {
-                continue;
-            }
-            let sum = (&rest - sigma) / p;
-            total += self.triple_levels(&sum, &target.level) * matching;
-        }
-        total
+        self.sum_over_groups(&rest, sigma0, &groups, |sum| {
+            self.triple_levels(sum, &target.level)
+        })
     }
 
     /// Ordered pairs `(b, c)` of parts of at least 0 with `b + c = n` reaching
@@ -451,15 +462,15 @@ impl SplitCounter {
                 found.push(b_big);
             }
         }
-        let two_starts = BigUint::from(2 * self.start);
-        if found.len() >= max || *n < two_starts {
+        if found.len() >= max {
             return found;
         }
         // Parts from L on (the other part is then at least L too): the first `max`
         // of each residue class, merged.
-        let rest = n - two_starts;
+        let Some((rest, sigma0)) = self.above_starts(n, 2) else {
+            return found;
+        };
         let p = self.period;
-        let sigma0 = (&rest % p).to_usize().expect("below the period");
         let wanted = max - found.len();
         let mut candidates = Vec::new();
         for rb in 0..p {
@@ -579,14 +590,11 @@ impl SplitCounter {
         max: usize,
         listed: &[Vec<BigUint>],
     ) -> Vec<Vec<BigUint>> {
-        let three_starts = BigUint::from(3 * self.start);
-        let mut found = std::collections::BTreeSet::new();
-        if *n < three_starts {
+        let Some((rest, sigma0)) = self.above_starts(n, 3) else {
             return Vec::new();
-        }
-        let rest = n - three_starts;
+        };
         let p = self.period;
-        let sigma0 = (&rest % p).to_usize().expect("below the period");
+        let mut found = std::collections::BTreeSet::new();
         'residues: for ra in 0..p {
             for rb in 0..p {
                 let rc = (sigma0 + 2 * p - ra - rb) % p;
