@@ -13,7 +13,9 @@
 //! Lasker's Nim's saltus is not of that form: its winning moves
 //! are counted by its own theorem ([`crate::games::lasker`]) for heaps of any
 //! size, and Rest Nim's for heaps up to 1024 tokens.
-//! Without a proof, heaps up to ten million are answered from computed values.
+//! Without a proof, heaps are answered from computed values, within the limits of
+//! the position being built ([`crate::catalogue::BuildLimits`]: ten million heaps by
+//! default, `solve --max-heap`).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
