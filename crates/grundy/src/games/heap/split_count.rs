@@ -326,25 +326,26 @@ impl SplitCounter {
     fn ordered_triples(&self, n: &BigUint, target: &Split) -> BigUint {
         let start = BigUint::from(self.start);
         let mut total = self.large_triples(n, target);
-        for a in 0..self.start {
-            let a_big = BigUint::from(a);
-            if a_big > *n {
+        // By the parts below L, each `small` in turn.
+        for small in 0..self.start {
+            let small_big = BigUint::from(small);
+            if small_big > *n {
                 break;
             }
-            let rest = n - &a_big;
-            let wanted = target.xor(&self.small(a));
-            // a small, (b, c) anything.
+            let rest = n - &small_big;
+            let wanted = target.xor(&self.small(small));
+            // (small, any, any).
             total += self.ordered_pairs(&rest, &wanted);
-            // a large: b small and c large, or b large and c small.
+            // (large, small, large) and (large, large, small).
             total += self.large_pairs(&rest, &wanted) * 2u32;
-            // a large, b and c small.
-            for c in 0..self.start {
-                let c_big = BigUint::from(c);
-                if c_big > rest {
+            // (large, small, other small).
+            for other in 0..self.start {
+                let other_big = BigUint::from(other);
+                if other_big > rest {
                     break;
                 }
-                let large = &rest - c_big;
-                if large >= start && self.has(&large, &wanted.xor(&self.small(c))) {
+                let large = &rest - other_big;
+                if large >= start && self.has(&large, &wanted.xor(&self.small(other))) {
                     total += 1u32;
                 }
             }
