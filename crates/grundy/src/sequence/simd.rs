@@ -50,10 +50,10 @@ pub(crate) fn scan<T: Cell>(
     #[cfg(target_arch = "x86_64")]
     if vector && x86::available() {
         if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
-            return x86::scan_u16(l, r, targets);
+            return x86::scan(l, r, targets);
         }
         if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
-            return x86::scan_u8(l, r, targets);
+            return x86::scan(l, r, targets);
         }
     }
     let _ = vector;
@@ -229,15 +229,8 @@ mod x86 {
         })
     }
 
-    /// [`super::scan`] for 16-bit values.
-    pub(super) fn scan_u16(left: &[u16], right: &[u16], targets: &mut TargetSet) -> usize {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { scan_avx512(left, right, targets) }
-    }
-
-    /// [`super::scan`] for 8-bit values.
-    pub(super) fn scan_u8(left: &[u8], right: &[u8], targets: &mut TargetSet) -> usize {
+    /// [`super::scan`] for 8- and 16-bit values.
+    pub(super) fn scan<T: Lanes>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
         assert!(available());
         // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
         unsafe { scan_avx512(left, right, targets) }

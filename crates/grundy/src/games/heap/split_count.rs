@@ -261,19 +261,38 @@ impl SplitCounter {
         total
     }
 
+    /// The residues `[rb, rc]` of two parts from `L` on whose sum is `sigma0` modulo
+    /// `p` (`rb` fixes `rc`) and whose bases xor to `base`, with `rb + rc`.
+    fn residue_pairs(&self, sigma0: usize, base: u32) -> impl Iterator<Item = ([usize; 2], usize)> {
+        let p = self.period;
+        (0..p)
+            .map(move |rb| [rb, (sigma0 + p - rb) % p])
+            .filter(move |&[rb, rc]| self.base(rb) ^ self.base(rc) == base)
+            .map(|residues| (residues, residues.iter().sum()))
+    }
+
+    /// The residues `[ra, rb, rc]` of three parts, as [`Self::residue_pairs`].
+    fn residue_triples(
+        &self,
+        sigma0: usize,
+        base: u32,
+    ) -> impl Iterator<Item = ([usize; 3], usize)> {
+        let p = self.period;
+        (0..p)
+            .flat_map(move |ra| (0..p).map(move |rb| [ra, rb, (sigma0 + 2 * p - ra - rb) % p]))
+            .filter(move |&[ra, rb, rc]| self.base(ra) ^ self.base(rb) ^ self.base(rc) == base)
+            .map(|residues| (residues, residues.iter().sum()))
+    }
+
     /// Ordered pairs `(b, c)` of parts of at least `L` with `b + c = n` reaching
-    /// `target`: by the residue `rb` (then `rc` is fixed), grouped by `rb + rc`.
+    /// `target`, grouped by `rb + rc`.
     fn large_pairs(&self, n: &BigUint, target: &Split) -> BigUint {
         let Some((rest, sigma0)) = self.above_starts(n, 2) else {
             return BigUint::zero();
         };
-        let p = self.period;
         let mut groups = [0u64; 2];
-        for rb in 0..p {
-            let rc = (sigma0 + p - rb) % p;
-            if self.base(rb) ^ self.base(rc) == target.base {
-                groups[usize::from(rb > sigma0)] += 1;
-            }
+        for (_, sum) in self.residue_pairs(sigma0, target.base) {
+            groups[(sum - sigma0) / self.period] += 1;
         }
         self.sum_over_groups(&rest, sigma0, &groups, |sum| {
             self.pair_levels(sum, &target.level)
@@ -285,15 +304,9 @@ impl SplitCounter {
         let Some((rest, sigma0)) = self.above_starts(n, 3) else {
             return BigUint::zero();
         };
-        let p = self.period;
         let mut groups = [0u64; 3];
-        for ra in 0..p {
-            for rb in 0..p {
-                let rc = (sigma0 + 2 * p - ra - rb) % p;
-                if self.base(ra) ^ self.base(rb) ^ self.base(rc) == target.base {
-                    groups[(ra + rb + rc - sigma0) / p] += 1;
-                }
-            }
+        for (_, sum) in self.residue_triples(sigma0, target.base) {
+            groups[(sum - sigma0) / self.period] += 1;
         }
         self.sum_over_groups(&rest, sigma0, &groups, |sum| {
             self.triple_levels(sum, &target.level)
@@ -474,10 +487,9 @@ impl SplitCounter {
         let p = self.period;
         let wanted = max - found.len();
         let mut candidates = Vec::new();
-        for rb in 0..p {
-            let rc = (sigma0 + p - rb) % p;
-            let sigma = BigUint::from(if rb > sigma0 { sigma0 + p } else { sigma0 });
-            if self.base(rb) ^ self.base(rc) != target.base || rest < sigma {
+        for ([rb, _], sigma) in self.residue_pairs(sigma0, target.base) {
+            let sigma = BigUint::from(sigma);
+            if rest < sigma {
                 continue;
             }
             let sum = (&rest - sigma) / p;
@@ -572,7 +584,8 @@ impl SplitCounter {
             work += self.start + self.period;
             a += 1u32;
         }
-        if moves.len() < max && self.level_shift.is_some() {
+        let exhausted = &a * 3u32 > *n; // every smallest part was tried: all are listed
+        if moves.len() < max && !exhausted && self.level_shift.is_some() {
             // The work ran out before `max` moves: their smallest parts lie further.
             // Moves with every part from L on are built from solutions of the level
             // equations instead (any of them, not the first ones).
@@ -596,28 +609,25 @@ impl SplitCounter {
         };
         let p = self.period;
         let mut found = std::collections::BTreeSet::new();
-        'residues: for ra in 0..p {
-            for rb in 0..p {
-                let rc = (sigma0 + 2 * p - ra - rb) % p;
-                let sigma = BigUint::from(ra + rb + rc);
-                if self.base(ra) ^ self.base(rb) ^ self.base(rc) != target.base || rest < sigma {
-                    continue;
+        for (residues, sigma) in self.residue_triples(sigma0, target.base) {
+            let sigma = BigUint::from(sigma);
+            if rest < sigma {
+                continue;
+            }
+            let sum = (&rest - sigma) / p;
+            for levels in level_triples(&sum, &target.level, max) {
+                let mut parts: Vec<BigUint> = residues
+                    .iter()
+                    .zip(&levels)
+                    .map(|(&r, q)| BigUint::from(self.start + r) + q * p)
+                    .collect();
+                parts.sort_unstable();
+                if !parts[0].is_zero() && !listed.contains(&parts) {
+                    found.insert(parts);
                 }
-                let sum = (&rest - sigma) / p;
-                for levels in level_triples(&sum, &target.level, max) {
-                    let mut parts: Vec<BigUint> = [ra, rb, rc]
-                        .iter()
-                        .zip(&levels)
-                        .map(|(&r, q)| BigUint::from(self.start + r) + q * p)
-                        .collect();
-                    parts.sort_unstable();
-                    if !parts[0].is_zero() && !listed.contains(&parts) {
-                        found.insert(parts);
-                    }
-                }
-                if found.len() >= max {
-                    break 'residues;
-                }
+            }
+            if found.len() >= max {
+                break;
             }
         }
         found.into_iter().take(max).collect()
