@@ -178,17 +178,32 @@ fn limits_exit_3_and_name_the_flag() {
     let output = grundy(&["solve", "--max-digits", "5", "nim(1234567)"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--max-digits"));
-    // Officers has no period within its first values and grundy computes a
-    // position's heap values only to ten million: exit 3 saying so (no search that
-    // cannot succeed, no misleading --max-states).
-    let output = grundy(&["solve", "octal[0.6](20000000) + nim(1)"]);
+    // A heap past the values a position may compute: grundy searches for a proven
+    // period as far as --max-heap (ten million by default; 10^5 here, as Officers
+    // has no period to find), then exits 3 saying so (no misleading --max-states).
+    let output = grundy(&[
+        "solve",
+        "--max-heap",
+        "100000",
+        "octal[0.6](20000000) + nim(1)",
+    ]);
     assert_eq!(output.status.code(), Some(3));
     let message = stderr(&output);
     assert!(
-        message.starts_with("error: ") && message.contains("only up to heap 10000000"),
+        message.starts_with("error: ")
+            && message.contains("first 100001 values")
+            && message.contains("only up to heap 100000"),
         "{message}"
     );
     assert!(message.contains("--max-heap N"), "{message}");
+    // Grundy's game has no known period: the default limit at once.
+    let output = grundy(&["solve", "grundy_game(20000000)"]);
+    assert_eq!(output.status.code(), Some(3));
+    let message = stderr(&output);
+    assert!(
+        message.contains("no known period") && message.contains("only up to heap 10000000"),
+        "{message}"
+    );
     // The flags named raise (or lower) the limits.
     let output = grundy(&["solve", "--max-heap", "5000", "octal[0.6](6000) + nim(1)"]);
     assert_eq!(output.status.code(), Some(3));
@@ -648,6 +663,8 @@ fn huge_heaps_of_three_heap_codes_count_their_splits() {
         format!("octal[0.28]({heap}, 5)"),
         format!("octal[0.B]({heap}) + nim(3)"),
         format!("octal[0.8]({heap}) + nim(3)"),
+        // 0.16's period (149459, from heap 105351) is searched for as far as it takes.
+        format!("octal[0.16]({heap}, 1)"),
     ] {
         let answer = json(&["solve", "--json", "--max-moves", "4", &position]);
         assert_eq!(answer["outcome"], "N", "{position}");

@@ -44,9 +44,10 @@ use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
 use crate::sequence::{GrundyValues, Periodicity};
 
-/// The longest period whose residue classes are counted: three-heap splits look at
-/// `p^2` pairs of residues (ten million at most).
-pub(crate) const LARGEST_COUNTED_PERIOD: usize = 3162;
+/// The largest `L + p` (preperiod plus period) for which three-heap splits are
+/// counted: they look at `(L + p)^2` pairs of parts or residues (ten million at
+/// most). Two-heap splits look at `L + p` and have no such limit.
+pub(crate) const LARGEST_TRIPLE_SPAN: usize = 3162;
 
 /// Smallest parts tried when listing three-heap splits, at most (by work: parts
 /// below `L` plus residues, summed over the parts tried).
@@ -84,11 +85,11 @@ pub(crate) struct SplitCounter {
 impl SplitCounter {
     /// The counter for `values` with a (proven) `periodicity`, or `None` when the
     /// saltus is neither 0 nor a power of two above the values of the first heaps
-    /// up to `max(n0, 1) + p`, or the period is too long to count by residues.
+    /// up to `max(n0, 1) + p`.
     pub(crate) fn new(values: &GrundyValues, periodicity: &Periodicity) -> Option<Self> {
         let start = periodicity.preperiod;
         let period = periodicity.period;
-        if period == 0 || period > LARGEST_COUNTED_PERIOD {
+        if period == 0 {
             return None;
         }
         let values: Vec<u32> = values.iter().take(start + period).collect();
@@ -120,6 +121,11 @@ impl SplitCounter {
             period,
             level_shift,
         }
+    }
+
+    /// Whether three-heap splits are counted: `L + p` is at most [`LARGEST_TRIPLE_SPAN`].
+    pub(crate) const fn counts_triples(&self) -> bool {
+        self.start + self.period <= LARGEST_TRIPLE_SPAN
     }
 
     /// The value of a heap below `L + p` as a split.

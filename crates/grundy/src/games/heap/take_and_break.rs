@@ -25,7 +25,7 @@ use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
-use super::split_count::{LARGEST_COUNTED_PERIOD, SplitCounter};
+use super::split_count::{LARGEST_TRIPLE_SPAN, SplitCounter};
 use super::{Heap, HeapRule, HeapRules, Leaves};
 use crate::catalogue::{
     EntryKind, GameEntry, Group, build_limits, heap_sizes_with_text, no_params,
@@ -56,7 +56,8 @@ pub struct SequenceRules {
 
 impl SequenceRules {
     /// The values of `rule` up to the largest heap it will be asked about (when
-    /// at most ten million), and a period if one is proven within 4096 heaps. When
+    /// within the [`build_limits`]), and a period if one is proven within 4096 heaps,
+    /// or, for a heap beyond the limits, within the limits. When
     /// every heap is below 4096 only their values are computed: heaps only shrink, so
     /// no period is ever needed (and codes leaving three heaps cost cubic time).
     #[must_use]
@@ -74,7 +75,7 @@ impl SequenceRules {
                 short: None,
             };
         }
-        let periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
+        let mut periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
             ControlFlow::Continue(())
         })
         .ok()
@@ -84,7 +85,10 @@ impl SequenceRules {
         if periodicity.is_none()
             && let Some(largest) = largest_heap
         {
-            short = Self::extend_within_budget(&rule, &mut solver, largest);
+            match Self::extend_within_budget(&rule, &mut solver, largest) {
+                Ok(found) => periodicity = found,
+                Err(reason) => short = Some(reason),
+            }
         }
         Self {
             rule,
@@ -96,42 +100,68 @@ impl SequenceRules {
 
     /// Computes the values up to `largest` when that stays within the limits of the
     /// position being built ([`build_limits`]: heaps, work and memory by the engine's
-    /// cost model); else says why not, naming the `solve` flag that raises the limit.
+    /// cost model). When `largest` lies beyond them, computes values as far as the
+    /// limits allow, looking for a period a theorem proves (as `grundy seq
+    /// --until-proven`): a heap of any size then answers from it. Returns that period,
+    /// or why the heap's value stays unknown, naming the `solve` flag that raises the
+    /// limit that stopped the computation.
     fn extend_within_budget(
         rule: &HeapRule,
         solver: &mut SequenceSolver,
         largest: &BigUint,
-    ) -> Option<String> {
+    ) -> Result<Option<Periodicity>, String> {
         let limits = build_limits();
         let have = solver.values().len();
-        let Some(heap) = largest.to_u64().filter(|&heap| heap <= limits.largest_heap) else {
-            return Some(format!(
-                "no period of {rule} is proven from its first {have} values, and a position's \
-                 heap values are computed only up to heap {} (raise it with --max-heap N)",
-                limits.largest_heap
-            ));
-        };
-        let Ok(heap) = usize::try_from(heap) else {
-            return Some(format!(
-                "no period of {rule} is proven from its first {have} values, and the values up \
-                 to heap {heap} do not fit in this machine's memory"
-            ));
-        };
         let model = CostModel::new(rule, Method::SparseSpace, solver.values());
         let budget = Cost {
             bytes: limits.bytes,
             steps: limits.work,
         };
-        if model.largest_heap_within(have.min(heap), heap, &budget) == Some(heap) {
+        let largest_allowed = usize::try_from(limits.largest_heap).unwrap_or(usize::MAX);
+        if let Some(heap) = largest.to_usize().filter(|&heap| heap <= largest_allowed)
+            && model.largest_heap_within(have.min(heap), heap, &budget) == Some(heap)
+        {
             solver.extend_to(heap);
-            return None;
+            return Ok(None);
         }
-        let cost = model.cost(heap);
-        Some(format!(
-            "no period of {rule} is proven from its first {have} values, and its values up to \
-             heap {heap} need about {:.1e} steps and {} MB, beyond the {:.1e} steps and {} MB \
-             a position may take to build (raise them with --max-work STEPS and --max-memory \
-             BYTES)",
+        // Beyond the limits: search for a proven period as far as they allow.
+        let reach = model
+            .largest_heap_within(have, largest_allowed, &budget)
+            .unwrap_or(have);
+        if reach > have && !matches!(rule, HeapRule::GrundysGame) {
+            let found = until_proven(solver, reach, &mut |_| ControlFlow::Continue(()))
+                .ok()
+                .flatten();
+            if let Some(periodicity) = found.filter(Periodicity::proven) {
+                return Ok(Some(periodicity));
+            }
+        }
+        let searched = solver.values().len();
+        if matches!(rule, HeapRule::GrundysGame) {
+            return Err(format!(
+                "{rule} has no known period, and a position's heap values are computed only up \
+                 to heap {} (raise it with --max-heap N)",
+                limits.largest_heap
+            ));
+        }
+        if reach >= largest_allowed {
+            return Err(format!(
+                "no period of {rule} is proven from its first {searched} values, and a \
+                 position's heap values are computed only up to heap {} (raise it with \
+                 --max-heap N)",
+                limits.largest_heap
+            ));
+        }
+        let wanted = largest
+            .to_usize()
+            .unwrap_or(usize::MAX)
+            .min(largest_allowed);
+        let cost = model.cost(wanted);
+        Err(format!(
+            "no period of {rule} is proven from its first {searched} values, and its values \
+             up to heap {wanted} need about {:.1e} steps and {} MB, beyond the {:.1e} steps \
+             and {} MB a position may take to build (raise them with --max-work STEPS and \
+             --max-memory BYTES)",
             cost.steps as f64,
             cost.bytes >> 20,
             limits.work as f64,
@@ -233,6 +263,9 @@ impl SequenceRules {
                 listed.extend(counter.list_two(&rest, target, room));
             }
             if digit & LEAVE_THREE != 0 {
+                if !counter.counts_triples() {
+                    return None;
+                }
                 count += counter.count_three(&rest, target);
                 let room = max - listed.len();
                 listed.extend(counter.list_three(&rest, target, room));
@@ -376,8 +409,9 @@ impl HeapRules for SequenceRules {
             return Some(format!(
                 "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
                  the proven period, but its winning moves are counted from the period only when \
-                 the saltus is 0 or a power of two above the values of the first period, and \
-                 the period is at most {LARGEST_COUNTED_PERIOD} (a fixed limit of the method: no flag raises it)",
+                 the saltus is 0 or a power of two above the values of the first period, and, \
+                 for moves leaving three heaps, when the preperiod plus the period is at most \
+                 {LARGEST_TRIPLE_SPAN} (a fixed limit of the method: no flag raises it)",
                 self.rule,
                 self.values.len()
             ));
@@ -866,28 +900,55 @@ mod tests {
         solver.extend_to(255);
         let reason =
             SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(20_000u32));
-        let reason = reason.expect("20000 values of 0.FB are over the budget");
+        let reason = reason.expect_err("20000 values of 0.FB are over the budget");
         assert!(
             reason.contains("steps") && reason.contains("--max-work"),
             "{reason}"
         );
-        assert_eq!(
-            solver.values().len(),
-            256,
-            "nothing computed past the budget"
+        // It searched for a period only as far as the budget allows (0.FB's saltus
+        // of 1 is beyond the level test: none is proven).
+        let searched = solver.values().len();
+        let model = CostModel::new(&rule, Method::SparseSpace, solver.values());
+        let limits = build_limits();
+        let budget = Cost {
+            bytes: limits.bytes,
+            steps: limits.work,
+        };
+        assert!(searched > 256 && searched < 20_000, "{searched}");
+        assert!(model.cost(searched - 1).within(&budget), "{searched}");
+        assert!(
+            reason.contains(&format!("first {searched} values")),
+            "{reason}"
         );
         let within =
             SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(300u32));
-        assert_eq!(within, None);
-        assert_eq!(solver.values().len(), 301);
+        assert_eq!(within, Ok(None));
+        assert_eq!(solver.values().len(), searched, "nothing more to compute");
         // A heap past ten million with no period proven (Officers): exit 3 with the
-        // reason, not a search that cannot succeed.
-        let position = build(&parse("octal[0.6](20000000) + nim(1)").unwrap()).unwrap();
+        // reason, after a search as far as the limit (10^7 by default, 2·10^4 here).
+        let officers = crate::catalogue::BuildLimits {
+            largest_heap: 20_000,
+            ..crate::catalogue::BuildLimits::default()
+        };
+        let position = crate::catalogue::build_with(
+            &parse("octal[0.6](20000000) + nim(1)").unwrap(),
+            officers,
+        )
+        .unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
         let crate::solver::SearchError::TheoryLimit { reason } = error else {
             panic!("{error:?}");
         };
-        assert!(reason.contains("only up to heap 10000000"), "{reason}");
+        assert!(reason.contains("only up to heap 20000"), "{reason}");
+        assert!(reason.contains("first 20001 values"), "{reason}");
+        assert!(reason.contains("--max-heap"), "{reason}");
+        // Grundy's game has no known period: no search, the same limit named.
+        let position = build(&parse("grundy_game(20000000)").unwrap()).unwrap();
+        let error = solve(&position, &SolveOptions::default()).unwrap_err();
+        let crate::solver::SearchError::TheoryLimit { reason } = error else {
+            panic!("{error:?}");
+        };
+        assert!(reason.contains("no known period"), "{reason}");
         assert!(reason.contains("--max-heap"), "{reason}");
         // The limits given to `build_with` are the ones applied.
         let refusal = |text: &str, limits| {
@@ -1016,6 +1077,44 @@ mod tests {
             }
         }
         assert!(arithmetic >= 5, "the arithmetic-periodic codes are covered");
+    }
+
+    #[test]
+    fn a_long_period_is_searched_for_and_counts_pairs() {
+        // 0.16 (Gangolli and Plambeck): period 149459 from heap 105351, proven only
+        // from about 5·10^5 values. A huge heap makes the build search that far; its
+        // two-heap splits are counted over the 149459 residues, and agree with
+        // enumerating every move of heaps past the values the period was proven from.
+        let rule = HeapRule::octal("0.16").unwrap();
+        let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(40)));
+        let periodicity = periodic.periodicity.clone().expect("proven by the search");
+        assert_eq!(
+            (
+                periodicity.preperiod,
+                periodicity.period,
+                periodicity.saltus
+            ),
+            (105_351, 149_459, 0)
+        );
+        let explicit = computed_past(&periodic, 200_001);
+        for heap in [
+            periodic.values.len(),
+            periodic.values.len() + 77_777,
+            periodic.values.len() + 200_000,
+        ] {
+            let heap_big = BigUint::from(heap);
+            let value = explicit.value(&heap_big).unwrap();
+            assert_eq!(periodic.value(&heap_big), Some(value.clone()), "{heap}");
+            let v = value.to_u64().unwrap();
+            for target in [0, 1, v, v ^ 1, v + 1, 7] {
+                let target = BigUint::from(target);
+                let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
+                let by_enumeration = explicit
+                    .heap_moves_to_nimber(&heap_big, &target, 5)
+                    .unwrap();
+                assert_eq!(by_period, by_enumeration, "heap {heap} target {target}");
+            }
+        }
     }
 
     #[test]
