@@ -23,6 +23,7 @@
 //! of a range before it is computed, so that callers can refuse what would not fit.
 
 mod arithmetic;
+mod automaton;
 mod cost;
 mod engine;
 mod file;

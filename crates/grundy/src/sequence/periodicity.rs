@@ -29,12 +29,16 @@
 //! - **Arithmetic periodicity of hexadecimal codes** (moves leaving three heaps) is
 //!   certified by the *level test* proved in the `arithmetic` module, when the saltus
 //!   (or that of a multiple of the period) is a power of two above every value of the
-//!   first `n0 + p` heaps and its finite checks pass. **All-but subtraction games** are
-//!   certified by the *window test* proved there too. Other arithmetic-periodic
-//!   sequences (a hexadecimal saltus like 3, large early values) are reported but *not*
-//!   certified: `proven` stays false. (Howse and Nowakowski,
-//!   *Periodicity and arithmetic-periodicity in hexadecimal games*, Theoret. Comput.
-//!   Sci. 313 (2004), give a published test; we could not check its exact statement.)
+//!   first `n0 + p` heaps and its finite checks pass; failing that, by the *automaton
+//!   test* of the `automaton` module, which needs only a power-of-two saltus and
+//!   decides exactly, by automata over the binary digits, whether the claimed values
+//!   obey the mex rule at every heap past those computed. **All-but subtraction games**
+//!   are certified by the *window test* of the `arithmetic` module. Other
+//!   arithmetic-periodic sequences (a saltus like 3) are reported but *not* certified:
+//!   `proven` stays false. (Howse and Nowakowski, *Periodicity and
+//!   arithmetic-periodicity in hexadecimal games*, Theoret. Comput. Sci. 313 (2004),
+//!   give a published test; we could not check its exact statement, so grundy proves
+//!   its own.)
 //! - Grundy's game has no known period: anything found there is unproven.
 //!
 //! # Detection
@@ -92,6 +96,12 @@ pub enum Proof {
     /// values of the first period; see the `arithmetic` module), checked on heaps
     /// `0..checked`.
     LevelTest {
+        /// Values of heaps below this were compared.
+        checked: usize,
+    },
+    /// The automaton test for arithmetic periodicity (saltus a power of two, any early
+    /// values; see the `automaton` module), checked on heaps `0..checked`.
+    AutomatonTest {
         /// Values of heaps below this were compared.
         checked: usize,
     },
@@ -249,9 +259,10 @@ pub fn certification_length(
 ) -> Option<usize> {
     if saltus != 0 {
         return match rule {
-            HeapRule::TakeAndBreak(code) if code.max_heaps_left() == 3 => {
-                Some(super::arithmetic::required_length(code, preperiod, period))
-            }
+            HeapRule::TakeAndBreak(code) if code.max_heaps_left() == 3 => Some(
+                super::arithmetic::required_length(code, preperiod, period)
+                    .min(super::automaton::induction_base(code, preperiod, period)),
+            ),
             // A lower bound; the window test works out the exact need from the values.
             HeapRule::AllButSubtraction(game) => Some(
                 preperiod
@@ -329,10 +340,17 @@ fn prove(
     let certified = |holds: bool, proof: Proof| if holds { proof } else { Proof::Unproven };
     match rule {
         HeapRule::Subtraction(_) => Proof::SubtractionWindow { checked },
-        HeapRule::TakeAndBreak(code) if saltus != 0 => certified(
-            super::arithmetic::proves(code, &wide(), preperiod, period, saltus),
-            Proof::LevelTest { checked },
-        ),
+        HeapRule::TakeAndBreak(code) if saltus != 0 => {
+            let g = wide();
+            if super::arithmetic::proves(code, &g, preperiod, period, saltus) {
+                Proof::LevelTest { checked }
+            } else {
+                certified(
+                    super::automaton::proves(code, &g, preperiod, period, saltus),
+                    Proof::AutomatonTest { checked },
+                )
+            }
+        }
         HeapRule::AllButSubtraction(game) => certified(
             super::arithmetic::proves_all_but(game.excluded(), &wide(), preperiod, period, saltus),
             Proof::WindowTest { checked },

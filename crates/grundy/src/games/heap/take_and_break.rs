@@ -209,6 +209,13 @@ impl SequenceRules {
             ) => "proven arithmetic period (level test)",
             (
                 Some(Periodicity {
+                    proof: Proof::AutomatonTest { .. },
+                    ..
+                }),
+                false,
+            ) => "proven arithmetic period (automaton test)",
+            (
+                Some(Periodicity {
                     proof: Proof::WindowTest { .. },
                     ..
                 }),
