@@ -75,7 +75,7 @@
 
 use std::cell::Cell;
 
-use crate::games::heap::octal::{LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TakeAndBreak};
+use crate::games::heap::octal::TakeAndBreak;
 
 /// The largest saltus, period and work the test accepts (beyond them: unproven).
 const MAX_SALTUS: u32 = 1 << 12;
@@ -234,13 +234,7 @@ impl<'a> LevelTest<'a> {
     }
 
     fn allows(&self, removed: usize, heaps: usize) -> bool {
-        let bit = match heaps {
-            1 => LEAVE_ONE,
-            2 => LEAVE_TWO,
-            3 => LEAVE_THREE,
-            _ => return false,
-        };
-        self.code.digit(removed) & bit != 0 && !(removed == 0 && heaps == 1)
+        self.code.allows_leaving(removed, heaps)
     }
 
     fn set_at(sets: &[ValueSet], sum: i64) -> Option<&ValueSet> {

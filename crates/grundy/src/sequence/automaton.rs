@@ -61,7 +61,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::games::heap::octal::{LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TakeAndBreak};
+use crate::games::heap::octal::TakeAndBreak;
 
 /// The largest period and preperiod tried, and the most configurations enumerated.
 const MAX_PERIOD: usize = 256;
@@ -157,13 +157,7 @@ impl<'a> Claim<'a> {
     }
 
     fn allows(&self, removed: usize, heaps: usize) -> bool {
-        let bit = match heaps {
-            1 => LEAVE_ONE,
-            2 => LEAVE_TWO,
-            3 => LEAVE_THREE,
-            _ => return false,
-        };
-        self.code.digit(removed) & bit != 0 && !(removed == 0 && heaps == 1)
+        self.code.allows_leaving(removed, heaps)
     }
 
     /// The relations of the configurations at offset `x`, by the low part `b` of their

@@ -120,6 +120,18 @@ impl TakeAndBreak {
         self.digits.iter().all(|d| d & LEAVE_THREE == 0)
     }
 
+    /// Whether a move may remove `removed` tokens and leave `heaps` non-empty heaps
+    /// (1 to 3; removing nothing must split the heap).
+    pub(crate) fn allows_leaving(&self, removed: usize, heaps: usize) -> bool {
+        let bit = match heaps {
+            1 => LEAVE_ONE,
+            2 => LEAVE_TWO,
+            3 => LEAVE_THREE,
+            _ => return false,
+        };
+        self.digit(removed) & bit != 0 && !(removed == 0 && heaps == 1)
+    }
+
     /// The largest number of heaps one move can leave (0 to 3).
     pub fn max_heaps_left(&self) -> usize {
         let all = self.digits.iter().fold(0u8, |acc, d| acc | d);

@@ -900,22 +900,23 @@ mod tests {
 
     #[test]
     fn values_beyond_the_budget_are_refused_not_computed() {
-        // 0.FB leaves three heaps (cubic time): 20000 values are far beyond the
+        // 0.3F leaves three heaps (cubic time): 20000 values are far beyond the
         // budget of a position, 300 within it.
-        let rule = HeapRule::octal("0.FB").unwrap();
+        let rule = HeapRule::octal("0.3F").unwrap();
         let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
         solver.extend_to(255);
+        // The estimate the search was sized by.
+        let model = CostModel::new(&rule, Method::SparseSpace, solver.values());
         let reason =
             SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(20_000u32));
-        let reason = reason.expect_err("20000 values of 0.FB are over the budget");
+        let reason = reason.expect_err("20000 values of 0.3F are over the budget");
         assert!(
             reason.contains("steps") && reason.contains("--max-work"),
             "{reason}"
         );
-        // It searched for a period only as far as the budget allows (0.FB's saltus
-        // of 1 is beyond the level test: none is proven).
+        // It searched for a period only as far as the budget allows (0.3F's saltus
+        // of 3 is beyond every test: none is proven).
         let searched = solver.values().len();
-        let model = CostModel::new(&rule, Method::SparseSpace, solver.values());
         let limits = build_limits();
         let budget = Cost {
             bytes: limits.bytes,
@@ -975,7 +976,7 @@ mod tests {
             largest_heap: 5_000,
             ..defaults
         };
-        let reason = refusal("octal[0.FB](4200) + nim(1)", little_work).expect("over 1000 steps");
+        let reason = refusal("octal[0.3F](4200) + nim(1)", little_work).expect("over 1000 steps");
         assert!(
             reason.contains("1.0e3 steps") && reason.contains("--max-work"),
             "{reason}"
