@@ -391,6 +391,12 @@ pub(crate) fn required_length(code: &TakeAndBreak, preperiod: usize, period: usi
     induction_base(code, preperiod, period) + period
 }
 
+/// Whether the values `g` show `G(n + period) = G(n) + saltus` for every `n` from
+/// `preperiod` to their end (the hypothesis every arithmetic test starts from).
+pub(crate) fn values_show(g: &[u32], preperiod: usize, period: usize, saltus: u32) -> bool {
+    (preperiod..g.len().saturating_sub(period)).all(|n| g[n + period] == g[n] + saltus)
+}
+
 /// Whether the level test proves `G(n + period) = G(n) + saltus` for every
 /// `n >= preperiod`, given the values `g` (which must show it on all of `g`).
 pub(crate) fn proves(
@@ -403,7 +409,7 @@ pub(crate) fn proves(
     if saltus == 0 || g.len() < required_length(code, preperiod, period) {
         return false;
     }
-    if !(preperiod..g.len() - period).all(|n| g[n + period] == g[n] + saltus) {
+    if !values_show(g, preperiod, period, saltus) {
         return false;
     }
     let (mut p, mut s) = (period, saltus);
@@ -466,9 +472,7 @@ pub(crate) fn proves_all_but(
     if saltus == 0 || period == 0 || period > MAX_PERIOD || saltus > MAX_SALTUS {
         return false;
     }
-    if g.len() < preperiod + 2 * period
-        || !(preperiod..g.len() - period).all(|n| g[n + period] == g[n] + saltus)
-    {
+    if g.len() < preperiod + 2 * period || !values_show(g, preperiod, period, saltus) {
         return false;
     }
     let (p, s) = (period as i64, i64::from(saltus));

@@ -89,7 +89,7 @@ pub(crate) fn proves(
         || period > MAX_PERIOD
         || preperiod > MAX_PREPERIOD
         || g.len() < induction_base(code, preperiod, period)
-        || !(preperiod..g.len() - period).all(|n| g[n + period] == g[n] + saltus)
+        || !super::arithmetic::values_show(g, preperiod, period, saltus)
     {
         return false;
     }

@@ -124,11 +124,18 @@ impl SequenceRules {
             solver.extend_to(heap);
             return Ok(None);
         }
+        if matches!(rule, HeapRule::GrundysGame) {
+            return Err(format!(
+                "{rule} has no known period, and a position's heap values are computed only up \
+                 to heap {} (raise it with --max-heap N)",
+                limits.largest_heap
+            ));
+        }
         // Beyond the limits: search for a proven period as far as they allow.
         let reach = model
             .largest_heap_within(have, largest_allowed, &budget)
             .unwrap_or(have);
-        if reach > have && !matches!(rule, HeapRule::GrundysGame) {
+        if reach > have {
             let found = until_proven(solver, reach, &mut |_| ControlFlow::Continue(()))
                 .ok()
                 .flatten();
@@ -137,13 +144,6 @@ impl SequenceRules {
             }
         }
         let searched = solver.values().len();
-        if matches!(rule, HeapRule::GrundysGame) {
-            return Err(format!(
-                "{rule} has no known period, and a position's heap values are computed only up \
-                 to heap {} (raise it with --max-heap N)",
-                limits.largest_heap
-            ));
-        }
         if reach >= largest_allowed {
             return Err(format!(
                 "no period of {rule} is proven from its first {searched} values, and a \
