@@ -665,6 +665,9 @@ fn huge_heaps_of_three_heap_codes_count_their_splits() {
         format!("octal[0.8]({heap}) + nim(3)"),
         // 0.16's period (149459, from heap 105351) is searched for as far as it takes.
         format!("octal[0.16]({heap}, 1)"),
+        // Proven by the automaton test only: values pass the saltus from the start.
+        format!("octal[0.FB]({heap}) + nim(5)"),
+        format!("octal[0.9C]({heap}, 3)"),
     ] {
         let answer = json(&["solve", "--json", "--max-moves", "4", &position]);
         assert_eq!(answer["outcome"], "N", "{position}");

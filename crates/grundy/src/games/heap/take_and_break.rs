@@ -227,7 +227,7 @@ impl SequenceRules {
     }
 
     /// Winning moves of a heap past the computed values, for a take-and-break code with
-    /// a proven period (saltus 0, or a power of two above the first values): the heaps
+    /// a proven period (saltus 0 or a power of two): the heaps
     /// left by each number of tokens removed, counted and listed by
     /// [`SplitCounter`] (residue classes modulo the period, levels by their xor).
     fn periodic_moves_to(
@@ -404,7 +404,7 @@ impl HeapRules for SequenceRules {
     fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
         // Asked only when the theory above gave no count. Past the computed values a
         // proven period gives the nimber, but the moves are counted by it only when the
-        // saltus is 0 or a power of two above the first values (see `SplitCounter`).
+        // saltus is 0 or a power of two (see `SplitCounter`).
         let beyond = size.to_usize().is_none_or(|n| n >= self.values.len());
         if beyond && self.periodicity.is_some() && self.rule != HeapRule::RestNim {
             let size_text = size.to_string();
@@ -416,7 +416,7 @@ impl HeapRules for SequenceRules {
             return Some(format!(
                 "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
                  the proven period, but its winning moves are counted from the period only when \
-                 the saltus is 0 or a power of two above the values of the first period, and, \
+                 the saltus is 0 or a power of two, and, \
                  for moves leaving three heaps, when the preperiod plus the period is at most \
                  {LARGEST_TRIPLE_SPAN} (a fixed limit of the method: no flag raises it)",
                 self.rule,
@@ -1085,6 +1085,47 @@ mod tests {
             }
         }
         assert!(arithmetic >= 5, "the arithmetic-periodic codes are covered");
+    }
+
+    #[test]
+    fn codes_proven_by_the_automaton_count_splits_past_the_computed_values() {
+        // Codes whose values pass the saltus from the start, proven by the automaton
+        // test only: the residue classes have floors above 0. Counts and first moves
+        // agree with enumerating every move, on heaps past the computed values.
+        for code in [
+            "0.0B", "0.1A", "0.8B", "0.9C", "0.BA", "0.CF", "0.FB", "0.FE",
+        ] {
+            let rule = HeapRule::octal(code).unwrap();
+            let periodic = SequenceRules::new(rule.clone(), Some(&BigUint::from(10u32).pow(30)));
+            let periodicity = periodic.periodicity.clone().expect("proven");
+            assert!(
+                matches!(periodicity.proof, Proof::AutomatonTest { .. }),
+                "{code}: {periodicity:?}"
+            );
+            let explicit = computed_past(&periodic, 300);
+            for heap in [
+                periodic.values.len(),
+                periodic.values.len() + 41,
+                periodic.values.len() + 299,
+            ] {
+                let heap_big = BigUint::from(heap);
+                let value = explicit.value(&heap_big).unwrap();
+                assert_eq!(periodic.value(&heap_big), Some(value.clone()), "{code} {heap}");
+                let v = value.to_u64().unwrap();
+                let targets = (0..4).chain(v.saturating_sub(3)..=v + 3).chain([v ^ 5, v / 2]);
+                for target in targets {
+                    let target = BigUint::from(target);
+                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
+                    let by_enumeration = explicit
+                        .heap_moves_to_nimber(&heap_big, &target, 6)
+                        .unwrap();
+                    assert_eq!(
+                        by_period, by_enumeration,
+                        "{code} heap {heap} target {target}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
