@@ -210,7 +210,12 @@ impl SplitCounter {
     /// Level solutions for parts in residue classes of `floors` whose level
     /// increments sum to `sum`, with levels xoring to `xor` (free levels when the
     /// saltus is 0).
-    fn count_levels<const M: usize>(&self, sum: &BigUint, xor: &BigUint, floors: [u32; M]) -> BigUint {
+    fn count_levels<const M: usize>(
+        &self,
+        sum: &BigUint,
+        xor: &BigUint,
+        floors: [u32; M],
+    ) -> BigUint {
         if self.level_shift.is_none() {
             return match M {
                 2 => sum + 1u32,
@@ -618,7 +623,10 @@ impl SplitCounter {
         let mut groups: BTreeMap<(usize, [u32; 3]), Vec<[usize; 3]>> = BTreeMap::new();
         for (residues, sum) in self.residue_triples(sigma0, target.base) {
             let floors = residues.map(|r| self.floor(r));
-            groups.entry(((sum - sigma0) / p, floors)).or_default().push(residues);
+            groups
+                .entry(((sum - sigma0) / p, floors))
+                .or_default()
+                .push(residues);
         }
         let mut found = std::collections::BTreeSet::new();
         for ((g, floors), members) in groups {
@@ -706,7 +714,11 @@ impl<const M: usize> LevelEquations<M> {
         let mut at_least = state & Self::START;
         for (a, &floor) in self.floors.iter().enumerate() {
             let mine = pattern >> a & 1;
-            let theirs = if bit < 32 { (floor >> bit) as usize & 1 } else { 0 };
+            let theirs = if bit < 32 {
+                (floor >> bit) as usize & 1
+            } else {
+                0
+            };
             if mine != theirs {
                 at_least = (at_least & !(1 << a)) | (mine << a);
             }
@@ -946,8 +958,11 @@ mod tests {
                         BigUint::from(expected.len()),
                         "sum {sum} xor {xor} floors {floors:?}"
                     );
-                    let mut listed: Vec<Vec<BigUint>> =
-                        equations.solutions(usize::MAX).into_iter().map(Vec::from).collect();
+                    let mut listed: Vec<Vec<BigUint>> = equations
+                        .solutions(usize::MAX)
+                        .into_iter()
+                        .map(Vec::from)
+                        .collect();
                     listed.sort();
                     assert_eq!(listed, expected, "sum {sum} xor {xor} floors {floors:?}");
                     assert_eq!(equations.solutions(2).len(), expected.len().min(2));
@@ -964,8 +979,11 @@ mod tests {
                         BigUint::from(expected.len()),
                         "sum {sum} xor {xor} floors {floors:?}"
                     );
-                    let mut listed: Vec<Vec<BigUint>> =
-                        equations.solutions(usize::MAX).into_iter().map(Vec::from).collect();
+                    let mut listed: Vec<Vec<BigUint>> = equations
+                        .solutions(usize::MAX)
+                        .into_iter()
+                        .map(Vec::from)
+                        .collect();
                     listed.sort();
                     assert_eq!(listed, expected, "sum {sum} xor {xor} floors {floors:?}");
                     assert_eq!(equations.solutions(3).len(), expected.len().min(3));

@@ -1110,9 +1110,15 @@ mod tests {
             ] {
                 let heap_big = BigUint::from(heap);
                 let value = explicit.value(&heap_big).unwrap();
-                assert_eq!(periodic.value(&heap_big), Some(value.clone()), "{code} {heap}");
+                assert_eq!(
+                    periodic.value(&heap_big),
+                    Some(value.clone()),
+                    "{code} {heap}"
+                );
                 let v = value.to_u64().unwrap();
-                let targets = (0..4).chain(v.saturating_sub(3)..=v + 3).chain([v ^ 5, v / 2]);
+                let targets = (0..4)
+                    .chain(v.saturating_sub(3)..=v + 3)
+                    .chain([v ^ 5, v / 2]);
                 for target in targets {
                     let target = BigUint::from(target);
                     let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
