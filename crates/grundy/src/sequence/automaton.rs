@@ -156,6 +156,7 @@ impl<'a> Claim<'a> {
         }
     }
 
+    #[cfg(test)]
     fn allows(&self, removed: usize, heaps: usize) -> bool {
         self.code.allows_leaving(removed, heaps)
     }
@@ -165,57 +166,37 @@ impl<'a> Claim<'a> {
     fn relations(&self, x: usize) -> Vec<Vec<Relation>> {
         let saltus = 1usize << self.shift;
         let mut by_low: Vec<BTreeSet<Relation>> = vec![BTreeSet::new(); saltus];
-        let (n0, p) = (self.preperiod as i64, self.period as i64);
+        let n0 = self.preperiod;
         let (c_x, _) = self.offsets[x];
-        for removed in 0..=self.code.max_removed() {
-            for heaps in 1..=3 {
-                if !self.allows(removed, heaps) {
-                    continue;
+        for_each_configuration(
+            self.code,
+            n0,
+            self.period,
+            x,
+            |quotient, smalls, offsets| {
+                let (mut small_level, mut low) = (0u64, 0u32);
+                for &size in smalls {
+                    small_level ^= self.small[size].0;
+                    low ^= self.small[size].1;
                 }
-                for big in 1..=heaps {
-                    let smalls = heaps - big;
-                    // Ordered choices: duplicates fold in the sets.
-                    let small_choices = (1..self.preperiod).count().pow(smalls as u32);
-                    for small_index in 0..small_choices {
-                        let mut rest = small_index;
-                        let (mut small_sum, mut small_level, mut small_low) = (0i64, 0u64, 0u32);
-                        for _ in 0..smalls {
-                            let size = 1 + rest % (self.preperiod - 1);
-                            rest /= self.preperiod - 1;
-                            small_sum += size as i64;
-                            small_level ^= self.small[size].0;
-                            small_low ^= self.small[size].1;
-                        }
-                        for offset_index in 0..self.period.pow(big as u32) {
-                            let mut rest = offset_index;
-                            let (mut offset_sum, mut level_sum, mut low) = (0i64, 0i64, small_low);
-                            let mut bounds = Vec::with_capacity(big);
-                            for _ in 0..big {
-                                let offset = rest % self.period;
-                                rest /= self.period;
-                                let (level, part_low) = self.offsets[offset];
-                                offset_sum += offset as i64;
-                                level_sum += level as i64;
-                                low ^= part_low;
-                                bounds.push(level + u64::from(n0 == 0 && offset == 0));
-                            }
-                            let numerator =
-                                (big as i64 - 1) * n0 + offset_sum + small_sum + removed as i64
-                                    - x as i64;
-                            if numerator.rem_euclid(p) != 0 {
-                                continue;
-                            }
-                            bounds.sort_unstable();
-                            by_low[low as usize].insert(Relation {
-                                delta: numerator / p + c_x as i64 - level_sum,
-                                xor: small_level,
-                                bounds,
-                            });
-                        }
-                    }
-                }
-            }
-        }
+                let mut level_sum = 0i64;
+                let mut bounds: Vec<u64> = offsets
+                    .iter()
+                    .map(|&offset| {
+                        let (level, part_low) = self.offsets[offset];
+                        level_sum += level as i64;
+                        low ^= part_low;
+                        level + u64::from(n0 == 0 && offset == 0)
+                    })
+                    .collect();
+                bounds.sort_unstable();
+                by_low[low as usize].insert(Relation {
+                    delta: quotient + c_x as i64 - level_sum,
+                    xor: small_level,
+                    bounds,
+                });
+            },
+        );
         by_low
             .into_iter()
             .map(|set| set.into_iter().collect())
@@ -246,6 +227,56 @@ impl<'a> Claim<'a> {
             };
             below == Some(true) && at_level == Some(true)
         })
+    }
+}
+
+/// Every configuration of a move from a heap `N = n0 + x + h·p >= L`: `visit(D,
+/// smalls, offsets)` for the tokens removed, the sizes of the small heaps left (each
+/// `1..n0`, in every order) and the offsets of the big ones (at least one, at least
+/// `n0` each, in every order), whenever the sizes can sum to `N` minus the tokens:
+/// `p` divides `(q - 1)·n0 + Σ x_a + Σ small + j - x = p·D`. The big heaps'
+/// multiples of `p` then sum to `h - D`.
+fn for_each_configuration(
+    code: &TakeAndBreak,
+    n0: usize,
+    p: usize,
+    x: usize,
+    mut visit: impl FnMut(i64, &[usize], &[usize]),
+) {
+    let (mut smalls, mut offsets) = (Vec::with_capacity(3), Vec::with_capacity(3));
+    for removed in 0..=code.max_removed() {
+        for heaps in 1..=3 {
+            if !code.allows_leaving(removed, heaps) {
+                continue;
+            }
+            for big in 1..=heaps {
+                let small_choices = (1..n0).count().pow((heaps - big) as u32);
+                for small_index in 0..small_choices {
+                    smalls.clear();
+                    let mut rest = small_index;
+                    for _ in big..heaps {
+                        smalls.push(1 + rest % (n0 - 1));
+                        rest /= n0 - 1;
+                    }
+                    for offset_index in 0..p.pow(big as u32) {
+                        offsets.clear();
+                        let mut rest = offset_index;
+                        for _ in 0..big {
+                            offsets.push(rest % p);
+                            rest /= p;
+                        }
+                        let numerator = ((big - 1) * n0
+                            + offsets.iter().sum::<usize>()
+                            + smalls.iter().sum::<usize>()
+                            + removed) as i64
+                            - x as i64;
+                        if numerator.rem_euclid(p as i64) == 0 {
+                            visit(numerator / p as i64, &smalls, &offsets);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
