@@ -208,7 +208,7 @@ fn limits_exit_3_and_name_the_flag() {
     let output = grundy(&["solve", "--max-heap", "5000", "octal[0.6](6000) + nim(1)"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("up to heap 5000"));
-    let output = grundy(&["solve", "--max-work", "1000", "octal[0.3F](4200)"]);
+    let output = grundy(&["solve", "--max-work", "1000", "octal[0.9](4200)"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("--max-work STEPS"));
     let answer = json(&[

@@ -136,9 +136,9 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn three_heap_codes_beyond_the_work_limit_exit_3_naming_the_flag() {
-    // 0.3F (G(n + 6) = G(n) + 3, a saltus no theorem here proves) keeps a set of two-heap values per heap and reads them all for each heap:
-    // 10^5 heaps would take hours.
-    let stderr = refused(&["seq", "octal[0.3F]", "-n", "100000"]);
+    // 0.9 (no period known) keeps a set of two-heap values per heap and reads them
+    // all for each heap: 10^5 heaps would take hours.
+    let stderr = refused(&["seq", "octal[0.9]", "-n", "100000"]);
     assert!(stderr.contains("work limit of 300000000 steps"), "{stderr}");
     assert!(
         stderr.contains("raise it with --max-work STEPS"),
@@ -146,26 +146,31 @@ fn three_heap_codes_beyond_the_work_limit_exit_3_naming_the_flag() {
     );
     assert!(stderr.contains("three heaps"), "{stderr}");
     // A small range passes by default, and the flag lowers or raises the limit.
-    let stderr = refused(&["seq", "octal[0.3F]", "-n", "2000", "--max-work", "1000"]);
+    let stderr = refused(&["seq", "octal[0.9]", "-n", "2000", "--max-work", "1000"]);
     assert!(stderr.contains("--max-work"), "{stderr}");
     let answer = json(&[
         "seq",
         "--json",
-        "octal[0.3F]",
+        "octal[0.9]",
         "-n",
         "2000",
         "--max-work",
         "1000000000",
     ]);
     assert_eq!(answer["values"].as_array().map(Vec::len), Some(2001));
-    assert_eq!(answer["values"][2000], 1001);
+    assert_eq!(answer["proven"], false);
+    // 0.3F costs as much per heap, but its period is proven (the automaton test,
+    // saltus 3): G(n) = 3·(n div 6) + n mod 3 at any n, at once.
+    let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "100000"]);
+    assert_eq!(answer["values"][100_000], 49_999);
+    assert_eq!(answer["proven"], true);
 }
 
 #[test]
 fn three_heap_codes_beyond_the_memory_limit_exit_3_naming_the_flag() {
-    // 0.3F climbs by 3 every 6 heaps (a saltus no test proves): a million heaps keep
-    // sets of up to 2^19 bits each, tens of GiB.
-    let stderr = refused(&["seq", "octal[0.3F]", "-n", "1000000"]);
+    // 0.9's values grow with the heaps (no period known): a million heaps keep sets
+    // of two-heap values of up to 2^19 bits each, tens of GiB.
+    let stderr = refused(&["seq", "octal[0.9]", "-n", "1000000"]);
     assert!(
         stderr.contains("memory limit of 4294967296 bytes"),
         "{stderr}"
@@ -174,12 +179,12 @@ fn three_heap_codes_beyond_the_memory_limit_exit_3_naming_the_flag() {
         stderr.contains("raise it with --max-memory BYTES"),
         "{stderr}"
     );
-    let stderr = refused(&["seq", "octal[0.3F]", "-n", "4000", "--max-memory", "512K"]);
+    let stderr = refused(&["seq", "octal[0.9]", "-n", "4000", "--max-memory", "512K"]);
     assert!(stderr.contains("memory limit of 524288 bytes"), "{stderr}");
     let answer = json(&[
         "seq",
         "--json",
-        "octal[0.3F]",
+        "octal[0.9]",
         "-n",
         "4000",
         "--max-memory",
@@ -198,43 +203,57 @@ fn three_heap_codes_beyond_the_memory_limit_exit_3_naming_the_flag() {
 
 #[test]
 fn the_period_search_past_n_stops_at_the_limits() {
-    // By default the period is looked for up to heap 16384; for 0.8 that would take
-    // about half a minute, so it stops where the work limit would be passed.
-    let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "10"]);
+    // By default the period is looked for up to heap 16384; for 0.9 (three-heap
+    // moves, no period known) that would take minutes, so it stops where the work
+    // limit would be passed.
+    let answer = json(&["seq", "--json", "octal[0.9]", "-n", "10"]);
     assert_eq!(
         answer["values"],
-        serde_json::json!([0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4])
+        serde_json::json!([0, 1, 0, 0, 0, 1, 2, 2, 2, 3, 4])
     );
     let computed = answer["computed"].as_u64().unwrap();
     assert!((1024..16385).contains(&computed), "{computed}");
-    assert_eq!(
-        (answer["period"].as_u64(), answer["saltus"].as_u64()),
-        (Some(6), Some(3))
-    );
+    assert!(answer["period"].is_null(), "{answer}");
     // --until-proven asked for more: stopping short of a proof is a limit.
-    let stderr = refused(&["seq", "octal[0.3F]", "-n", "10", "--until-proven"]);
+    let stderr = refused(&["seq", "octal[0.9]", "-n", "10", "--until-proven"]);
     assert!(
         stderr.contains("--until-proven found no proven period"),
         "{stderr}"
     );
     assert!(stderr.contains("--max-work"), "{stderr}");
-    // Within its --max-heap, an unproven period is an answer.
+    // Within its --max-heap, an unproven period is an answer: Kayles' period 12
+    // from heap 71 shows in 167 values; Guy-Smith proves it from 168.
     let answer = json(&[
         "seq",
         "--json",
-        "octal[0.3F]",
+        "kayles",
         "-n",
         "10",
         "--until-proven",
         "--max-heap",
-        "2000",
+        "166",
     ]);
-    assert_eq!(answer["proven"], false);
+    assert_eq!(
+        (answer["period"].as_u64(), answer["proven"].as_bool()),
+        (Some(12), Some(false))
+    );
+    // 0.3F: G(n + 6) = G(n) + 3 from heap 0, proven by the automaton test.
+    let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "10", "--until-proven"]);
+    assert_eq!(
+        answer["values"],
+        serde_json::json!([0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4])
+    );
+    assert_eq!(
+        (answer["period"].as_u64(), answer["saltus"].as_u64()),
+        (Some(6), Some(3))
+    );
+    assert_eq!(answer["proven"], true);
+    assert!(answer["proof"].as_str().unwrap().contains("automaton test"));
 }
 
 #[test]
 fn a_period_proven_by_the_first_values_gives_every_value() {
-    // 0.8 costs as much per heap as 0.3F, but the level test proves its period
+    // 0.8 costs as much per heap as 0.9, but the level test proves its period
     // (3, saltus 1, from heap 1) from the first values: 10^6 heaps answer at once.
     let answer = json(&["seq", "--json", "octal[0.8]", "-n", "1000000"]);
     let values = answer["values"].as_array().unwrap();
@@ -312,13 +331,15 @@ fn arithmetic_periodicity_is_proven_by_the_level_test() {
     assert_eq!(answer["saltus"], 16);
     assert_eq!(answer["proven"], true);
     assert!(answer["proof"].as_str().unwrap().contains("level test"));
-    // 0.3F: G(n + 6) = G(n) + 3 from 0; a saltus of 3 is outside the test: unproven.
+    // 0.3F: G(n + 6) = G(n) + 3 from 0; a saltus of 3 is outside the level test,
+    // and the automaton test proves it.
     let answer = json(&["seq", "--json", "octal[0.3F]", "-n", "5"]);
     assert_eq!(
         (answer["period"].clone(), answer["saltus"].clone()),
         (6.into(), 3.into())
     );
-    assert_eq!(answer["proven"], false);
+    assert_eq!(answer["proven"], true);
+    assert!(!answer["proof"].as_str().unwrap().contains("level test"));
 }
 
 #[test]

@@ -400,7 +400,7 @@ fn proof_text(periodicity: &Periodicity) -> String {
             "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..{checked}"
         ),
         Proof::AutomatonTest { checked } => format!(
-            "arithmetic periodicity by grundy's automaton test (saltus a power of two), checked on heaps 0..{checked}"
+            "arithmetic periodicity by grundy's automaton test, checked on heaps 0..{checked}"
         ),
         Proof::WindowTest { checked } => format!(
             "arithmetic periodicity by grundy's window test (all-but subtraction), checked on heaps 0..{checked}"

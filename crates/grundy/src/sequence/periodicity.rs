@@ -30,12 +30,13 @@
 //!   certified by the *level test* proved in the `arithmetic` module, when the saltus
 //!   (or that of a multiple of the period) is a power of two above every value of the
 //!   first `n0 + p` heaps and its finite checks pass; failing that, by the *automaton
-//!   test* of the `automaton` module, which needs only a power-of-two saltus and
-//!   decides exactly, by automata over the binary digits, whether the claimed values
-//!   obey the mex rule at every heap past those computed. **All-but subtraction games**
-//!   are certified by the *window test* of the `arithmetic` module. Other
-//!   arithmetic-periodic sequences (a saltus like 3) are reported but *not* certified:
-//!   `proven` stays false. (Howse and Nowakowski, *Periodicity and
+//!   test* of the `automaton` module, which decides exactly, by automata over the
+//!   binary digits, whether the claimed values obey the mex rule at every heap past
+//!   those computed (any saltus up to 16; a saltus that is not a power of two, like
+//!   0.3F's 3, by the automata of `automaton::any_saltus`, within smaller caps).
+//!   **All-but subtraction games** are certified by the *window test* of the
+//!   `arithmetic` module. Arithmetic-periodic sequences beyond these caps are reported
+//!   but *not* certified: `proven` stays false. (Howse and Nowakowski, *Periodicity and
 //!   arithmetic-periodicity in hexadecimal games*, Theoret. Comput. Sci. 313 (2004),
 //!   give a published test; we could not check its exact statement, so grundy proves
 //!   its own.)
@@ -99,8 +100,8 @@ pub enum Proof {
         /// Values of heaps below this were compared.
         checked: usize,
     },
-    /// The automaton test for arithmetic periodicity (saltus a power of two, any early
-    /// values; see the `automaton` module), checked on heaps `0..checked`.
+    /// The automaton test for arithmetic periodicity (any early values; see the
+    /// `automaton` module), checked on heaps `0..checked`.
     AutomatonTest {
         /// Values of heaps below this were compared.
         checked: usize,
