@@ -164,11 +164,6 @@ impl<'a> Claim<'a> {
         }
     }
 
-    #[cfg(test)]
-    fn allows(&self, removed: usize, heaps: usize) -> bool {
-        self.code.allows_leaving(removed, heaps)
-    }
-
     /// The relations of the configurations at offset `x`, by the low part `b` of their
     /// options (index `b`).
     fn relations(&self, x: usize) -> Vec<Vec<Relation>> {
@@ -596,19 +591,23 @@ mod tests {
     }
 
     /// The values of the options of `n` under the claim, by enumerating every move.
-    fn options_by_moves(claim: &Claim, f: &impl Fn(usize) -> u64, n: usize) -> BTreeSet<u64> {
+    pub(super) fn options_by_moves(
+        code: &TakeAndBreak,
+        f: &impl Fn(usize) -> u64,
+        n: usize,
+    ) -> BTreeSet<u64> {
         let mut values = BTreeSet::new();
-        for removed in 0..=claim.code.max_removed().min(n) {
+        for removed in 0..=code.max_removed().min(n) {
             let rest = n - removed;
-            if claim.allows(removed, 1) && rest > 0 {
+            if code.allows_leaving(removed, 1) && rest > 0 {
                 values.insert(f(rest));
             }
-            if claim.allows(removed, 2) {
+            if code.allows_leaving(removed, 2) {
                 for a in 1..=rest / 2 {
                     values.insert(f(a) ^ f(rest - a));
                 }
             }
-            if claim.allows(removed, 3) {
+            if code.allows_leaving(removed, 3) {
                 for a in 1..=rest / 3 {
                     for b in a..=(rest - a) / 2 {
                         values.insert(f(a) ^ f(b) ^ f(rest - a - b));
@@ -698,7 +697,7 @@ mod tests {
             for n in start..start + 3 * p + 40 {
                 assert_eq!(
                     options_by_relations(&claim, n),
-                    options_by_moves(&claim, &f, n),
+                    options_by_moves(&tb, &f, n),
                     "{text} ({n0}, {p}, {s}) heap {n}"
                 );
             }

@@ -945,50 +945,43 @@ mod tests {
         all
     }
 
+    /// The count and the listed solutions of the level equations with `floors`,
+    /// against enumeration, for every sum below `sums` and xor below 64.
+    fn check_level_equations<const M: usize>(floors: [u32; M], sums: u32) {
+        for sum in 0..sums {
+            for xor in 0u32..64 {
+                let expected = enumerated_levels(sum, xor, &floors);
+                let equations = LevelEquations::new(&sum.into(), &xor.into(), floors);
+                let context = format!("sum {sum} xor {xor} floors {floors:?}");
+                assert_eq!(
+                    equations.count(),
+                    BigUint::from(expected.len()),
+                    "{context}"
+                );
+                let mut listed: Vec<Vec<BigUint>> = equations
+                    .solutions(usize::MAX)
+                    .into_iter()
+                    .map(Vec::from)
+                    .collect();
+                listed.sort();
+                assert_eq!(listed, expected, "{context}");
+                assert_eq!(
+                    equations.solutions(M).len(),
+                    expected.len().min(M),
+                    "{context}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn level_equations_match_enumeration() {
         // Floors 0 (the level test's form) and above, including floors with high bits.
         for floors in [[0, 0], [1, 0], [0, 5], [3, 6], [9, 2], [12, 12]] {
-            for sum in 0u32..50 {
-                for xor in 0u32..64 {
-                    let expected = enumerated_levels(sum, xor, &floors);
-                    let equations = LevelEquations::new(&sum.into(), &xor.into(), floors);
-                    assert_eq!(
-                        equations.count(),
-                        BigUint::from(expected.len()),
-                        "sum {sum} xor {xor} floors {floors:?}"
-                    );
-                    let mut listed: Vec<Vec<BigUint>> = equations
-                        .solutions(usize::MAX)
-                        .into_iter()
-                        .map(Vec::from)
-                        .collect();
-                    listed.sort();
-                    assert_eq!(listed, expected, "sum {sum} xor {xor} floors {floors:?}");
-                    assert_eq!(equations.solutions(2).len(), expected.len().min(2));
-                }
-            }
+            check_level_equations(floors, 50);
         }
         for floors in [[0, 0, 0], [1, 0, 2], [4, 4, 0], [3, 7, 5], [16, 1, 9]] {
-            for sum in 0u32..30 {
-                for xor in 0u32..64 {
-                    let expected = enumerated_levels(sum, xor, &floors);
-                    let equations = LevelEquations::new(&sum.into(), &xor.into(), floors);
-                    assert_eq!(
-                        equations.count(),
-                        BigUint::from(expected.len()),
-                        "sum {sum} xor {xor} floors {floors:?}"
-                    );
-                    let mut listed: Vec<Vec<BigUint>> = equations
-                        .solutions(usize::MAX)
-                        .into_iter()
-                        .map(Vec::from)
-                        .collect();
-                    listed.sort();
-                    assert_eq!(listed, expected, "sum {sum} xor {xor} floors {floors:?}");
-                    assert_eq!(equations.solutions(3).len(), expected.len().min(3));
-                }
-            }
+            check_level_equations(floors, 30);
         }
     }
 

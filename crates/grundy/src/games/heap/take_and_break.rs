@@ -1041,6 +1041,41 @@ mod tests {
         }
     }
 
+    /// Counts and first moves from the period agree with enumerating every move, on
+    /// heaps just past the computed values (and `more` past them), for targets around
+    /// each heap's value.
+    fn check_moves_past_the_computed_values(code: &str, periodic: &SequenceRules, more: usize) {
+        let explicit = computed_past(periodic, more);
+        for heap in [
+            periodic.values.len(),
+            periodic.values.len() + more / 7,
+            periodic.values.len() + more - 1,
+        ] {
+            let heap_big = BigUint::from(heap);
+            let value = explicit.value(&heap_big).unwrap();
+            assert_eq!(
+                periodic.value(&heap_big),
+                Some(value.clone()),
+                "{code} {heap}"
+            );
+            let v = value.to_u64().unwrap();
+            let targets = (0..6)
+                .chain(v.saturating_sub(3)..=v + 3)
+                .chain([v ^ 1, v ^ 5, v / 2]);
+            for target in targets {
+                let target = BigUint::from(target);
+                let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
+                let by_enumeration = explicit
+                    .heap_moves_to_nimber(&heap_big, &target, 6)
+                    .unwrap();
+                assert_eq!(
+                    by_period, by_enumeration,
+                    "{code} heap {heap} target {target}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn three_heap_codes_count_splits_past_the_computed_values() {
         // Codes leaving three heaps, periodic (Guy-Smith) and arithmetic-periodic (level
@@ -1051,38 +1086,10 @@ mod tests {
             "0.B", "0.F", "0.A", "0.8", "0.08", "0.28", "0.C4", "0.AF", "0.E8", "0.FF",
         ] {
             let rule = HeapRule::octal(code).unwrap();
-            let periodic = SequenceRules::new(rule.clone(), Some(&BigUint::from(10u32).pow(30)));
+            let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(30)));
             let periodicity = periodic.periodicity.clone().expect("proven");
             arithmetic += usize::from(periodicity.saltus > 0);
-            let explicit = computed_past(&periodic, 400);
-            for heap in [
-                periodic.values.len(),
-                periodic.values.len() + 57,
-                periodic.values.len() + 399,
-            ] {
-                let heap_big = BigUint::from(heap);
-                let value = explicit.value(&heap_big).unwrap();
-                assert_eq!(
-                    periodic.value(&heap_big),
-                    Some(value.clone()),
-                    "{code} {heap}"
-                );
-                let v = value.to_u64().unwrap();
-                let targets = (0..6)
-                    .chain(v.saturating_sub(3)..=v + 3)
-                    .chain([v ^ 1, v / 2]);
-                for target in targets {
-                    let target = BigUint::from(target);
-                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
-                    let by_enumeration = explicit
-                        .heap_moves_to_nimber(&heap_big, &target, 6)
-                        .unwrap();
-                    assert_eq!(
-                        by_period, by_enumeration,
-                        "{code} heap {heap} target {target}"
-                    );
-                }
-            }
+            check_moves_past_the_computed_values(code, &periodic, 400);
         }
         assert!(arithmetic >= 5, "the arithmetic-periodic codes are covered");
     }
@@ -1090,47 +1097,18 @@ mod tests {
     #[test]
     fn codes_proven_by_the_automaton_count_splits_past_the_computed_values() {
         // Codes whose values pass the saltus from the start, proven by the automaton
-        // test only: the residue classes have floors above 0. Counts and first moves
-        // agree with enumerating every move, on heaps past the computed values.
+        // test only: the residue classes have floors above 0.
         for code in [
             "0.0B", "0.1A", "0.8B", "0.9C", "0.BA", "0.CF", "0.FB", "0.FE",
         ] {
             let rule = HeapRule::octal(code).unwrap();
-            let periodic = SequenceRules::new(rule.clone(), Some(&BigUint::from(10u32).pow(30)));
+            let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(30)));
             let periodicity = periodic.periodicity.clone().expect("proven");
             assert!(
                 matches!(periodicity.proof, Proof::AutomatonTest { .. }),
                 "{code}: {periodicity:?}"
             );
-            let explicit = computed_past(&periodic, 300);
-            for heap in [
-                periodic.values.len(),
-                periodic.values.len() + 41,
-                periodic.values.len() + 299,
-            ] {
-                let heap_big = BigUint::from(heap);
-                let value = explicit.value(&heap_big).unwrap();
-                assert_eq!(
-                    periodic.value(&heap_big),
-                    Some(value.clone()),
-                    "{code} {heap}"
-                );
-                let v = value.to_u64().unwrap();
-                let targets = (0..4)
-                    .chain(v.saturating_sub(3)..=v + 3)
-                    .chain([v ^ 5, v / 2]);
-                for target in targets {
-                    let target = BigUint::from(target);
-                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
-                    let by_enumeration = explicit
-                        .heap_moves_to_nimber(&heap_big, &target, 6)
-                        .unwrap();
-                    assert_eq!(
-                        by_period, by_enumeration,
-                        "{code} heap {heap} target {target}"
-                    );
-                }
-            }
+            check_moves_past_the_computed_values(code, &periodic, 300);
         }
     }
 

@@ -426,6 +426,7 @@ impl Search<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::options_by_moves;
     use super::*;
     use crate::games::heap::HeapRule;
     use crate::sequence::grundy_values;
@@ -467,30 +468,6 @@ mod tests {
                     }
                 }
                 _ => {}
-            }
-        }
-        values
-    }
-
-    /// The values of the options of `n` by enumerating every move, under `f`.
-    fn options_by_moves(code: &TakeAndBreak, f: &impl Fn(usize) -> u64, n: usize) -> BTreeSet<u64> {
-        let mut values = BTreeSet::new();
-        for removed in 0..=code.max_removed().min(n) {
-            let rest = n - removed;
-            if code.allows_leaving(removed, 1) && rest > 0 {
-                values.insert(f(rest));
-            }
-            if code.allows_leaving(removed, 2) {
-                for a in 1..=rest / 2 {
-                    values.insert(f(a) ^ f(rest - a));
-                }
-            }
-            if code.allows_leaving(removed, 3) {
-                for a in 1..=rest / 3 {
-                    for b in a..=(rest - a) / 2 {
-                        values.insert(f(a) ^ f(b) ^ f(rest - a - b));
-                    }
-                }
             }
         }
         values
