@@ -516,15 +516,17 @@ mod tests {
     /// Every `(n0, p, s)` with `s` a power of two that the first `length` values show
     /// from `n0` over at least one period (the smallest `n0` for each `p`).
     fn candidates(g: &[u32]) -> Vec<(usize, usize, u32)> {
+        candidates_with(g, u32::is_power_of_two)
+    }
+
+    /// As [`candidates`], for every saltus `keep` accepts.
+    pub(super) fn candidates_with(g: &[u32], keep: fn(u32) -> bool) -> Vec<(usize, usize, u32)> {
         let mut found = Vec::new();
         for p in 1..=g.len() / 3 {
             let last = g.len() - 1;
-            let Some(s) = g[last].checked_sub(g[last - p]) else {
+            let Some(s) = g[last].checked_sub(g[last - p]).filter(|&s| keep(s)) else {
                 continue;
             };
-            if !s.is_power_of_two() {
-                continue;
-            }
             let mut n0 = last - p;
             while n0 > 0 && g[n0 - 1 + p] == g[n0 - 1] + s {
                 n0 -= 1;

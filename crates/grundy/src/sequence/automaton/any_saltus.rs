@@ -546,19 +546,7 @@ mod tests {
     /// Every `(n0, p, s)`, any saltus, that the first values show from `n0` over at
     /// least two periods (the smallest `n0` for each `p`).
     fn candidates(g: &[u32]) -> Vec<(usize, usize, u32)> {
-        let mut found = Vec::new();
-        for p in 1..=g.len() / 3 {
-            let last = g.len() - 1;
-            let Some(s) = g[last].checked_sub(g[last - p]).filter(|&s| s > 0) else {
-                continue;
-            };
-            let mut n0 = last - p;
-            while n0 > 0 && g[n0 - 1 + p] == g[n0 - 1] + s {
-                n0 -= 1;
-            }
-            found.push((n0, p, s));
-        }
-        found
+        super::super::tests::candidates_with(g, |s| s > 0)
     }
 
     /// Soundness and teeth over every two-digit hexadecimal code that can leave three
