@@ -900,22 +900,22 @@ mod tests {
 
     #[test]
     fn values_beyond_the_budget_are_refused_not_computed() {
-        // 0.3F leaves three heaps (cubic time): 20000 values are far beyond the
+        // 0.9 leaves three heaps (cubic time): 20000 values are far beyond the
         // budget of a position, 300 within it.
-        let rule = HeapRule::octal("0.3F").unwrap();
+        let rule = HeapRule::octal("0.9").unwrap();
         let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
         solver.extend_to(255);
         // The estimate the search was sized by.
         let model = CostModel::new(&rule, Method::SparseSpace, solver.values());
         let reason =
             SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(20_000u32));
-        let reason = reason.expect_err("20000 values of 0.3F are over the budget");
+        let reason = reason.expect_err("20000 values of 0.9 are over the budget");
         assert!(
             reason.contains("steps") && reason.contains("--max-work"),
             "{reason}"
         );
-        // It searched for a period only as far as the budget allows (0.3F's saltus
-        // of 3 is beyond every test: none is proven).
+        // It searched for a period only as far as the budget allows (0.9 shows
+        // none).
         let searched = solver.values().len();
         let limits = build_limits();
         let budget = Cost {
@@ -976,7 +976,7 @@ mod tests {
             largest_heap: 5_000,
             ..defaults
         };
-        let reason = refusal("octal[0.3F](4200) + nim(1)", little_work).expect("over 1000 steps");
+        let reason = refusal("octal[0.9](4200) + nim(1)", little_work).expect("over 1000 steps");
         assert!(
             reason.contains("1.0e3 steps") && reason.contains("--max-work"),
             "{reason}"
