@@ -32,8 +32,8 @@
 //!   first `n0 + p` heaps and its finite checks pass; failing that, by the *automaton
 //!   test* of the `automaton` module, which decides exactly, by automata over the
 //!   binary digits, whether the claimed values obey the mex rule at every heap past
-//!   those computed (any saltus up to 16; a saltus that is not a power of two, like
-//!   0.3F's 3, by the automata of `automaton::any_saltus`, within smaller caps).
+//!   those computed (a power-of-two saltus by levels and low parts; any other saltus
+//!   up to 16, like 0.3F's 3, by the automata of `automaton::any_saltus`).
 //!   **All-but subtraction games** are certified by the *window test* of the
 //!   `arithmetic` module. Arithmetic-periodic sequences beyond these caps are reported
 //!   but *not* certified: `proven` stays false. (Howse and Nowakowski, *Periodicity and
