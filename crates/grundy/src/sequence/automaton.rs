@@ -592,6 +592,19 @@ mod tests {
         assert!(both >= 40, "{both}");
     }
 
+    /// The claimed sequence: `first` on heaps below `n0 + p`, then `f(n + p) =
+    /// f(n) + s`.
+    pub(super) fn claimed(first: &[u32], n0: usize, p: usize, s: u32) -> impl Fn(usize) -> u64 {
+        move |n| {
+            if n < n0 + p {
+                u64::from(first[n])
+            } else {
+                let (h, x) = ((n - n0) / p, (n - n0) % p);
+                u64::from(first[n0 + x]) + u64::from(s) * h as u64
+            }
+        }
+    }
+
     /// The values of the options of `n` under the claim, by enumerating every move.
     pub(super) fn options_by_moves(
         code: &TakeAndBreak,
@@ -685,14 +698,7 @@ mod tests {
         ];
         for (text, first, n0, p, s) in cases {
             let tb = code(text);
-            let f = |n: usize| -> u64 {
-                if n < n0 + p {
-                    u64::from(first[n])
-                } else {
-                    let (h, x) = ((n - n0) / p, (n - n0) % p);
-                    u64::from(first[n0 + x]) + u64::from(s) * h as u64
-                }
-            };
+            let f = claimed(&first, n0, p, s);
             let g: Vec<u32> = (0..n0 + p).map(|n| f(n) as u32).collect();
             let claim = Claim::new(&tb, &g, n0, p, s);
             let start = induction_base(&tb, n0, p);

@@ -426,7 +426,7 @@ impl Search<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::options_by_moves;
+    use super::super::tests::{claimed, options_by_moves};
     use super::*;
     use crate::games::heap::HeapRule;
     use crate::sequence::grundy_values;
@@ -487,14 +487,7 @@ mod tests {
         ];
         for (text, first, n0, p, s) in cases {
             let code: TakeAndBreak = text.parse().unwrap();
-            let f = |n: usize| -> u64 {
-                if n < n0 + p {
-                    u64::from(first[n])
-                } else {
-                    let (h, x) = ((n - n0) / p, (n - n0) % p);
-                    u64::from(first[n0 + x]) + u64::from(s) * h as u64
-                }
-            };
+            let f = claimed(&first, n0, p, s);
             let claim = Claim {
                 code: &code,
                 preperiod: n0,
