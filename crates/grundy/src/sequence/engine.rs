@@ -21,8 +21,13 @@
 //! heap `r` are inserted for 32 consecutive heaps at once: the other halves
 //! `G(m - r), G(m + 1 - r), ...` are consecutive values, and `G(r)` is read once (with
 //! AVX-512 the 32 positions are computed in one vector, see [`simd::mark_pairs`]). These
-//! byte stores, one per rare pair, bound the speed of games with many rare heaps
-//! (Officers: 1,583 per heap, about one cycle each; see docs/BENCHMARKS.md).
+//! pairs bound the speed of games with many rare heaps (Officers: 1,583 per heap). A
+//! byte store each costs about one cycle; when the values a block's rare pairs can take
+//! are named by 8 bits, each heap's set of them is kept in vector registers instead
+//! (about 0.7 cycle per pair, see [`simd::mark_pairs_in_registers`]): values below 256,
+//! or below 512 with bit 8 in the mask and no rare heap among the other halves, since a
+//! rare heap and a common one give a value of known parity under the mask, which gives
+//! bit 8 back from the others (`Marking`).
 //!
 //! The common pairs are searched in one of two ways (`SearchMode`):
 //! - one pass for all wanted values (the default with AVX-512): every value missing
@@ -148,6 +153,9 @@ impl MoveTable {
 pub struct EngineStats {
     /// Pairs of heaps looked at through the rare lists.
     pub rare_pairs: u64,
+    /// Of those, the pairs whose values were gathered in bit sets in vector registers
+    /// (the others were stored one byte each).
+    pub register_pairs: u64,
     /// Pairs of heaps looked at by full scans and searches.
     pub scanned_pairs: u64,
     /// Searches over all pairs for one candidate value.
@@ -233,22 +241,79 @@ struct Block {
     covered: [SmallVec<[(usize, usize); 4]>; 2],
 }
 
+/// How the pairs of a block's rare heaps go into the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Marking {
+    /// One byte store per pair (scalar, or positions computed by vector).
+    Stores { vector: bool },
+    /// Bit sets in vector registers ([`simd::mark_pairs_in_registers`]), with bit 8
+    /// of the values got back as said.
+    Registers(Option<simd::NinthBit>),
+}
+
+impl Marking {
+    /// The marking for the pairs `(r, base + k - r)` of the block, `r` in `rare` (all
+    /// rare heaps of `class`): in registers when every value fits in 8 bits, or in 9
+    /// bits with bit 8 in the mask and every other half common; then each value `x`
+    /// has `2x + (m mod 2)` of odd parity under the mask (see the module doc), which
+    /// gives bit 8 from the others.
+    fn for_block(class: &SparseClass, bits: u32, base: usize, rare: &[u32], vector: bool) -> Self {
+        let (Some(mask), Some(&largest)) = (class.mask, rare.last()) else {
+            return Self::Stores { vector };
+        };
+        if !vector {
+            return Self::Stores { vector };
+        }
+        if bits <= 8 {
+            return Self::Registers(None);
+        }
+        let value_mask = mask >> 1;
+        let all_rare_below = class
+            .rare
+            .last()
+            .is_none_or(|&last| (last as usize) < base - largest as usize);
+        if bits != 9 || value_mask >> 8 & 1 == 0 || !all_rare_below {
+            return Self::Stores { vector };
+        }
+        // parity(x & value_mask) = 1 xor (m mod 2 when the mask uses the heap's parity),
+        // with m = base + k.
+        let lanes = (0..BLOCK).fold(0u32, |lanes, k| {
+            let top = 1 ^ ((base + k) as u32 & mask & 1);
+            lanes | top << k
+        });
+        Self::Registers(Some(simd::NinthBit {
+            low_mask: (value_mask & 0xFF) as u8,
+            lanes,
+        }))
+    }
+}
+
 /// Inserts into the `BLOCK` rows of `block` the values `G(r) xor G(base + k - r)` for
 /// each `r` of `rare` and `k < BLOCK`, every value being below `1 << bits`; every
-/// `base + k - r` must be below `g.len()`. With `vector`, by [`simd::mark_pairs`] where
-/// the machine allows.
+/// `base + k - r` must be below `g.len()`. By the `marking` asked for where the machine
+/// allows, else by scalar stores. True when the pairs went through registers.
 fn insert_rare_pairs<T: Cell>(
     block: &mut Block,
     bits: u32,
     g: &[T],
     base: usize,
     rare: &[u32],
-    vector: bool,
-) {
+    marking: Marking,
+) -> bool {
     let (width, stamp) = (block.width, block.stamp);
     let rows = &mut block.rows;
-    if vector && simd::mark_pairs(rows, width, bits, stamp, g, base, rare) {
-        return;
+    match marking {
+        Marking::Registers(ninth) => {
+            if simd::mark_pairs_in_registers(rows, width, stamp, g, base, rare, ninth) {
+                return true;
+            }
+        }
+        Marking::Stores { vector: true } => {
+            if simd::mark_pairs(rows, width, bits, stamp, g, base, rare) {
+                return false;
+            }
+        }
+        Marking::Stores { vector: false } => {}
     }
     let mut chunks = rows.chunks_exact_mut(width);
     let mut rows: [&mut [u8]; BLOCK] =
@@ -263,6 +328,7 @@ fn insert_rare_pairs<T: Cell>(
             row[(value ^ other).get() as usize] = stamp;
         }
     }
+    false
 }
 
 /// The option set of one heap, borrowed as a plain slice (see [`Block`]).
@@ -776,14 +842,13 @@ impl TableEngine {
                         .rare
                         .partition_point(|&r| 2 * (r as usize) < start - j)
                         .max(lo);
-                    insert_rare_pairs(
-                        block,
-                        self.value_bits,
-                        g,
-                        start - j,
-                        &class.rare[lo..hi],
-                        matches!(self.search, SearchMode::OnePass { vector: true }),
-                    );
+                    let rare = &class.rare[lo..hi];
+                    let vector = matches!(self.search, SearchMode::OnePass { vector: true });
+                    let marking =
+                        Marking::for_block(class, self.value_bits, start - j, rare, vector);
+                    if insert_rare_pairs(block, self.value_bits, g, start - j, rare, marking) {
+                        self.stats.register_pairs += (rare.len() * BLOCK) as u64;
+                    }
                 }
                 block.covered[parity].push((lo, hi));
             }
@@ -1238,5 +1303,74 @@ impl Engine {
             Self::Table(engine) => engine.stats(),
             Self::RestNim(_) => EngineStats::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit 8 that `Marking::for_block` promises: for every pair of a rare heap `r`
+    /// and a common heap `o = base + k - r`, `NinthBit::value` gives back `G(r) xor
+    /// G(o)` from its low 8 bits. All 9-bit value pairs, masks with and without the
+    /// heap's parity bit, both parities of common heaps and of `base`.
+    #[test]
+    fn the_ninth_bit_comes_back_from_the_parity() {
+        let (r, last_rare) = (40usize, 41u32);
+        let mut checked = 0;
+        for mask in [
+            0b10_1010_1010,
+            0b11_1101_1100,
+            0b10_0000_0001,
+            0b11_0110_0111,
+        ] {
+            for common_parity in [false, true] {
+                let mut class = SparseClass::default();
+                class.set_mask(mask, common_parity);
+                class.rare = vec![r as u32, last_rare];
+                let rare_at = |heap: usize, value: u32| {
+                    odd_parity(extended(value, heap) & mask) != common_parity
+                };
+                for base in [1000, 1001] {
+                    let marking = Marking::for_block(&class, 9, base, &[r as u32], true);
+                    let Marking::Registers(Some(ninth)) = marking else {
+                        panic!("mask {mask:#b}: {marking:?}");
+                    };
+                    for k in [0, 1, 2, 31] {
+                        let o = base + k - r;
+                        for own in (0..512).filter(|&v| rare_at(r, v)) {
+                            for other in (0..512).filter(|&v| !rare_at(o, v)) {
+                                let x = own ^ other;
+                                assert_eq!(ninth.value((x & 255) as u8, k), x);
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1_000_000);
+    }
+
+    #[test]
+    fn stores_where_registers_cannot_name_the_values() {
+        let mut class = SparseClass::default();
+        class.set_mask(0b11_1101_1100, true);
+        class.rare = vec![40, 900];
+        let block =
+            |class: &SparseClass, bits, base| Marking::for_block(class, bits, base, &[40], true);
+        // A rare heap (900) among the other halves: their value's bit 8 is not known.
+        assert_eq!(block(&class, 9, 930), Marking::Stores { vector: true });
+        assert!(matches!(block(&class, 9, 941), Marking::Registers(Some(_))));
+        // 8-bit values need no parity, rare other halves or not.
+        assert_eq!(block(&class, 8, 930), Marking::Registers(None));
+        // Values of 10 bits, or a mask without bit 8 of the values.
+        assert_eq!(block(&class, 10, 2000), Marking::Stores { vector: true });
+        class.set_mask(0b01_1101_1100, true);
+        assert_eq!(block(&class, 9, 2000), Marking::Stores { vector: true });
+        assert_eq!(
+            Marking::for_block(&class, 8, 2000, &[40], false),
+            Marking::Stores { vector: false }
+        );
     }
 }

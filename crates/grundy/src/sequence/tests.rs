@@ -184,6 +184,18 @@ fn search_modes_agree() {
                 .iter()
                 .any(|&v| v >= 256)
         );
+        // With AVX-512, 0.6 past heap 40 000 marks its rare pairs in registers, bit 8
+        // of the values got back from the parity (the values have 9 bits).
+        let mut solver = SequenceSolver::new(rule("0.6"), Method::SparseSpace);
+        solver.extend_to(last);
+        let before = solver.stats().register_pairs;
+        solver.extend_to(last + 3200);
+        let marked = solver.stats().register_pairs - before;
+        assert_eq!(
+            marked > 100 * 32 * 1000,
+            super::simd::available(),
+            "{marked}"
+        );
     }
 }
 
@@ -198,6 +210,12 @@ fn sparse_space_is_actually_used() {
     let plain_pairs: u64 = (4..=20_000u64).map(|n| (n - 2) / 2).sum();
     assert!(
         stats.rare_pairs + stats.scanned_pairs < plain_pairs / 10,
+        "{stats:?}"
+    );
+    // Its values have 8 bits: with AVX-512 the rare pairs are marked in registers.
+    assert_eq!(
+        stats.register_pairs > 0,
+        super::simd::available(),
         "{stats:?}"
     );
     // 0.106 needs the parity-twisted class (odd removals, position bit in the mask).
