@@ -36,6 +36,8 @@
 //!   each of which would otherwise cost the search a mispredicted branch), then one
 //!   pass over the others takes out each wanted value it meets, stopping when none is
 //!   left (see [`super::simd`]; the last value is searched for alone by compares);
+//!   where the values have 8 bits, or 9 with bit 8 in the mask, the pass reads their
+//!   low bytes, 64 pairs a step (`Search::search_bytes`);
 //! - one candidate at a time (without AVX-512, or with values too large for the
 //!   one-pass sets): a short scalar run, then a vectorisable search for `c`; on a hit
 //!   `c` is excluded and the next candidate checked.
@@ -58,7 +60,7 @@ use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use smallvec::SmallVec;
 
 use super::simd::{self, TARGET_LIMIT, TargetSet};
-use super::storage::{Cell, MIRROR_WINDOW, Mirror, Reversed};
+use super::storage::{Cell, LowMirror, MIRROR_WINDOW, Mirror, Reversed};
 
 use std::borrow::Cow;
 
@@ -158,6 +160,8 @@ pub struct EngineStats {
     pub register_pairs: u64,
     /// Pairs of heaps looked at by full scans and searches.
     pub scanned_pairs: u64,
+    /// Of those, the pairs searched by their values' low bytes, 64 at a time.
+    pub byte_pairs: u64,
     /// Searches over all pairs for one candidate value.
     pub candidate_searches: u64,
     /// Times the masks were chosen anew.
@@ -177,12 +181,35 @@ struct SparseClass {
     common_parity: bool,
     /// The rare heaps (at least 1), in increasing order.
     rare: Vec<u32>,
+    /// The rare heaps `h` with `PREFIX_PAIRS < h < LOW_PREFIX` as a bit set: bit
+    /// `i & 63` of word `i >> 6` for `h = PREFIX_PAIRS + 1 + i` (the pairs the byte
+    /// search skips, 64 per step).
+    rare_after_prefix: Vec<u64>,
     /// `reachable[m % 2]`: the values below 1024 that two common heaps summing to `m`
     /// can reach (those `v` with `2v + (m mod 2)` of even parity under the mask).
     reachable: [TargetSet; 2],
 }
 
 impl SparseClass {
+    fn add_rare(&mut self, heap: usize) {
+        self.rare.push(heap as u32);
+        if (PREFIX_PAIRS + 1..LOW_PREFIX).contains(&heap) {
+            let i = heap - PREFIX_PAIRS - 1;
+            if self.rare_after_prefix.len() <= i >> 6 {
+                self.rare_after_prefix.resize((i >> 6) + 1, 0);
+            }
+            self.rare_after_prefix[i >> 6] |= 1 << (i & 63);
+        }
+    }
+
+    fn set_rare(&mut self, rare: Vec<u32>) {
+        self.rare.clear();
+        self.rare_after_prefix.clear();
+        for heap in rare {
+            self.add_rare(heap as usize);
+        }
+    }
+
     fn set_mask(&mut self, mask: u32, common_parity: bool) {
         self.mask = Some(mask);
         self.common_parity = common_parity;
@@ -207,10 +234,24 @@ fn extended(value: u32, heap: usize) -> u32 {
     (value << 1) | (heap as u32 & 1)
 }
 
+/// Calls `f` with every member of a bit set, in increasing order.
+fn for_each_bit(set: &[u64], mut f: impl FnMut(u32)) {
+    for (w, &word) in set.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(w as u32 * 64 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+}
+
 #[inline(always)]
 fn insert_bit(set: &mut [u64], value: u32) {
     set[(value >> 6) as usize] |= 1u64 << (value & 63);
 }
+
+/// Heaps whose values' low bytes the engine keeps (the left halves of the byte search).
+const LOW_PREFIX: usize = 1 << 16;
 
 /// Heaps whose option sets are prepared together (see [`Block`]).
 const BLOCK: usize = simd::MARK_LANES;
@@ -527,6 +568,9 @@ struct Search<'a, T> {
     g: &'a [T],
     /// The last values in reverse order (see [`Mirror`]).
     mirror: Reversed<'a, T>,
+    /// The low bytes of the first values and of the mirror, for 9-bit values.
+    low_prefix: &'a [u8],
+    low_mirror: Reversed<'a, u8>,
     /// Use the vector search (false in tests of the portable loop).
     vector: bool,
 }
@@ -549,11 +593,83 @@ impl<'a, T: Cell> Search<'a, T> {
         (to, others)
     }
 
+    /// [`Self::search_move`] by bytes, 64 pairs a step ([`simd::scan_codes`]), over the
+    /// pairs from `a = from` on as far as the bytes reach; returns where it stopped, or
+    /// `None` when it does not apply. The bytes are the values when these have 8 bits.
+    /// With 9 bits and bit 8 in the class's mask, two common heaps give a value whose
+    /// parity under the mask is known (see the module doc), which gives bit 8 back
+    /// from the low bytes; pairs with a rare heap are skipped (none of their values is
+    /// wanted but those of two rare heaps, which the rare lists recorded), on the left
+    /// by the rare heaps' bit set, on the right by asking that none be rare.
+    fn search_bytes(
+        &mut self,
+        parity: usize,
+        m: usize,
+        from: usize,
+        half: usize,
+        bits: u32,
+        wanted: &mut TargetSet,
+    ) -> Option<usize> {
+        let class = &self.classes[parity];
+        let mask = class.mask?;
+        if !self.vector || from > half || bits > 9 {
+            return None;
+        }
+        let (left, right, skip, ninth) = if let Some(g) = T::as_u8(self.g) {
+            let to = half.min(self.mirror.reach(m));
+            let right = T::as_u8(self.mirror.run(m, from, to)?)?;
+            (g.get(from..=to)?, right, &[][..], None)
+        } else {
+            let value_mask = mask >> 1;
+            if bits != 9 || value_mask >> 8 & 1 == 0 {
+                return None;
+            }
+            let to = half
+                .min(self.low_mirror.reach(m))
+                .min(self.low_prefix.len().checked_sub(1)?);
+            let last_rare = class.rare.last().map_or(0, |&r| r as usize);
+            // The skipped pairs are counted from heap `PREFIX_PAIRS + 1` on.
+            if from != PREFIX_PAIRS + 1 || from > to || m - to <= last_rare {
+                return None;
+            }
+            let right = self.low_mirror.run(m, from, to)?;
+            let ninth = simd::NinthBit {
+                low_mask: (value_mask & 0xFF) as u8,
+                lanes: m as u32 & mask & 1,
+            };
+            let skip = &class.rare_after_prefix[..];
+            (&self.low_prefix[from..=to], right, skip, Some(ninth))
+        };
+        let mut codes: simd::CodeSet = [0; 4];
+        for_each_bit(wanted, |v| codes[(v >> 6) as usize & 3] |= 1 << (v & 63));
+        let looked = simd::scan_codes(left, right, skip, &mut codes)?;
+        self.stats.scanned_pairs += looked as u64;
+        self.stats.byte_pairs += looked as u64;
+        let mut still: TargetSet = [0; 16];
+        for_each_bit(&codes, |c| {
+            let v = ninth.map_or(c, |ninth| ninth.value(c as u8, 0));
+            still[(v >> 6) as usize] |= 1 << (v & 63);
+        });
+        debug_assert!(still.iter().zip(wanted.iter()).all(|(s, w)| s & !w == 0));
+        *wanted = still;
+        Some(from + looked)
+    }
+
     /// Takes out of `wanted` every value of a pair `(a, m - a)` with
     /// `PREFIX_PAIRS < a <= half`: one pass over the pairs while two or more values are
     /// wanted, plain compares for the last one.
-    fn search_move(&mut self, m: usize, half: usize, wanted: &mut TargetSet) {
+    fn search_move(
+        &mut self,
+        parity: usize,
+        m: usize,
+        half: usize,
+        bits: u32,
+        wanted: &mut TargetSet,
+    ) {
         let mut from = PREFIX_PAIRS + 1;
+        if let Some(next) = self.search_bytes(parity, m, from, half, bits, wanted) {
+            from = next;
+        }
         while from <= half && !simd::is_empty(wanted) {
             let (to, others) = self.others(m, from, half);
             let left = &self.g[from..=to];
@@ -706,7 +822,7 @@ impl<'a, T: Cell> Search<'a, T> {
                     continue;
                 }
                 let before = class_wanted;
-                self.search_move(m, half, &mut class_wanted);
+                self.search_move(parity, m, half, bits, &mut class_wanted);
                 for ((word, was), is) in wanted.iter_mut().zip(&before).zip(&class_wanted) {
                     *word &= !(was & !is);
                 }
@@ -742,6 +858,9 @@ pub(crate) struct TableEngine {
     stats: EngineStats,
     /// The last values in reverse order (see [`Mirror`]), for forward vector searches.
     mirror: Mirror,
+    /// The low bytes of the mirror's values and of the first [`LOW_PREFIX`] values.
+    low_mirror: LowMirror,
+    low_prefix: Vec<u8>,
     /// Values the mirror keeps at least ([`MIRROR_WINDOW`]; smaller in tests).
     mirror_window: usize,
     /// For all-but takes: the values of heaps `1..n` as a bit set, with counts.
@@ -790,6 +909,8 @@ impl TableEngine {
             stats: EngineStats::default(),
             mirror: Mirror::default(),
             mirror_window: MIRROR_WINDOW,
+            low_mirror: LowMirror::default(),
+            low_prefix: Vec::new(),
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
@@ -878,6 +999,8 @@ impl TableEngine {
             value_bits,
             mirror,
             search,
+            low_mirror,
+            low_prefix,
             ..
         } = self;
         let k = n - block.start;
@@ -988,6 +1111,8 @@ impl TableEngine {
                 stats: &mut *stats,
                 g,
                 mirror,
+                low_prefix,
+                low_mirror: low_mirror.reversed(),
                 vector,
             };
             if let Some(value) = search.value(n, options, *value_bits) {
@@ -1086,6 +1211,18 @@ impl TableEngine {
         let value = g[n].get();
         if self.sparse_enabled && self.table.leave_two.iter().any(|moves| !moves.is_empty()) {
             T::mirror_push(&mut self.mirror, g, self.mirror_window);
+            if T::as_u16(g).is_some() {
+                self.low_mirror.push(g, self.mirror_window);
+                let prefix = g.len().min(LOW_PREFIX);
+                if self.low_prefix.len() + 1 == prefix {
+                    self.low_prefix.push(value as u8);
+                } else if self.low_prefix.len() != prefix {
+                    // The values just widened to 16 bits.
+                    self.low_prefix = Vec::with_capacity(LOW_PREFIX);
+                    self.low_prefix
+                        .extend(g[..prefix].iter().map(|v| v.get() as u8));
+                }
+            }
         }
         if value >= 1 << self.value_bits {
             let bits = 32 - value.leading_zeros();
@@ -1115,7 +1252,7 @@ impl TableEngine {
             if let Some(mask) = class.mask
                 && odd_parity(e & mask) != class.common_parity
             {
-                class.rare.push(n as u32);
+                class.add_rare(n);
             }
         }
         let rare_grew = (0..2).any(|p| {
@@ -1150,7 +1287,7 @@ impl TableEngine {
         let heaps = g.len() - 1;
         for parity in 0..2 {
             let class = &mut self.classes[parity];
-            class.rare.clear();
+            class.set_rare(Vec::new());
             class.mask = None;
             if self.table.leave_two[parity].is_empty() {
                 continue;
@@ -1176,10 +1313,12 @@ impl TableEngine {
                 && (rare as usize) * 4 <= heaps
             {
                 class.set_mask(mask, common_parity);
-                class.rare = (1..g.len())
-                    .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
-                    .map(|i| i as u32)
-                    .collect();
+                class.set_rare(
+                    (1..g.len())
+                        .filter(|&i| odd_parity(extended(g[i].get(), i) & mask) != common_parity)
+                        .map(|i| i as u32)
+                        .collect(),
+                );
             }
             self.rare_at_rebuild[parity] = class.rare.len();
         }
@@ -1281,11 +1420,16 @@ impl Engine {
         }
     }
 
-    /// Bytes held by the mirror of the values (tests of the memory bound).
+    /// Bytes held by the mirror of the values and the low bytes (tests of the memory
+    /// bound).
     #[cfg(test)]
     pub(crate) fn mirror_bytes(&self) -> usize {
         match self {
-            Self::Table(engine) => engine.mirror.allocated_bytes(),
+            Self::Table(engine) => {
+                engine.mirror.allocated_bytes()
+                    + engine.low_mirror.allocated_bytes()
+                    + engine.low_prefix.capacity()
+            }
             Self::RestNim(_) => 0,
         }
     }

@@ -10,7 +10,8 @@
 //! `vpermw` (`vpermt2w`) picks the 16-bit word of each lane's value (`x >> 4`) and a
 //! variable shift by `x & 15` tests its bit. The values that hit are packed into a
 //! buffer without branching and taken out of the set every few steps. Elsewhere, and
-//! when asked to, a portable scalar loop keeps the same promise.
+//! when asked to, a portable scalar loop keeps the same promise. [`scan_codes`] does
+//! the same on bytes, 64 pairs a step (with VBMI and BITALG too).
 
 use super::storage::Cell;
 
@@ -58,6 +59,45 @@ pub(crate) fn scan<T: Cell>(
     }
     let _ = vector;
     scan_portable(left, right, targets)
+}
+
+/// A set of byte values (codes below 256): bit `c & 63` of word `c >> 6`.
+pub(crate) type CodeSet = [u64; 4];
+
+/// [`scan`] over bytes, 64 pairs per step: takes out of `targets` each code
+/// `left[i] xor right[i]` met, leaving out pair `i` when bit `i % 64` of `skip[i / 64]`
+/// is set (words past the end of `skip` skip nothing); may stop once at most one code
+/// is left. Returns how many pairs were looked at (whole steps), or `None` (nothing
+/// done) when the vector version does not apply: no AVX-512 with VBMI, VBMI2 and
+/// BITALG. The caller then uses [`scan`].
+pub(crate) fn scan_codes(
+    left: &[u8],
+    right: &[u8],
+    skip: &[u64],
+    targets: &mut CodeSet,
+) -> Option<usize> {
+    if !codes_available() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    return Some(x86::scan_codes(left, right, skip, targets));
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (left, right, skip, targets);
+        None
+    }
+}
+
+/// True when [`scan_codes`] runs on this machine.
+pub(crate) fn codes_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::codes_available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Heaps whose option rows [`mark_pairs`] fills at once.
@@ -321,6 +361,126 @@ mod x86 {
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && std::arch::is_x86_feature_detected!("avx512vbmi2")
         })
+    }
+
+    /// Detected once: the byte search needs VBMI (`vpermb`), VBMI2 (`vpcompressb`)
+    /// and BITALG (`vpshufbitqmb`) too.
+    pub(super) fn codes_available() -> bool {
+        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVAILABLE.get_or_init(|| {
+            available()
+                && std::arch::is_x86_feature_detected!("avx512vbmi")
+                && std::arch::is_x86_feature_detected!("avx512bitalg")
+        })
+    }
+
+    /// [`super::scan_codes`].
+    pub(super) fn scan_codes(
+        left: &[u8],
+        right: &[u8],
+        skip: &[u64],
+        targets: &mut super::CodeSet,
+    ) -> usize {
+        assert!(codes_available());
+        // SAFETY: the CPU has AVX-512 F, BW, VL, VBMI, VBMI2 and BITALG (asserted above).
+        unsafe { scan_codes_avx512(left, right, skip, targets) }
+    }
+
+    /// The search of [`scan_avx512`] on bytes, 64 pairs a step. The 256-bit set is
+    /// held twice in one register; `vpermb` picks for each lane the byte of its code
+    /// (`x >> 3`: the sixth index bit, spilt over from the next byte by a 16-bit shift,
+    /// picks the other copy) and `vpshufbitqmb` tests bit `x & 7` of it (the byte sits
+    /// at `8 * (lane % 8)` within its 64-bit lane). Hits are packed by `vpcompressb`
+    /// and taken out of the set after each batch of steps (a code met twice is packed
+    /// twice, harmlessly).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F, BW, VL, VBMI, VBMI2 and BITALG.
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt"
+    )]
+    unsafe fn scan_codes_avx512(
+        left: &[u8],
+        right: &[u8],
+        skip: &[u64],
+        targets: &mut super::CodeSet,
+    ) -> usize {
+        let len = left.len().min(right.len());
+        let (left, right) = (&left[..len], &right[..len]);
+        let table = |targets: &super::CodeSet| {
+            // SAFETY: `targets` is four 64-bit words, 32 bytes.
+            _mm512_broadcast_i64x4(unsafe { _mm256_loadu_si256(targets.as_ptr().cast()) })
+        };
+        let mut set = table(targets);
+        let byte_offsets: [u8; 64] = std::array::from_fn(|j| (8 * (j % 8)) as u8);
+        // SAFETY: 64 bytes.
+        let byte_offsets = unsafe { _mm512_loadu_si512(byte_offsets.as_ptr().cast()) };
+        let seven = _mm512_set1_epi8(7);
+        let mut found = [0u8; 64 * BATCH];
+        let word_starts = _mm256_setr_epi64x(0, 64, 128, 192);
+        let ones = _mm256_set1_epi64x(1);
+        let mut at = 0;
+        let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
+        let mut batch = 1;
+        while remaining > 1 && at < len {
+            let steps = batch.min((len - at).div_ceil(64));
+            let mut count = 0;
+            for step in 0..steps {
+                let from = at + 64 * step;
+                let kept = !skip.get(from / 64).copied().unwrap_or(0);
+                let (kept, l, r) = if from + 64 <= len {
+                    // SAFETY: `from + 64 <= len`, the length of both slices.
+                    unsafe {
+                        (
+                            kept,
+                            _mm512_loadu_si512(left.as_ptr().add(from).cast()),
+                            _mm512_loadu_si512(right.as_ptr().add(from).cast()),
+                        )
+                    }
+                } else {
+                    let lanes = (1u64 << (len - from)) - 1;
+                    // SAFETY: the lanes read are below `len - from`, inside both
+                    // slices (checked by the slicing); masked-off lanes are not read.
+                    unsafe {
+                        (
+                            kept & lanes,
+                            _mm512_maskz_loadu_epi8(lanes, left[from..].as_ptr().cast()),
+                            _mm512_maskz_loadu_epi8(lanes, right[from..].as_ptr().cast()),
+                        )
+                    }
+                };
+                let x = _mm512_xor_si512(l, r);
+                let bytes = _mm512_permutexvar_epi8(_mm512_srli_epi16::<3>(x), set);
+                // (x & 7) | byte offset.
+                let index = _mm512_ternarylogic_epi32::<0xEA>(x, seven, byte_offsets);
+                let hits = _mm512_mask_bitshuffle_epi64_mask(kept, bytes, index);
+                let packed = _mm512_maskz_compress_epi8(hits, x);
+                debug_assert!(count + 64 <= found.len());
+                // SAFETY: at most 64 codes per step were packed before, so
+                // `count + 64 <= 64 * (step + 1) <= found.len()`.
+                unsafe { _mm512_storeu_si512(found.as_mut_ptr().add(count).cast(), packed) };
+                count += hits.count_ones() as usize;
+            }
+            at += 64 * steps;
+            // The codes met as a 256-bit set in a register: bit `c - 64 q` of word `q`
+            // (a shift by 64 or more, or by a negative count, gives 0). No chain of
+            // updates through memory.
+            let mut met = _mm256_setzero_si256();
+            for &c in &found[..count] {
+                let shifts = _mm256_sub_epi64(_mm256_set1_epi64x(i64::from(c)), word_starts);
+                met = _mm256_or_si256(met, _mm256_sllv_epi64(ones, shifts));
+            }
+            let mut met_words = [0u64; 4];
+            // SAFETY: four 64-bit words, 32 bytes.
+            unsafe { _mm256_storeu_si256(met_words.as_mut_ptr().cast(), met) };
+            for (word, met) in targets.iter_mut().zip(met_words) {
+                *word &= !met;
+            }
+            remaining = targets.iter().map(|w| w.count_ones()).sum();
+            set = table(targets);
+            batch = (2 * batch).min(BATCH);
+        }
+        at.min(len)
     }
 
     /// [`super::scan`] for 8- and 16-bit values.
@@ -1015,6 +1175,42 @@ mod tests {
             }
             if mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare) {
                 prop_assert_eq!(&rows, &expected);
+            }
+        }
+
+        /// The byte search keeps the promise of [`scan`], leaving the skipped heaps out.
+        #[test]
+        fn code_scan_keeps_its_promise(
+            pairs in proptest::collection::vec((0u8..=255, 0u8..=255), 0..700),
+            wanted in proptest::collection::vec(0u8..=255, 0..40),
+            skip in proptest::collection::vec(any::<u64>(), 0..14),
+            sparse_skips: bool,
+        ) {
+            let (left, right): (Vec<u8>, Vec<u8>) = pairs.into_iter().unzip();
+            let mut targets: CodeSet = [0; 4];
+            for &c in &wanted {
+                targets[usize::from(c >> 6)] |= 1 << (c & 63);
+            }
+            // Few skipped heaps, or about half.
+            let bits: Vec<u64> = skip.iter().map(|&w| if sparse_skips { w & w >> 7 & w >> 13 } else { w }).collect();
+            for skip in [&[][..], &bits] {
+                let mut after = targets;
+                let Some(looked) = scan_codes(&left, &right, skip, &mut after) else {
+                    return Ok(());
+                };
+                prop_assert!(looked <= left.len());
+                let mut met: CodeSet = [0; 4];
+                for (i, (&l, &r)) in left[..looked].iter().zip(&right).enumerate() {
+                    if skip.get(i / 64).is_none_or(|w| w >> (i % 64) & 1 == 0) {
+                        let c = l ^ r;
+                        met[usize::from(c >> 6)] |= 1 << (c & 63);
+                    }
+                }
+                for w in 0..4 {
+                    prop_assert_eq!(after[w], targets[w] & !met[w], "word {}", w);
+                }
+                let left_over: u32 = after.iter().map(|w| w.count_ones()).sum();
+                prop_assert!(looked == left.len() || left_over <= 1, "stopped early at {}", looked);
             }
         }
 

@@ -75,6 +75,61 @@ impl<'a, T> Reversed<'a, T> {
     }
 }
 
+/// Pushes the last of the values `g` (as `cell` makes them) into a reversed buffer of
+/// the last heaps (see [`Mirror`]): `cells[lo + cells.len() - 1 - i]` holds heap `i`.
+fn push_reversed<T: Copy, C: Copy>(
+    cells: &mut Vec<C>,
+    lo: &mut usize,
+    g: &[T],
+    window: usize,
+    cell: impl Fn(T) -> C,
+) {
+    let n = g.len() - 1;
+    // Room for one more heap: the next search reads G(m) with m = g.len().
+    if !cells.is_empty() && *lo + cells.len() > n + 1 {
+        let at = *lo + cells.len() - 1 - n;
+        cells[at] = cell(g[n]);
+        return;
+    }
+    // Rebuilt with the last values (all of them while there are few) and as much room
+    // again for the next ones.
+    *lo = (n + 1).saturating_sub(window.max(1));
+    let kept = n + 1 - *lo;
+    let capacity = (2 * kept + 2).max(1024);
+    *cells = vec![cell(g[0]); capacity];
+    for (i, &value) in g.iter().enumerate().skip(*lo) {
+        cells[*lo + capacity - 1 - i] = cell(value);
+    }
+}
+
+/// The low 8 bits of the last values, laid out as in a [`Mirror`]: the byte search of
+/// 9-bit values reads them (see the engine).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LowMirror {
+    cells: Vec<u8>,
+    lo: usize,
+}
+
+impl LowMirror {
+    /// Takes in the last value of `g`.
+    pub(crate) fn push<T: Cell>(&mut self, g: &[T], window: usize) {
+        push_reversed(&mut self.cells, &mut self.lo, g, window, |v| v.get() as u8);
+    }
+
+    pub(crate) fn reversed(&self) -> Reversed<'_, u8> {
+        Reversed {
+            cells: &self.cells,
+            lo: self.lo,
+        }
+    }
+
+    /// Bytes held.
+    #[cfg(test)]
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        self.cells.capacity()
+    }
+}
+
 macro_rules! impl_cell {
     ($t:ty, $variant:ident, $as_u8:expr, $as_u16:expr) => {
         impl Cell for $t {
@@ -94,25 +149,12 @@ macro_rules! impl_cell {
                 }
             }
             fn mirror_push(mirror: &mut Mirror, g: &[Self], window: usize) {
-                let n = g.len() - 1;
-                // Room for one more heap: the next search reads G(m) with m = g.len().
+                if !matches!(mirror, Mirror::$variant(..)) {
+                    *mirror = Mirror::$variant(Vec::new(), 0);
+                }
                 if let Mirror::$variant(cells, lo) = mirror {
-                    if *lo + cells.len() > n + 1 {
-                        let at = *lo + cells.len() - 1 - n;
-                        cells[at] = g[n];
-                        return;
-                    }
+                    push_reversed(cells, lo, g, window, |v| v);
                 }
-                // Rebuilt with the last values (all of them while there are few) and as
-                // much room again for the next ones.
-                let lo = (n + 1).saturating_sub(window.max(1));
-                let kept = n + 1 - lo;
-                let capacity = (2 * kept + 2).max(1024);
-                let mut cells = vec![g[0]; capacity];
-                for (i, &value) in g.iter().enumerate().skip(lo) {
-                    cells[lo + capacity - 1 - i] = value;
-                }
-                *mirror = Mirror::$variant(cells, lo);
             }
             #[inline(always)]
             fn as_u8(values: &[Self]) -> Option<&[u8]> {
