@@ -234,17 +234,6 @@ fn extended(value: u32, heap: usize) -> u32 {
     (value << 1) | (heap as u32 & 1)
 }
 
-/// Calls `f` with every member of a bit set, in increasing order.
-fn for_each_bit(set: &[u64], mut f: impl FnMut(u32)) {
-    for (w, &word) in set.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            f(w as u32 * 64 + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-    }
-}
-
 #[inline(always)]
 fn insert_bit(set: &mut [u64], value: u32) {
     set[(value >> 6) as usize] |= 1u64 << (value & 63);
@@ -640,16 +629,25 @@ impl<'a, T: Cell> Search<'a, T> {
             let skip = &class.rare_after_prefix[..];
             (&self.low_prefix[from..=to], right, skip, Some(ninth))
         };
+        // Every wanted value is below 512 and named by its low byte: values `v` and
+        // `v + 256` are never both wanted.
         let mut codes: simd::CodeSet = [0; 4];
-        for_each_bit(wanted, |v| codes[(v >> 6) as usize & 3] |= 1 << (v & 63));
+        for (q, code) in codes.iter_mut().enumerate() {
+            *code = wanted[q] | wanted[q + 4];
+            debug_assert_eq!(wanted[q] & wanted[q + 4], 0);
+        }
         let looked = simd::scan_codes(left, right, skip, &mut codes)?;
         self.stats.scanned_pairs += looked as u64;
         self.stats.byte_pairs += looked as u64;
+        let high = match ninth {
+            Some(ninth) => simd::high_codes(ninth.low_mask)[ninth.lanes as usize],
+            None => [0; 4],
+        };
         let mut still: TargetSet = [0; 16];
-        for_each_bit(&codes, |c| {
-            let v = ninth.map_or(c, |ninth| ninth.value(c as u8, 0));
-            still[(v >> 6) as usize] |= 1 << (v & 63);
-        });
+        for (q, &code) in codes.iter().enumerate() {
+            still[q] = code & !high[q];
+            still[q + 4] = code & high[q];
+        }
         debug_assert!(still.iter().zip(wanted.iter()).all(|(s, w)| s & !w == 0));
         *wanted = still;
         Some(from + looked)

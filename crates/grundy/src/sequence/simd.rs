@@ -151,7 +151,9 @@ pub(crate) struct NinthBit {
 }
 
 impl NinthBit {
-    /// The value whose low 8 bits are `code`, in lane `k`.
+    /// The value whose low 8 bits are `code`, in lane `k` (the definition;
+    /// [`high_codes`] gives all at once).
+    #[cfg(test)]
     pub(crate) fn value(self, code: u8, k: usize) -> u32 {
         let top = (self.lanes >> k) & 1 ^ (code & self.low_mask).count_ones() & 1;
         u32::from(code) | top << 8
@@ -214,21 +216,35 @@ pub(crate) fn mark_pairs_in_registers<T: Cell>(
 }
 
 /// `[t]`: the codes `c < 256` whose value has bit 8 set in a lane starting from parity
-/// `t`, as a bit set.
-fn high_codes(low_mask: u8) -> [[u64; 4]; 2] {
-    let mut high = [[0u64; 4]; 2];
-    for (t, set) in high.iter_mut().enumerate() {
-        let ninth = NinthBit {
-            low_mask,
-            lanes: t as u32,
-        };
-        for code in 0..=255u8 {
-            if ninth.value(code, 0) >= 256 {
-                set[usize::from(code / 64)] |= 1 << (code % 64);
+/// `t` (`NinthBit::value(c, k) >= 256`), as a bit set: those with `parity(c & low_mask)`
+/// different from `t`.
+pub(crate) fn high_codes(low_mask: u8) -> [CodeSet; 2] {
+    // Bit c of `WITH_BIT[j]`: bit j of c. The parity of `c & low_mask` is the xor of
+    // the sets of the mask's bits.
+    const WITH_BIT: [CodeSet; 8] = {
+        let mut sets = [[0u64; 4]; 8];
+        let mut c = 0;
+        while c < 256 {
+            let mut j = 0;
+            while j < 8 {
+                if c >> j & 1 == 1 {
+                    sets[j][c / 64] |= 1 << (c % 64);
+                }
+                j += 1;
+            }
+            c += 1;
+        }
+        sets
+    };
+    let mut odd: CodeSet = [0; 4];
+    for (j, set) in WITH_BIT.iter().enumerate() {
+        if low_mask >> j & 1 == 1 {
+            for (word, bits) in odd.iter_mut().zip(set) {
+                *word ^= bits;
             }
         }
     }
-    high
+    [odd, odd.map(|w| !w)]
 }
 
 /// `row[left[i] xor right[i]] = stamp` for every `i`: records the values of a run of
@@ -1125,6 +1141,20 @@ mod tests {
     /// `NinthBit::value` gives back every 9-bit value from its low 8 bits when the
     /// lane's parity is that of the value under the mask (bit 8 and `low_mask`), and
     /// only then.
+    #[test]
+    fn high_codes_are_those_whose_value_has_bit_8() {
+        for low_mask in 0..=255u8 {
+            let high = high_codes(low_mask);
+            for t in 0..2 {
+                let ninth = NinthBit { low_mask, lanes: t };
+                for c in 0..=255u8 {
+                    let set = high[t as usize][usize::from(c / 64)] >> (c % 64) & 1 == 1;
+                    assert_eq!(set, ninth.value(c, 0) >= 256, "{low_mask} {t} {c}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_ninth_bit_is_the_parity_of_the_rest() {
         for low_mask in [0u8, 1, 0x80, 0xEE, 0xDB, 0xFF] {
