@@ -163,10 +163,10 @@ impl NinthBit {
 /// The same marks as [`mark_pairs`], with the value of each pair `x = G(r) xor
 /// G(base + k - r)` named by its low 8 bits: `x` itself when `ninth` is `None` (every
 /// `x` must then be below 256), else `ninth.value(x & 255, k)` (the caller knows it is
-/// `x`). Each heap's set of those bytes is kept as 256 bits in vector registers, a
-/// shift and a masked or per pair and bucket of 32 (about 0.7 cycle per pair here,
-/// against about 1 for a byte store), and written to the rows once, 64 bytes per
-/// masked store. Returns false (and marks nothing) when the vector version does not
+/// `x`). Each heap's set of those bytes is kept as 256 bits in vector registers: per
+/// pair a rotate, then a compare and a masked or for each bucket of 32 bits (about 0.7
+/// cycle per pair here, against about 1 for a byte store); the sets are written to the
+/// rows once, 64 bytes per masked store. Returns false (and marks nothing) when the vector version does not
 /// apply: no AVX-512, or values wider than 16 bits.
 ///
 /// Panics unless `rows` holds `MARK_LANES` rows of `width` bytes, a multiple of 64 and
@@ -404,8 +404,8 @@ mod x86 {
 
     /// The search of [`scan_avx512`] on bytes, 64 pairs a step. The 256-bit set is
     /// held twice in one register; `vpermb` picks for each lane the byte of its code
-    /// (`x >> 3`: the sixth index bit, spilt over from the next byte by a 16-bit shift,
-    /// picks the other copy) and `vpshufbitqmb` tests bit `x & 7` of it (the byte sits
+    /// (`x >> 3`; the sixth index bit, spilled over from the next byte by a 16-bit
+    /// shift, picks one of the two equal copies) and `vpshufbitqmb` tests bit `x & 7` of it (the byte sits
     /// at `8 * (lane % 8)` within its 64-bit lane). Hits are packed by `vpcompressb`
     /// and taken out of the set after each batch of steps (a code met twice is packed
     /// twice, harmlessly).
