@@ -668,6 +668,9 @@ fn huge_heaps_of_three_heap_codes_count_their_splits() {
         // Proven by the automaton test only: values pass the saltus from the start.
         format!("octal[0.FB]({heap}) + nim(5)"),
         format!("octal[0.9C]({heap}, 3)"),
+        // Saltus 3, not a power of two: counted by the product equations.
+        format!("octal[0.3F]({heap}) + nim(5)"),
+        format!("octal[0.3F]({heap})"),
     ] {
         let answer = json(&["solve", "--json", "--max-moves", "4", &position]);
         assert_eq!(answer["outcome"], "N", "{position}");

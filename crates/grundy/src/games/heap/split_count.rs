@@ -33,6 +33,15 @@
 //! ordered splits become counts of moves by Burnside's lemma (pairs: `(ordered + equal pairs) / 2`; triples:
 //! `(ordered + 3·(a, a, c) + 2·(a, a, a)) / 6`).
 //!
+//! A saltus `s` that is not a power of two (0.3F's is 3) does not split the values:
+//! xor mixes the bits that `s·q` carries. The values are then taken whole, and the
+//! equations `Σ q_a = S`, `⊕ (s·q_a + G(L + r_a)) = t` are solved by another
+//! automaton over the bits of the `q_a` ([`ProductEquations`]): besides the carry of
+//! the sum, it carries each product `s·q_a` as in a long multiplication, which needs
+//! the part's last `bitlen(s) - 1` bits and a carry up to `popcount(s) + 1`. This is
+//! how `crate::sequence::automaton` proves such periods; here it counts. Its states
+//! grow with `s`: 3, 5 and 6 are taken, larger ones refused.
+//!
 //! Listing follows the order in which moves are enumerated (smallest part first).
 //! Two levels with `x + y = T` and `x ⊕ y = Q` are `x = A | u`, `y = A | (Q ⊕ u)` for
 //! the submasks `u` of `Q` (`A = (T - Q) / 2`, when it is a whole number with
@@ -83,13 +92,18 @@ pub(crate) struct SplitCounter {
     /// `L`: heaps from here on are periodic.
     start: usize,
     period: usize,
-    /// `Some(i)` when the saltus is `2^i`, `None` when it is 0.
+    /// `Some(i)` when the saltus is `2^i`, `None` when it is 0 or `times` is set.
     level_shift: Option<u32>,
+    /// `Some(s)` for a saltus `s` that is not a power of two: a value is then all
+    /// "level" (no base), `G(L + r + p·q) = G(L + r) + s·q`, and the levels are solved
+    /// by [`ProductEquations`].
+    times: Option<u32>,
 }
 
 impl SplitCounter {
     /// The counter for `values` with a (proven) `periodicity`, or `None` when the
-    /// saltus is neither 0 nor a power of two.
+    /// saltus is neither 0, a power of two, nor small enough for [`ProductEquations`]
+    /// (3, 5 and 6 are).
     pub(crate) fn new(values: &GrundyValues, periodicity: &Periodicity) -> Option<Self> {
         let start = periodicity.preperiod;
         let period = periodicity.period;
@@ -100,9 +114,10 @@ impl SplitCounter {
         if values.len() < start + period {
             return None;
         }
-        let level_shift = match periodicity.saltus {
-            0 => None,
-            saltus if saltus.is_power_of_two() => Some(saltus.trailing_zeros()),
+        let (level_shift, times) = match periodicity.saltus {
+            0 => (None, None),
+            saltus if saltus.is_power_of_two() => (Some(saltus.trailing_zeros()), None),
+            saltus if ProductEquations::<3>::fit(saltus) => (None, Some(saltus)),
             _ => return None,
         };
         Some(Self {
@@ -110,6 +125,7 @@ impl SplitCounter {
             start,
             period,
             level_shift,
+            times,
         })
     }
 
@@ -122,6 +138,16 @@ impl SplitCounter {
             start,
             period,
             level_shift,
+            times: None,
+        }
+    }
+
+    /// Builds a counter with a saltus that is not a power of two directly (tests).
+    #[cfg(test)]
+    fn from_parts_times(values: Vec<u32>, start: usize, saltus: u32) -> Self {
+        Self {
+            times: Some(saltus),
+            ..Self::from_parts(values, start, None)
         }
     }
 
@@ -132,6 +158,12 @@ impl SplitCounter {
 
     /// A value below 2^32 as a split.
     fn split(&self, value: u32) -> Split {
+        if self.times.is_some() {
+            return Split {
+                base: 0,
+                level: BigUint::from(value),
+            };
+        }
         match self.level_shift {
             Some(shift) => Split {
                 base: value & ((1 << shift) - 1),
@@ -155,10 +187,26 @@ impl SplitCounter {
     }
 
     /// The floor of residue class `residue`: the level of its first heap `L + residue`
-    /// (0 when the saltus is 0).
+    /// (0 when the saltus is 0; the whole value with [`Self::times`]).
     fn floor(&self, residue: usize) -> u32 {
+        if self.times.is_some() {
+            return self.values[self.start + residue];
+        }
         self.level_shift
             .map_or(0, |shift| self.values[self.start + residue] >> shift)
+    }
+
+    /// The `q` with level `level` in residue class `residue` (`floor + q` with a
+    /// power-of-two saltus, `floor + s·q` with [`Self::times`]), if any.
+    fn increment_to(&self, level: &BigUint, residue: usize) -> Option<BigUint> {
+        let above = level.checked_sub(&BigUint::from(self.floor(residue)))?;
+        match self.times {
+            Some(saltus) => {
+                let (q, r) = above.div_rem(&BigUint::from(saltus));
+                r.is_zero().then_some(q)
+            }
+            None => Some(above),
+        }
     }
 
     /// The value of any heap as a split.
@@ -170,10 +218,10 @@ impl SplitCounter {
         let residue = residue.to_usize().expect("below the period");
         Split {
             base: self.base(residue),
-            level: if self.level_shift.is_some() {
-                level + self.floor(residue)
-            } else {
-                BigUint::zero()
+            level: match (self.level_shift, self.times) {
+                (_, Some(saltus)) => level * saltus + self.floor(residue),
+                (Some(_), None) => level + self.floor(residue),
+                (None, None) => BigUint::zero(),
             },
         }
     }
@@ -185,13 +233,21 @@ impl SplitCounter {
             return self.values[small].into();
         }
         let (q, r) = (heap - self.start).div_rem(&BigUint::from(self.period));
-        let saltus = self.level_shift.map_or(0u32, |shift| 1 << shift);
+        let saltus = self
+            .times
+            .unwrap_or(self.level_shift.map_or(0u32, |shift| 1 << shift));
         q * saltus + self.values[self.start + r.to_usize().unwrap()]
     }
 
     /// `target` as a split; `None` when no value reaches it (with saltus 0, a
     /// target beyond 32 bits).
     fn target(&self, target: &BigUint) -> Option<Split> {
+        if self.times.is_some() {
+            return Some(Split {
+                base: 0,
+                level: target.clone(),
+            });
+        }
         match self.level_shift {
             Some(shift) => {
                 let low = target & ((BigUint::one() << shift) - 1u32);
@@ -216,6 +272,9 @@ impl SplitCounter {
         xor: &BigUint,
         floors: [u32; M],
     ) -> BigUint {
+        if let Some(saltus) = self.times {
+            return ProductEquations::new(sum, xor, floors, saltus).count();
+        }
         if self.level_shift.is_none() {
             return match M {
                 2 => sum + 1u32,
@@ -434,11 +493,11 @@ impl SplitCounter {
             let most = (&last - &first) / p; // levels 0..=most fit
             let first_odd = (self.start + r) % 2 == 1;
             let zero_counted = first.is_zero() && !n_odd;
-            match self.level_shift {
+            match self.level_shift.or(self.times) {
                 Some(_) => {
-                    // The level is fixed: one heap per residue, when it is not below
-                    // the residue's floor.
-                    let Some(q) = target.level.checked_sub(&BigUint::from(self.floor(r))) else {
+                    // The level is fixed: one heap per residue, when the residue's
+                    // values reach it.
+                    let Some(q) = self.increment_to(&target.level, r) else {
                         continue;
                     };
                     let c = &first + q * p;
@@ -509,14 +568,27 @@ impl SplitCounter {
                 }
                 taken < wanted
             };
+            // The first q reaching lo.
+            let least = if *lo > first {
+                (lo - &first).div_ceil(&BigUint::from(p))
+            } else {
+                BigUint::zero()
+            };
+            if let Some(saltus) = self.times {
+                // The solutions for b's q in ascending order, from the first reaching lo.
+                let constants = [self.floor(rb), self.floor(rc)];
+                let equations = ProductEquations::new(&sum, &target.level, constants, saltus);
+                for q in ascending_first(&equations, &least, wanted) {
+                    if !push(&q) {
+                        break;
+                    }
+                }
+                continue;
+            }
             match self.level_shift {
                 None => {
                     // Levels are free: q from the first reaching lo.
-                    let mut q = if *lo > first {
-                        (lo - &first).div_ceil(&BigUint::from(p))
-                    } else {
-                        BigUint::zero()
-                    };
+                    let mut q = least;
                     while q <= sum && push(&q) {
                         q += 1u32;
                     }
@@ -592,11 +664,15 @@ impl SplitCounter {
                 let c = &rest - &b;
                 moves.push(vec![a.clone(), b, c]);
             }
-            work += self.start + self.period;
+            // With a saltus that is not a power of two each residue class of pairs
+            // builds its automaton: about a thousand times the work of a submask walk.
+            let per_class = if self.times.is_some() { 1000 } else { 1 };
+            work += self.start + self.period * per_class;
             a += 1u32;
         }
         let exhausted = &a * 3u32 > *n; // every smallest part was tried: all are listed
-        if moves.len() < max && !exhausted && self.level_shift.is_some() {
+        let saltus = self.level_shift.is_some() || self.times.is_some();
+        if moves.len() < max && !exhausted && saltus {
             // The work ran out before `max` moves: their smallest parts lie further.
             // Moves with every part from L on are built from solutions of the level
             // equations instead (any of them, not the first ones).
@@ -635,7 +711,12 @@ impl SplitCounter {
                 continue;
             }
             let sum = (&rest - sigma) / p;
-            let solutions = LevelEquations::new(&sum, &target.level, floors).solutions(max);
+            let solutions = match self.times {
+                Some(saltus) => {
+                    ProductEquations::new(&sum, &target.level, floors, saltus).solutions(max)
+                }
+                None => LevelEquations::new(&sum, &target.level, floors).solutions(max),
+            };
             for residues in members {
                 for increments in &solutions {
                     let mut parts: Vec<BigUint> = residues
@@ -671,6 +752,199 @@ fn and_part(sum: &BigUint, xor: &BigUint) -> Option<BigUint> {
     (&and & xor).is_zero().then_some(and)
 }
 
+/// Equations on `M` non-negative numbers decided bit by bit from the lowest, by a
+/// deterministic automaton reading one bit of every number per step (bit `a` of a
+/// `pattern` for number `a`): it starts in [`Self::START`] and must be there again
+/// after [`Self::bits`] bits, past which every number's bits are 0.
+trait BitEquations<const M: usize> {
+    const START: usize;
+
+    /// States are `0..states()`.
+    fn states(&self) -> usize;
+
+    /// Bits to decide.
+    fn bits(&self) -> u64;
+
+    /// The state after `bit` takes the bits `pattern` in `state`, or `None` when they
+    /// break an equation.
+    fn step(&self, bit: u64, state: usize, pattern: usize) -> Option<usize>;
+
+    /// The unknown that number `a` stands for (the solution's part).
+    fn unknown(&self, a: usize, number: BigUint) -> BigUint;
+
+    /// `[j][state]`: `state` is reached from the start after bits `0..j`.
+    fn reached(&self) -> Vec<Vec<bool>> {
+        let bits = self.bits() as usize;
+        let mut reach = vec![vec![false; self.states()]; bits + 1];
+        reach[0][Self::START] = true;
+        for bit in 0..bits {
+            let (done, rest) = reach.split_at_mut(bit + 1);
+            for (state, _) in done[bit].iter().enumerate().filter(|(_, r)| **r) {
+                for pattern in 0..1 << M {
+                    if let Some(to) = self.step(bit as u64, state, pattern) {
+                        rest[0][to] = true;
+                    }
+                }
+            }
+        }
+        reach
+    }
+
+    /// The number of solutions.
+    fn count(&self) -> BigUint {
+        let mut ways: Vec<BigUint> = vec![BigUint::zero(); self.states()];
+        ways[Self::START] = BigUint::one();
+        for bit in 0..self.bits() {
+            let mut next = vec![BigUint::zero(); self.states()];
+            for (state, count) in ways.iter().enumerate() {
+                if count.is_zero() {
+                    continue;
+                }
+                for pattern in 0..1 << M {
+                    if let Some(to) = self.step(bit, state, pattern) {
+                        next[to] += count;
+                    }
+                }
+            }
+            ways = next;
+        }
+        std::mem::take(&mut ways[Self::START])
+    }
+
+    /// Up to `max` solutions (in no particular order): depth-first over the bits from
+    /// the lowest, following only states from which the higher bits can still be
+    /// completed.
+    fn solutions(&self, max: usize) -> Vec<[BigUint; M]> {
+        let bits = self.bits() as usize;
+        let reach = self.reached();
+        // completes[j][state]: bits j.. can be chosen from `state` into bit j (only
+        // for the states reached).
+        let mut completes = vec![vec![false; self.states()]; bits + 1];
+        completes[bits][Self::START] = true;
+        for bit in (0..bits).rev() {
+            for (state, &reached) in reach[bit].iter().enumerate() {
+                completes[bit][state] = reached
+                    && (0..1 << M).any(|pattern| {
+                        self.step(bit as u64, state, pattern)
+                            .is_some_and(|to| completes[bit + 1][to])
+                    });
+            }
+        }
+        let mut found = Vec::new();
+        if !completes[0][Self::START] {
+            return found;
+        }
+        // patterns[j]: the bits chosen at bit j; next[j]: the next pattern to try there.
+        let mut patterns: Vec<usize> = Vec::with_capacity(bits);
+        let mut path = vec![Self::START];
+        let mut next = vec![0usize];
+        while let Some(&from) = next.last() {
+            if found.len() >= max {
+                break;
+            }
+            let bit = patterns.len();
+            let state = *path.last().expect("a state per level");
+            if bit == bits {
+                found.push(std::array::from_fn(|a| {
+                    let mut number = BigUint::zero();
+                    for (k, &pattern) in patterns.iter().enumerate() {
+                        number.set_bit(k as u64, pattern >> a & 1 == 1);
+                    }
+                    self.unknown(a, number)
+                }));
+            } else if let Some((pattern, to)) = (from..1 << M).find_map(|pattern| {
+                self.step(bit as u64, state, pattern)
+                    .filter(|&to| completes[bit + 1][to])
+                    .map(|to| (pattern, to))
+            }) {
+                *next.last_mut().expect("a level") = pattern + 1;
+                patterns.push(pattern);
+                path.push(to);
+                next.push(0);
+                continue;
+            }
+            next.pop();
+            path.pop();
+            patterns.pop();
+        }
+        found
+    }
+}
+
+/// Up to `max` values of the first number of two-number equations, ascending, from
+/// `least` on. From the highest bit down, the first number's bit 0 is tried before
+/// 1, keeping the set of states the lower bits must lead to; among the states
+/// reachable from the start, a nonempty set always completes.
+fn ascending_first<E: BitEquations<2>>(equations: &E, least: &BigUint, max: usize) -> Vec<BigUint> {
+    let bits = equations.bits() as usize;
+    let reach = equations.reached();
+    let mut ascent = Ascent {
+        equations,
+        reach,
+        least,
+        max,
+        found: Vec::new(),
+    };
+    if ascent.reach[bits][E::START] {
+        let mut targets = vec![false; equations.states()];
+        targets[E::START] = true;
+        ascent.descend(bits, targets, BigUint::zero(), true);
+    }
+    ascent.found
+}
+
+/// The search of [`ascending_first`].
+struct Ascent<'a, E> {
+    equations: &'a E,
+    /// `[j][state]`: reached from the start after bits `0..j`.
+    reach: Vec<Vec<bool>>,
+    least: &'a BigUint,
+    max: usize,
+    found: Vec<BigUint>,
+}
+
+impl<E: BitEquations<2>> Ascent<'_, E> {
+    /// Bits `..bit` of the first number are still to choose, and the states after
+    /// them must be in `targets`; `tight` while the bits chosen (`prefix`) equal
+    /// those of `least`.
+    fn descend(&mut self, bit: usize, targets: Vec<bool>, prefix: BigUint, tight: bool) {
+        if bit == 0 {
+            self.found.push(prefix);
+            return;
+        }
+        let below = bit - 1;
+        let least_bit = self.least.bit(below as u64);
+        for chosen in [false, true] {
+            if self.found.len() >= self.max {
+                return;
+            }
+            if tight && !chosen && least_bit {
+                continue;
+            }
+            let mut before = vec![false; targets.len()];
+            let mut any = false;
+            for (state, &reached) in self.reach[below].iter().enumerate() {
+                if !reached {
+                    continue;
+                }
+                let lead = (0..2).any(|other| {
+                    let pattern = usize::from(chosen) | other << 1;
+                    self.equations
+                        .step(below as u64, state, pattern)
+                        .is_some_and(|to| targets[to])
+                });
+                before[state] = lead;
+                any |= lead;
+            }
+            if any {
+                let mut next = prefix.clone();
+                next.set_bit(below as u64, chosen);
+                self.descend(below, before, next, tight && chosen == least_bit);
+            }
+        }
+    }
+}
+
 /// The level equations of `M` parts: levels `k_a >= floors[a]` with
 /// `Σ k_a = sum` and `⊕ k_a = xor`, solved bit by bit from the lowest. A state after
 /// some bits is the carry into the next bit (below `M`) and, for each part, whether
@@ -686,9 +960,6 @@ struct LevelEquations<const M: usize> {
 }
 
 impl<const M: usize> LevelEquations<M> {
-    const STATES: usize = M << M;
-    const START: usize = (1 << M) - 1;
-
     /// The equations for parts in classes with `floors`, whose level increments
     /// `k_a - floors[a]` sum to `increments`.
     fn new(increments: &BigUint, xor: &BigUint, floors: [u32; M]) -> Self {
@@ -701,9 +972,19 @@ impl<const M: usize> LevelEquations<M> {
             bits,
         }
     }
+}
 
-    /// The state after `bit` takes the bits `pattern` (bit `a` for part `a`) in
-    /// `state`, or `None` when they give the wrong bit of the sum or xor.
+impl<const M: usize> BitEquations<M> for LevelEquations<M> {
+    const START: usize = (1 << M) - 1;
+
+    fn states(&self) -> usize {
+        M << M
+    }
+
+    fn bits(&self) -> u64 {
+        self.bits
+    }
+
     fn step(&self, bit: u64, state: usize, pattern: usize) -> Option<usize> {
         let ones = pattern.count_ones() as usize;
         let carry = state >> M;
@@ -726,82 +1007,110 @@ impl<const M: usize> LevelEquations<M> {
         Some((total >> 1) << M | at_least)
     }
 
-    /// The number of solutions.
-    fn count(&self) -> BigUint {
-        let mut ways: Vec<BigUint> = vec![BigUint::zero(); Self::STATES];
-        ways[Self::START] = BigUint::one();
-        for bit in 0..self.bits {
-            let mut next = vec![BigUint::zero(); Self::STATES];
-            for (state, count) in ways.iter().enumerate() {
-                if count.is_zero() {
-                    continue;
-                }
-                for pattern in 0..1 << M {
-                    if let Some(to) = self.step(bit, state, pattern) {
-                        next[to] += count;
-                    }
-                }
-            }
-            ways = next;
+    /// The increment `k_a - floors[a]` of a level.
+    fn unknown(&self, a: usize, number: BigUint) -> BigUint {
+        number - self.floors[a]
+    }
+}
+
+/// The equations of `M` parts of values `s·q_a + c_a` (a saltus `s` that is not a
+/// power of two, so that xor does not split the values): `Σ q_a = sum` and
+/// `⊕ (s·q_a + c_a) = xor`, over `q_a >= 0`. The products are carried bit by bit as
+/// in a long multiplication: bit `j` of `s·q` is bit 0 of `carry + Σ_i s_i·q_{j-i}`,
+/// so a state holds, besides the carry of the sum (below `M`), each part's carry
+/// (at most `popcount(s) + 1`) and its last `bitlen(s) - 1` bits.
+struct ProductEquations<const M: usize> {
+    sum: BigUint,
+    xor: BigUint,
+    constants: [u32; M],
+    saltus: u32,
+    bits: u64,
+}
+
+impl<const M: usize> ProductEquations<M> {
+    /// States beyond this are not built (the saltus is then too large).
+    const LARGEST: usize = 1 << 14;
+
+    fn new(sum: &BigUint, xor: &BigUint, constants: [u32; M], saltus: u32) -> Self {
+        let width = u64::from(32 - saltus.leading_zeros());
+        let bits = (sum.bits() + width).max(xor.bits()).max(33) + width + 2;
+        Self {
+            sum: sum.clone(),
+            xor: xor.clone(),
+            constants,
+            saltus,
+            bits,
         }
-        std::mem::take(&mut ways[Self::START])
     }
 
-    /// Up to `max` solutions, as the increments `k_a - floors[a]`: depth-first over
-    /// the bits from the lowest, following only states from which the higher bits
-    /// can still be completed.
-    fn solutions(&self, max: usize) -> Vec<[BigUint; M]> {
-        let bits = self.bits as usize;
-        // completes[j][state]: bits j.. can be chosen from `state` into bit j.
-        let mut completes = vec![vec![false; Self::STATES]; bits + 1];
-        completes[bits][Self::START] = true;
-        for bit in (0..bits).rev() {
-            for state in 0..Self::STATES {
-                completes[bit][state] = (0..1 << M).any(|pattern| {
-                    self.step(bit as u64, state, pattern)
-                        .is_some_and(|to| completes[bit + 1][to])
-                });
-            }
+    /// Each part's share of a state: its carry and its last bits.
+    fn part_states(saltus: u32) -> usize {
+        let carries = saltus.count_ones() as usize + 2;
+        let width = 32 - saltus.leading_zeros();
+        carries << (width - 1)
+    }
+
+    /// Whether the equations for `saltus` stay within [`Self::LARGEST`] states.
+    fn fit(saltus: u32) -> bool {
+        Self::part_states(saltus)
+            .checked_pow(M as u32)
+            .and_then(|n| n.checked_mul(M))
+            .is_some_and(|n| n <= Self::LARGEST)
+    }
+}
+
+impl<const M: usize> BitEquations<M> for ProductEquations<M> {
+    const START: usize = 0;
+
+    fn states(&self) -> usize {
+        M * Self::part_states(self.saltus).pow(M as u32)
+    }
+
+    fn bits(&self) -> u64 {
+        self.bits
+    }
+
+    fn step(&self, bit: u64, state: usize, pattern: usize) -> Option<usize> {
+        let per_part = Self::part_states(self.saltus);
+        let carries = self.saltus.count_ones() as usize + 2;
+        let width = 32 - self.saltus.leading_zeros();
+        let kept = (1usize << (width - 1)) - 1;
+        let sum_carry = state % M;
+        let mut rest = state / M;
+        let ones = pattern.count_ones() as usize;
+        let total = ones + sum_carry;
+        if (total & 1 == 1) != self.sum.bit(bit) {
+            return None;
         }
-        let mut found = Vec::new();
-        if !completes[0][Self::START] {
-            return found;
+        let mut parity = false;
+        let mut next = 0;
+        let mut scale = 1;
+        for (a, &constant) in self.constants.iter().enumerate() {
+            let part = rest % per_part;
+            rest /= per_part;
+            let (carry, last) = (part % carries, part / carries);
+            // Bit i of `window` is bit `bit - i` of q.
+            let window = (pattern >> a & 1) | last << 1;
+            let constant_bit = if bit < 32 {
+                (constant >> bit) as usize & 1
+            } else {
+                0
+            };
+            let t = carry + (window & self.saltus as usize).count_ones() as usize + constant_bit;
+            parity ^= t & 1 == 1;
+            let carry = t >> 1;
+            debug_assert!(carry < carries);
+            next += (carry + carries * (window & kept)) * scale;
+            scale *= per_part;
         }
-        // patterns[j]: the bits chosen at bit j; next[j]: the next pattern to try there.
-        let mut patterns: Vec<usize> = Vec::with_capacity(bits);
-        let mut states = vec![Self::START];
-        let mut next = vec![0usize];
-        while let Some(&from) = next.last() {
-            if found.len() >= max {
-                break;
-            }
-            let bit = patterns.len();
-            let state = *states.last().expect("a state per level");
-            if bit == bits {
-                let levels: [BigUint; M] = std::array::from_fn(|a| {
-                    let mut level = BigUint::zero();
-                    for (k, &pattern) in patterns.iter().enumerate() {
-                        level.set_bit(k as u64, pattern >> a & 1 == 1);
-                    }
-                    level - self.floors[a]
-                });
-                found.push(levels);
-            } else if let Some((pattern, to)) = (from..1 << M).find_map(|pattern| {
-                self.step(bit as u64, state, pattern)
-                    .filter(|&to| completes[bit + 1][to])
-                    .map(|to| (pattern, to))
-            }) {
-                *next.last_mut().expect("a level") = pattern + 1;
-                patterns.push(pattern);
-                states.push(to);
-                next.push(0);
-                continue;
-            }
-            next.pop();
-            states.pop();
-            patterns.pop();
+        if parity != self.xor.bit(bit) {
+            return None;
         }
-        found
+        Some(total / 2 + M * next)
+    }
+
+    fn unknown(&self, _a: usize, number: BigUint) -> BigUint {
+        number
     }
 }
 
@@ -894,6 +1203,21 @@ mod tests {
             let counter = counter(first, start, shift);
             check(&counter, n, target);
         }
+
+        /// The same with a saltus that is not a power of two.
+        #[test]
+        fn counts_and_lists_agree_with_brute_force_for_any_saltus(
+            start in 0usize..5,
+            period in 1usize..6,
+            seed in proptest::collection::vec(0u32..24, 11),
+            saltus in prop_oneof![Just(3u32), Just(5), Just(6)],
+            n in 1u64..70,
+            target in 0u32..64,
+        ) {
+            let first: Vec<u32> = seed.iter().copied().cycle().take(start + period).collect();
+            let counter = SplitCounter::from_parts_times(first, start, saltus);
+            check(&counter, n, target);
+        }
     }
 
     #[test]
@@ -918,6 +1242,20 @@ mod tests {
         for counter in &cases {
             for n in 1..60 {
                 for target in 0..24 {
+                    check(counter, n, target);
+                }
+            }
+        }
+        // Saltus 3: 0.3F's G(n) = 3·(n div 6) + n mod 3 from heap 0, and with a
+        // preperiod; saltus 6 from values above it.
+        let cases = [
+            SplitCounter::from_parts_times(vec![0, 1, 2, 0, 1, 2], 0, 3),
+            SplitCounter::from_parts_times(vec![0, 0, 1, 2, 0, 4, 5], 2, 3),
+            SplitCounter::from_parts_times(vec![0, 7, 9, 13], 1, 6),
+        ];
+        for counter in &cases {
+            for n in 1..60 {
+                for target in 0..40 {
                     check(counter, n, target);
                 }
             }
@@ -972,6 +1310,89 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Products by a saltus that is not a power of two: counts, the ascending listing
+    /// of the first number and the solutions against enumeration, two and three parts.
+    #[test]
+    fn product_equations_match_enumeration() {
+        for saltus in [3u32, 5, 6] {
+            for constants in [[0u32, 0, 0], [1, 2, 0], [5, 9, 4], [40, 3, 17]] {
+                for sum in 0u32..12 {
+                    let value = |q: u32, c: u32| saltus * q + c;
+                    let xors: std::collections::BTreeSet<u32> = (0..=sum)
+                        .map(|q| value(q, constants[0]) ^ value(sum - q, constants[1]))
+                        .chain([0, 1, 77])
+                        .collect();
+                    for &xor in &xors {
+                        let expected: Vec<BigUint> = (0..=sum)
+                            .filter(|&q| {
+                                value(q, constants[0]) ^ value(sum - q, constants[1]) == xor
+                            })
+                            .map(BigUint::from)
+                            .collect();
+                        let equations = ProductEquations::new(
+                            &sum.into(),
+                            &xor.into(),
+                            [constants[0], constants[1]],
+                            saltus,
+                        );
+                        assert_eq!(equations.count(), BigUint::from(expected.len()));
+                        assert_eq!(ascending_first(&equations, &BigUint::zero(), 100), expected);
+                        let least = BigUint::from(sum / 2);
+                        let from_least: Vec<BigUint> = expected
+                            .iter()
+                            .filter(|&q| *q >= least)
+                            .take(2)
+                            .cloned()
+                            .collect();
+                        assert_eq!(ascending_first(&equations, &least, 2), from_least);
+                        let mut listed: Vec<BigUint> = equations
+                            .solutions(100)
+                            .into_iter()
+                            .map(|[q, _]| q)
+                            .collect();
+                        listed.sort();
+                        assert_eq!(listed, expected);
+                    }
+                    // Three parts, xors of a few triples.
+                    for xor in [
+                        0u32,
+                        3,
+                        value(1, constants[0]) ^ value(sum.saturating_sub(1), constants[2]),
+                    ] {
+                        let mut expected = Vec::new();
+                        for q0 in 0..=sum {
+                            for q1 in 0..=sum - q0 {
+                                let q2 = sum - q0 - q1;
+                                if value(q0, constants[0])
+                                    ^ value(q1, constants[1])
+                                    ^ value(q2, constants[2])
+                                    == xor
+                                {
+                                    expected.push([q0, q1, q2].map(BigUint::from));
+                                }
+                            }
+                        }
+                        let equations =
+                            ProductEquations::new(&sum.into(), &xor.into(), constants, saltus);
+                        assert_eq!(
+                            equations.count(),
+                            BigUint::from(expected.len()),
+                            "{saltus} {constants:?} {sum} {xor}"
+                        );
+                        let mut listed = equations.solutions(1000);
+                        listed.sort();
+                        expected.sort();
+                        assert_eq!(listed, expected);
+                    }
+                }
+            }
+        }
+        let taken: Vec<u32> = (1..=64u32)
+            .filter(|s| !s.is_power_of_two() && ProductEquations::<3>::fit(*s))
+            .collect();
+        assert_eq!(taken, [3, 5, 6], "the saltus the refusal message names");
     }
 
     #[test]

@@ -227,7 +227,7 @@ impl SequenceRules {
     }
 
     /// Winning moves of a heap past the computed values, for a take-and-break code with
-    /// a proven period (saltus 0 or a power of two): the heaps
+    /// a proven period (saltus 0, a power of two, 3, 5 or 6): the heaps
     /// left by each number of tokens removed, counted and listed by
     /// [`SplitCounter`] (residue classes modulo the period, levels by their xor).
     fn periodic_moves_to(
@@ -404,7 +404,7 @@ impl HeapRules for SequenceRules {
     fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
         // Asked only when the theory above gave no count. Past the computed values a
         // proven period gives the nimber, but the moves are counted by it only when the
-        // saltus is 0 or a power of two (see `SplitCounter`).
+        // saltus is 0, a power of two, 3, 5 or 6 (see `SplitCounter`).
         let beyond = size.to_usize().is_none_or(|n| n >= self.values.len());
         if beyond && self.periodicity.is_some() && self.rule != HeapRule::RestNim {
             let size_text = size.to_string();
@@ -416,7 +416,8 @@ impl HeapRules for SequenceRules {
             return Some(format!(
                 "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
                  the proven period, but its winning moves are counted from the period only when \
-                 the saltus is 0 or a power of two, and, \
+                 the saltus is 0, a power of two, 3, 5 or 6 (a larger one makes the \
+                 counting automaton too large), and, \
                  for moves leaving three heaps, when the preperiod plus the period is at most \
                  {LARGEST_TRIPLE_SPAN} (a fixed limit of the method: no flag raises it)",
                 self.rule,
@@ -1097,9 +1098,10 @@ mod tests {
     #[test]
     fn codes_proven_by_the_automaton_count_splits_past_the_computed_values() {
         // Codes whose values pass the saltus from the start, proven by the automaton
-        // test only: the residue classes have floors above 0.
+        // test only: the residue classes have floors above 0. 0.3F's saltus is 3,
+        // not a power of two: its splits are counted by the product equations.
         for code in [
-            "0.0B", "0.1A", "0.8B", "0.9C", "0.BA", "0.CF", "0.FB", "0.FE",
+            "0.0B", "0.1A", "0.8B", "0.9C", "0.BA", "0.CF", "0.FB", "0.FE", "0.3F",
         ] {
             let rule = HeapRule::octal(code).unwrap();
             let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(30)));
