@@ -58,10 +58,18 @@ use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
 use crate::sequence::{GrundyValues, Periodicity};
 
+/// Work (in the sequence engine's steps, as `--max-work`) and bytes taken per pair of
+/// residues when three-heap splits are counted: the count looks at `(L + p)^2` of
+/// them, grouped in a map.
+pub(crate) const TRIPLE_PAIR_COST: (u64, u64) = (30, 48);
+
 /// The largest `L + p` (preperiod plus period) for which three-heap splits are
-/// counted: they look at `(L + p)^2` pairs of parts or residues (ten million at
-/// most). Two-heap splits look at `L + p` and have no such limit.
-pub(crate) const LARGEST_TRIPLE_SPAN: usize = 3162;
+/// counted within `work` steps and `bytes` of memory: 3162 with the defaults
+/// (`3·10^8` steps, ten million pairs).
+pub(crate) fn largest_triple_span(work: u64, bytes: u64) -> usize {
+    let pairs = (work / TRIPLE_PAIR_COST.0).min(bytes / TRIPLE_PAIR_COST.1);
+    usize::try_from(pairs.isqrt()).unwrap_or(usize::MAX)
+}
 
 /// Smallest parts tried when listing three-heap splits, at most (by work: parts
 /// below `L` plus residues, summed over the parts tried).
@@ -151,9 +159,10 @@ impl SplitCounter {
         }
     }
 
-    /// Whether three-heap splits are counted: `L + p` is at most [`LARGEST_TRIPLE_SPAN`].
-    pub(crate) const fn counts_triples(&self) -> bool {
-        self.start + self.period <= LARGEST_TRIPLE_SPAN
+    /// `L + p`: three-heap splits look at its square of residue pairs (see
+    /// [`largest_triple_span`]).
+    pub(crate) const fn span(&self) -> usize {
+        self.start + self.period
     }
 
     /// A value below 2^32 as a split.

@@ -25,7 +25,7 @@ use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
-use super::split_count::{LARGEST_TRIPLE_SPAN, SplitCounter};
+use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
 use super::{Heap, HeapRule, HeapRules, Leaves};
 use crate::catalogue::{
     EntryKind, GameEntry, Group, build_limits, heap_sizes_with_text, no_params,
@@ -52,6 +52,9 @@ pub struct SequenceRules {
     periodicity: Option<Periodicity>,
     /// Why the values stop short of the largest heap asked about (when they do).
     short: Option<String>,
+    /// The largest preperiod plus period for which three-heap splits are counted,
+    /// from the limits the position was built with.
+    triple_span: usize,
 }
 
 impl SequenceRules {
@@ -73,6 +76,7 @@ impl SequenceRules {
                 values: solver.into_values(),
                 periodicity: None,
                 short: None,
+                triple_span: Self::triple_span(),
             };
         }
         let mut periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
@@ -95,7 +99,14 @@ impl SequenceRules {
             values: solver.into_values(),
             periodicity,
             short,
+            triple_span: Self::triple_span(),
         }
+    }
+
+    /// The largest span of three-heap split counts within the [`build_limits`].
+    fn triple_span() -> usize {
+        let limits = build_limits();
+        largest_triple_span(limits.work, limits.bytes)
     }
 
     /// Computes the values up to `largest` when that stays within the limits of the
@@ -270,7 +281,7 @@ impl SequenceRules {
                 listed.extend(counter.list_two(&rest, target, room));
             }
             if digit & LEAVE_THREE != 0 {
-                if !counter.counts_triples() {
+                if counter.span() > self.triple_span {
                     return None;
                 }
                 count += counter.count_three(&rest, target);
@@ -419,9 +430,13 @@ impl HeapRules for SequenceRules {
                  the saltus is 0, a power of two, 3, 5 or 6 (a larger one makes the \
                  counting automaton too large), and, \
                  for moves leaving three heaps, when the preperiod plus the period is at most \
-                 {LARGEST_TRIPLE_SPAN} (a fixed limit of the method: no flag raises it)",
+                 {} (the count looks at its square of residue pairs, about {} steps and {} bytes \
+                 each; raise it with --max-work STEPS and --max-memory BYTES)",
                 self.rule,
-                self.values.len()
+                self.values.len(),
+                self.triple_span,
+                TRIPLE_PAIR_COST.0,
+                TRIPLE_PAIR_COST.1,
             ));
         }
         (self.rule == HeapRule::RestNim && target < size).then(|| {
@@ -1001,6 +1016,7 @@ mod tests {
             periodicity: None,
             short: None,
             rule: periodic.rule.clone(),
+            triple_span: periodic.triple_span,
         }
     }
 
@@ -1093,6 +1109,30 @@ mod tests {
             check_moves_past_the_computed_values(code, &periodic, 400);
         }
         assert!(arithmetic >= 5, "the arithmetic-periodic codes are covered");
+    }
+
+    /// Three-heap splits look at `(L + p)^2` residue pairs: the span allowed follows
+    /// the work and memory limits (3162 by default), and past it the moves are refused
+    /// with the flags that raise it.
+    #[test]
+    fn the_triple_span_follows_the_limits() {
+        let defaults = crate::catalogue::BuildLimits::default();
+        assert_eq!(largest_triple_span(defaults.work, defaults.bytes), 3162);
+        assert_eq!(largest_triple_span(30 * 10_000 * 10_000, u64::MAX), 10_000);
+        assert_eq!(largest_triple_span(u64::MAX, 48 * 100), 10);
+        let heap = BigUint::from(10u32).pow(30) + 7u32;
+        let mut rules = SequenceRules::new(HeapRule::octal("0.28").unwrap(), Some(&heap));
+        let periodicity = rules.periodicity.clone().expect("proven");
+        let span = periodicity.preperiod + periodicity.period;
+        let target = BigUint::from(5u32);
+        assert!(rules.periodic_moves_to(&heap, &target, 3).is_some());
+        rules.triple_span = span - 1;
+        assert!(rules.periodic_moves_to(&heap, &target, 3).is_none());
+        let refusal = rules.heap_moves_to_nimber_refusal(&heap, &target).unwrap();
+        assert!(
+            refusal.contains(&format!("at most {}", span - 1)) && refusal.contains("--max-work"),
+            "{refusal}"
+        );
     }
 
     #[test]
