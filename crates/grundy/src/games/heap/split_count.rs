@@ -100,12 +100,27 @@ pub(crate) struct SplitCounter {
     /// `L`: heaps from here on are periodic.
     start: usize,
     period: usize,
-    /// `Some(i)` when the saltus is `2^i`, `None` when it is 0 or `times` is set.
-    level_shift: Option<u32>,
-    /// `Some(s)` for a saltus `s` that is not a power of two: a value is then all
-    /// "level" (no base), `G(L + r + p·q) = G(L + r) + s·q`, and the levels are solved
-    /// by [`ProductEquations`].
-    times: Option<u32>,
+    saltus: Saltus,
+}
+
+/// The saltus of a [`SplitCounter`], as it splits the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Saltus {
+    /// Periodic values: all base, levels free.
+    Zero,
+    /// `2^i`: a base below it and a level above (the [`LevelEquations`]).
+    Shift(u32),
+    /// `s`, not a power of two: a value is all level (no base),
+    /// `G(L + r + p·q) = G(L + r) + s·q`, solved by the [`ProductEquations`].
+    Times(u32),
+}
+
+impl Saltus {
+    /// For a shift of `Some(i)` (`2^i`) or `None` (0) (tests).
+    #[cfg(test)]
+    fn shift(shift: Option<u32>) -> Self {
+        shift.map_or(Self::Zero, Self::Shift)
+    }
 }
 
 impl SplitCounter {
@@ -122,40 +137,29 @@ impl SplitCounter {
         if values.len() < start + period {
             return None;
         }
-        let (level_shift, times) = match periodicity.saltus {
-            0 => (None, None),
-            saltus if saltus.is_power_of_two() => (Some(saltus.trailing_zeros()), None),
-            saltus if ProductEquations::<3>::fit(saltus) => (None, Some(saltus)),
+        let saltus = match periodicity.saltus {
+            0 => Saltus::Zero,
+            saltus if saltus.is_power_of_two() => Saltus::Shift(saltus.trailing_zeros()),
+            saltus if ProductEquations::<3>::fit(saltus) => Saltus::Times(saltus),
             _ => return None,
         };
         Some(Self {
             values,
             start,
             period,
-            level_shift,
-            times,
+            saltus,
         })
     }
 
     /// Builds a counter directly (tests).
     #[cfg(test)]
-    fn from_parts(values: Vec<u32>, start: usize, level_shift: Option<u32>) -> Self {
+    fn from_parts(values: Vec<u32>, start: usize, saltus: Saltus) -> Self {
         let period = values.len() - start;
         Self {
             values,
             start,
             period,
-            level_shift,
-            times: None,
-        }
-    }
-
-    /// Builds a counter with a saltus that is not a power of two directly (tests).
-    #[cfg(test)]
-    fn from_parts_times(values: Vec<u32>, start: usize, saltus: u32) -> Self {
-        Self {
-            times: Some(saltus),
-            ..Self::from_parts(values, start, None)
+            saltus,
         }
     }
 
@@ -167,20 +171,18 @@ impl SplitCounter {
 
     /// A value below 2^32 as a split.
     fn split(&self, value: u32) -> Split {
-        if self.times.is_some() {
-            return Split {
-                base: 0,
-                level: BigUint::from(value),
-            };
-        }
-        match self.level_shift {
-            Some(shift) => Split {
+        match self.saltus {
+            Saltus::Zero => Split {
+                base: value,
+                level: BigUint::zero(),
+            },
+            Saltus::Shift(shift) => Split {
                 base: value & ((1 << shift) - 1),
                 level: BigUint::from(value >> shift),
             },
-            None => Split {
-                base: value,
-                level: BigUint::zero(),
+            Saltus::Times(_) => Split {
+                base: 0,
+                level: BigUint::from(value),
             },
         }
     }
@@ -196,25 +198,26 @@ impl SplitCounter {
     }
 
     /// The floor of residue class `residue`: the level of its first heap `L + residue`
-    /// (0 when the saltus is 0; the whole value with [`Self::times`]).
+    /// (0 when the saltus is 0; the whole value with [`Saltus::Times`]).
     fn floor(&self, residue: usize) -> u32 {
-        if self.times.is_some() {
-            return self.values[self.start + residue];
+        let first = self.values[self.start + residue];
+        match self.saltus {
+            Saltus::Zero => 0,
+            Saltus::Shift(shift) => first >> shift,
+            Saltus::Times(_) => first,
         }
-        self.level_shift
-            .map_or(0, |shift| self.values[self.start + residue] >> shift)
     }
 
     /// The `q` with level `level` in residue class `residue` (`floor + q` with a
-    /// power-of-two saltus, `floor + s·q` with [`Self::times`]), if any.
+    /// power-of-two saltus, `floor + s·q` with [`Saltus::Times`]), if any.
     fn increment_to(&self, level: &BigUint, residue: usize) -> Option<BigUint> {
         let above = level.checked_sub(&BigUint::from(self.floor(residue)))?;
-        match self.times {
-            Some(saltus) => {
+        match self.saltus {
+            Saltus::Times(saltus) => {
                 let (q, r) = above.div_rem(&BigUint::from(saltus));
                 r.is_zero().then_some(q)
             }
-            None => Some(above),
+            Saltus::Zero | Saltus::Shift(_) => Some(above),
         }
     }
 
@@ -227,10 +230,10 @@ impl SplitCounter {
         let residue = residue.to_usize().expect("below the period");
         Split {
             base: self.base(residue),
-            level: match (self.level_shift, self.times) {
-                (_, Some(saltus)) => level * saltus + self.floor(residue),
-                (Some(_), None) => level + self.floor(residue),
-                (None, None) => BigUint::zero(),
+            level: match self.saltus {
+                Saltus::Zero => BigUint::zero(),
+                Saltus::Shift(_) => level + self.floor(residue),
+                Saltus::Times(saltus) => level * saltus + self.floor(residue),
             },
         }
     }
@@ -242,32 +245,32 @@ impl SplitCounter {
             return self.values[small].into();
         }
         let (q, r) = (heap - self.start).div_rem(&BigUint::from(self.period));
-        let saltus = self
-            .times
-            .unwrap_or(self.level_shift.map_or(0u32, |shift| 1 << shift));
+        let saltus = match self.saltus {
+            Saltus::Zero => 0,
+            Saltus::Shift(shift) => 1 << shift,
+            Saltus::Times(saltus) => saltus,
+        };
         q * saltus + self.values[self.start + r.to_usize().unwrap()]
     }
 
     /// `target` as a split; `None` when no value reaches it (with saltus 0, a
     /// target beyond 32 bits).
     fn target(&self, target: &BigUint) -> Option<Split> {
-        if self.times.is_some() {
-            return Some(Split {
-                base: 0,
-                level: target.clone(),
-            });
-        }
-        match self.level_shift {
-            Some(shift) => {
+        match self.saltus {
+            Saltus::Zero => Some(Split {
+                base: target.to_u32()?,
+                level: BigUint::zero(),
+            }),
+            Saltus::Shift(shift) => {
                 let low = target & ((BigUint::one() << shift) - 1u32);
                 Some(Split {
                     base: low.to_u32().expect("below the saltus"),
                     level: target >> shift,
                 })
             }
-            None => Some(Split {
-                base: target.to_u32()?,
-                level: BigUint::zero(),
+            Saltus::Times(_) => Some(Split {
+                base: 0,
+                level: target.clone(),
             }),
         }
     }
@@ -281,16 +284,14 @@ impl SplitCounter {
         xor: &BigUint,
         floors: [u32; M],
     ) -> BigUint {
-        if let Some(saltus) = self.times {
-            return ProductEquations::new(sum, xor, floors, saltus).count();
-        }
-        if self.level_shift.is_none() {
-            return match M {
+        match self.saltus {
+            Saltus::Zero => match M {
                 2 => sum + 1u32,
                 _ => (sum + 1u32) * (sum + 2u32) / 2u32,
-            };
+            },
+            Saltus::Shift(_) => LevelEquations::new(sum, xor, floors).count(),
+            Saltus::Times(saltus) => ProductEquations::new(sum, xor, floors, saltus).count(),
         }
-        LevelEquations::new(sum, xor, floors).count()
     }
 
     /// Does a heap of `heap` have `value` exactly?
@@ -502,8 +503,8 @@ impl SplitCounter {
             let most = (&last - &first) / p; // levels 0..=most fit
             let first_odd = (self.start + r) % 2 == 1;
             let zero_counted = first.is_zero() && !n_odd;
-            match self.level_shift.or(self.times) {
-                Some(_) => {
+            match self.saltus {
+                Saltus::Shift(_) | Saltus::Times(_) => {
                     // The level is fixed: one heap per residue, when the residue's
                     // values reach it.
                     let Some(q) = self.increment_to(&target.level, r) else {
@@ -514,12 +515,12 @@ impl SplitCounter {
                         count += 1u32;
                     }
                 }
-                None if p.is_multiple_of(2) => {
+                Saltus::Zero if p.is_multiple_of(2) => {
                     if first_odd == n_odd {
                         count += &most + 1u32 - u32::from(zero_counted);
                     }
                 }
-                None => {
+                Saltus::Zero => {
                     // c has the parity of n when q has parity `wanted`.
                     let wanted = u32::from(first_odd != n_odd);
                     let wanted_big = BigUint::from(wanted);
@@ -583,26 +584,26 @@ impl SplitCounter {
             } else {
                 BigUint::zero()
             };
-            if let Some(saltus) = self.times {
-                // The solutions for b's q in ascending order, from the first reaching lo.
-                let constants = [self.floor(rb), self.floor(rc)];
-                let equations = ProductEquations::new(&sum, &target.level, constants, saltus);
-                for q in ascending_first(&equations, &least, wanted) {
-                    if !push(&q) {
-                        break;
-                    }
-                }
-                continue;
-            }
-            match self.level_shift {
-                None => {
+            match self.saltus {
+                Saltus::Zero => {
                     // Levels are free: q from the first reaching lo.
                     let mut q = least;
                     while q <= sum && push(&q) {
                         q += 1u32;
                     }
                 }
-                Some(_) => {
+                Saltus::Times(saltus) => {
+                    // The solutions for b's q in ascending order, from the first
+                    // reaching lo.
+                    let constants = [self.floor(rb), self.floor(rc)];
+                    let equations = ProductEquations::new(&sum, &target.level, constants, saltus);
+                    for q in ascending_first(&equations, &least, wanted) {
+                        if !push(&q) {
+                            break;
+                        }
+                    }
+                }
+                Saltus::Shift(_) => {
                     // Levels x = A | u of b for the submasks u of Q, ascending, kept
                     // when at least b's floor (at most floor_b submasks are not).
                     // The level of c is then at least its floor: c >= b >= L.
@@ -675,13 +676,16 @@ impl SplitCounter {
             }
             // With a saltus that is not a power of two each residue class of pairs
             // builds its automaton: about a thousand times the work of a submask walk.
-            let per_class = if self.times.is_some() { 1000 } else { 1 };
+            let per_class = if matches!(self.saltus, Saltus::Times(_)) {
+                1000
+            } else {
+                1
+            };
             work += self.start + self.period * per_class;
             a += 1u32;
         }
         let exhausted = &a * 3u32 > *n; // every smallest part was tried: all are listed
-        let saltus = self.level_shift.is_some() || self.times.is_some();
-        if moves.len() < max && !exhausted && saltus {
+        if moves.len() < max && !exhausted && self.saltus != Saltus::Zero {
             // The work ran out before `max` moves: their smallest parts lie further.
             // Moves with every part from L on are built from solutions of the level
             // equations instead (any of them, not the first ones).
@@ -720,11 +724,13 @@ impl SplitCounter {
                 continue;
             }
             let sum = (&rest - sigma) / p;
-            let solutions = match self.times {
-                Some(saltus) => {
+            let solutions = match self.saltus {
+                Saltus::Times(saltus) => {
                     ProductEquations::new(&sum, &target.level, floors, saltus).solutions(max)
                 }
-                None => LevelEquations::new(&sum, &target.level, floors).solutions(max),
+                Saltus::Zero | Saltus::Shift(_) => {
+                    LevelEquations::new(&sum, &target.level, floors).solutions(max)
+                }
             };
             for residues in members {
                 for increments in &solutions {
@@ -1166,7 +1172,7 @@ mod tests {
     /// A periodic or arithmetic-periodic sequence (saltus `2^shift`): `first` holds
     /// the values of heaps below `start + period`, any size.
     fn counter(first: Vec<u32>, start: usize, shift: Option<u32>) -> SplitCounter {
-        SplitCounter::from_parts(first, start, shift)
+        SplitCounter::from_parts(first, start, Saltus::shift(shift))
     }
 
     fn check(counter: &SplitCounter, n: u64, target: u32) {
@@ -1224,7 +1230,7 @@ mod tests {
             target in 0u32..64,
         ) {
             let first: Vec<u32> = seed.iter().copied().cycle().take(start + period).collect();
-            let counter = SplitCounter::from_parts_times(first, start, saltus);
+            let counter = SplitCounter::from_parts(first, start, Saltus::Times(saltus));
             check(&counter, n, target);
         }
     }
@@ -1258,9 +1264,9 @@ mod tests {
         // Saltus 3: 0.3F's G(n) = 3·(n div 6) + n mod 3 from heap 0, and with a
         // preperiod; saltus 6 from values above it.
         let cases = [
-            SplitCounter::from_parts_times(vec![0, 1, 2, 0, 1, 2], 0, 3),
-            SplitCounter::from_parts_times(vec![0, 0, 1, 2, 0, 4, 5], 2, 3),
-            SplitCounter::from_parts_times(vec![0, 7, 9, 13], 1, 6),
+            SplitCounter::from_parts(vec![0, 1, 2, 0, 1, 2], 0, Saltus::Times(3)),
+            SplitCounter::from_parts(vec![0, 0, 1, 2, 0, 4, 5], 2, Saltus::Times(3)),
+            SplitCounter::from_parts(vec![0, 7, 9, 13], 1, Saltus::Times(6)),
         ];
         for counter in &cases {
             for n in 1..60 {
