@@ -104,6 +104,9 @@ pub struct Answer {
     pub truncated: bool,
     /// The theorem or algorithm that gave the answer.
     pub method: String,
+    /// What the answer leaves out and why, in words (a nimber not searched,
+    /// moves not counted); empty for a complete answer.
+    pub notes: Vec<String>,
     /// What searching cost, if anything was searched.
     pub search: SearchCost,
 }
@@ -172,8 +175,14 @@ pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, Sear
     }
 }
 
+/// The most components the search for the nimber of a lone component whose
+/// outcome is known by theory explores (a second or so), within the state limit.
+const ALONE_NIMBER_SEARCH_LIMIT: usize = 1_000_000;
+
 /// A position of one component whose outcome and winning moves are known by
-/// theory though its nimber may not be.
+/// theory though its nimber may not be: the nimber is 0 for a P-position, and
+/// otherwise found by a bounded search of the component alone, or said to be
+/// unknown and why.
 fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
     let [group] = position.groups.as_slice() else {
         return None;
@@ -184,7 +193,23 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
     if part.nimber_by_theory().is_some() {
         return None;
     }
-    let alone = part.alone_by_theory(options.max_moves)?;
+    let alone = part.outcome_by_theory(options.max_moves)?;
+    let mut notes = Vec::new();
+    let nimber = if alone.outcome == Outcome::PreviousPlayerWins {
+        Some(BigUint::zero())
+    } else {
+        let limit = options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT);
+        match nimber_by_search(part, limit) {
+            Ok(nimber) => Some(nimber.into()),
+            Err(error) => {
+                notes.push(format!(
+                    "the nimber has no closed form and was not searched: {error} \
+                     (the outcome and the winning moves are exact)"
+                ));
+                None
+            }
+        }
+    };
     let moves: Vec<WinningMove> = alone
         .winning
         .listed
@@ -198,13 +223,27 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         convention: Convention::Normal,
         play: "normal",
         outcome: alone.outcome,
-        nimber: alone.nimber,
+        nimber,
         winning_moves: moves,
         winning_move_count: alone.winning.count,
         truncated,
         method: alone.method.to_owned(),
+        notes,
         search: SearchCost::default(),
     })
+}
+
+/// The nimber of one component by search of its game graph alone, storing at
+/// most `limit` components.
+///
+/// # Errors
+/// As [`Explorer::explore`] and [`Solver::nimber`].
+fn nimber_by_search(part: &Part, limit: usize) -> Result<u32, SearchError> {
+    let mut explorer = Explorer::new(limit);
+    let id = explorer.explore(part)?;
+    let game = GraphGame::new(&explorer);
+    let mut solver = Solver::new(&game).with_state_limit(limit);
+    solver.nimber(&explorer.multiset([id]))
 }
 
 /// A misère sum whose components all know their nimbers by theory and satisfy
@@ -267,6 +306,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
         winning_move_count: count,
         truncated,
         method: "anti-sg rule".to_owned(),
+        notes: Vec::new(),
         search: SearchCost::default(),
     })
 }
@@ -288,7 +328,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 }
                 None => {
                     methods.insert("search");
-                    Known::Node(explorer.explore(&group.head, part)?)
+                    Known::Node(explorer.explore(part)?)
                 }
             });
         }
@@ -335,14 +375,15 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         }
                         (BigUint::from(found), listed)
                     }
-                    Known::Theory(_) => moves_to_nimber(&group.head, part, &target, room, options)
-                        .map_err(|error| match error {
+                    Known::Theory(_) => moves_to_nimber(part, &target, room, options).map_err(
+                        |error| match error {
                             SearchError::CountLimit { reason, .. } => SearchError::CountLimit {
                                 reason,
                                 nimber: Some(total.clone()),
                             },
                             other => other,
-                        })?,
+                        },
+                    )?,
                 };
                 count += found;
                 for leaves in listed {
@@ -351,7 +392,10 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             }
         }
     }
-    let method = if methods.len() == 1 {
+    let method = if methods.is_empty() {
+        // No component: the player to move cannot move and loses.
+        "empty sum: no move".to_owned()
+    } else if methods.len() == 1 {
         methods.into_iter().next().unwrap_or("search").to_owned()
     } else {
         format!(
@@ -375,6 +419,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         winning_move_count: count,
         truncated,
         method,
+        notes: Vec::new(),
         search,
     })
 }
@@ -384,7 +429,6 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
 /// enumerating its moves and valuing each result, unless theory says they are
 /// too many ([`SearchError::CountLimit`]).
 fn moves_to_nimber(
-    head: &str,
     part: &Part,
     target: &BigUint,
     room: usize,
@@ -406,13 +450,7 @@ fn moves_to_nimber(
         for piece in &to {
             value ^= match piece.nimber_by_theory() {
                 Some((nimber, _)) => nimber,
-                None => {
-                    let mut explorer = Explorer::new(options.max_states);
-                    let id = explorer.explore(head, piece)?;
-                    let game = GraphGame::new(&explorer);
-                    let mut solver = Solver::new(&game).with_state_limit(options.max_states);
-                    solver.nimber(&explorer.multiset([id]))?.into()
-                }
+                None => nimber_by_search(piece, options.max_states)?.into(),
             };
         }
         if &value == target {
@@ -433,7 +471,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
     let mut roots = Vec::with_capacity(position.component_count());
     for group in &position.groups {
         for part in &group.parts {
-            roots.push(explorer.explore(&group.head, part)?);
+            roots.push(explorer.explore(part)?);
         }
     }
     if let Some((game, start)) = SlotGame::new(&explorer, &roots, options.max_states) {
@@ -514,6 +552,7 @@ fn search_misere<G: ImpartialGame>(
         winning_move_count: count.into(),
         truncated,
         method: "misère search".to_owned(),
+        notes: Vec::new(),
         search,
     })
 }
@@ -538,7 +577,7 @@ mod tests {
                     let mut roots = Vec::new();
                     for group in &position.groups {
                         for part in &group.parts {
-                            roots.push(explorer.explore(&group.head, part).unwrap());
+                            roots.push(explorer.explore(part).unwrap());
                         }
                     }
                     let (slots, start) =

@@ -23,86 +23,13 @@ use num_bigint::BigUint;
 
 use crate::game::Convention;
 use crate::lang::{LangError, Sum, Term, ValueKind};
-use crate::solver::SearchError;
 
 pub use arguments::{
     GivenSize, heap_sizes, heap_sizes_with_text, integer_param, no_params, read_integers,
 };
 pub(crate) use explorer::Explorer;
 
-/// A shared component.
-pub type Part = Arc<dyn Component>;
-
-/// One independent component of a position: a heap, a pair of Wythoff piles, a
-/// staircase. Its moves lead to zero or more components of the same game (a
-/// take-and-break move can leave two heaps, or none).
-pub trait Component: fmt::Debug + Send + Sync {
-    /// Appends the component's arguments in canonical form (`7`, or `3, 5`).
-    fn write_arguments(&self, out: &mut String);
-
-    /// The nimber under normal play by a theorem, with the method's name, for a
-    /// component of any size; `None` sends the component to search.
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
-        None
-    }
-
-    /// Every move, as the components it leaves; one entry per move.
-    ///
-    /// # Errors
-    /// [`SearchError::StateLimit`] when there are more than `limit` moves or the
-    /// component is too large to enumerate.
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError>;
-
-    /// The moves that reach a position of nimber `target`, by theory: their
-    /// exact number and the first `max` of them. `None` when there is no theory;
-    /// the catalogue then enumerates [`moves`](Component::moves).
-    fn moves_to_nimber_by_theory(&self, _target: &BigUint, _max: usize) -> Option<MovesTo> {
-        None
-    }
-
-    /// Why the moves to `target` can be neither counted by theory nor
-    /// enumerated, when theory knows it before trying (a Rest Nim heap of ten
-    /// thousand tokens has more moves than there are atoms in the universe). Asked
-    /// only after [`moves_to_nimber_by_theory`](Component::moves_to_nimber_by_theory)
-    /// gave `None`; the answer becomes [`SearchError::CountLimit`].
-    fn moves_to_nimber_refusal(&self, _target: &BigUint) -> Option<String> {
-        None
-    }
-
-    /// A description of the move from this component to `to`, for people
-    /// ("take 2 from the heap of 7").
-    fn describe_move(&self, to: &[Part]) -> String;
-
-    /// The whole answer by theory when this component is the entire position
-    /// under normal play: for games whose outcome and winning moves have a
-    /// closed form but whose nimber does not (Wythoff, Fibonacci Nim, Moore's
-    /// Nim). `None` sends the position to the nimber path.
-    fn alone_by_theory(&self, _max: usize) -> Option<AloneAnswer> {
-        None
-    }
-
-    /// Whether every position this component can reach satisfies the
-    /// condition of the Anti-SG rule (a non-terminal position of nimber 0 can
-    /// move to nimber 1; see [`crate::games::misere`]), known by theory. When
-    /// every component of a misère sum says so and knows its nimber by theory,
-    /// the sum is answered by the rule instead of searched.
-    fn satisfies_anti_sg_condition(&self) -> bool {
-        false
-    }
-}
-
-/// The answer for a position made of one component, by theory.
-#[derive(Debug)]
-pub struct AloneAnswer {
-    /// Who wins.
-    pub outcome: crate::game::Outcome,
-    /// The nimber, when known (by theory or a cheap search).
-    pub nimber: Option<BigUint>,
-    /// The winning moves: their exact count and the first ones.
-    pub winning: MovesTo,
-    /// The theorem used.
-    pub method: &'static str,
-}
+pub use crate::family::{Component, MovesTo, OutcomeAnswer, Part};
 
 /// Writes integer arguments in canonical form: `3, 5, 7`.
 pub fn write_integers(out: &mut String, values: &[BigUint]) {
@@ -112,26 +39,6 @@ pub fn write_integers(out: &mut String, values: &[BigUint]) {
         }
         out.push_str(&value.to_string());
     }
-}
-
-/// The integer arguments of a component, read back from its canonical text:
-/// how a component describes a move to another one it only sees as a [`Part`].
-#[must_use]
-pub fn integers_of(part: &Part) -> Vec<BigUint> {
-    let mut text = String::new();
-    part.write_arguments(&mut text);
-    text.split(", ")
-        .filter_map(|value| value.parse().ok())
-        .collect()
-}
-
-/// Moves counted and listed by theory.
-#[derive(Debug, Default)]
-pub struct MovesTo {
-    /// How many moves there are.
-    pub count: BigUint,
-    /// The first of them, each as the components it leaves.
-    pub listed: Vec<Vec<Part>>,
 }
 
 /// The components of one term: `nim(3, 5, 7)` is the group `nim` with three heaps.
@@ -154,7 +61,7 @@ impl Group {
 }
 
 /// How the components of a position are played together.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Compound {
     /// A disjunctive sum: each move is made in one component.
     #[default]
@@ -355,10 +262,25 @@ fn push_groups(text: &mut String, groups: &[Group]) -> Vec<Vec<(usize, usize)>> 
     spans
 }
 
-/// Positions are equal when their canonical texts are.
+/// Positions are equal when they are the same sum of the same typed
+/// components, played the same way.
 impl PartialEq for Position {
     fn eq(&self, other: &Self) -> bool {
-        self.to_string() == other.to_string()
+        self.convention == other.convention
+            && self.compound == other.compound
+            && self.groups == other.groups
+    }
+}
+
+impl PartialEq for Group {
+    fn eq(&self, other: &Self) -> bool {
+        self.head == other.head
+            && self.parts.len() == other.parts.len()
+            && self
+                .parts
+                .iter()
+                .zip(&other.parts)
+                .all(|(a, b)| a.same_as(b.as_ref()))
     }
 }
 

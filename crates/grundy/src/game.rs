@@ -41,6 +41,21 @@ pub trait ImpartialGame {
     /// counting winning moves counts moves as a player makes them.
     fn moves(&self, position: &Self::Position, moves: &mut Vec<Self::Position>);
 
+    /// As [`moves`](ImpartialGame::moves), for games whose moves cannot always
+    /// be enumerated (a position too large for its rules): the solver calls
+    /// this and stops with the error.
+    ///
+    /// # Errors
+    /// Whatever the game finds it cannot enumerate.
+    fn try_moves(
+        &self,
+        position: &Self::Position,
+        moves: &mut Vec<Self::Position>,
+    ) -> Result<(), crate::solver::SearchError> {
+        self.moves(position, moves);
+        Ok(())
+    }
+
     /// Splits `position` into two or more independent components whose
     /// disjunctive sum it is, or `None` when it does not split.
     ///

@@ -24,6 +24,7 @@
 
 pub mod analysis;
 pub mod catalogue;
+pub mod family;
 pub mod game;
 pub mod games;
 pub mod lang;

@@ -285,7 +285,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                 true
             }
             _ => {
-                self.game.moves(&position, children);
+                self.game.try_moves(&position, children)?;
                 self.statistics.positions_expanded += 1;
                 self.statistics.moves_generated += (children.len() - first) as u64;
                 false
@@ -434,7 +434,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     ) -> Result<(), SearchError> {
         self.check_budget()?;
         let first = children.len();
-        self.game.moves(&position, children);
+        self.game.try_moves(&position, children)?;
         self.statistics.positions_expanded += 1;
         self.statistics.moves_generated += (children.len() - first) as u64;
         let game = self.game;
@@ -472,7 +472,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         position: &G::Position,
     ) -> Result<Vec<G::Position>, SearchError> {
         let mut moves = Vec::new();
-        self.game.moves(position, &mut moves);
+        self.game.try_moves(position, &mut moves)?;
         let mut winning = Vec::new();
         for next in moves {
             if self.outcome_under(convention, &next)? == Outcome::PreviousPlayerWins {

@@ -1,7 +1,7 @@
 //! Explicit game graphs of catalogue components, so that the generic solver can
 //! search sums of anything the catalogue holds.
 //!
-//! Each distinct component (by its canonical text) becomes a node numbered once;
+//! Each distinct component (by its typed position) becomes a node numbered once;
 //! a node's options are the node lists its moves leave. A position of a sum is
 //! then a sorted multiset of node numbers, cheap to hash and compare, and the
 //! [`GraphGame`] over it is an ordinary [`ImpartialGame`] for the
@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::Part;
+use crate::family::PartKey;
 use crate::game::ImpartialGame;
 use crate::solver::SearchError;
 
@@ -32,7 +33,7 @@ struct Node {
 #[derive(Debug)]
 pub struct Explorer {
     nodes: Vec<Node>,
-    index: FxHashMap<String, u32>,
+    index: FxHashMap<PartKey, u32>,
     limit: usize,
 }
 
@@ -46,12 +47,8 @@ impl Explorer {
         }
     }
 
-    fn intern(&mut self, head: &str, part: &Part) -> Result<u32, SearchError> {
-        let mut key = String::with_capacity(head.len() + 8);
-        key.push_str(head);
-        key.push('(');
-        part.write_arguments(&mut key);
-        key.push(')');
+    fn intern(&mut self, part: &Part) -> Result<u32, SearchError> {
+        let key = PartKey(Arc::clone(part));
         if let Some(&id) = self.index.get(&key) {
             return Ok(id);
         }
@@ -69,13 +66,12 @@ impl Explorer {
         Ok(id)
     }
 
-    /// The node of `part` (a component of the group `head`), after exploring
-    /// every component reachable from it.
+    /// The node of `part`, after exploring every component reachable from it.
     ///
     /// # Errors
     /// [`SearchError::StateLimit`] when the nodes would exceed the limit.
-    pub fn explore(&mut self, head: &str, part: &Part) -> Result<u32, SearchError> {
-        let root = self.intern(head, part)?;
+    pub fn explore(&mut self, part: &Part) -> Result<u32, SearchError> {
+        let root = self.intern(part)?;
         let mut pending = vec![root];
         while let Some(id) = pending.pop() {
             let node = &self.nodes[id as usize];
@@ -87,7 +83,7 @@ impl Explorer {
             for parts in &moves {
                 let mut option = SmallVec::with_capacity(parts.len());
                 for part in parts {
-                    let child = self.intern(head, part)?;
+                    let child = self.intern(part)?;
                     if !self.nodes[child as usize].explored {
                         pending.push(child);
                     }

@@ -70,10 +70,8 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::catalogue::{
-    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integers_of,
-    no_params,
-};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, no_params};
+use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::game::{ImpartialGame, Outcome};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::solver::{SearchError, Solver};
@@ -602,97 +600,109 @@ impl ImpartialGame for DynamicSubtractionRules {
     }
 }
 
-/// A dynamic subtraction position as a catalogue component: `fibonacci_nim(n)`,
-/// `fibonacci_nim(n, L)`, `dynamic_sub[k](n)`, `dynamic_sub[k, b](n, L)`.
-#[derive(Debug)]
-struct DynamicPart {
-    game: Arc<DynamicSubtraction<LinearBound>>,
+/// A dynamic subtraction game with a linear bound as a game family:
+/// `fibonacci_nim(n)`, `fibonacci_nim(n, L)`, `dynamic_sub[k](n)`,
+/// `dynamic_sub[k, b](n, L)`. Outcome and winning moves come from the
+/// representation theorem at any size; the nimber, which has no closed form,
+/// from a bounded search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DynamicFamily {
+    bound: LinearBound,
     method: &'static str,
-    heap: BigUint,
-    /// `None` at the start of the game (the first move takes `1..=n-1`).
-    limit: Option<BigUint>,
 }
 
-impl DynamicPart {
-    fn position(&self) -> DynamicPosition {
-        match &self.limit {
-            None => DynamicPosition::start(self.heap.clone()),
+/// A position of a [`DynamicFamily`]: the heap, and the most the player to
+/// move may take, `None` at the start of the game (the first move takes
+/// `1..=n-1`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DynamicHeap {
+    /// The counters left.
+    pub heap: BigUint,
+    /// The most the next move may take, if the game has begun.
+    pub limit: Option<BigUint>,
+}
+
+impl DynamicFamily {
+    fn game(self) -> DynamicSubtraction<LinearBound> {
+        DynamicSubtraction::new(self.bound)
+    }
+
+    fn position(position: &DynamicHeap) -> DynamicPosition {
+        match &position.limit {
+            None => DynamicPosition::start(position.heap.clone()),
             Some(limit) => DynamicPosition {
-                heap: self.heap.clone(),
+                heap: position.heap.clone(),
                 limit: limit.clone(),
             },
         }
     }
 
-    fn after_taking(&self, take: &BigUint) -> Part {
-        Arc::new(Self {
-            game: Arc::clone(&self.game),
-            method: self.method,
-            heap: &self.heap - take,
-            limit: Some(self.game.bound.bound_after(take)),
-        })
+    fn after_taking(self, position: &DynamicHeap, take: &BigUint) -> DynamicHeap {
+        DynamicHeap {
+            heap: &position.heap - take,
+            limit: Some(self.bound.bound_after(take)),
+        }
     }
 }
 
-impl Component for DynamicPart {
-    fn write_arguments(&self, out: &mut String) {
-        out.push_str(&self.heap.to_string());
-        if let Some(limit) = &self.limit {
+impl Family for DynamicFamily {
+    type Position = DynamicHeap;
+
+    fn write_position(&self, position: &DynamicHeap, out: &mut String) {
+        out.push_str(&position.heap.to_string());
+        if let Some(limit) = &position.limit {
             out.push_str(", ");
             out.push_str(&limit.to_string());
         }
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
-        let position = self.position();
-        let most = position.limit.clone().min(self.heap.clone());
+    fn moves(
+        &self,
+        position: &DynamicHeap,
+        limit: usize,
+    ) -> Result<Vec<Vec<DynamicHeap>>, SearchError> {
+        let most = Self::position(position).limit.min(position.heap.clone());
         let most = usize::try_from(&most)
             .ok()
             .filter(|&most| most <= limit)
             .ok_or(SearchError::StateLimit { limit })?;
         Ok((1..=most)
-            .map(|take| vec![self.after_taking(&BigUint::from(take))])
+            .map(|take| vec![self.after_taking(position, &BigUint::from(take))])
             .collect())
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let left = to
-            .first()
-            .and_then(|part| integers_of(part).into_iter().next());
-        match left {
-            Some(left) if left <= self.heap => {
-                let take = &self.heap - left;
-                let bound = self.game.bound.bound_after(&take);
+    fn describe_move(&self, position: &DynamicHeap, to: &[DynamicHeap]) -> String {
+        match to {
+            [after] if after.heap <= position.heap => {
+                let take = &position.heap - &after.heap;
+                let bound = self.bound.bound_after(&take);
                 format!("take {take} (the next move may take up to {bound})")
             }
-            _ => "move".to_owned(),
+            _ => "a move".to_owned(),
         }
     }
 
-    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
-        let position = self.position();
-        let takes = self.game.winning_takes(&position, max).ok()?;
-        let nimber = if self.heap <= BigUint::from(200u32) {
-            self.game
-                .nimber_by_search(&position)
-                .ok()
-                .map(BigUint::from)
-        } else {
-            None
-        };
-        Some(AloneAnswer {
+    fn outcome_by_theory(
+        &self,
+        position: &DynamicHeap,
+        max: usize,
+    ) -> Option<OutcomeAnswer<DynamicHeap>> {
+        let takes = self
+            .game()
+            .winning_takes(&Self::position(position), max)
+            .ok()?;
+        Some(OutcomeAnswer {
             outcome: if takes.count.is_zero() {
                 Outcome::PreviousPlayerWins
             } else {
                 Outcome::NextPlayerWins
             },
-            nimber,
             winning: MovesTo {
                 count: takes.count,
                 listed: takes
                     .takes
                     .iter()
-                    .map(|take| vec![self.after_taking(take)])
+                    .map(|take| vec![self.after_taking(position, take)])
                     .collect(),
             },
             method: self.method,
@@ -756,13 +766,11 @@ fn build_part(
     };
     game.outcome(&position)
         .map_err(|error| LangError::new(error.to_string(), term.span))?;
-    let part = DynamicPart {
-        game: Arc::new(game),
-        method,
-        heap,
-        limit,
-    };
-    Ok(Group::new(head, vec![Arc::new(part) as Part]))
+    let family = DynamicFamily { bound, method };
+    Ok(Group::new(
+        head,
+        vec![part(&Arc::new(family), DynamicHeap { heap, limit })],
+    ))
 }
 
 fn build_fibonacci(term: &Term) -> Result<Group, LangError> {

@@ -397,7 +397,7 @@ pub(crate) fn solve_every(
     let mut roots = Vec::with_capacity(position.component_count());
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
-            roots.push((g, i, explorer.explore(&group.head, part)?));
+            roots.push((g, i, explorer.explore(part)?));
         }
     }
     let steps = node_steps(&explorer, roots.iter().map(|&(_, _, id)| id))?;
@@ -471,6 +471,7 @@ pub(crate) fn solve_every(
         winning_move_count: count,
         truncated,
         method: "every-sg suspense numbers".to_owned(),
+        notes: Vec::new(),
         search: SearchCost {
             components_explored: explorer.len(),
             ..SearchCost::default()
@@ -725,7 +726,8 @@ mod tests {
     }
 
     use crate::analysis::solve;
-    use crate::catalogue::{Component, MovesTo, build as build_position};
+    use crate::catalogue::build as build_position;
+    use crate::family::Family;
     use crate::lang::parse;
     use proptest::prelude::*;
     use std::sync::Arc;
@@ -761,7 +763,7 @@ mod tests {
         let mut roots = Vec::new();
         for group in &position.groups {
             for part in &group.parts {
-                roots.push(explorer.explore(&group.head, part).unwrap());
+                roots.push(explorer.explore(part).unwrap());
             }
         }
         let nodes = Nodes(&explorer);
@@ -853,25 +855,22 @@ mod tests {
 
     /// A heap that loses one token, and may then split what is left into two
     /// non-empty heaps: a component whose moves split.
-    #[derive(Debug)]
-    struct SplitHeap(u32);
-    impl Component for SplitHeap {
-        fn write_arguments(&self, out: &mut String) {
-            out.push_str(&self.0.to_string());
+    #[derive(Debug, PartialEq)]
+    struct SplitHeap;
+    impl Family for SplitHeap {
+        type Position = u32;
+        fn write_position(&self, heap: &u32, out: &mut String) {
+            out.push_str(&heap.to_string());
         }
-        fn moves(&self, _limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
-            let heap = |n: u32| -> Part { Arc::new(Self(n)) };
-            let Some(rest) = self.0.checked_sub(1) else {
+        fn moves(&self, heap: &u32, _limit: usize) -> Result<Vec<Vec<u32>>, SearchError> {
+            let Some(rest) = heap.checked_sub(1) else {
                 return Ok(Vec::new());
             };
-            let mut moves = vec![vec![heap(rest)]];
-            moves.extend((1..rest).map(|a| vec![heap(a), heap(rest - a)]));
+            let mut moves = vec![vec![rest]];
+            moves.extend((1..rest).map(|a| vec![a, rest - a]));
             Ok(moves)
         }
-        fn moves_to_nimber_by_theory(&self, _: &BigUint, _: usize) -> Option<MovesTo> {
-            None
-        }
-        fn describe_move(&self, _to: &[Part]) -> String {
+        fn describe_move(&self, _heap: &u32, _to: &[u32]) -> String {
             "move".to_owned()
         }
     }
@@ -910,7 +909,7 @@ mod tests {
         };
         for a in 0..9 {
             for b in 0..7 {
-                let parts: Vec<Part> = vec![Arc::new(SplitHeap(a)), Arc::new(SplitHeap(b))];
+                let parts: Vec<Part> = crate::family::parts(&Arc::new(SplitHeap), [a, b]);
                 let position = Position {
                     convention: Convention::Normal,
                     compound: Compound::Every,

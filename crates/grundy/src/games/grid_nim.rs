@@ -39,8 +39,8 @@ use std::sync::Arc;
 use num_bigint::{BigUint, Sign};
 use num_traits::{One, Zero};
 
-use crate::catalogue::{Component, EntryKind, GameEntry, Group, MovesTo, Part, no_params};
-use crate::game::ImpartialGame;
+use crate::catalogue::{EntryKind, GameEntry, Group, no_params};
+use crate::family::{Family, MovesTo, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::solver::SearchError;
 
@@ -149,32 +149,19 @@ impl GridMove {
     }
 }
 
-/// A grid as a catalogue component: `grid_nim([1, 2], [3, 4])`.
-#[derive(Debug)]
-struct GridPart {
-    grid: Vec<Vec<BigUint>>,
-}
+/// Grid Nim as a game family: `grid_nim([1, 2], [3, 4])`, the grid one list
+/// per row; the nimber is the nim-sum of the odd cells at any size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Grid;
 
-impl GridPart {
-    fn part(grid: Vec<Vec<BigUint>>) -> Part {
-        Arc::new(Self { grid })
-    }
+/// A grid position: `grid[row][column]`.
+pub type Cells = Vec<Vec<BigUint>>;
 
-    /// The grid of a component written by [`Component::write_arguments`].
-    fn grid_of(part: &Part) -> Option<Vec<Vec<BigUint>>> {
-        let mut text = String::new();
-        part.write_arguments(&mut text);
-        text.strip_prefix('[')?
-            .strip_suffix(']')?
-            .split("], [")
-            .map(|row| row.split(", ").map(|cell| cell.parse().ok()).collect())
-            .collect()
-    }
-}
+impl Family for Grid {
+    type Position = Cells;
 
-impl Component for GridPart {
-    fn write_arguments(&self, out: &mut String) {
-        for (i, row) in self.grid.iter().enumerate() {
+    fn write_position(&self, grid: &Cells, out: &mut String) {
+        for (i, row) in grid.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
@@ -185,13 +172,13 @@ impl Component for GridPart {
         }
     }
 
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
-        Some((nimber(&self.grid), "grid nim: nim-sum of the odd cells"))
+    fn nimber_by_theory(&self, grid: &Cells) -> Option<(BigUint, &'static str)> {
+        Some((nimber(grid), "grid nim: nim-sum of the odd cells"))
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+    fn moves(&self, grid: &Cells, limit: usize) -> Result<Vec<Vec<Cells>>, SearchError> {
         let mut total = BigUint::zero();
-        for (row, cells) in self.grid.iter().enumerate() {
+        for (row, cells) in grid.iter().enumerate() {
             for (column, heap) in cells.iter().enumerate() {
                 total += heap * (usize::from(row > 0) + usize::from(column > 0));
             }
@@ -200,7 +187,7 @@ impl Component for GridPart {
             return Err(SearchError::StateLimit { limit });
         }
         let mut moves = Vec::new();
-        for (row, cells) in self.grid.iter().enumerate() {
+        for (row, cells) in grid.iter().enumerate() {
             for (column, heap) in cells.iter().enumerate() {
                 let neighbours = [
                     (row > 0).then(|| (row - 1, column)),
@@ -214,7 +201,7 @@ impl Component for GridPart {
                             to,
                             counters: counters.clone(),
                         };
-                        moves.push(vec![Self::part(grid_move.apply(&self.grid))]);
+                        moves.push(vec![grid_move.apply(grid)]);
                         counters += 1u32;
                     }
                 }
@@ -223,25 +210,30 @@ impl Component for GridPart {
         Ok(moves)
     }
 
-    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
-        let moves = moves_to_nimber(&self.grid, target);
+    fn moves_to_nimber_by_theory(
+        &self,
+        grid: &Cells,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<Cells>> {
+        let moves = moves_to_nimber(grid, target);
         Some(MovesTo {
             count: BigUint::from(moves.len()),
             listed: moves
                 .iter()
                 .take(max)
-                .map(|m| vec![Self::part(m.apply(&self.grid))])
+                .map(|m| vec![m.apply(grid)])
                 .collect(),
         })
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let Some(after) = to.first().and_then(Self::grid_of) else {
-            return "move".to_owned();
+    fn describe_move(&self, grid: &Cells, to: &[Cells]) -> String {
+        let Some(after) = to.first() else {
+            return "a move".to_owned();
         };
         let mut from = None;
         let mut onto = None;
-        for (row, (before, after)) in self.grid.iter().zip(&after).enumerate() {
+        for (row, (before, after)) in grid.iter().zip(after).enumerate() {
             for (column, (before, after)) in before.iter().zip(after).enumerate() {
                 if after < before {
                     from = Some(((row, column), before - after));
@@ -311,7 +303,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
         }
         grid.push(row);
     }
-    Ok(Group::new("grid_nim", vec![GridPart::part(grid)]))
+    Ok(Group::new("grid_nim", vec![part(&Arc::new(Grid), grid)]))
 }
 
 /// The catalogue entry.
@@ -336,44 +328,43 @@ pub const ENTRY: GameEntry = GameEntry {
     kind: EntryKind::Game(build),
 };
 
-/// The rules for the generic solver on a grid of `columns` columns, the cells
-/// flattened row by row.
-#[derive(Clone, Copy, Debug)]
-pub struct GridNim {
-    /// The number of columns.
-    pub columns: usize,
-}
-
-impl ImpartialGame for GridNim {
-    type Position = Vec<u32>;
-
-    fn moves(&self, cells: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
-        for (index, &heap) in cells.iter().enumerate() {
-            let (row, column) = (index / self.columns, index % self.columns);
-            let neighbours = [
-                (row > 0).then(|| index - self.columns),
-                (column > 0).then(|| index - 1),
-            ];
-            for to in neighbours.into_iter().flatten() {
-                for moved in 1..=heap {
-                    let mut next = cells.clone();
-                    next[index] -= moved;
-                    next[to] += moved;
-                    moves.push(next);
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build as build_position;
     use crate::game::Convention;
+    use crate::game::ImpartialGame;
     use crate::lang::parse;
     use crate::solver::Solver;
+
+    /// An independent statement of the rules, for the generic solver on a grid of `columns` columns, the cells
+    /// flattened row by row.
+    struct GridNim {
+        columns: usize,
+    }
+
+    impl ImpartialGame for GridNim {
+        type Position = Vec<u32>;
+
+        fn moves(&self, cells: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            for (index, &heap) in cells.iter().enumerate() {
+                let (row, column) = (index / self.columns, index % self.columns);
+                let neighbours = [
+                    (row > 0).then(|| index - self.columns),
+                    (column > 0).then(|| index - 1),
+                ];
+                for to in neighbours.into_iter().flatten() {
+                    for moved in 1..=heap {
+                        let mut next = cells.clone();
+                        next[index] -= moved;
+                        next[to] += moved;
+                        moves.push(next);
+                    }
+                }
+            }
+        }
+    }
 
     fn text_of(cells: &[u32], columns: usize) -> String {
         let rows: Vec<String> = cells

@@ -20,14 +20,15 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use smallvec::SmallVec;
 
-use crate::catalogue::{Component, GivenSize, MovesTo, Part};
+use crate::catalogue::GivenSize;
+use crate::family::{Family, MovesTo, Part, parts};
 use crate::solver::SearchError;
 
 /// The heaps one move leaves (none, one, or more after a split).
 pub type Leaves = SmallVec<[u64; 2]>;
 
 /// The rules of a heap game, for one heap.
-pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
+pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Appends the moves from a heap of `size`, each as the heaps it leaves. A
     /// rule with very many moves may stop once it has appended more than `limit`
     /// (the caller then reports the limit).
@@ -58,7 +59,7 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
 
     /// Why the moves of a heap of `size` to nimber `target` can be neither
     /// counted by theory nor enumerated (see
-    /// [`Component::moves_to_nimber_refusal`]).
+    /// [`Family::moves_to_nimber_refusal`]).
     fn heap_moves_to_nimber_refusal(&self, _size: &BigUint, _target: &BigUint) -> Option<String> {
         None
     }
@@ -71,115 +72,140 @@ pub trait HeapRules: fmt::Debug + Send + Sync + 'static {
     }
 }
 
-/// One heap of a heap game: a catalogue component.
-#[derive(Debug)]
-pub struct Heap<R> {
-    rules: Arc<R>,
-    size: BigUint,
-    /// The size's decimal digits when the input gave them (see [`GivenSize`]).
+/// The size of one heap: a position of every heap game.
+///
+/// It keeps the decimal digits the input gave (see [`GivenSize`]), so that a
+/// position of a million big heaps prints by copying text; equality and
+/// hashing look at the size only.
+#[derive(Clone, Debug)]
+pub struct HeapSize {
+    /// The number of tokens.
+    pub value: BigUint,
     text: Option<Box<str>>,
 }
 
-impl<R: HeapRules> Heap<R> {
-    /// A heap of `size` under `rules`.
-    pub const fn new(rules: Arc<R>, size: BigUint) -> Self {
-        Self {
-            rules,
-            size,
-            text: None,
-        }
-    }
-
-    /// The components of the heaps given as input, keeping their digits.
-    pub fn given_parts(rules: &Arc<R>, sizes: Vec<GivenSize>) -> Vec<Part> {
-        sizes
-            .into_iter()
-            .map(|size| {
-                Arc::new(Self {
-                    rules: Arc::clone(rules),
-                    size: size.value,
-                    text: size.text,
-                }) as Part
-            })
-            .collect()
-    }
-
-    /// The components of the heaps `sizes` under `rules`.
-    pub fn parts(rules: &Arc<R>, sizes: impl IntoIterator<Item = BigUint>) -> Vec<Part> {
-        sizes
-            .into_iter()
-            .map(|size| Arc::new(Self::new(Arc::clone(rules), size)) as Part)
-            .collect()
+impl HeapSize {
+    /// A heap of `value` tokens.
+    #[must_use]
+    pub const fn new(value: BigUint) -> Self {
+        Self { value, text: None }
     }
 }
 
-impl<R: HeapRules> Component for Heap<R> {
-    fn write_arguments(&self, out: &mut String) {
+impl From<BigUint> for HeapSize {
+    fn from(value: BigUint) -> Self {
+        Self::new(value)
+    }
+}
+
+impl From<u64> for HeapSize {
+    fn from(value: u64) -> Self {
+        Self::new(value.into())
+    }
+}
+
+impl From<GivenSize> for HeapSize {
+    fn from(given: GivenSize) -> Self {
+        Self {
+            value: given.value,
+            text: given.text,
+        }
+    }
+}
+
+impl PartialEq for HeapSize {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Eq for HeapSize {}
+
+impl std::hash::Hash for HeapSize {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.value.hash(state);
+    }
+}
+
+/// The components of the heaps `sizes` under `rules`.
+pub fn heap_parts<R: HeapRules>(
+    rules: &Arc<R>,
+    sizes: impl IntoIterator<Item = impl Into<HeapSize>>,
+) -> Vec<Part> {
+    parts(rules, sizes.into_iter().map(Into::into))
+}
+
+/// Every heap rule is a game family whose positions are single heaps; a sum of
+/// heaps is a sum of components.
+impl<R: HeapRules> Family for R {
+    type Position = HeapSize;
+
+    fn write_position(&self, heap: &HeapSize, out: &mut String) {
         use std::fmt::Write as _;
-        match (&self.text, self.size.to_u64()) {
+        match (&heap.text, heap.value.to_u64()) {
             (Some(text), _) => out.push_str(text),
             (None, Some(small)) => {
                 let _ = write!(out, "{small}");
             }
             (None, None) => {
-                let _ = write!(out, "{}", self.size);
+                let _ = write!(out, "{}", heap.value);
             }
         }
     }
 
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
-        self.rules.heap_nimber(&self.size)
+    fn nimber_by_theory(&self, heap: &HeapSize) -> Option<(BigUint, &'static str)> {
+        self.heap_nimber(&heap.value)
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
-        if let Some(reason) = self.rules.heap_nimber_refusal(&self.size) {
+    fn moves(&self, heap: &HeapSize, limit: usize) -> Result<Vec<Vec<HeapSize>>, SearchError> {
+        if let Some(reason) = self.heap_nimber_refusal(&heap.value) {
             return Err(SearchError::TheoryLimit { reason });
         }
-        let size = self
-            .size
+        let size = heap
+            .value
             .to_u64()
             .filter(|&size| size <= limit as u64)
             .ok_or(SearchError::StateLimit { limit })?;
         let mut moves = Vec::new();
-        self.rules.heap_moves(size, limit, &mut moves);
+        self.heap_moves(size, limit, &mut moves);
         if moves.len() > limit {
             return Err(SearchError::StateLimit { limit });
         }
         Ok(moves
             .into_iter()
-            .map(|leaves| Self::parts(&self.rules, leaves.into_iter().map(BigUint::from)))
+            .map(|leaves| leaves.into_iter().map(HeapSize::from).collect())
             .collect())
     }
 
-    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
-        let (count, listed) = self.rules.heap_moves_to_nimber(&self.size, target, max)?;
+    fn moves_to_nimber_by_theory(
+        &self,
+        heap: &HeapSize,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<HeapSize>> {
+        let (count, listed) = self.heap_moves_to_nimber(&heap.value, target, max)?;
         Some(MovesTo {
             count,
             listed: listed
                 .into_iter()
-                .map(|leaves| Self::parts(&self.rules, leaves))
+                .map(|leaves| leaves.into_iter().map(HeapSize::new).collect())
                 .collect(),
         })
     }
 
-    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String> {
-        self.rules.heap_moves_to_nimber_refusal(&self.size, target)
+    fn moves_to_nimber_refusal(&self, heap: &HeapSize, target: &BigUint) -> Option<String> {
+        self.heap_moves_to_nimber_refusal(&heap.value, target)
     }
 
     fn satisfies_anti_sg_condition(&self) -> bool {
-        self.rules.satisfies_anti_sg_condition()
+        HeapRules::satisfies_anti_sg_condition(self)
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let mut sizes = Vec::with_capacity(to.len());
-        for part in to {
-            let mut text = String::new();
-            part.write_arguments(&mut text);
-            sizes.push(text);
-        }
-        let left: BigUint = sizes.iter().filter_map(|s| s.parse::<BigUint>().ok()).sum();
-        let removed = &self.size - left.min(self.size.clone());
-        describe_heap_move(&self.size, &removed, &sizes)
+    fn describe_move(&self, heap: &HeapSize, to: &[HeapSize]) -> String {
+        let left: BigUint = to.iter().map(|leaf| &leaf.value).sum();
+        let removed = &heap.value - left.min(heap.value.clone());
+        let leaves: Vec<String> = to.iter().map(|leaf| leaf.value.to_string()).collect();
+        describe_heap_move(&heap.value, &removed, &leaves)
     }
 }
 

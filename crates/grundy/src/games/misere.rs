@@ -393,17 +393,17 @@ mod tests {
         // Subtraction games never break it (none with moves in 1..=8, by a search
         // made while writing this), but Wythoff's game does: the first position
         // where the rule is wrong fails the condition.
-        let wythoff = crate::games::wythoff::Wythoff::CLASSIC;
+        let wythoff = crate::family::Rules::new(crate::games::wythoff::Wythoff::CLASSIC);
         let mut solver = Solver::new(&wythoff);
         let first_wrong = (0..20u32)
-            .flat_map(|total| (0..=total).map(move |a| (a, total - a)))
+            .flat_map(|total| (0..=total).map(move |a| vec![(a.into(), (total - a).into())]))
             .find(|p| {
                 let nimber = BigUint::from(solver.nimber(p).unwrap());
                 anti_sg_outcome(&[nimber]) != solver.misere_outcome(p).unwrap()
             })
             .expect("Wythoff breaks the rule");
         assert!(!satisfies_anti_sg_condition(&mut solver, &first_wrong, 10_000).unwrap());
-        assert_eq!(first_wrong, (3, 5));
+        assert_eq!(first_wrong, vec![(3u32.into(), 5u32.into())]);
         // Two-heap Nim as one component: (2, 2) has nimber 0 and moves only to
         // nimbers 2 and 3; misère it is lost for the player to move, the rule on
         // its single nimber 0 says won.
@@ -417,26 +417,29 @@ mod tests {
         assert_eq!(anti_sg_outcome(&[BigUint::zero()]), Outcome::NextPlayerWins);
         // Staircase Nim too: (2, 0, 2) has nimber 2 xor 2 = 0, and its moves
         // reach nimbers 2 and 3 only; misère, the player to move loses.
-        let staircase = crate::games::staircase::Staircase;
+        let staircase = crate::family::Rules::new(crate::games::staircase::Staircase);
         let mut solver = Solver::new(&staircase);
-        assert!(!satisfies_anti_sg_condition(&mut solver, &vec![2, 0, 2], 1000).unwrap());
+        let steps = vec![[2u32, 0, 2].map(BigUint::from).to_vec()];
+        assert!(!satisfies_anti_sg_condition(&mut solver, &steps, 1000).unwrap());
         assert_eq!(
-            solver.misere_outcome(&vec![2, 0, 2]).unwrap(),
+            solver.misere_outcome(&steps).unwrap(),
             Outcome::PreviousPlayerWins
         );
     }
 
     #[test]
     fn the_anti_sg_rule_matches_misere_search_on_wythoff_sums_where_its_condition_holds() {
-        let wythoff = crate::games::wythoff::Wythoff::CLASSIC;
+        let wythoff = crate::family::Rules::new(crate::games::wythoff::Wythoff::CLASSIC);
         let mut solver = Solver::new(&wythoff);
         let sum = WholeSum::new(&wythoff);
         let mut misere = Solver::new(&sum);
-        let small: Vec<(u32, u32)> = (0..7).flat_map(|a| (0..7).map(move |b| (a, b))).collect();
+        let small: Vec<Vec<crate::games::wythoff::Piles>> = (0..7u32)
+            .flat_map(|a| (0..7u32).map(move |b| vec![(a.into(), b.into())]))
+            .collect();
         let (mut agreed, mut skipped) = (0, 0);
         for first in &small {
             for second in &small {
-                let parts = vec![*first, *second];
+                let parts = vec![first.clone(), second.clone()];
                 let holds = parts
                     .iter()
                     .all(|p| satisfies_anti_sg_condition(&mut solver, p, 10_000).unwrap());

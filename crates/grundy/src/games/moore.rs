@@ -45,11 +45,9 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use crate::catalogue::{
-    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integer_param,
-    integers_of, write_integers,
-};
-use crate::game::{ImpartialGame, Outcome};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param, write_integers};
+use crate::family::{Family, MovesTo, OutcomeAnswer, part};
+use crate::game::Outcome;
 use crate::lang::{LangError, Term};
 use crate::solver::SearchError;
 
@@ -429,151 +427,127 @@ fn binomial(n: usize, r: usize) -> u64 {
     (0..r).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1))
 }
 
-/// The rules for the generic solver: heaps as a vector, in order.
-impl ImpartialGame for Moore {
-    type Position = Vec<u32>;
+/// The rules as a game family: `moore[k](a1, ..., an)`. The heaps are one
+/// component, since a move may change several of them; outcome and winning
+/// moves come from Moore's theorem at any size, the nimber (no formula for `k
+/// >= 2`) from a bounded search.
+impl Family for Moore {
+    type Position = Vec<BigUint>;
 
-    fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
-        fn extend(
-            game: &Moore,
-            from: usize,
-            changed: u64,
-            current: &mut Vec<u32>,
-            original: &[u32],
-            moves: &mut Vec<Vec<u32>>,
-        ) {
-            if changed > 0 {
-                moves.push(current.clone());
-            }
-            if changed == game.heaps_per_move {
-                return;
-            }
-            for index in from..original.len() {
-                for value in 0..original[index] {
-                    current[index] = value;
-                    extend(game, index + 1, changed + 1, current, original, moves);
-                }
-                current[index] = original[index];
-            }
-        }
-        let mut current = heaps.clone();
-        extend(self, 0, 0, &mut current, heaps, moves);
-    }
-}
-
-/// A Moore's Nim position as a catalogue component: `moore[k](a1, ..., an)`.
-/// The heaps are one component: a move may change several of them.
-#[derive(Debug)]
-struct MoorePart {
-    game: Moore,
-    heaps: Vec<BigUint>,
-}
-
-impl MoorePart {
-    fn part(game: Moore, heaps: Vec<BigUint>) -> Part {
-        Arc::new(Self { game, heaps })
-    }
-}
-
-impl Component for MoorePart {
-    fn write_arguments(&self, out: &mut String) {
-        write_integers(out, &self.heaps);
+    fn write_position(&self, heaps: &Vec<BigUint>, out: &mut String) {
+        write_integers(out, heaps);
     }
 
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+    fn nimber_by_theory(&self, heaps: &Vec<BigUint>) -> Option<(BigUint, &'static str)> {
         // Moore's Nim_1 is Nim; for k >= 2 no nimber formula is known.
-        (self.game.heaps_per_move == 1).then(|| {
-            let sum = self
-                .heaps
-                .iter()
-                .fold(BigUint::zero(), |sum, heap| sum ^ heap);
-            (sum, "nim-sum")
-        })
+        (self.heaps_per_move == 1).then(|| (nim_sum(heaps), "nim-sum"))
     }
 
-    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
+    fn moves_to_nimber_by_theory(
+        &self,
+        heaps: &Vec<BigUint>,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<Vec<BigUint>>> {
         // Nim (k = 1): heap a goes to a xor s xor t when that is smaller.
-        if self.game.heaps_per_move != 1 {
+        if self.heaps_per_move != 1 {
             return None;
         }
-        let change = self
-            .heaps
-            .iter()
-            .fold(BigUint::zero(), |sum, heap| sum ^ heap)
-            ^ target;
+        let change = nim_sum(heaps) ^ target;
         let mut moves = MovesTo::default();
         if change.is_zero() {
             return Some(moves);
         }
-        for (index, heap) in self.heaps.iter().enumerate() {
+        for (index, heap) in heaps.iter().enumerate() {
             let wanted = heap ^ &change;
             if wanted < *heap {
                 moves.count += 1u32;
                 if moves.listed.len() < max {
-                    let mut after = self.heaps.clone();
+                    let mut after = heaps.clone();
                     after[index] = wanted;
-                    moves.listed.push(vec![Self::part(self.game, after)]);
+                    moves.listed.push(vec![after]);
                 }
             }
         }
         Some(moves)
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+    fn moves(
+        &self,
+        heaps: &Vec<BigUint>,
+        limit: usize,
+    ) -> Result<Vec<Vec<Vec<BigUint>>>, SearchError> {
+        fn extend(
+            game: &Moore,
+            from: usize,
+            changed: u64,
+            current: &mut Vec<BigUint>,
+            original: &[u32],
+            moves: &mut Vec<Vec<Vec<BigUint>>>,
+        ) {
+            if changed > 0 {
+                moves.push(vec![current.clone()]);
+            }
+            if changed == game.heaps_per_move {
+                return;
+            }
+            for index in from..original.len() {
+                for value in 0..original[index] {
+                    current[index] = value.into();
+                    extend(game, index + 1, changed + 1, current, original, moves);
+                }
+                current[index] = original[index].into();
+            }
+        }
         let too_many = SearchError::StateLimit { limit };
-        let heaps: Vec<u32> = self
-            .heaps
+        let small: Vec<u32> = heaps
             .iter()
             .map(|heap| u32::try_from(heap).ok().filter(|&heap| heap <= 64))
             .collect::<Option<_>>()
             .ok_or(too_many.clone())?;
-        let estimate = heaps
+        let estimate = small
             .iter()
             .fold(1f64, |product, &heap| product * f64::from(heap + 1));
         if estimate > limit as f64 {
             return Err(too_many);
         }
         let mut moves = Vec::new();
-        self.game.moves(&heaps, &mut moves);
-        Ok(moves
-            .into_iter()
-            .map(|after| {
-                vec![Self::part(
-                    self.game,
-                    after.into_iter().map(BigUint::from).collect(),
-                )]
-            })
-            .collect())
+        extend(self, 0, 0, &mut heaps.clone(), &small, &mut moves);
+        Ok(moves)
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let after = to.first().map(integers_of).unwrap_or_default();
-        let changes: Vec<String> = self
-            .heaps
+    fn describe_move(&self, heaps: &Vec<BigUint>, to: &[Vec<BigUint>]) -> String {
+        let Some(after) = to.first() else {
+            return "a move".to_owned();
+        };
+        let changes: Vec<String> = heaps
             .iter()
-            .zip(&after)
+            .zip(after)
             .filter(|(before, after)| after < before)
             .map(|(before, after)| format!("take {} from the heap of {before}", before - after))
             .collect();
         changes.join(", ")
     }
 
-    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
-        let moves = self.game.winning_moves(&self.heaps, max).ok()?;
-        Some(AloneAnswer {
-            outcome: self.game.outcome(&self.heaps),
-            nimber: None,
+    fn outcome_by_theory(
+        &self,
+        heaps: &Vec<BigUint>,
+        max: usize,
+    ) -> Option<OutcomeAnswer<Vec<BigUint>>> {
+        let moves = self.winning_moves(heaps, max).ok()?;
+        Some(OutcomeAnswer {
+            outcome: self.outcome(heaps),
             winning: MovesTo {
                 count: moves.count,
-                listed: moves
-                    .listed
-                    .into_iter()
-                    .map(|after| vec![Self::part(self.game, after)])
-                    .collect(),
+                listed: moves.listed.into_iter().map(|after| vec![after]).collect(),
             },
             method: "moore: column sums mod k + 1",
         })
     }
+}
+
+fn nim_sum(heaps: &[BigUint]) -> BigUint {
+    heaps.iter().fold(BigUint::zero(), |sum, heap| sum ^ heap)
 }
 
 fn build(term: &Term) -> Result<Group, LangError> {
@@ -600,7 +574,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
         .map_err(|error| LangError::new(error.to_string(), term.params[0].value.span))?;
     Ok(Group::new(
         format!("moore[{k}]"),
-        vec![MoorePart::part(game, heap_sizes(term)?)],
+        vec![part(&Arc::new(game), heap_sizes(term)?)],
     ))
 }
 
@@ -626,6 +600,7 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::Rules;
     use crate::solver::Solver;
     use proptest::prelude::*;
 
@@ -651,21 +626,22 @@ mod tests {
     fn outcomes_and_every_winning_move_match_search() {
         for k in 1..=4 {
             let game = Moore::new(k).unwrap();
-            let mut solver = Solver::new(&game);
+            let rules = Rules::new(game);
+            let mut solver = Solver::new(&rules);
             for length in 1..=4 {
                 let max = if length == 4 { 4 } else { 6 };
                 for heaps in all_vectors(length, max) {
                     let big = bigs(&heaps);
                     assert_eq!(
                         game.outcome(&big),
-                        solver.outcome(&heaps).unwrap(),
+                        solver.outcome(&vec![bigs(&heaps)]).unwrap(),
                         "k = {k}, {heaps:?}"
                     );
                     let mut expected: Vec<Vec<BigUint>> = solver
-                        .winning_moves(&heaps)
+                        .winning_moves(&vec![bigs(&heaps)])
                         .unwrap()
-                        .iter()
-                        .map(|h| bigs(h))
+                        .into_iter()
+                        .map(|mut to| to.remove(0))
                         .collect();
                     let found = game.winning_moves(&big, usize::MAX).unwrap();
                     assert_eq!(
@@ -727,6 +703,13 @@ mod tests {
             )
             .unwrap()
         };
+        let show_big = |heaps: &[BigUint]| {
+            heaps
+                .iter()
+                .map(BigUint::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let show = |heaps: &[u32]| {
             heaps
                 .iter()
@@ -736,16 +719,21 @@ mod tests {
         };
         for k in 1..=3 {
             let game = Moore::new(k).unwrap();
-            let mut solver = Solver::new(&game);
+            let rules = Rules::new(game);
+            let mut solver = Solver::new(&rules);
             for heaps in all_vectors(3, 4) {
                 let text = format!("moore[{k}]({})", show(&heaps));
                 let found = answer(&text);
-                assert_eq!(found.outcome, solver.outcome(&heaps).unwrap(), "{text}");
+                assert_eq!(
+                    found.outcome,
+                    solver.outcome(&vec![bigs(&heaps)]).unwrap(),
+                    "{text}"
+                );
                 let mut expected: Vec<String> = solver
-                    .winning_moves(&heaps)
+                    .winning_moves(&vec![bigs(&heaps)])
                     .unwrap()
                     .iter()
-                    .map(|after| format!("moore[{k}]({})", show(after)))
+                    .map(|after| format!("moore[{k}]({})", show_big(&after[0])))
                     .collect();
                 let mut targets: Vec<String> = found
                     .winning_moves

@@ -236,6 +236,7 @@ pub(crate) fn solve_rounds(
             },
             answer.method
         ),
+        notes: answer.notes,
         search: answer.search,
     })
 }

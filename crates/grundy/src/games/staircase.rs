@@ -50,11 +50,9 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::catalogue::{
-    Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integers_of, no_params,
-    write_integers,
-};
-use crate::game::{ImpartialGame, Outcome};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, no_params, write_integers};
+use crate::family::{Family, MovesTo, part};
+use crate::game::Outcome;
 use crate::lang::{LangError, Term};
 use crate::solver::SearchError;
 
@@ -177,28 +175,6 @@ pub fn winning_moves(steps: &[BigUint]) -> Vec<StaircaseMove> {
     moves_to_nimber(steps, &BigUint::zero())
 }
 
-/// The rules of staircase Nim for the generic solver: `position[i]` coins on
-/// step `i + 1`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Staircase;
-
-impl ImpartialGame for Staircase {
-    type Position = Vec<u32>;
-
-    fn moves(&self, steps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
-        for (index, &coins) in steps.iter().enumerate() {
-            for moved in 1..=coins {
-                let mut next = steps.clone();
-                next[index] -= moved;
-                if index > 0 {
-                    next[index - 1] += moved;
-                }
-                moves.push(next);
-            }
-        }
-    }
-}
-
 /// The staircase of a stones-on-a-line position: step `s` holds gap `n + 1 - s`.
 ///
 /// # Errors
@@ -268,93 +244,84 @@ pub fn stones_winning_moves(points: &[BigUint]) -> Result<Vec<StoneMove>, Stones
     Ok(moves)
 }
 
-/// The rules of stones on a line for the generic solver: the increasing points.
-#[derive(Clone, Copy, Debug, Default)]
+/// Staircase Nim as a game family: `staircase(a1, ..., an)`, coins on steps
+/// 1..=n; the nimber is the nim-sum of the odd steps at any size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Staircase;
+
+/// Stones on a line as a game family: `stones(p1, ..., pn)`, the increasing
+/// points; answered through its staircase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StonesOnALine;
 
-impl ImpartialGame for StonesOnALine {
-    type Position = Vec<u32>;
+impl Family for Staircase {
+    type Position = Vec<BigUint>;
 
-    fn moves(&self, points: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
-        for (index, &point) in points.iter().enumerate() {
-            let lowest = if index == 0 { 0 } else { points[index - 1] + 1 };
-            for to in lowest..point {
-                let mut next = points.clone();
-                next[index] = to;
-                moves.push(next);
-            }
-        }
-    }
-}
-
-/// A staircase as a catalogue component: `staircase(a1, ..., an)`.
-#[derive(Debug)]
-struct StaircasePart {
-    steps: Vec<BigUint>,
-}
-
-impl StaircasePart {
-    fn part(steps: Vec<BigUint>) -> Part {
-        Arc::new(Self { steps })
-    }
-}
-
-impl Component for StaircasePart {
-    fn write_arguments(&self, out: &mut String) {
-        write_integers(out, &self.steps);
+    fn write_position(&self, steps: &Vec<BigUint>, out: &mut String) {
+        write_integers(out, steps);
     }
 
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
-        Some((nimber(&self.steps), "staircase: nim-sum of odd steps"))
+    fn nimber_by_theory(&self, steps: &Vec<BigUint>) -> Option<(BigUint, &'static str)> {
+        Some((nimber(steps), "staircase: nim-sum of odd steps"))
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
-        let total: BigUint = self.steps.iter().sum();
+    fn moves(
+        &self,
+        steps: &Vec<BigUint>,
+        limit: usize,
+    ) -> Result<Vec<Vec<Vec<BigUint>>>, SearchError> {
+        let total: BigUint = steps.iter().sum();
         if total > BigUint::from(limit) {
             return Err(SearchError::StateLimit { limit });
         }
         let mut moves = Vec::new();
-        for (index, coins) in self.steps.iter().enumerate() {
+        for (index, coins) in steps.iter().enumerate() {
             let mut moved = BigUint::from(1u8);
             while moved <= *coins {
                 let step_move = StaircaseMove {
                     from: index + 1,
                     coins: moved.clone(),
                 };
-                moves.push(vec![Self::part(step_move.apply(&self.steps))]);
+                moves.push(vec![step_move.apply(steps)]);
                 moved += 1u32;
             }
         }
         Ok(moves)
     }
 
-    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
-        let moves = moves_to_nimber(&self.steps, target);
+    fn moves_to_nimber_by_theory(
+        &self,
+        steps: &Vec<BigUint>,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<Vec<BigUint>>> {
+        let moves = moves_to_nimber(steps, target);
         Some(MovesTo {
             count: BigUint::from(moves.len()),
             listed: moves
                 .iter()
                 .take(max)
-                .map(|m| vec![Self::part(m.apply(&self.steps))])
+                .map(|m| vec![m.apply(steps)])
                 .collect(),
         })
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let after = to.first().map(integers_of).unwrap_or_default();
+    fn describe_move(&self, steps: &Vec<BigUint>, to: &[Vec<BigUint>]) -> String {
+        let Some(after) = to.first() else {
+            return "a move".to_owned();
+        };
         // The move lowers exactly one step; its coins went one step down.
-        let lowered = self
-            .steps
+        let lowered = steps
             .iter()
-            .zip(&after)
+            .zip(after)
             .position(|(before, after)| after < before);
         match lowered {
             Some(index) => StaircaseMove {
                 from: index + 1,
-                coins: &self.steps[index] - &after[index],
+                coins: &steps[index] - &after[index],
             }
             .describe(),
-            None => "move".to_owned(),
+            None => "a move".to_owned(),
         }
     }
 }
@@ -362,7 +329,10 @@ impl Component for StaircasePart {
 fn build(term: &Term) -> Result<Group, LangError> {
     no_params(term)?;
     let steps = heap_sizes(term)?;
-    Ok(Group::new("staircase", vec![StaircasePart::part(steps)]))
+    Ok(Group::new(
+        "staircase",
+        vec![part(&Arc::new(Staircase), steps)],
+    ))
 }
 
 /// The catalogue entry.
@@ -386,8 +356,75 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::ImpartialGame;
     use crate::solver::Solver;
     use proptest::prelude::*;
+
+    /// An independent statement of the rules, for the generic solver: `position[i]` coins on
+    /// step `i + 1`.
+    struct SearchedStaircase;
+
+    impl ImpartialGame for SearchedStaircase {
+        type Position = Vec<u32>;
+
+        fn moves(&self, steps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            for (index, &coins) in steps.iter().enumerate() {
+                for moved in 1..=coins {
+                    let mut next = steps.clone();
+                    next[index] -= moved;
+                    if index > 0 {
+                        next[index - 1] += moved;
+                    }
+                    moves.push(next);
+                }
+            }
+        }
+    }
+
+    /// An independent statement of the rules, for the generic solver: the increasing points.
+    pub(super) struct SearchedStones;
+
+    impl ImpartialGame for SearchedStones {
+        type Position = Vec<u32>;
+
+        fn moves(&self, points: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            for (index, &point) in points.iter().enumerate() {
+                let lowest = if index == 0 { 0 } else { points[index - 1] + 1 };
+                for to in lowest..point {
+                    let mut next = points.clone();
+                    next[index] = to;
+                    moves.push(next);
+                }
+            }
+        }
+    }
+
+    /// The family's own moves (what misère and every-sg searches use) give
+    /// the nimbers of the independent statement of the rules.
+    #[test]
+    fn the_families_moves_are_the_rules() {
+        use crate::family::Rules;
+        let (staircase, stones) = (Rules::new(Staircase), Rules::new(StonesOnALine));
+        let (mut by_family, mut by_stones) = (Solver::new(&staircase), Solver::new(&stones));
+        let (mut oracle, mut stones_oracle) = (
+            Solver::new(&SearchedStaircase),
+            Solver::new(&SearchedStones),
+        );
+        for steps in all_vectors(3, 4) {
+            assert_eq!(
+                by_family.nimber(&vec![bigs(&steps)]).unwrap(),
+                oracle.nimber(&steps).unwrap()
+            );
+            let mut points = steps.clone();
+            for i in 1..points.len() {
+                points[i] += points[i - 1] + 1;
+            }
+            assert_eq!(
+                by_stones.nimber(&vec![bigs(&points)]).unwrap(),
+                stones_oracle.nimber(&points).unwrap()
+            );
+        }
+    }
 
     fn bigs(values: &[u32]) -> Vec<BigUint> {
         values.iter().map(|&v| BigUint::from(v)).collect()
@@ -412,7 +449,7 @@ mod tests {
 
     #[test]
     fn nimbers_and_winning_moves_match_search() {
-        let mut solver = Solver::new(&Staircase);
+        let mut solver = Solver::new(&SearchedStaircase);
         for length in 1..=4 {
             let max = if length == 4 { 3 } else { 5 };
             for steps in all_vectors(length, max) {
@@ -441,11 +478,11 @@ mod tests {
 
     #[test]
     fn moves_to_any_nimber_match_search() {
-        let mut solver = Solver::new(&Staircase);
+        let mut solver = Solver::new(&SearchedStaircase);
         for steps in all_vectors(3, 4) {
             let big = bigs(&steps);
             let mut options = Vec::new();
-            Staircase.moves(&steps, &mut options);
+            SearchedStaircase.moves(&steps, &mut options);
             for target in 0..8u32 {
                 let expected = options
                     .iter()
@@ -469,14 +506,14 @@ mod tests {
             .filter(|m| m.from % 2 == 1)
             .count();
         assert_eq!(odd_only, 1);
-        let mut solver = Solver::new(&Staircase);
+        let mut solver = Solver::new(&SearchedStaircase);
         assert_eq!(solver.winning_moves(&vec![0, 5, 1]).unwrap().len(), 2);
         assert_eq!(winning_moves(&steps).len(), 2);
     }
 
     #[test]
     fn stones_on_a_line_match_search() {
-        let mut solver = Solver::new(&StonesOnALine);
+        let mut solver = Solver::new(&SearchedStones);
         for count in 1..=3 {
             for points in all_vectors(count, 7) {
                 if points.windows(2).any(|w| w[0] >= w[1]) {
@@ -541,7 +578,7 @@ mod tests {
             )
             .unwrap()
         };
-        let mut solver = Solver::new(&Staircase);
+        let mut solver = Solver::new(&SearchedStaircase);
         for steps in all_vectors(3, 4) {
             let text = format!(
                 "staircase({})",
@@ -611,55 +648,50 @@ mod tests {
     }
 }
 
-/// Stones on a line as a catalogue component: `stones(p1, ..., pn)`, answered
-/// through its staircase (see the module documentation).
-#[derive(Debug)]
-struct StonesPart {
-    points: Vec<BigUint>,
-}
+impl Family for StonesOnALine {
+    type Position = Vec<BigUint>;
 
-impl StonesPart {
-    /// The position after stone `index` slides to `to`.
-    fn after(&self, index: usize, to: BigUint) -> Part {
-        let mut points = self.points.clone();
-        points[index] = to;
-        Arc::new(Self { points })
-    }
-}
-
-impl Component for StonesPart {
-    fn write_arguments(&self, out: &mut String) {
-        write_integers(out, &self.points);
+    fn write_position(&self, points: &Vec<BigUint>, out: &mut String) {
+        write_integers(out, points);
     }
 
-    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
-        let steps = stones_to_staircase(&self.points).ok()?;
+    fn nimber_by_theory(&self, points: &Vec<BigUint>) -> Option<(BigUint, &'static str)> {
+        let steps = stones_to_staircase(points).ok()?;
         Some((nimber(&steps), "stones on a line as staircase nim"))
     }
 
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+    fn moves(
+        &self,
+        points: &Vec<BigUint>,
+        limit: usize,
+    ) -> Result<Vec<Vec<Vec<BigUint>>>, SearchError> {
         let mut moves = Vec::new();
-        for (index, point) in self.points.iter().enumerate() {
+        for (index, point) in points.iter().enumerate() {
             let lowest = if index == 0 {
                 BigUint::zero()
             } else {
-                &self.points[index - 1] + 1u32
+                &points[index - 1] + 1u32
             };
             let mut to = lowest;
             while &to < point {
                 if moves.len() >= limit {
                     return Err(SearchError::StateLimit { limit });
                 }
-                moves.push(vec![self.after(index, to.clone())]);
+                moves.push(vec![slide(points, index, to.clone())]);
                 to += 1u32;
             }
         }
         Ok(moves)
     }
 
-    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo> {
-        let steps = stones_to_staircase(&self.points).ok()?;
-        let count = self.points.len();
+    fn moves_to_nimber_by_theory(
+        &self,
+        points: &Vec<BigUint>,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<Vec<BigUint>>> {
+        let steps = stones_to_staircase(points).ok()?;
+        let count = points.len();
         let moves = moves_to_nimber(&steps, target);
         let listed = moves
             .iter()
@@ -667,7 +699,7 @@ impl Component for StonesPart {
             .map(|step_move| {
                 // Step s is gap n + 1 - s: its coins moving down is stone n + 1 - s sliding left.
                 let index = count - step_move.from;
-                vec![self.after(index, &self.points[index] - &step_move.coins)]
+                vec![slide(points, index, &points[index] - &step_move.coins)]
             })
             .collect();
         Some(MovesTo {
@@ -676,19 +708,26 @@ impl Component for StonesPart {
         })
     }
 
-    fn describe_move(&self, to: &[Part]) -> String {
-        let Some(after) = to.first().map(integers_of) else {
+    fn describe_move(&self, points: &Vec<BigUint>, to: &[Vec<BigUint>]) -> String {
+        let Some(after) = to.first() else {
             return "a move".to_owned();
         };
-        self.points
+        points
             .iter()
-            .zip(&after)
+            .zip(after)
             .find(|(before, after)| before != after)
             .map_or_else(
                 || "a move".to_owned(),
                 |(from, to)| format!("slide the stone at {from} to {to}"),
             )
     }
+}
+
+/// The points after stone `index` slides to `to`.
+fn slide(points: &[BigUint], index: usize, to: BigUint) -> Vec<BigUint> {
+    let mut points = points.to_vec();
+    points[index] = to;
+    points
 }
 
 fn build_stones(term: &Term) -> Result<Group, LangError> {
@@ -705,7 +744,7 @@ fn build_stones(term: &Term) -> Result<Group, LangError> {
     }
     Ok(Group::new(
         "stones",
-        vec![Arc::new(StonesPart { points }) as Part],
+        vec![part(&Arc::new(StonesOnALine), points)],
     ))
 }
 
@@ -729,7 +768,7 @@ pub const STONES_ENTRY: GameEntry = GameEntry {
 
 #[cfg(test)]
 mod stones_term_tests {
-    use super::*;
+    use super::tests::SearchedStones;
     use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build;
     use crate::lang::parse;
@@ -737,7 +776,7 @@ mod stones_term_tests {
 
     #[test]
     fn the_term_agrees_with_search_on_every_small_position() {
-        let mut solver = Solver::new(&StonesOnALine);
+        let mut solver = Solver::new(&SearchedStones);
         for a in 0..6u32 {
             for b in a + 1..8 {
                 for c in b + 1..10 {

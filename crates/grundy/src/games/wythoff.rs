@@ -66,10 +66,9 @@ use num_traits::{One, Zero};
 
 use std::sync::Arc;
 
-use crate::catalogue::{
-    AloneAnswer, Component, EntryKind, GameEntry, Group, MovesTo, Part, heap_sizes, integer_param,
-};
-use crate::game::{ImpartialGame, Outcome};
+use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param};
+use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, part};
+use crate::game::Outcome;
 use crate::lang::{LangError, Term};
 use crate::solver::{SearchError, Solver};
 
@@ -421,7 +420,8 @@ impl Wythoff {
                 limit: MAX_SEARCH_MOVES,
             });
         }
-        Ok(Solver::new(self).nimber(&(first, second))?)
+        let rules = Rules::new(*self);
+        Ok(Solver::new(&rules).nimber(&vec![(first.into(), second.into())])?)
     }
 
     /// An upper bound on the moves searched below `(first, second)`.
@@ -455,113 +455,75 @@ impl Iterator for PPositions {
     }
 }
 
-/// The rules, for the generic solver: positions are `(first pile, second pile)`.
-impl ImpartialGame for Wythoff {
-    type Position = (u32, u32);
+/// A position: `(first pile, second pile)`.
+pub type Piles = (BigUint, BigUint);
 
-    fn moves(&self, &(first, second): &(u32, u32), moves: &mut Vec<(u32, u32)>) {
+/// The rules as a game family: `wythoff(a, b)`, `wythoff[d](a, b)`. The
+/// outcome and winning moves come from the closed form at any size; the
+/// nimber, which has none, from a bounded search of small piles.
+impl Family for Wythoff {
+    type Position = Piles;
+
+    fn write_position(&self, (first, second): &Piles, out: &mut String) {
+        out.push_str(&format!("{first}, {second}"));
+    }
+
+    fn moves(&self, (first, second): &Piles, limit: usize) -> Result<Vec<Vec<Piles>>, SearchError> {
+        let too_many = SearchError::StateLimit { limit };
+        let (Ok(first), Ok(second)) = (u32::try_from(first), u32::try_from(second)) else {
+            return Err(too_many);
+        };
+        let estimate = u64::from(first)
+            + u64::from(second)
+            + u64::from(first.min(second))
+                * (2 * self.difference_bound.min(u64::from(u32::MAX)) + 1);
+        if estimate > limit as u64 {
+            return Err(too_many);
+        }
+        let mut moves = Vec::new();
         for take_first in 0..=first {
             for take_second in 0..=second {
                 let single_pile = take_first == 0 || take_second == 0;
                 let allowed = single_pile
                     || u64::from(take_first.abs_diff(take_second)) <= self.difference_bound;
                 if allowed && (take_first, take_second) != (0, 0) {
-                    moves.push((first - take_first, second - take_second));
+                    moves.push(vec![(
+                        BigUint::from(first - take_first),
+                        BigUint::from(second - take_second),
+                    )]);
                 }
             }
         }
-    }
-}
-
-/// A Wythoff position as a catalogue component: `wythoff(a, b)`, `wythoff[d](a, b)`.
-#[derive(Debug)]
-struct WythoffPart {
-    game: Wythoff,
-    first: BigUint,
-    second: BigUint,
-}
-
-impl WythoffPart {
-    fn part(game: Wythoff, (first, second): (BigUint, BigUint)) -> Part {
-        Arc::new(Self {
-            game,
-            first,
-            second,
-        })
+        Ok(moves)
     }
 
-    /// The piles of a component written by [`Component::write_arguments`].
-    fn piles_of(part: &Part) -> Option<(BigUint, BigUint)> {
-        let mut text = String::new();
-        part.write_arguments(&mut text);
-        let (first, second) = text.split_once(", ")?;
-        Some((first.parse().ok()?, second.parse().ok()?))
-    }
-
-    fn small(&self) -> Option<(u32, u32)> {
-        Some((
-            u32::try_from(&self.first).ok()?,
-            u32::try_from(&self.second).ok()?,
-        ))
-    }
-}
-
-impl Component for WythoffPart {
-    fn write_arguments(&self, out: &mut String) {
-        out.push_str(&format!("{}, {}", self.first, self.second));
-    }
-
-    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
-        let too_many = SearchError::StateLimit { limit };
-        let (first, second) = self.small().ok_or(too_many.clone())?;
-        let estimate = u64::from(first)
-            + u64::from(second)
-            + u64::from(first.min(second))
-                * (2 * self.game.difference_bound.min(u64::from(u32::MAX)) + 1);
-        if estimate > limit as u64 {
-            return Err(too_many);
-        }
-        let mut positions = Vec::new();
-        self.game.moves(&(first, second), &mut positions);
-        Ok(positions
-            .into_iter()
-            .map(|(x, y)| vec![Self::part(self.game, (x.into(), y.into()))])
-            .collect())
-    }
-
-    fn describe_move(&self, to: &[Part]) -> String {
-        match to.first().and_then(Self::piles_of) {
-            Some((first, second)) if first <= self.first && second <= self.second => WythoffMove {
-                take_first: &self.first - &first,
-                take_second: &self.second - &second,
-                to: (first, second),
+    fn describe_move(&self, (first, second): &Piles, to: &[Piles]) -> String {
+        match to {
+            [(to_first, to_second)] if to_first <= first && to_second <= second => WythoffMove {
+                take_first: first - to_first,
+                take_second: second - to_second,
+                to: (to_first.clone(), to_second.clone()),
             }
             .describe(),
-            _ => "move".to_owned(),
+            _ => "a move".to_owned(),
         }
     }
 
-    fn alone_by_theory(&self, max: usize) -> Option<AloneAnswer> {
-        let moves = self.game.winning_moves(&self.first, &self.second).ok()?;
-        let nimber = self
-            .small()
-            .filter(|&(first, second)| self.game.estimated_search_moves(first, second) <= 5_000_000)
-            .and_then(|(first, second)| self.game.nimber_by_search(first, second).ok())
-            .map(BigUint::from);
-        Some(AloneAnswer {
+    fn outcome_by_theory(
+        &self,
+        (first, second): &Piles,
+        max: usize,
+    ) -> Option<OutcomeAnswer<Piles>> {
+        let moves = self.winning_moves(first, second).ok()?;
+        Some(OutcomeAnswer {
             outcome: if moves.is_empty() {
                 Outcome::PreviousPlayerWins
             } else {
                 Outcome::NextPlayerWins
             },
-            nimber,
             winning: MovesTo {
                 count: BigUint::from(moves.len()),
-                listed: moves
-                    .into_iter()
-                    .take(max)
-                    .map(|m| vec![Self::part(self.game, m.to)])
-                    .collect(),
+                listed: moves.into_iter().take(max).map(|m| vec![m.to]).collect(),
             },
             method: "beatty",
         })
@@ -584,7 +546,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
     let head = game.name();
     Ok(Group::new(
         head,
-        vec![WythoffPart::part(game, (first, second))],
+        vec![part(&Arc::new(game), (first, second))],
     ))
 }
 
@@ -618,6 +580,18 @@ mod tests {
 
     fn big(value: u64) -> BigUint {
         BigUint::from(value)
+    }
+
+    /// The position `(first, second)` for the generic solver.
+    fn at(first: u32, second: u32) -> Vec<Piles> {
+        vec![(first.into(), second.into())]
+    }
+
+    fn small((first, second): &Piles) -> (u32, u32) {
+        (
+            u32::try_from(first).unwrap(),
+            u32::try_from(second).unwrap(),
+        )
     }
 
     /// The P-positions by their definition: `A_n` is the least integer not yet
@@ -677,17 +651,23 @@ mod tests {
     fn the_closed_form_matches_search_on_every_position_up_to_60_for_d_up_to_4() {
         for d in 0..=4 {
             let game = Wythoff::extended(d);
-            let mut solver = Solver::new(&game);
+            let rules = Rules::new(game);
+            let mut solver = Solver::new(&rules);
             for first in 0..=60u32 {
                 for second in 0..=60u32 {
                     let (x, y) = (big(first.into()), big(second.into()));
-                    let searched = solver.outcome(&(first, second)).unwrap();
+                    let searched = solver.outcome(&at(first, second)).unwrap();
                     assert_eq!(
                         game.outcome(&x, &y).unwrap(),
                         searched,
                         "d = {d}, ({first}, {second})"
                     );
-                    let expected: Vec<(u32, u32)> = solver.winning_moves(&(first, second)).unwrap();
+                    let expected: Vec<(u32, u32)> = solver
+                        .winning_moves(&at(first, second))
+                        .unwrap()
+                        .iter()
+                        .map(|to| small(&to[0]))
+                        .collect();
                     let mut found: Vec<(u32, u32)> = game
                         .winning_moves(&x, &y)
                         .unwrap()
@@ -807,7 +787,8 @@ mod tests {
         };
         for d in 0..3u64 {
             let game = Wythoff::extended(d);
-            let mut solver = Solver::new(&game);
+            let rules = Rules::new(game);
+            let mut solver = Solver::new(&rules);
             let head = if d == 0 {
                 "wythoff".to_owned()
             } else {
@@ -816,16 +797,16 @@ mod tests {
             for first in 0..10u32 {
                 for second in 0..10u32 {
                     let found = answer(&format!("{head}({first}, {second})"));
-                    assert_eq!(found.outcome, solver.outcome(&(first, second)).unwrap());
+                    assert_eq!(found.outcome, solver.outcome(&at(first, second)).unwrap());
                     assert_eq!(
                         found.nimber,
-                        Some(solver.nimber(&(first, second)).unwrap().into())
+                        Some(solver.nimber(&at(first, second)).unwrap().into())
                     );
                     let mut expected: Vec<String> = solver
-                        .winning_moves(&(first, second))
+                        .winning_moves(&at(first, second))
                         .unwrap()
                         .iter()
-                        .map(|(x, y)| format!("{head}({x}, {y})"))
+                        .map(|to| format!("{head}({}, {})", to[0].0, to[0].1))
                         .collect();
                     let mut targets: Vec<String> = found
                         .winning_moves

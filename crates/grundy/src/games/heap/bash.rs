@@ -10,12 +10,12 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{Heap, HeapRules, Leaves};
+use super::{HeapRules, Leaves, heap_parts};
 use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 
 /// The rules of Bash's game with at most `max_take` tokens a move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bash {
     max_take: BigUint,
 }
@@ -90,7 +90,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
     let head = format!("bash[{max_take}]");
     Ok(Group::new(
         head,
-        Heap::parts(&Arc::new(Bash::new(max_take)), heap_sizes(term)?),
+        heap_parts(&Arc::new(Bash::new(max_take)), heap_sizes(term)?),
     ))
 }
 

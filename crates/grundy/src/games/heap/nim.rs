@@ -11,12 +11,12 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{Heap, HeapRules, Leaves};
+use super::{HeapRules, Leaves, heap_parts};
 use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
 
 /// The rules of Nim.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Nim;
 
 impl HeapRules for Nim {
@@ -56,7 +56,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
     no_params(term)?;
     Ok(Group::new(
         "nim",
-        Heap::given_parts(&Arc::new(Nim), heap_sizes_with_text(term)?),
+        heap_parts(&Arc::new(Nim), heap_sizes_with_text(term)?),
     ))
 }
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{Heap, HeapRules, Leaves};
+use super::{HeapRules, Leaves, heap_parts};
 use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes};
 use crate::lang::{LangError, Term, ValueKind};
 
@@ -57,6 +57,13 @@ impl Periodicity {
 pub struct Subtraction {
     amounts: Vec<u64>,
     periodicity: Option<Periodicity>,
+}
+
+/// The rules are the set; the period is derived from it.
+impl PartialEq for Subtraction {
+    fn eq(&self, other: &Self) -> bool {
+        self.amounts == other.amounts
+    }
 }
 
 impl Subtraction {
@@ -274,7 +281,7 @@ fn build(term: &Term) -> Result<Group, LangError> {
     let head = rules.head();
     Ok(Group::new(
         head,
-        Heap::parts(&Arc::new(rules), heap_sizes(term)?),
+        heap_parts(&Arc::new(rules), heap_sizes(term)?),
     ))
 }
 

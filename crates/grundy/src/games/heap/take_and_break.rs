@@ -26,7 +26,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
-use super::{Heap, HeapRule, HeapRules, Leaves};
+use super::{HeapRule, HeapRules, Leaves, heap_parts};
 use crate::catalogue::{
     EntryKind, GameEntry, Group, build_limits, heap_sizes_with_text, no_params,
 };
@@ -55,6 +55,15 @@ pub struct SequenceRules {
     /// The largest preperiod plus period for which three-heap splits are counted,
     /// from the limits the position was built with.
     triple_span: usize,
+}
+
+/// The rules are the rule; the values and the period are derived from it (a
+/// position built within other limits may have computed more of them, but
+/// never different ones).
+impl PartialEq for SequenceRules {
+    fn eq(&self, other: &Self) -> bool {
+        self.rule == other.rule
+    }
 }
 
 impl SequenceRules {
@@ -455,7 +464,7 @@ fn group(term: &Term, head: String, rule: HeapRule) -> Result<Group, LangError> 
     let sizes = heap_sizes_with_text(term)?;
     let largest = sizes.iter().map(|size| &size.value).max();
     let rules = Arc::new(SequenceRules::new(rule, largest));
-    Ok(Group::new(head, Heap::given_parts(&rules, sizes)))
+    Ok(Group::new(head, heap_parts(&rules, sizes)))
 }
 
 /// The heap rule a term names, for the sequence engine, with its canonical

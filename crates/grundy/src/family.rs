@@ -1,0 +1,449 @@
+//! The unit of extension: a game family, written once, typed.
+//!
+//! A [`Family`] is the rules of one kind of game (Nim, Wythoff's game, a
+//! staircase) over its own position type: the moves, and where theory knows
+//! them, the nimber of a position, its moves to a given nimber, or its whole
+//! answer (outcome and winning moves without a nimber). One generic adapter
+//! turns a family's positions into [`Part`]s, the components of the sums
+//! `grundy solve` answers, so a family gets sums, winning moves and their
+//! count, misère play, `every(...)` and `rounds[k](...)` with no further code.
+//! Components are compared and hashed by their typed positions, never by
+//! printed text.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use grundy::family::{Family, Rules};
+//! use grundy::solver::{SearchError, Solver};
+//!
+//! /// Take 1 or 2 tokens from one heap.
+//! #[derive(Debug, PartialEq)]
+//! struct TakeOneOrTwo;
+//! impl Family for TakeOneOrTwo {
+//!     type Position = u64;
+//!     fn write_position(&self, heap: &u64, out: &mut String) {
+//!         out.push_str(&heap.to_string());
+//!     }
+//!     fn moves(&self, heap: &u64, _limit: usize) -> Result<Vec<Vec<u64>>, SearchError> {
+//!         Ok((1..=2).filter(|take| take <= heap).map(|take| vec![heap - take]).collect())
+//!     }
+//!     fn describe_move(&self, heap: &u64, to: &[u64]) -> String {
+//!         format!("take {} from the heap of {heap}", heap - to[0])
+//!     }
+//! }
+//!
+//! // The generic solver searches any family through its moves alone.
+//! let rules = Rules::new(TakeOneOrTwo);
+//! assert_eq!(Solver::new(&rules).nimber(&vec![7]).unwrap(), 1); // 7 mod 3
+//! ```
+
+use std::any::Any;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+
+use crate::game::{ImpartialGame, Outcome};
+use crate::solver::SearchError;
+
+/// The rules of a game family over typed positions.
+///
+/// Only [`write_position`](Family::write_position),
+/// [`moves`](Family::moves) and [`describe_move`](Family::describe_move) are
+/// required; each theory method is optional and, where given, must agree with
+/// the moves (every family's tests check that against the generic solver).
+pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// A position of one component. Equal positions must have equal futures.
+    type Position: Clone + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// Appends the position's arguments in canonical form (`7`, or `3, 5`):
+    /// what stands between the parentheses of the term.
+    fn write_position(&self, position: &Self::Position, out: &mut String);
+
+    /// Every move, as the components it leaves (none, one, or several after a
+    /// split); one entry per move, as a player makes them.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when there are more than `limit` moves or the
+    /// position is too large to enumerate; [`SearchError::TheoryLimit`] when the
+    /// family knows the search cannot succeed.
+    fn moves(
+        &self,
+        position: &Self::Position,
+        limit: usize,
+    ) -> Result<Vec<Vec<Self::Position>>, SearchError>;
+
+    /// A description of the move from `from` to `to`, for people ("take 2 from
+    /// the heap of 7").
+    fn describe_move(&self, from: &Self::Position, to: &[Self::Position]) -> String;
+
+    /// The nimber under normal play by a theorem, with the method's name, for a
+    /// position of any size; `None` sends the position to search.
+    fn nimber_by_theory(&self, _position: &Self::Position) -> Option<(BigUint, &'static str)> {
+        None
+    }
+
+    /// The moves from `position` to positions of nimber `target`, by theory:
+    /// their exact number and the first `max`. `None` when there is no theory;
+    /// the moves are then enumerated and valued one by one.
+    fn moves_to_nimber_by_theory(
+        &self,
+        _position: &Self::Position,
+        _target: &BigUint,
+        _max: usize,
+    ) -> Option<MovesTo<Self::Position>> {
+        None
+    }
+
+    /// Why the moves to `target` can be neither counted by theory nor
+    /// enumerated, when theory knows it before trying; asked only after
+    /// [`moves_to_nimber_by_theory`](Family::moves_to_nimber_by_theory) gave
+    /// `None`. The answer becomes [`SearchError::CountLimit`].
+    fn moves_to_nimber_refusal(
+        &self,
+        _position: &Self::Position,
+        _target: &BigUint,
+    ) -> Option<String> {
+        None
+    }
+
+    /// The outcome and winning moves by theory, for families whose outcome has
+    /// a closed form but whose nimber does not (Wythoff, Fibonacci Nim, Moore's
+    /// Nim). Used when this component is the whole position under normal play;
+    /// its nimber is then found by a bounded search of the component alone.
+    fn outcome_by_theory(
+        &self,
+        _position: &Self::Position,
+        _max: usize,
+    ) -> Option<OutcomeAnswer<Self::Position>> {
+        None
+    }
+
+    /// Whether every position of the family satisfies the condition of the
+    /// Anti-SG rule (a non-terminal position of nimber 0 can move to nimber 1;
+    /// see [`crate::sums::misere`]), known by theory.
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        false
+    }
+}
+
+/// Moves counted and listed by theory.
+#[derive(Clone, Debug)]
+pub struct MovesTo<P> {
+    /// How many moves there are.
+    pub count: BigUint,
+    /// The first of them, each as the components it leaves.
+    pub listed: Vec<Vec<P>>,
+}
+
+impl<P> Default for MovesTo<P> {
+    fn default() -> Self {
+        Self {
+            count: BigUint::default(),
+            listed: Vec::new(),
+        }
+    }
+}
+
+impl<P> MovesTo<P> {
+    fn map<Q>(self, f: impl Fn(P) -> Q) -> MovesTo<Q> {
+        MovesTo {
+            count: self.count,
+            listed: self
+                .listed
+                .into_iter()
+                .map(|leaves| leaves.into_iter().map(&f).collect())
+                .collect(),
+        }
+    }
+}
+
+/// The outcome of one component by theory, with its winning moves.
+#[derive(Clone, Debug)]
+pub struct OutcomeAnswer<P> {
+    /// Who wins.
+    pub outcome: Outcome,
+    /// The winning moves: their exact count and the first ones.
+    pub winning: MovesTo<P>,
+    /// The theorem used.
+    pub method: &'static str,
+}
+
+/// A shared component of a sum: a typed position of some family, behind the
+/// generic adapter.
+pub type Part = Arc<dyn Component>;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What the sums need of a component, whatever its family: the object-safe
+/// face of [`Family`]. Implemented once, by the generic adapter, for every
+/// family's positions; build components with [`part`].
+pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
+    /// Appends the component's arguments in canonical form.
+    fn write_arguments(&self, out: &mut String);
+
+    /// As [`Family::nimber_by_theory`].
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)>;
+
+    /// As [`Family::moves`].
+    ///
+    /// # Errors
+    /// As [`Family::moves`].
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError>;
+
+    /// As [`Family::moves_to_nimber_by_theory`].
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo<Part>>;
+
+    /// As [`Family::moves_to_nimber_refusal`].
+    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String>;
+
+    /// As [`Family::describe_move`]; `to` holds components of the same family.
+    fn describe_move(&self, to: &[Part]) -> String;
+
+    /// As [`Family::outcome_by_theory`].
+    fn outcome_by_theory(&self, max: usize) -> Option<OutcomeAnswer<Part>>;
+
+    /// As [`Family::satisfies_anti_sg_condition`].
+    fn satisfies_anti_sg_condition(&self) -> bool;
+
+    /// A hash of the typed position (not of its family's parameters).
+    fn position_hash(&self) -> u64;
+
+    /// Whether `other` is the same position of the same family, compared as
+    /// typed values.
+    fn same_as(&self, other: &dyn Component) -> bool;
+
+    /// The component as [`Any`], for [`same_as`](Component::same_as).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A position of family `F`: the generic adapter.
+#[derive(Debug)]
+struct Typed<F: Family> {
+    family: Arc<F>,
+    position: F::Position,
+}
+
+/// The component of `position` in `family`.
+pub fn part<F: Family>(family: &Arc<F>, position: F::Position) -> Part {
+    Arc::new(Typed {
+        family: Arc::clone(family),
+        position,
+    })
+}
+
+/// The components of `positions` in `family`.
+pub fn parts<F: Family>(
+    family: &Arc<F>,
+    positions: impl IntoIterator<Item = F::Position>,
+) -> Vec<Part> {
+    positions.into_iter().map(|p| part(family, p)).collect()
+}
+
+/// The typed position of a component of family `F`, if it is one.
+#[must_use]
+pub fn position_of<F: Family>(component: &dyn Component) -> Option<&F::Position> {
+    component
+        .as_any()
+        .downcast_ref::<Typed<F>>()
+        .map(|typed| &typed.position)
+}
+
+impl<F: Family> sealed::Sealed for Typed<F> {}
+
+impl<F: Family> Typed<F> {
+    fn wrap(&self, position: F::Position) -> Part {
+        part(&self.family, position)
+    }
+}
+
+impl<F: Family> Component for Typed<F> {
+    fn write_arguments(&self, out: &mut String) {
+        self.family.write_position(&self.position, out);
+    }
+
+    fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
+        self.family.nimber_by_theory(&self.position)
+    }
+
+    fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {
+        Ok(self
+            .family
+            .moves(&self.position, limit)?
+            .into_iter()
+            .map(|leaves| leaves.into_iter().map(|p| self.wrap(p)).collect())
+            .collect())
+    }
+
+    fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo<Part>> {
+        Some(
+            self.family
+                .moves_to_nimber_by_theory(&self.position, target, max)?
+                .map(|p| self.wrap(p)),
+        )
+    }
+
+    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String> {
+        self.family.moves_to_nimber_refusal(&self.position, target)
+    }
+
+    fn describe_move(&self, to: &[Part]) -> String {
+        let to: Option<Vec<F::Position>> = to
+            .iter()
+            .map(|part| position_of::<F>(part.as_ref()).cloned())
+            .collect();
+        match to {
+            Some(to) => self.family.describe_move(&self.position, &to),
+            None => "a move".to_owned(),
+        }
+    }
+
+    fn outcome_by_theory(&self, max: usize) -> Option<OutcomeAnswer<Part>> {
+        let answer = self.family.outcome_by_theory(&self.position, max)?;
+        Some(OutcomeAnswer {
+            outcome: answer.outcome,
+            winning: answer.winning.map(|p| self.wrap(p)),
+            method: answer.method,
+        })
+    }
+
+    fn satisfies_anti_sg_condition(&self) -> bool {
+        self.family.satisfies_anti_sg_condition()
+    }
+
+    fn position_hash(&self) -> u64 {
+        rustc_hash::FxBuildHasher.hash_one(&self.position)
+    }
+
+    fn same_as(&self, other: &dyn Component) -> bool {
+        other.as_any().downcast_ref::<Self>().is_some_and(|other| {
+            other.position == self.position
+                && (Arc::ptr_eq(&other.family, &self.family) || other.family == self.family)
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A component as a hash-map key: hashed and compared by its typed position.
+#[derive(Clone, Debug)]
+pub(crate) struct PartKey(pub(crate) Part);
+
+impl PartialEq for PartKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same_as(other.0.as_ref())
+    }
+}
+
+impl Eq for PartKey {}
+
+impl Hash for PartKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.position_hash());
+    }
+}
+
+/// A family's rules as an [`ImpartialGame`] for the generic
+/// [`Solver`](crate::solver::Solver): a position is a sum of the family's
+/// components (a vector, in order), split into single components by the
+/// Sprague-Grundy theorem. This is the oracle each family's closed forms are
+/// tested against: it knows only the moves.
+#[derive(Debug)]
+pub struct Rules<F: Family> {
+    family: F,
+}
+
+impl<F: Family> Rules<F> {
+    /// The rules of `family`.
+    pub const fn new(family: F) -> Self {
+        Self { family }
+    }
+
+    /// The family.
+    pub const fn family(&self) -> &F {
+        &self.family
+    }
+}
+
+impl<F: Family> ImpartialGame for Rules<F> {
+    type Position = Vec<F::Position>;
+
+    fn moves(&self, position: &Vec<F::Position>, moves: &mut Vec<Vec<F::Position>>) {
+        // Without a way to fail, a position the family cannot enumerate has no
+        // moves here; the solver calls `try_moves`, which reports it.
+        let _ = self.try_moves(position, moves);
+    }
+
+    fn try_moves(
+        &self,
+        position: &Vec<F::Position>,
+        moves: &mut Vec<Vec<F::Position>>,
+    ) -> Result<(), SearchError> {
+        for (index, component) in position.iter().enumerate() {
+            for leaves in self.family.moves(component, usize::MAX)? {
+                let mut next = Vec::with_capacity(position.len() + leaves.len());
+                next.extend_from_slice(&position[..index]);
+                next.extend(leaves);
+                next.extend_from_slice(&position[index + 1..]);
+                moves.push(next);
+            }
+        }
+        Ok(())
+    }
+
+    fn components(&self, position: &Vec<F::Position>) -> Option<Vec<Vec<F::Position>>> {
+        (position.len() > 1).then(|| position.iter().map(|c| vec![c.clone()]).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq)]
+    struct Subtract(u64);
+
+    impl Family for Subtract {
+        type Position = u64;
+        fn write_position(&self, heap: &u64, out: &mut String) {
+            out.push_str(&heap.to_string());
+        }
+        fn moves(&self, heap: &u64, _limit: usize) -> Result<Vec<Vec<u64>>, SearchError> {
+            Ok((1..=self.0)
+                .filter(|take| take <= heap)
+                .map(|take| vec![heap - take])
+                .collect())
+        }
+        fn describe_move(&self, heap: &u64, to: &[u64]) -> String {
+            format!("{heap} -> {to:?}")
+        }
+    }
+
+    #[test]
+    fn components_compare_by_typed_position_and_family() {
+        let two = Arc::new(Subtract(2));
+        let other_two = Arc::new(Subtract(2));
+        let three = Arc::new(Subtract(3));
+        let a = PartKey(part(&two, 5));
+        assert_eq!(a, PartKey(part(&two, 5)));
+        assert_eq!(a, PartKey(part(&other_two, 5)));
+        assert_ne!(a, PartKey(part(&three, 5)));
+        assert_ne!(a, PartKey(part(&two, 4)));
+        assert_eq!(position_of::<Subtract>(a.0.as_ref()), Some(&5));
+        assert_eq!(a.0.describe_move(&parts(&two, [3])), "5 -> [3]");
+    }
+
+    #[test]
+    fn rules_search_sums_by_the_moves_alone() {
+        let rules = Rules::new(Subtract(2));
+        let mut solver = crate::solver::Solver::new(&rules);
+        for heap in 0..20 {
+            assert_eq!(solver.nimber(&vec![heap]).unwrap(), (heap % 3) as u32);
+        }
+        assert_eq!(solver.nimber(&vec![4, 5]).unwrap(), 1 ^ 2);
+    }
+}
