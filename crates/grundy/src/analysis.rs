@@ -31,7 +31,12 @@ use num_traits::Zero;
 use crate::catalogue::explorer::{GraphGame, SlotGame};
 use crate::catalogue::{Compound, Explorer, Part, Position, PositionText};
 use crate::game::{Convention, ImpartialGame, Outcome};
-use crate::solver::{DEFAULT_STATE_LIMIT, SearchError, Solver};
+use crate::solver::{SearchError, Solver};
+
+/// The default budget of a search for one answer: two million components or
+/// positions (and four moves per component in the explored graphs), so that
+/// `solve` answers or refuses within a few seconds; `--max-states` raises it.
+pub const DEFAULT_MAX_STATES: usize = 2_000_000;
 
 /// Limits of one answer.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +51,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         Self {
             max_moves: 100,
-            max_states: DEFAULT_STATE_LIMIT,
+            max_states: DEFAULT_MAX_STATES,
         }
     }
 }

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_moves: usize,
     /// Store at most N positions in a search.
-    #[arg(long, value_name = "N", default_value_t = grundy::solver::DEFAULT_STATE_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = grundy::analysis::DEFAULT_MAX_STATES)]
     max_states: usize,
     /// Accept integers of at most N decimal digits.
     #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]

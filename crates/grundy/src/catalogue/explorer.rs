@@ -29,21 +29,33 @@ struct Node {
     explored: bool,
 }
 
+/// How many moves (edges) the explorer stores per node it may store: the
+/// limit on the graph's memory and on the time to build it, checked as it
+/// grows, so that a component with thousands of moves per position (Wythoff
+/// piles of a thousand) is refused in a moment instead of filling memory.
+const EDGES_PER_NODE: usize = 4;
+
 /// The explored part of the game graphs of some components.
 #[derive(Debug)]
 pub struct Explorer {
     nodes: Vec<Node>,
     index: FxHashMap<PartKey, u32>,
     limit: usize,
+    /// The moves stored so far, and the most that may be.
+    edges: usize,
+    edge_limit: usize,
 }
 
 impl Explorer {
-    /// An explorer that stores at most `limit` nodes.
+    /// An explorer that stores at most `limit` nodes, and at most
+    /// `EDGES_PER_NODE` times as many moves.
     pub fn new(limit: usize) -> Self {
         Self {
             nodes: Vec::new(),
             index: FxHashMap::default(),
             limit,
+            edges: 0,
+            edge_limit: limit.saturating_mul(EDGES_PER_NODE),
         }
     }
 
@@ -78,7 +90,15 @@ impl Explorer {
             if node.explored {
                 continue;
             }
-            let moves = node.part.moves(self.limit)?;
+            let room = self.edge_limit - self.edges;
+            let moves = node.part.moves(room).map_err(|error| match error {
+                SearchError::StateLimit { .. } => SearchError::StateLimit { limit: self.limit },
+                other => other,
+            })?;
+            self.edges += moves.len();
+            if self.edges > self.edge_limit {
+                return Err(SearchError::StateLimit { limit: self.limit });
+            }
             let mut options = Vec::with_capacity(moves.len());
             for parts in &moves {
                 let mut option = SmallVec::with_capacity(parts.len());
