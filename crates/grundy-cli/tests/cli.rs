@@ -589,7 +589,7 @@ fn huge_all_but_heaps_answer_from_the_proven_arithmetic_period() {
 /// the library's tests check against a scan of every split on all heaps up to 300.
 #[test]
 fn lasker_heaps_of_any_size_answer_with_exact_counts() {
-    use grundy::games::lasker::{lasker_nimber, lasker_split_count_by_digits};
+    use grundy::rules::lasker::{lasker_nimber, lasker_split_count_by_digits};
     use num_bigint::BigUint;
 
     let heap: BigUint = "8".repeat(100).parse().unwrap();

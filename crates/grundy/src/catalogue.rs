@@ -1,343 +1,173 @@
-//! The catalogue: every game grundy knows, as terms of the position language.
+//! The catalogue: every game grundy knows, as a value built from the family
+//! modules ([`crate::games`]) and the ways of playing sums ([`crate::sums`]).
 //!
-//! A [`Position`] is what `grundy solve` answers: a disjunctive sum of
-//! [`Group`]s (one per term of the expression), each holding independent
-//! [`Component`]s (the heaps of `nim(3, 5, 7)` are three components), under a
-//! play [`Convention`]. A game family joins the catalogue by implementing
-//! [`Component`] for its positions and adding one [`GameEntry`] to the registry in
-//! [`crate::games`]; sums, winning moves, counting, misère search and the
-//! canonical printer then work for it with no further code.
-//!
-//! A component may know its nimber and its moves to a given nimber by theory (a
-//! closed form, working for positions of any size); otherwise the catalogue
-//! explores its positions as an explicit graph and runs the generic
-//! [`Solver`](crate::solver::Solver) on it.
+//! [`Catalogue::standard`] lists them all; [`Catalogue::build`] turns a parsed
+//! expression into a [`Position`] within [`BuildLimits`], and [`build`] does so
+//! with the standard catalogue and the default limits.
 
-mod arguments;
-pub(crate) mod explorer;
+use std::sync::OnceLock;
 
-use std::fmt;
-use std::sync::Arc;
+use crate::lang::{LangError, Sum, Term};
+use crate::sums::entry::{BuildContext, SumBuilder, wrapped};
+use crate::theory::game::Convention;
 
-use num_bigint::BigUint;
+pub use crate::sums::entry::{BuildLimits, EntryKind, GameEntry};
+pub use crate::sums::position::{Compound, Group, Position, PositionText};
 
-use crate::game::Convention;
-use crate::lang::{LangError, Sum, Term, ValueKind};
-
-pub use arguments::{
-    GivenSize, heap_sizes, heap_sizes_with_text, integer_param, no_params, read_integers,
-};
-pub(crate) use explorer::Explorer;
-
-pub use crate::family::{Component, MovesTo, OutcomeAnswer, Part};
-
-/// Writes integer arguments in canonical form: `3, 5, 7`.
-pub fn write_integers(out: &mut String, values: &[BigUint]) {
-    for (i, value) in values.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&value.to_string());
-    }
+/// Games and wrappers by name.
+#[derive(Debug)]
+pub struct Catalogue {
+    entries: Vec<GameEntry>,
+    /// Other names of entries, as the seed notes use them: `(alias, name)`.
+    aliases: Vec<(&'static str, &'static str)>,
 }
 
-/// The components of one term: `nim(3, 5, 7)` is the group `nim` with three heaps.
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The term's canonical name and parameters: `nim`, `bash[3]`, `sub[1, 3, 4]`.
-    pub head: Arc<str>,
-    /// The components, in argument order.
-    pub parts: Vec<Part>,
-}
-
-impl Group {
-    /// A group of `parts` under the canonical `head`.
-    pub fn new(head: impl Into<Arc<str>>, parts: Vec<Part>) -> Self {
-        Self {
-            head: head.into(),
-            parts,
-        }
-    }
-}
-
-/// How the components of a position are played together.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Compound {
-    /// A disjunctive sum: each move is made in one component.
-    #[default]
-    Sum,
-    /// Every-SG, `every(SUM)`: each move moves every component that can move
-    /// (see [`crate::games::every_sg`]).
-    Every,
-    /// A match of rounds, `rounds[k](START, CURRENT)`: the groups of the
-    /// position are the round being played, `rounds` counts the rounds left
-    /// including it, and every later round restarts at `start`, the loser of a
-    /// round starting the next (see [`crate::games::rounds`]).
-    Rounds {
-        /// The rounds left, this one included; at least 1.
-        rounds: BigUint,
-        /// The position each round starts from.
-        start: Vec<Group>,
-    },
-}
-
-impl Compound {
-    /// The name of the compound in the language, if it has one.
+impl Catalogue {
+    /// Every game of [`crate::games`] and every wrapper of [`crate::sums`], in
+    /// the order `grundy games` lists them.
     #[must_use]
-    pub const fn name(&self) -> Option<&'static str> {
-        match self {
-            Self::Sum => None,
-            Self::Every => Some("every"),
-            Self::Rounds { .. } => Some("rounds"),
-        }
-    }
-}
-
-/// A position: a sum of groups under a convention.
-#[derive(Clone, Debug)]
-pub struct Position {
-    /// Normal or misère play.
-    pub convention: Convention,
-    /// How the groups are played together: a disjunctive sum unless wrapped
-    /// by `every(...)` or `rounds[k](...)`.
-    pub compound: Compound,
-    /// The terms of the sum.
-    pub groups: Vec<Group>,
-}
-
-impl Position {
-    /// A disjunctive sum of `groups` under `convention`.
-    #[must_use]
-    pub const fn sum(convention: Convention, groups: Vec<Group>) -> Self {
-        Self {
-            convention,
-            compound: Compound::Sum,
-            groups,
-        }
-    }
-
-    /// The groups after component `part` of group `group` is replaced by the
-    /// components `leaves`.
-    #[must_use]
-    pub fn groups_after(&self, group: usize, part: usize, leaves: &[Part]) -> Vec<Group> {
-        let mut groups = self.groups.clone();
-        groups[group]
-            .parts
-            .splice(part..=part, leaves.iter().cloned());
-        groups
-    }
-
-    /// The number of components over all groups.
-    #[must_use]
-    pub fn component_count(&self) -> usize {
-        self.groups.iter().map(|g| g.parts.len()).sum()
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(PositionText::new(self).as_str())
-    }
-}
-
-/// The canonical text of a position, with where each component stands in it,
-/// so that the text after a move is spliced rather than printed anew (a
-/// position of a million heaps prints once, not once per winning move).
-#[derive(Clone, Debug)]
-pub struct PositionText {
-    text: String,
-    /// `spans[group][part]`: the byte range of the component's arguments.
-    spans: Vec<Vec<(usize, usize)>>,
-}
-
-impl PositionText {
-    /// Prints `position`.
-    #[must_use]
-    ///
-    /// A match of rounds prints its start and its current round,
-    /// `rounds[k](START, CURRENT)`, or only `rounds[k](START)` when the two are
-    /// the same position (a round not begun).
-    pub fn new(position: &Position) -> Self {
-        let mut text = String::new();
-        if position.convention == Convention::Misere {
-            text.push_str("misere(");
-        }
-        let spans = match &position.compound {
-            Compound::Sum => push_groups(&mut text, &position.groups),
-            Compound::Every => {
-                text.push_str("every(");
-                let spans = push_groups(&mut text, &position.groups);
-                text.push(')');
-                spans
-            }
-            Compound::Rounds { rounds, start } => {
-                let mut start_text = String::new();
-                push_groups(&mut start_text, start);
-                let mut current = String::new();
-                let spans = push_groups(&mut current, &position.groups);
-                text.push_str(&format!("rounds[{rounds}]("));
-                let offset = if current == start_text {
-                    text.len()
-                } else {
-                    text.push_str(&start_text);
-                    text.push_str(", ");
-                    text.len()
-                };
-                text.push_str(&current);
-                text.push(')');
-                spans
-                    .into_iter()
-                    .map(|group| {
-                        group
-                            .into_iter()
-                            .map(|(a, b)| (a + offset, b + offset))
-                            .collect()
-                    })
-                    .collect()
-            }
-        };
-        if position.convention == Convention::Misere {
-            text.push(')');
-        }
-        Self { text, spans }
-    }
-
-    /// The text.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    /// The text after component `part` of group `group` is replaced by the
-    /// components `with` (none when a move removes the component entirely).
-    #[must_use]
-    pub fn replacing(&self, group: usize, part: usize, with: &[Part]) -> String {
-        let spans = &self.spans[group];
-        let (mut start, mut end) = spans[part];
-        let mut middle = String::new();
-        for (i, new) in with.iter().enumerate() {
-            if i > 0 {
-                middle.push_str(", ");
-            }
-            new.write_arguments(&mut middle);
-        }
-        if with.is_empty() && spans.len() > 1 {
-            // Remove the separator too: the following one, or for the last
-            // component the preceding one.
-            if part + 1 < spans.len() {
-                end = spans[part + 1].0;
-            } else {
-                start = spans[part - 1].1;
-            }
-        }
-        let mut out = String::with_capacity(self.text.len() - (end - start) + middle.len());
-        out.push_str(&self.text[..start]);
-        out.push_str(&middle);
-        out.push_str(&self.text[end..]);
-        out
-    }
-}
-
-/// Prints `groups` as a sum, giving where each component's arguments stand.
-fn push_groups(text: &mut String, groups: &[Group]) -> Vec<Vec<(usize, usize)>> {
-    let mut spans = Vec::with_capacity(groups.len());
-    for (g, group) in groups.iter().enumerate() {
-        if g > 0 {
-            text.push_str(" + ");
-        }
-        text.push_str(&group.head);
-        text.push('(');
-        let mut group_spans = Vec::with_capacity(group.parts.len());
-        for (i, part) in group.parts.iter().enumerate() {
-            if i > 0 {
-                text.push_str(", ");
-            }
-            let start = text.len();
-            part.write_arguments(text);
-            group_spans.push((start, text.len()));
-        }
-        text.push(')');
-        spans.push(group_spans);
-    }
-    spans
-}
-
-/// Positions are equal when they are the same sum of the same typed
-/// components, played the same way.
-impl PartialEq for Position {
-    fn eq(&self, other: &Self) -> bool {
-        self.convention == other.convention
-            && self.compound == other.compound
-            && self.groups == other.groups
-    }
-}
-
-impl PartialEq for Group {
-    fn eq(&self, other: &Self) -> bool {
-        self.head == other.head
-            && self.parts.len() == other.parts.len()
-            && self
-                .parts
+    pub fn standard() -> &'static Self {
+        static STANDARD: OnceLock<Catalogue> = OnceLock::new();
+        STANDARD.get_or_init(|| Self {
+            entries: crate::games::ENTRIES
                 .iter()
-                .zip(&other.parts)
-                .all(|(a, b)| a.same_as(b.as_ref()))
+                .chain(crate::sums::ENTRIES)
+                .copied()
+                .collect(),
+            aliases: crate::games::ALIASES.to_vec(),
+        })
+    }
+
+    /// Every entry, in catalogue order.
+    #[must_use]
+    pub fn entries(&self) -> &[GameEntry] {
+        &self.entries
+    }
+
+    /// The entry named `name` (or one of its aliases), if there is one.
+    #[must_use]
+    pub fn find(&self, name: &str) -> Option<&GameEntry> {
+        let name = self
+            .aliases
+            .iter()
+            .find(|(alias, _)| *alias == name)
+            .map_or(name, |(_, entry)| entry);
+        self.entries.iter().find(|entry| entry.name == name)
+    }
+
+    /// Other names of the entry `name`.
+    pub fn aliases_of(&self, name: &str) -> impl Iterator<Item = &'static str> + '_ {
+        let name = name.to_owned();
+        self.aliases
+            .iter()
+            .filter(move |(_, entry)| *entry == name)
+            .map(|(alias, _)| *alias)
+    }
+
+    /// The known name closest to `name`, if any is close enough to be a likely typo.
+    #[must_use]
+    pub fn nearest_name(&self, name: &str) -> Option<&'static str> {
+        let name = name.to_ascii_lowercase();
+        self.entries
+            .iter()
+            .map(|entry| entry.name)
+            .chain(self.aliases.iter().map(|(alias, _)| *alias))
+            .map(|known| (edit_distance(&name, known), known))
+            .filter(|&(distance, known)| distance <= 2.max(known.len() / 3))
+            .min()
+            .map(|(_, known)| known)
+    }
+
+    /// Turns a parsed sum into a position within `limits`.
+    ///
+    /// # Errors
+    /// An unknown game (with the nearest known name as a hint), a misplaced
+    /// `misere(...)`, or whatever a game finds wrong with its term.
+    pub fn build(&self, sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
+        let context = BuildContext::new(limits, self);
+        if let [term] = sum.terms.as_slice() {
+            match self.find(&term.name).map(|entry| entry.kind) {
+                Some(EntryKind::Convention(convention)) => {
+                    return wrapped(term, convention, &context);
+                }
+                Some(EntryKind::Compound(build)) => return build(term, &context),
+                _ => {}
+            }
+        }
+        Ok(Position::sum(
+            Convention::Normal,
+            sum.terms
+                .iter()
+                .map(|term| self.build_group(term, &context))
+                .collect::<Result<_, _>>()?,
+        ))
+    }
+
+    fn build_group(&self, term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
+        match self.find(&term.name) {
+            Some(GameEntry {
+                kind: EntryKind::Game(build),
+                ..
+            }) => build(term, context),
+            Some(_) => Err(LangError::new(
+                format!("`{}(...)` must wrap the whole sum", term.name),
+                term.name_span,
+            )
+            .with_help(format!(
+                "write `{}(a + b)` rather than `a + {}(b)`",
+                term.name, term.name
+            ))),
+            None => {
+                let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
+                Err(match self.nearest_name(&term.name) {
+                    Some(near) => error.with_help(format!(
+                        "did you mean `{near}`? `grundy games` lists them all"
+                    )),
+                    None => error.with_help("`grundy games` lists the games grundy knows"),
+                })
+            }
+        }
     }
 }
 
-/// How a catalogue entry turns a term into components.
-#[derive(Clone, Copy, Debug)]
-pub enum EntryKind {
-    /// A game: builds the group of a term.
-    Game(fn(&Term) -> Result<Group, LangError>),
-    /// A wrapper that sets the convention of the whole sum, like `misere(...)`.
-    Convention(Convention),
-    /// A wrapper that plays the sums it holds together in another way, like
-    /// `every(...)` or `rounds[k](...)`: builds the whole position from the
-    /// wrapping term (see [`wrapped_sums`]).
-    Compound(fn(&Term) -> Result<Position, LangError>),
+impl SumBuilder for Catalogue {
+    fn build_sum(&self, sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
+        self.build(sum, limits)
+    }
 }
 
-/// One game of the catalogue, with the text `grundy games` shows.
-#[derive(Clone, Copy, Debug)]
-pub struct GameEntry {
-    /// The name in the position language.
-    pub name: &'static str,
-    /// One line: what the game is.
-    pub summary: &'static str,
-    /// The rules in full, with the theory grundy applies and its source.
-    pub rules: &'static str,
-    /// The term's syntax.
-    pub syntax: &'static str,
-    /// Example positions, each accepted by `solve`.
-    pub examples: &'static [&'static str],
-    /// How terms become components.
-    pub kind: EntryKind,
-}
-
-/// The entry named `name`, if there is one.
-#[must_use]
-pub fn find(name: &str) -> Option<&'static GameEntry> {
-    crate::games::CATALOGUE
-        .iter()
-        .find(|entry| entry.name == name)
-}
-
-/// Every entry, in catalogue order.
+/// Every entry of the standard catalogue, in catalogue order.
 #[must_use]
 pub fn entries() -> &'static [GameEntry] {
-    crate::games::CATALOGUE
+    Catalogue::standard().entries()
 }
 
-/// The known name closest to `name`, if any is close enough to be a likely typo.
+/// The entry of the standard catalogue named `name`, if there is one.
+#[must_use]
+pub fn find(name: &str) -> Option<&'static GameEntry> {
+    Catalogue::standard().find(name)
+}
+
+/// The known name closest to `name` in the standard catalogue.
 #[must_use]
 pub fn nearest_name(name: &str) -> Option<&'static str> {
-    let name = name.to_ascii_lowercase();
-    entries()
-        .iter()
-        .map(|entry| (edit_distance(&name, entry.name), entry.name))
-        .filter(|&(distance, known)| distance <= 2.max(known.len() / 3))
-        .min()
-        .map(|(_, known)| known)
+    Catalogue::standard().nearest_name(name)
+}
+
+/// [`Catalogue::build`] with the standard catalogue.
+///
+/// # Errors
+/// As [`Catalogue::build`].
+pub fn build_with(sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
+    Catalogue::standard().build(sum, limits)
+}
+
+/// [`Catalogue::build`] with the standard catalogue and the default limits.
+///
+/// # Errors
+/// As [`Catalogue::build`].
+pub fn build(sum: &Sum) -> Result<Position, LangError> {
+    build_with(sum, BuildLimits::default())
 }
 
 /// Levenshtein distance: the fewest insertions, deletions and substitutions.
@@ -358,196 +188,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// What a position may take to build: heap games given by rules compute their
 /// Grundy values when it is built (see [`crate::games::heap::take_and_break`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BuildLimits {
-    /// The most work, in the sequence engine's estimated steps (as `grundy seq
-    /// --max-work`; 10^8 take about a second).
-    pub work: u64,
-    /// The most memory, in bytes, by the same estimate.
-    pub bytes: u64,
-    /// The largest heap whose values are computed when no period is proven.
-    pub largest_heap: u64,
-}
-
-impl Default for BuildLimits {
-    /// A few seconds and 4 GiB, heaps up to ten million.
-    fn default() -> Self {
-        Self {
-            work: 300_000_000,
-            bytes: 4 << 30,
-            largest_heap: 10_000_000,
-        }
-    }
-}
-
-thread_local! {
-    /// The limits of the position being built on this thread ([`build_with`]).
-    static LIMITS: std::cell::Cell<BuildLimits> = std::cell::Cell::new(BuildLimits::default());
-}
-
-/// The limits in force while a position is built on this thread: those given to
-/// [`build_with`] during its call, the defaults otherwise. (The builders of the
-/// catalogue take only their term; the few that compute read their limits here.)
-pub(crate) fn build_limits() -> BuildLimits {
-    LIMITS.with(std::cell::Cell::get)
-}
-
-/// [`build`] within `limits` instead of the defaults.
-///
-/// # Errors
-/// As [`build`].
-pub fn build_with(sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
-    let previous = LIMITS.with(|cell| cell.replace(limits));
-    let position = build(sum);
-    LIMITS.with(|cell| cell.set(previous));
-    position
-}
-
-/// Turns a parsed sum into a position, within the default [`BuildLimits`].
-///
-/// # Errors
-/// An unknown game (with the nearest known name as a hint), a misplaced
-/// `misere(...)`, or whatever a game finds wrong with its term.
-pub fn build(sum: &Sum) -> Result<Position, LangError> {
-    if let [term] = sum.terms.as_slice() {
-        match find(&term.name) {
-            Some(GameEntry {
-                kind: EntryKind::Convention(convention),
-                ..
-            }) => return wrapped(term, *convention),
-            Some(GameEntry {
-                kind: EntryKind::Compound(build),
-                ..
-            }) => return build(term),
-            _ => {}
-        }
-    }
-    Ok(Position::sum(
-        Convention::Normal,
-        sum.terms
-            .iter()
-            .map(build_group)
-            .collect::<Result<_, _>>()?,
-    ))
-}
-
-/// The sums a wrapper term holds (`every(SUM)`, `rounds[k](START, CURRENT)`),
-/// each built as a plain disjunctive sum under normal play, with its span.
-/// `counts` is how many sums the wrapper accepts.
-///
-/// # Errors
-/// An argument that is not a sum, a sum that is itself wrapped, or the wrong
-/// number of arguments; `example` is offered as help.
-pub fn wrapped_sums(
-    term: &Term,
-    counts: std::ops::RangeInclusive<usize>,
-    example: &str,
-) -> Result<Vec<(Vec<Group>, crate::lang::Span)>, LangError> {
-    let name = &term.name;
-    if !counts.contains(&term.args.len()) {
-        let wanted = if counts.start() == counts.end() {
-            format!("exactly {}", counts.start())
-        } else {
-            format!("{} or {}", counts.start(), counts.end())
-        };
-        let many = if *counts.end() == 1 { "sum" } else { "sums" };
-        return Err(LangError::new(
-            format!(
-                "`{name}(...)` wraps {wanted} {many} of games, found {}",
-                term.args.len()
-            ),
-            term.span,
-        )
-        .with_help(format!("for example `{example}`")));
-    }
-    let mut sums = Vec::with_capacity(term.args.len());
-    for value in &term.args {
-        let ValueKind::Sum(inner) = &value.kind else {
-            return Err(
-                LangError::new(format!("`{name}(...)` wraps a sum of games"), value.span)
-                    .with_help(format!("for example `{example}`")),
-            );
-        };
-        let position = build(inner)?;
-        if position.convention != Convention::Normal || !matches!(position.compound, Compound::Sum)
-        {
-            return Err(LangError::new(
-                format!("`{name}(...)` wraps a plain sum of games, not another wrapper"),
-                inner.span,
-            ));
-        }
-        sums.push((position.groups, inner.span));
-    }
-    Ok(sums)
-}
-
-fn wrapped(term: &Term, convention: Convention) -> Result<Position, LangError> {
-    let name = &term.name;
-    if term.has_brackets {
-        return Err(LangError::new(
-            format!("`{name}` takes no parameters"),
-            term.name_span,
-        ));
-    }
-    let inner = match term.args.as_slice() {
-        [value] => match &value.kind {
-            ValueKind::Sum(inner) => inner,
-            _ => {
-                return Err(LangError::new(
-                    format!("`{name}(...)` wraps a sum of games"),
-                    value.span,
-                )
-                .with_help(format!("for example `{name}(nim(1, 2, 3))`")));
-            }
-        },
-        _ => {
-            return Err(LangError::new(
-                format!("`{name}(...)` wraps exactly one sum of games"),
-                term.span,
-            )
-            .with_help(format!(
-                "join the games with `+`: `{name}(nim(1, 2) + bash[3](5))`"
-            )));
-        }
-    };
-    let position = build(inner)?;
-    if position.convention != Convention::Normal || !matches!(position.compound, Compound::Sum) {
-        return Err(LangError::new(
-            format!("`{name}(...)` cannot wrap another convention"),
-            inner.span,
-        ));
-    }
-    Ok(Position {
-        convention,
-        ..position
-    })
-}
-
-fn build_group(term: &Term) -> Result<Group, LangError> {
-    match find(&term.name) {
-        Some(GameEntry {
-            kind: EntryKind::Game(build),
-            ..
-        }) => build(term),
-        Some(_) => Err(LangError::new(
-            format!("`{}(...)` must wrap the whole sum", term.name),
-            term.name_span,
-        )
-        .with_help(format!(
-            "write `{}(a + b)` rather than `a + {}(b)`",
-            term.name, term.name
-        ))),
-        None => {
-            let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
-            Err(match nearest_name(&term.name) {
-                Some(near) => error.with_help(format!(
-                    "did you mean `{near}`? `grundy games` lists them all"
-                )),
-                None => error.with_help("`grundy games` lists the games grundy knows"),
-            })
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -570,6 +210,43 @@ mod tests {
         );
         assert_eq!(nearest_name("bahs"), Some("bash"));
         assert_eq!(nearest_name("zzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn the_seed_notes_names_are_aliases() {
+        use crate::sums::analysis::{SolveOptions, solve};
+        let answer = |text: &str| {
+            solve(
+                &build(&crate::lang::parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+            .unwrap()
+        };
+        for (alias, same) in [
+            ("nim_k[3](5, 9)", "bash[3](5, 9)"),
+            ("multi_nim(3, 4, 7)", "lasker(3, 4, 7)"),
+            ("anti_nim(1, 1, 1)", "misere(nim(1, 1, 1))"),
+            ("anti_nim(2, 3, 4)", "misere(nim(2, 3, 4))"),
+        ] {
+            let (by_alias, by_name) = (answer(alias), answer(same));
+            // The position prints under its canonical name.
+            assert_eq!(
+                by_alias.position.as_str(),
+                by_name.position.as_str(),
+                "{alias}"
+            );
+            assert_eq!(by_alias.outcome, by_name.outcome, "{alias}");
+            assert_eq!(by_alias.nimber, by_name.nimber, "{alias}");
+            assert_eq!(
+                by_alias.winning_move_count, by_name.winning_move_count,
+                "{alias}"
+            );
+        }
+        assert_eq!(
+            Catalogue::standard().aliases_of("bash").collect::<Vec<_>>(),
+            ["nim_k"]
+        );
+        assert_eq!(nearest_name("multinim"), Some("multi_nim"));
     }
 
     #[test]

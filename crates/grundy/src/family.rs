@@ -12,28 +12,38 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use grundy::family::{Family, Rules};
-//! use grundy::solver::{SearchError, Solver};
+//! use grundy::analysis::{solve, SolveOptions};
+//! use grundy::family::{parts, Family};
+//! use grundy::game::Convention;
+//! use grundy::solver::SearchError;
+//! use grundy::sums::position::{Group, Position};
 //!
-//! /// Take 1 or 2 tokens from one heap.
 //! #[derive(Debug, PartialEq)]
-//! struct TakeOneOrTwo;
-//! impl Family for TakeOneOrTwo {
+//! struct SubtractASquare;
+//!
+//! impl Family for SubtractASquare {
 //!     type Position = u64;
 //!     fn write_position(&self, heap: &u64, out: &mut String) {
 //!         out.push_str(&heap.to_string());
 //!     }
 //!     fn moves(&self, heap: &u64, _limit: usize) -> Result<Vec<Vec<u64>>, SearchError> {
-//!         Ok((1..=2).filter(|take| take <= heap).map(|take| vec![heap - take]).collect())
+//!         let squares = (1..).map(|k: u64| k * k).take_while(|s| s <= heap);
+//!         Ok(squares.map(|s| vec![heap - s]).collect())
 //!     }
 //!     fn describe_move(&self, heap: &u64, to: &[u64]) -> String {
 //!         format!("take {} from the heap of {heap}", heap - to[0])
 //!     }
 //! }
 //!
-//! // The generic solver searches any family through its moves alone.
-//! let rules = Rules::new(TakeOneOrTwo);
-//! assert_eq!(Solver::new(&rules).nimber(&vec![7]).unwrap(), 1); // 7 mod 3
+//! let game = Arc::new(SubtractASquare);
+//! let position = Position::sum(
+//!     Convention::Normal,
+//!     vec![Group::new("squares", parts(&game, [4, 6]))],
+//! );
+//! let answer = solve(&position, &SolveOptions::default()).unwrap();
+//! assert_eq!(answer.nimber, Some(3u32.into())); // G(4) = 2, G(6) = 1
+//! assert_eq!(answer.winning_move_count, 1u32.into());
+//! assert_eq!(answer.target(&answer.winning_moves[0]), "squares(3, 6)");
 //! ```
 
 use std::any::Any;
@@ -43,8 +53,8 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
-use crate::game::{ImpartialGame, Outcome};
-use crate::solver::SearchError;
+use crate::theory::game::{ImpartialGame, Outcome};
+use crate::theory::solver::SearchError;
 
 /// The rules of a game family over typed positions.
 ///
@@ -124,6 +134,16 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// see [`crate::sums::misere`]), known by theory.
     fn satisfies_anti_sg_condition(&self) -> bool {
         false
+    }
+}
+
+/// Writes integer arguments in canonical form: `3, 5, 7`.
+pub fn write_integers(out: &mut String, values: &[BigUint]) {
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&value.to_string());
     }
 }
 
@@ -348,7 +368,7 @@ impl Hash for PartKey {
 }
 
 /// A family's rules as an [`ImpartialGame`] for the generic
-/// [`Solver`](crate::solver::Solver): a position is a sum of the family's
+/// [`Solver`](crate::theory::solver::Solver): a position is a sum of the family's
 /// components (a vector, in order), split into single components by the
 /// Sprague-Grundy theorem. This is the oracle each family's closed forms are
 /// tested against: it knows only the moves.
@@ -440,7 +460,7 @@ mod tests {
     #[test]
     fn rules_search_sums_by_the_moves_alone() {
         let rules = Rules::new(Subtract(2));
-        let mut solver = crate::solver::Solver::new(&rules);
+        let mut solver = crate::theory::solver::Solver::new(&rules);
         for heap in 0..20 {
             assert_eq!(solver.nimber(&vec![heap]).unwrap(), (heap % 3) as u32);
         }

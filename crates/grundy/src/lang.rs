@@ -24,6 +24,7 @@
 //! assert_eq!(error.span.start, 6); // the second comma
 //! ```
 
+pub mod arguments;
 mod lexer;
 mod parser;
 mod syntax;

@@ -22,12 +22,14 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-pub mod analysis;
 pub mod catalogue;
 pub mod family;
-pub mod game;
 pub mod games;
 pub mod lang;
-pub mod nimber;
+pub mod rules;
 pub mod sequence;
-pub mod solver;
+pub mod sums;
+pub mod theory;
+
+pub use sums::analysis;
+pub use theory::{game, nimber, solver};

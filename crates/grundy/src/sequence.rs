@@ -33,7 +33,7 @@ mod storage;
 
 use std::ops::ControlFlow;
 
-use crate::games::heap::HeapRule;
+use crate::rules::HeapRule;
 
 pub use cost::{Cost, CostModel};
 pub use engine::EngineStats;

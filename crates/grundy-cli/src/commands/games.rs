@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use grundy::catalogue::{GameEntry, entries, find, nearest_name};
+use grundy::catalogue::{Catalogue, GameEntry, entries, find, nearest_name};
 
 use crate::failure::Failure;
 
@@ -24,7 +24,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         None => {
             let width = entries().iter().map(|e| e.name.len()).max().unwrap_or(0);
             for entry in entries() {
-                writeln!(out, "{:width$}  {}", entry.name, entry.summary)?;
+                let aliases: Vec<&str> = Catalogue::standard().aliases_of(entry.name).collect();
+                if aliases.is_empty() {
+                    writeln!(out, "{:width$}  {}", entry.name, entry.summary)?;
+                } else {
+                    let also = aliases.join(", ");
+                    writeln!(
+                        out,
+                        "{:width$}  {} (also {also})",
+                        entry.name, entry.summary
+                    )?;
+                }
             }
             writeln!(
                 out,
@@ -46,7 +56,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 }
 
 fn write_entry(out: &mut impl Write, entry: &GameEntry) -> io::Result<()> {
-    writeln!(out, "{}: {}\n", entry.name, entry.summary)?;
+    writeln!(out, "{}: {}", entry.name, entry.summary)?;
+    let aliases: Vec<&str> = Catalogue::standard().aliases_of(entry.name).collect();
+    if !aliases.is_empty() {
+        writeln!(out, "also named: {}", aliases.join(", "))?;
+    }
+    writeln!(out)?;
     writeln!(out, "{}\n", entry.rules)?;
     writeln!(out, "syntax: {}", entry.syntax)?;
     writeln!(out, "examples:")?;

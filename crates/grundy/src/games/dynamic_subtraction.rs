@@ -70,11 +70,13 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, no_params};
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
-use crate::game::{ImpartialGame, Outcome};
+use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Span, Term, ValueKind};
-use crate::solver::{SearchError, Solver};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::game::{ImpartialGame, Outcome};
+use crate::theory::solver::{SearchError, Solver};
 
 /// The largest heap, in bits, that the closed form accepts (about 39,000
 /// decimal digits).
@@ -773,7 +775,7 @@ fn build_part(
     ))
 }
 
-fn build_fibonacci(term: &Term) -> Result<Group, LangError> {
+fn build_fibonacci(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     build_part(
         term,
@@ -783,7 +785,7 @@ fn build_fibonacci(term: &Term) -> Result<Group, LangError> {
     )
 }
 
-fn build_dynamic(term: &Term) -> Result<Group, LangError> {
+fn build_dynamic(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let missing = || {
         LangError::new(
             "`dynamic_sub` needs its multiple k: each move takes at most k times the previous one",
@@ -1153,9 +1155,9 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let answer = |text: &str| {
             solve(
                 &build_position(&parse(text).unwrap()).unwrap(),

@@ -39,10 +39,12 @@ use std::sync::Arc;
 use num_bigint::{BigUint, Sign};
 use num_traits::{One, Zero};
 
-use crate::catalogue::{EntryKind, GameEntry, Group, no_params};
 use crate::family::{Family, MovesTo, part};
+use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, ValueKind};
-use crate::solver::SearchError;
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::solver::SearchError;
 
 /// The nimber of a grid (`grid[row][column]`, row 0 and column 0 being the
 /// seed's 1): the nim-sum of the cells with `row + column` odd.
@@ -249,7 +251,7 @@ impl Family for Grid {
     }
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     const HELP: &str = "one list per row, top row first: `grid_nim([0, 1], [2, 3])`";
     no_params(term)?;
     if term.args.is_empty() {
@@ -331,12 +333,12 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build as build_position;
-    use crate::game::Convention;
-    use crate::game::ImpartialGame;
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{SolveOptions, solve};
+    use crate::theory::game::Convention;
+    use crate::theory::game::ImpartialGame;
+    use crate::theory::solver::Solver;
 
     /// An independent statement of the rules, for the generic solver on a grid of `columns` columns, the cells
     /// flattened row by row.

@@ -4,14 +4,11 @@
 
 pub mod bash;
 pub mod nim;
-pub mod octal;
-pub mod rules;
 mod split_count;
 pub mod subtraction;
-pub mod subtraction_sets;
 pub mod take_and_break;
 
-pub use rules::{HeapMove, HeapRule, RuleError};
+pub use crate::rules::{HeapMove, HeapRule, RuleError};
 
 use std::fmt;
 use std::sync::Arc;
@@ -20,9 +17,9 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use smallvec::SmallVec;
 
-use crate::catalogue::GivenSize;
 use crate::family::{Family, MovesTo, Part, parts};
-use crate::solver::SearchError;
+use crate::lang::arguments::GivenSize;
+use crate::theory::solver::SearchError;
 
 /// The heaps one move leaves (none, one, or more after a split).
 pub type Leaves = SmallVec<[u64; 2]>;
@@ -66,7 +63,7 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
 
     /// Whether, by theory, every heap position of nimber 0 that has a move can
     /// move to nimber 1 (the condition of the Anti-SG rule,
-    /// [`crate::games::misere`]).
+    /// [`crate::sums::misere`]).
     fn satisfies_anti_sg_condition(&self) -> bool {
         false
     }

@@ -45,11 +45,14 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param, write_integers};
+use crate::family::write_integers;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
-use crate::game::Outcome;
+use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::solver::SearchError;
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::game::Outcome;
+use crate::theory::solver::SearchError;
 
 /// The most work [`Moore::winning_moves`] may do: sets of heaps times bit
 /// columns times `3^|set|`.
@@ -550,7 +553,7 @@ fn nim_sum(heaps: &[BigUint]) -> BigUint {
     heaps.iter().fold(BigUint::zero(), |sum, heap| sum ^ heap)
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let k = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
         LangError::new(
             "`moore` needs its parameter k, the most heaps one move may take from",
@@ -601,7 +604,7 @@ pub const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
-    use crate::solver::Solver;
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
     fn bigs(values: &[u32]) -> Vec<BigUint> {
@@ -693,9 +696,9 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let answer = |text: &str| {
             solve(
                 &build_position(&parse(text).unwrap()).unwrap(),

@@ -50,11 +50,14 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, no_params, write_integers};
+use crate::family::write_integers;
 use crate::family::{Family, MovesTo, part};
-use crate::game::Outcome;
+use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Term};
-use crate::solver::SearchError;
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::game::Outcome;
+use crate::theory::solver::SearchError;
 
 /// Why a stones-on-a-line position is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -326,7 +329,7 @@ impl Family for Staircase {
     }
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     let steps = heap_sizes(term)?;
     Ok(Group::new(
@@ -356,8 +359,8 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::ImpartialGame;
-    use crate::solver::Solver;
+    use crate::theory::game::ImpartialGame;
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
     /// An independent statement of the rules, for the generic solver: `position[i]` coins on
@@ -568,9 +571,9 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let answer = |text: &str| {
             solve(
                 &build_position(&parse(text).unwrap()).unwrap(),
@@ -730,7 +733,7 @@ fn slide(points: &[BigUint], index: usize, to: BigUint) -> Vec<BigUint> {
     points
 }
 
-fn build_stones(term: &Term) -> Result<Group, LangError> {
+fn build_stones(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     let points = heap_sizes(term)?;
     if let Err(StonesError::NotIncreasing { index, at, before }) = stones_to_staircase(&points) {
@@ -769,10 +772,10 @@ pub const STONES_ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod stones_term_tests {
     use super::tests::SearchedStones;
-    use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build;
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{SolveOptions, solve};
+    use crate::theory::solver::Solver;
 
     #[test]
     fn the_term_agrees_with_search_on_every_small_position() {

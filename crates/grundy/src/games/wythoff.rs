@@ -66,11 +66,13 @@ use num_traits::{One, Zero};
 
 use std::sync::Arc;
 
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param};
 use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, part};
-use crate::game::Outcome;
+use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::solver::{SearchError, Solver};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::game::Outcome;
+use crate::theory::solver::{SearchError, Solver};
 
 /// The largest pile, in bits, that the closed form accepts: 131,072 bits, about
 /// 39,000 decimal digits. Beyond it the integer square roots (quadratic-time
@@ -530,7 +532,7 @@ impl Family for Wythoff {
     }
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let game = Wythoff::from_term(term)?;
     let piles = heap_sizes(term)?;
     let [first, second] = <[BigUint; 2]>::try_from(piles).map_err(|piles| {
@@ -775,9 +777,9 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let answer = |text: &str| {
             solve(
                 &build_position(&parse(text).unwrap()).unwrap(),

@@ -75,7 +75,7 @@
 
 use std::cell::Cell;
 
-use crate::games::heap::octal::TakeAndBreak;
+use crate::rules::octal::TakeAndBreak;
 
 /// The largest saltus, period and work the test accepts (beyond them: unproven).
 const MAX_SALTUS: u32 = 1 << 12;
@@ -539,7 +539,7 @@ pub(crate) fn proves_all_but(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::heap::HeapRule;
+    use crate::rules::HeapRule;
     use crate::sequence::{GrundyValues, Proof, find_periodicity, grundy_values};
 
     fn code(text: &str) -> TakeAndBreak {

@@ -66,7 +66,7 @@ mod any_saltus;
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::games::heap::octal::TakeAndBreak;
+use crate::rules::octal::TakeAndBreak;
 
 /// The largest period and preperiod tried, and the most configurations enumerated.
 const MAX_PERIOD: usize = 256;
@@ -485,7 +485,7 @@ impl<'r, 'b> Search<'r, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::heap::HeapRule;
+    use crate::rules::HeapRule;
     use crate::sequence::grundy_values;
 
     fn code(text: &str) -> TakeAndBreak {

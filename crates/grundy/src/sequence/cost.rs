@@ -29,8 +29,8 @@
 //! seconds for `0.8` and `0.FF`.
 
 use super::{GrundyValues, Method, closed_form_value};
-use crate::games::heap::HeapRule;
-use crate::games::heap::octal::{LEAVE_THREE, LEAVE_TWO};
+use crate::rules::HeapRule;
+use crate::rules::octal::{LEAVE_THREE, LEAVE_TWO};
 
 /// An estimated cost, or a budget: bytes of memory at the peak, and steps of work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -54,8 +54,8 @@
 //! computed plainly. The method changes only the speed, never the values: tests compare
 //! it with the plain mex on every heap.
 
-use crate::games::heap::HeapRule;
-use crate::games::heap::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
+use crate::rules::HeapRule;
+use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 
 use smallvec::SmallVec;
 

@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use super::{GrundyValues, Method, Progress, ResumeError, SequenceSolver};
-use crate::games::heap::HeapRule;
+use crate::rules::HeapRule;
 
 const BINARY_MAGIC: &[u8; 12] = b"GRUNDYSEQ1\n\0";
 

@@ -62,7 +62,7 @@ use num_traits::ToPrimitive;
 use super::storage::{Cell, Store};
 use super::{GrundyValues, Interrupted, Progress, SequenceSolver};
 
-use crate::games::heap::HeapRule;
+use crate::rules::HeapRule;
 use std::borrow::Cow;
 
 /// A period found in a Grundy sequence.
@@ -245,7 +245,7 @@ pub fn closed_form_value(rule: &HeapRule, heap: u64) -> Option<u64> {
     match rule {
         HeapRule::AllButSubtraction(game) if game.is_nim() => Some(heap),
         HeapRule::RestNim => Some(heap),
-        HeapRule::LaskersNim => crate::games::lasker::lasker_nimber_u64(heap),
+        HeapRule::LaskersNim => crate::rules::lasker::lasker_nimber_u64(heap),
         _ => None,
     }
 }

@@ -11,8 +11,10 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use super::{HeapRules, Leaves, heap_parts};
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes, integer_param};
+use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
 
 /// The rules of Bash's game with at most `max_take` tokens a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +75,7 @@ impl HeapRules for Bash {
     }
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let max_take = integer_param(term, 0, "m", 1)?.ok_or_else(|| {
         LangError::new(
             "`bash` needs its parameter m, the most tokens a move may take",
@@ -113,11 +115,11 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Answer, SolveOptions, solve};
     use crate::catalogue::build as build_position;
-    use crate::game::{ImpartialGame, Outcome};
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::theory::game::{ImpartialGame, Outcome};
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
     struct SearchedBash(u32);

@@ -12,8 +12,11 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use super::{HeapRules, Leaves, heap_parts};
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes_with_text, no_params};
+use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::{Group, Position};
+use crate::theory::game::Convention;
 
 /// The rules of Nim.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,7 +55,7 @@ impl HeapRules for Nim {
     }
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     Ok(Group::new(
         "nim",
@@ -78,14 +81,35 @@ pub const ENTRY: GameEntry = GameEntry {
     kind: EntryKind::Game(build),
 };
 
+fn build_anti_nim(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
+    Ok(Position::sum(
+        Convention::Misere,
+        vec![build(term, context)?],
+    ))
+}
+
+/// Anti-Nim, the seed notes' name for misère Nim: `anti_nim(a, ...)` is
+/// `misere(nim(a, ...))`.
+pub const ANTI_NIM_ENTRY: GameEntry = GameEntry {
+    name: "anti_nim",
+    summary: "Nim under misère play: whoever takes the last token loses",
+    rules: "anti_nim(a, b, ...) is misere(nim(a, b, ...)) (seed note 000, Anti-Nim). Bouton's misère \
+            rule, a case of the Anti-SG rule: if some heap has 2 or more tokens, the player to move \
+            wins iff the nim-sum is nonzero; if every heap has at most 1, iff the nim-sum is zero. \
+            Heaps of any size; the answer is printed as the misere(nim(...)) it stands for.",
+    syntax: "anti_nim(a, b, ...)",
+    examples: &["anti_nim(1, 1, 1)", "anti_nim(2, 3, 100000000000000000000)"],
+    kind: EntryKind::Compound(build_anti_nim),
+};
+
 #[cfg(test)]
 mod tests {
-    use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build as build_position;
-    use crate::game::ImpartialGame;
-    use crate::game::Outcome;
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{SolveOptions, solve};
+    use crate::theory::game::ImpartialGame;
+    use crate::theory::game::Outcome;
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
     /// Nim searched by the generic solver, with no theory.
@@ -103,7 +127,7 @@ mod tests {
         }
     }
 
-    fn answer(source: &str) -> crate::analysis::Answer {
+    fn answer(source: &str) -> crate::sums::analysis::Answer {
         solve(
             &build_position(&parse(source).unwrap()).unwrap(),
             &SolveOptions::default(),

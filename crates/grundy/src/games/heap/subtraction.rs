@@ -16,8 +16,10 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
 use super::{HeapRules, Leaves, heap_parts};
-use crate::catalogue::{EntryKind, GameEntry, Group, heap_sizes};
+use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
 
 /// The most values computed while looking for the period.
 const MAX_VALUES_FOR_PERIOD: usize = 1 << 24;
@@ -276,7 +278,7 @@ pub(crate) fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
     Ok(amounts)
 }
 
-fn build(term: &Term) -> Result<Group, LangError> {
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let rules = Subtraction::new(amounts(term)?);
     let head = rules.head();
     Ok(Group::new(
@@ -306,11 +308,11 @@ pub const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Answer, SolveOptions, solve};
     use crate::catalogue::build as build_position;
-    use crate::game::{ImpartialGame, Outcome};
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::theory::game::{ImpartialGame, Outcome};
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
     struct Searched(Vec<u64>);

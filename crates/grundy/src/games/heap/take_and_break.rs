@@ -24,19 +24,19 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
-use super::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
 use super::{HeapRule, HeapRules, Leaves, heap_parts};
-use crate::catalogue::{
-    EntryKind, GameEntry, Group, build_limits, heap_sizes_with_text, no_params,
-};
-use crate::games::lasker::{
+use crate::lang::arguments::{heap_sizes_with_text, no_params};
+use crate::lang::{LangError, Term, ValueKind};
+use crate::rules::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
-use crate::lang::{LangError, Term, ValueKind};
+use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven,
 };
+use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
+use crate::sums::position::Group;
 
 /// Values computed when a term is built, to find and prove a period.
 const PERIOD_SEARCH_HEAPS: usize = 1 << 12;
@@ -68,12 +68,12 @@ impl PartialEq for SequenceRules {
 
 impl SequenceRules {
     /// The values of `rule` up to the largest heap it will be asked about (when
-    /// within the [`build_limits`]), and a period if one is proven within 4096 heaps,
+    /// within `limits`), and a period if one is proven within 4096 heaps,
     /// or, for a heap beyond the limits, within the limits. When
     /// every heap is below 4096 only their values are computed: heaps only shrink, so
     /// no period is ever needed (and codes leaving three heaps cost cubic time).
     #[must_use]
-    pub fn new(rule: HeapRule, largest_heap: Option<&BigUint>) -> Self {
+    pub fn new(rule: HeapRule, largest_heap: Option<&BigUint>, limits: BuildLimits) -> Self {
         let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
         let small = largest_heap
             .and_then(ToPrimitive::to_usize)
@@ -85,7 +85,7 @@ impl SequenceRules {
                 values: solver.into_values(),
                 periodicity: None,
                 short: None,
-                triple_span: Self::triple_span(),
+                triple_span: largest_triple_span(limits.work, limits.bytes),
             };
         }
         let mut periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
@@ -98,7 +98,7 @@ impl SequenceRules {
         if periodicity.is_none()
             && let Some(largest) = largest_heap
         {
-            match Self::extend_within_budget(&rule, &mut solver, largest) {
+            match Self::extend_within_budget(&rule, &mut solver, largest, limits) {
                 Ok(found) => periodicity = found,
                 Err(reason) => short = Some(reason),
             }
@@ -108,18 +108,12 @@ impl SequenceRules {
             values: solver.into_values(),
             periodicity,
             short,
-            triple_span: Self::triple_span(),
+            triple_span: largest_triple_span(limits.work, limits.bytes),
         }
     }
 
-    /// The largest span of three-heap split counts within the [`build_limits`].
-    fn triple_span() -> usize {
-        let limits = build_limits();
-        largest_triple_span(limits.work, limits.bytes)
-    }
-
     /// Computes the values up to `largest` when that stays within the limits of the
-    /// position being built ([`build_limits`]: heaps, work and memory by the engine's
+    /// position being built (`limits`: heaps, work and memory by the engine's
     /// cost model). When `largest` lies beyond them, computes values as far as the
     /// limits allow, looking for a period a theorem proves (as `grundy seq
     /// --until-proven`): a heap of any size then answers from it. Returns that period,
@@ -129,8 +123,8 @@ impl SequenceRules {
         rule: &HeapRule,
         solver: &mut SequenceSolver,
         largest: &BigUint,
+        limits: BuildLimits,
     ) -> Result<Option<Periodicity>, String> {
-        let limits = build_limits();
         let have = solver.values().len();
         let model = CostModel::new(rule, Method::SparseSpace, solver.values());
         let budget = Cost {
@@ -460,10 +454,15 @@ impl HeapRules for SequenceRules {
 }
 
 /// Builds a term of `rule` named `head`.
-fn group(term: &Term, head: String, rule: HeapRule) -> Result<Group, LangError> {
+fn group(
+    term: &Term,
+    context: &BuildContext<'_>,
+    head: String,
+    rule: HeapRule,
+) -> Result<Group, LangError> {
     let sizes = heap_sizes_with_text(term)?;
     let largest = sizes.iter().map(|size| &size.value).max();
-    let rules = Arc::new(SequenceRules::new(rule, largest));
+    let rules = Arc::new(SequenceRules::new(rule, largest, context.limits));
     Ok(Group::new(head, heap_parts(&rules, sizes)))
 }
 
@@ -523,9 +522,10 @@ pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
             let amounts: Vec<u64> = if term.name == "sub" {
                 super::subtraction::amounts(term)?
             } else {
-                let most = crate::catalogue::integer_param(term, 0, "m", 1)?.ok_or_else(|| {
-                    LangError::new("`bash` needs its parameter m", term.name_span)
-                })?;
+                let most =
+                    crate::lang::arguments::integer_param(term, 0, "m", 1)?.ok_or_else(|| {
+                        LangError::new("`bash` needs its parameter m", term.name_span)
+                    })?;
                 let most = most
                     .to_u64()
                     .filter(|&m| m <= u64::from(u32::MAX))
@@ -591,9 +591,9 @@ fn octal_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     Ok((rule, head))
 }
 
-fn build_octal(term: &Term) -> Result<Group, LangError> {
+fn build_octal(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let (rule, head) = octal_rule(term)?;
-    group(term, head, rule)
+    group(term, context, head, rule)
 }
 
 fn all_but_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
@@ -619,16 +619,16 @@ fn all_but_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     Ok((rule, head))
 }
 
-fn build_all_but(term: &Term) -> Result<Group, LangError> {
+fn build_all_but(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let (rule, head) = all_but_rule(term)?;
-    group(term, head, rule)
+    group(term, context, head, rule)
 }
 
 macro_rules! named {
     ($function:ident, $name:literal, $rule:expr) => {
-        fn $function(term: &Term) -> Result<Group, LangError> {
+        fn $function(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
             no_params(term)?;
-            group(term, $name.to_owned(), $rule)
+            group(term, context, $name.to_owned(), $rule)
         }
     };
 }
@@ -753,11 +753,11 @@ pub const ALL_BUT_ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Answer, SolveOptions, solve};
     use crate::catalogue::build;
-    use crate::game::{ImpartialGame, Outcome};
     use crate::lang::parse;
-    use crate::solver::Solver;
+    use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::theory::game::{ImpartialGame, Outcome};
+    use crate::theory::solver::Solver;
 
     fn answer(text: &str) -> Answer {
         solve(
@@ -890,7 +890,7 @@ mod tests {
     fn rest_nim_beyond_its_counting_limit_is_refused_with_the_nimber() {
         let position = build(&parse("rest_nim(2000, 3)").unwrap()).unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::solver::SearchError::CountLimit { reason, nimber } = error else {
+        let crate::theory::solver::SearchError::CountLimit { reason, nimber } = error else {
             panic!("{error:?}");
         };
         assert_eq!(nimber, Some(BigUint::from(2000u32 ^ 3)));
@@ -909,12 +909,20 @@ mod tests {
         // A code leaving three heaps costs cubic time: a heap of 7 needs 8 values, not
         // the 4096 of a period search; a huge heap still searches for the period.
         let rule = HeapRule::octal("0.FB").unwrap();
-        let small = SequenceRules::new(rule.clone(), Some(&BigUint::from(7u32)));
+        let small = SequenceRules::new(
+            rule.clone(),
+            Some(&BigUint::from(7u32)),
+            BuildLimits::default(),
+        );
         assert_eq!(small.values.len(), 8);
         assert!(small.periodicity.is_none());
         assert_eq!(answer("octal[0.FB](7)").nimber, Some(BigUint::from(6u32)));
         let kayles = HeapRule::octal("0.77").unwrap();
-        let huge = SequenceRules::new(kayles, Some(&BigUint::from(10u32).pow(30)));
+        let huge = SequenceRules::new(
+            kayles,
+            Some(&BigUint::from(10u32).pow(30)),
+            BuildLimits::default(),
+        );
         assert!(huge.periodicity.as_ref().is_some_and(Periodicity::proven));
         // 10^30 = 4 = 100 (mod 12), both past Kayles' preperiod 71.
         assert_eq!(
@@ -932,8 +940,12 @@ mod tests {
         solver.extend_to(255);
         // The estimate the search was sized by.
         let model = CostModel::new(&rule, Method::SparseSpace, solver.values());
-        let reason =
-            SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(20_000u32));
+        let reason = SequenceRules::extend_within_budget(
+            &rule,
+            &mut solver,
+            &BigUint::from(20_000u32),
+            BuildLimits::default(),
+        );
         let reason = reason.expect_err("20000 values of 0.9 are over the budget");
         assert!(
             reason.contains("steps") && reason.contains("--max-work"),
@@ -942,7 +954,7 @@ mod tests {
         // It searched for a period only as far as the budget allows (0.9 shows
         // none).
         let searched = solver.values().len();
-        let limits = build_limits();
+        let limits = BuildLimits::default();
         let budget = Cost {
             bytes: limits.bytes,
             steps: limits.work,
@@ -953,8 +965,12 @@ mod tests {
             reason.contains(&format!("first {searched} values")),
             "{reason}"
         );
-        let within =
-            SequenceRules::extend_within_budget(&rule, &mut solver, &BigUint::from(300u32));
+        let within = SequenceRules::extend_within_budget(
+            &rule,
+            &mut solver,
+            &BigUint::from(300u32),
+            BuildLimits::default(),
+        );
         assert_eq!(within, Ok(None));
         assert_eq!(solver.values().len(), searched, "nothing more to compute");
         // A heap past ten million with no period proven (Officers): exit 3 with the
@@ -969,7 +985,7 @@ mod tests {
         )
         .unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::solver::SearchError::TheoryLimit { reason } = error else {
+        let crate::theory::solver::SearchError::TheoryLimit { reason } = error else {
             panic!("{error:?}");
         };
         assert!(reason.contains("only up to heap 20000"), "{reason}");
@@ -978,7 +994,7 @@ mod tests {
         // Grundy's game has no known period: no search, the same limit named.
         let position = build(&parse("grundy_game(20000000)").unwrap()).unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::solver::SearchError::TheoryLimit { reason } = error else {
+        let crate::theory::solver::SearchError::TheoryLimit { reason } = error else {
             panic!("{error:?}");
         };
         assert!(reason.contains("no known period"), "{reason}");
@@ -987,7 +1003,7 @@ mod tests {
         let refusal = |text: &str, limits| {
             let position = crate::catalogue::build_with(&parse(text).unwrap(), limits).unwrap();
             match solve(&position, &SolveOptions::default()) {
-                Err(crate::solver::SearchError::TheoryLimit { reason }) => Some(reason),
+                Err(crate::theory::solver::SearchError::TheoryLimit { reason }) => Some(reason),
                 Ok(_) => None,
                 Err(error) => panic!("{error:?}"),
             }
@@ -1035,7 +1051,7 @@ mod tests {
         // computed values' reach: compare with a rules object that computed far enough.
         for code in ["0.77", "0.07", "0.137", "4.07", "0.6"] {
             let rule = HeapRule::octal(code).unwrap();
-            let periodic = SequenceRules::new(rule.clone(), None);
+            let periodic = SequenceRules::new(rule.clone(), None, BuildLimits::default());
             let Some(periodicity) = periodic.periodicity.clone() else {
                 continue;
             };
@@ -1112,7 +1128,11 @@ mod tests {
             "0.B", "0.F", "0.A", "0.8", "0.08", "0.28", "0.C4", "0.AF", "0.E8", "0.FF",
         ] {
             let rule = HeapRule::octal(code).unwrap();
-            let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(30)));
+            let periodic = SequenceRules::new(
+                rule,
+                Some(&BigUint::from(10u32).pow(30)),
+                BuildLimits::default(),
+            );
             let periodicity = periodic.periodicity.clone().expect("proven");
             arithmetic += usize::from(periodicity.saltus > 0);
             check_moves_past_the_computed_values(code, &periodic, 400);
@@ -1130,7 +1150,11 @@ mod tests {
         assert_eq!(largest_triple_span(30 * 10_000 * 10_000, u64::MAX), 10_000);
         assert_eq!(largest_triple_span(u64::MAX, 48 * 100), 10);
         let heap = BigUint::from(10u32).pow(30) + 7u32;
-        let mut rules = SequenceRules::new(HeapRule::octal("0.28").unwrap(), Some(&heap));
+        let mut rules = SequenceRules::new(
+            HeapRule::octal("0.28").unwrap(),
+            Some(&heap),
+            BuildLimits::default(),
+        );
         let periodicity = rules.periodicity.clone().expect("proven");
         let span = periodicity.preperiod + periodicity.period;
         let target = BigUint::from(5u32);
@@ -1153,7 +1177,11 @@ mod tests {
             "0.0B", "0.1A", "0.8B", "0.9C", "0.BA", "0.CF", "0.FB", "0.FE", "0.3F",
         ] {
             let rule = HeapRule::octal(code).unwrap();
-            let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(30)));
+            let periodic = SequenceRules::new(
+                rule,
+                Some(&BigUint::from(10u32).pow(30)),
+                BuildLimits::default(),
+            );
             let periodicity = periodic.periodicity.clone().expect("proven");
             assert!(
                 matches!(periodicity.proof, Proof::AutomatonTest { .. }),
@@ -1170,7 +1198,11 @@ mod tests {
         // two-heap splits are counted over the 149459 residues, and agree with
         // enumerating every move of heaps past the values the period was proven from.
         let rule = HeapRule::octal("0.16").unwrap();
-        let periodic = SequenceRules::new(rule, Some(&BigUint::from(10u32).pow(40)));
+        let periodic = SequenceRules::new(
+            rule,
+            Some(&BigUint::from(10u32).pow(40)),
+            BuildLimits::default(),
+        );
         let periodicity = periodic.periodicity.clone().expect("proven by the search");
         assert_eq!(
             (
@@ -1205,7 +1237,7 @@ mod tests {
     fn all_but_heaps_past_the_computed_values_answer_from_the_period() {
         for excluded in [&[1u32][..], &[1, 2], &[2, 5], &[1, 3, 4], &[3, 5, 6]] {
             let rule = HeapRule::all_but(excluded.iter().copied()).unwrap();
-            let periodic = SequenceRules::new(rule.clone(), None);
+            let periodic = SequenceRules::new(rule.clone(), None, BuildLimits::default());
             let periodicity = periodic.periodicity.clone().expect("proven");
             assert!(matches!(periodicity.proof, Proof::WindowTest { .. }));
             let explicit = computed_past(&periodic, 3000);

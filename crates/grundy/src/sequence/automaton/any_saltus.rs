@@ -36,7 +36,7 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap;
 
 use super::{Order, for_each_configuration};
-use crate::games::heap::octal::TakeAndBreak;
+use crate::rules::octal::TakeAndBreak;
 
 /// The largest saltus tried: the automata keep a carry below `s + 2` per part.
 const MAX_SALTUS: u32 = 16;
@@ -428,7 +428,7 @@ impl Search<'_, '_> {
 mod tests {
     use super::super::tests::{claimed, options_by_moves};
     use super::*;
-    use crate::games::heap::HeapRule;
+    use crate::rules::HeapRule;
     use crate::sequence::grundy_values;
 
     /// The values of the options of `n` under the claim, from the relations of its

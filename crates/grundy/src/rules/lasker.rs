@@ -92,7 +92,7 @@ const SHIFT: [i8; 4] = [-1, 0, 0, 1];
 /// module documentation for the theorem).
 ///
 /// ```
-/// use grundy::games::lasker::{lasker_moves_to_nimber, lasker_nimber};
+/// use grundy::rules::lasker::{lasker_moves_to_nimber, lasker_nimber};
 /// use num_bigint::BigUint;
 ///
 /// // From 10 to nimber 7: remove 2 (G(8) = 7), or split 10 = 1 + 9 (1 xor 9 = 8, no), ...
@@ -325,7 +325,7 @@ fn smallest_splits(heap: &BigUint, classes: &[SplitClass], max: usize) -> Vec<Bi
 /// digits; [`lasker_moves_to_nimber`] is the fast way, this is its cross-check.
 ///
 /// ```
-/// use grundy::games::lasker::{lasker_moves_to_nimber, lasker_split_count_by_digits};
+/// use grundy::rules::lasker::{lasker_moves_to_nimber, lasker_split_count_by_digits};
 /// use num_bigint::BigUint;
 ///
 /// let heap: BigUint = "123456789".repeat(11).parse().unwrap();
@@ -404,7 +404,7 @@ pub const REST_NIM_LARGEST_COUNTED: u64 = 1024;
 /// exceeds the sum).
 ///
 /// ```
-/// use grundy::games::lasker::rest_nim_moves_to_nimber;
+/// use grundy::rules::lasker::rest_nim_moves_to_nimber;
 /// use num_bigint::BigUint;
 ///
 /// // From 4 to nimber 0: remove 2 leaving 1 + 1, or remove all 4.
@@ -518,10 +518,10 @@ fn partitions_with_nim_sum(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::ImpartialGame;
-    use crate::games::heap::HeapRule;
+    use crate::rules::HeapRule;
     use crate::sequence::{Method, SequenceSolver};
-    use crate::solver::Solver;
+    use crate::theory::game::ImpartialGame;
+    use crate::theory::solver::Solver;
     use proptest::prelude::*;
     use rustc_hash::FxHashMap;
 

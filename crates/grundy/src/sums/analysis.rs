@@ -28,10 +28,12 @@ use std::collections::BTreeSet;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::catalogue::explorer::{GraphGame, SlotGame};
-use crate::catalogue::{Compound, Explorer, Part, Position, PositionText};
-use crate::game::{Convention, ImpartialGame, Outcome};
-use crate::solver::{SearchError, Solver};
+use crate::family::Part;
+use crate::sums::explorer::Explorer;
+use crate::sums::explorer::{GraphGame, SlotGame};
+use crate::sums::position::{Compound, Position, PositionText};
+use crate::theory::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::solver::{SearchError, Solver};
 
 /// The default budget of a search for one answer: two million components or
 /// positions (and four moves per component in the explored graphs), so that
@@ -169,9 +171,9 @@ enum Known {
 pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     match &position.compound {
         Compound::Sum => {}
-        Compound::Every => return crate::games::every_sg::solve_every(position, options),
+        Compound::Every => return crate::sums::every_sg::solve_every(position, options),
         Compound::Rounds { rounds, start } => {
-            return crate::games::rounds::solve_rounds(position, rounds, start, options);
+            return crate::sums::rounds::solve_rounds(position, rounds, start, options);
         }
     }
     match position.convention {
@@ -253,7 +255,7 @@ fn nimber_by_search(part: &Part, limit: usize) -> Result<u32, SearchError> {
 
 /// A misère sum whose components all know their nimbers by theory and satisfy
 /// the Anti-SG condition: the Anti-SG rule (Bouton's rule for misère Nim,
-/// generalized; see [`crate::games::misere`]) answers it. A move of a component
+/// generalized; see [`crate::sums::misere`]) answers it. A move of a component
 /// of nimber `n` to nimber `t` wins iff the sum after it is a loss by the rule;
 /// only `t` in `{n xor X, 0, 1}` can be, so those are counted by theory.
 fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> {
@@ -269,7 +271,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
     let one = BigUint::from(1u8);
     let total = nimbers.iter().fold(BigUint::zero(), |x, n| x ^ n);
     let big = nimbers.iter().filter(|n| **n > one).count();
-    let outcome = crate::games::misere::anti_sg_outcome(&nimbers);
+    let outcome = crate::sums::misere::anti_sg_outcome(&nimbers);
     let mut moves = Vec::new();
     let mut count = BigUint::zero();
     let mut index = 0;

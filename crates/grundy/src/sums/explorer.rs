@@ -5,7 +5,7 @@
 //! a node's options are the node lists its moves leave. A position of a sum is
 //! then a sorted multiset of node numbers, cheap to hash and compare, and the
 //! [`GraphGame`] over it is an ordinary [`ImpartialGame`] for the
-//! [`Solver`](crate::solver::Solver): it splits into components for normal play
+//! [`Solver`](crate::theory::solver::Solver): it splits into components for normal play
 //! and is searched whole for misère play.
 
 use std::sync::Arc;
@@ -13,10 +13,10 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::Part;
+use crate::family::Part;
 use crate::family::PartKey;
-use crate::game::ImpartialGame;
-use crate::solver::SearchError;
+use crate::theory::game::ImpartialGame;
+use crate::theory::solver::SearchError;
 
 /// A position of a sum of explored components: the node numbers of its
 /// non-terminal components, sorted.

@@ -12,7 +12,7 @@ use std::hash::Hash;
 /// The rules of an impartial game.
 ///
 /// Implement [`moves`](ImpartialGame::moves) and the generic
-/// [`Solver`](crate::solver::Solver) computes nimbers, outcomes and winning moves;
+/// [`Solver`](crate::theory::solver::Solver) computes nimbers, outcomes and winning moves;
 /// implement [`components`](ImpartialGame::components) too and the solver splits
 /// sums by the Sprague-Grundy theorem instead of searching their product.
 ///
@@ -51,7 +51,7 @@ pub trait ImpartialGame {
         &self,
         position: &Self::Position,
         moves: &mut Vec<Self::Position>,
-    ) -> Result<(), crate::solver::SearchError> {
+    ) -> Result<(), crate::theory::solver::SearchError> {
         self.moves(position, moves);
         Ok(())
     }

@@ -25,8 +25,12 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use super::octal::{CodeError, LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TakeAndBreak};
-use super::subtraction_sets::{AllButSubtraction, SubtractionError, SubtractionSet};
+pub mod lasker;
+pub mod octal;
+pub mod subtraction_sets;
+
+use octal::{CodeError, LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TakeAndBreak};
+use subtraction_sets::{AllButSubtraction, SubtractionError, SubtractionSet};
 
 /// The rules of a heap game: what one move may do to one heap.
 ///

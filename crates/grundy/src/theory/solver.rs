@@ -49,7 +49,7 @@
 
 mod table;
 
-use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use table::Table;
 
 /// Why a search stopped without an answer.
@@ -219,7 +219,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         let mut children: Vec<G::Position> = Vec::new();
         let mut values: Vec<u32> = Vec::new();
         let mut stack: Vec<NimberFrame<G::Position>> = Vec::new();
-        let mut mex = crate::nimber::MexSet::default();
+        let mut mex = crate::theory::nimber::MexSet::default();
         self.push_nimber_frame(position.clone(), &mut stack, &mut children, &values)?;
         loop {
             let frame = stack

@@ -68,7 +68,7 @@ pub enum CodeError {
 /// A take-and-break game given by an octal or hexadecimal code, e.g. `0.77` (Kayles).
 ///
 /// ```
-/// use grundy::games::heap::octal::TakeAndBreak;
+/// use grundy::rules::octal::TakeAndBreak;
 /// let kayles: TakeAndBreak = "0.77".parse().unwrap();
 /// assert_eq!(kayles.to_string(), "0.77");
 /// assert!(kayles.is_octal());

@@ -26,7 +26,7 @@ pub enum SubtractionError {
 /// A finite subtraction set `S`: a move removes `s` tokens for some `s` in `S`.
 ///
 /// ```
-/// use grundy::games::heap::subtraction_sets::SubtractionSet;
+/// use grundy::rules::subtraction_sets::SubtractionSet;
 /// let set = SubtractionSet::new([4, 1, 3, 3]).unwrap();
 /// assert_eq!(set.elements(), &[1, 3, 4]);
 /// assert_eq!(set.to_string(), "1,3,4");
@@ -76,7 +76,7 @@ impl fmt::Display for SubtractionSet {
 /// those in a finite excluded set `E`.
 ///
 /// ```
-/// use grundy::games::heap::subtraction_sets::AllButSubtraction;
+/// use grundy::rules::subtraction_sets::AllButSubtraction;
 /// let game = AllButSubtraction::new([2, 5]).unwrap();
 /// assert!(game.allows(3) && !game.allows(2));
 /// assert!(AllButSubtraction::new([]).unwrap().is_nim());

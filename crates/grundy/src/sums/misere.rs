@@ -44,7 +44,7 @@
 //! 2 and 3, and is lost misère by the player to move.
 //!
 //! ```
-//! use grundy::games::misere;
+//! use grundy::sums::misere;
 //! use grundy::game::Outcome;
 //! use num_bigint::BigUint;
 //!
@@ -60,8 +60,8 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::FxHashSet;
 
-use crate::game::{ImpartialGame, Outcome};
-use crate::solver::{SearchError, Solver};
+use crate::theory::game::{ImpartialGame, Outcome};
+use crate::theory::solver::{SearchError, Solver};
 
 fn outcome_from_win(wins: bool) -> Outcome {
     if wins {
@@ -315,7 +315,7 @@ mod tests {
                 "{heaps:?}"
             );
             let mut expected = solver
-                .winning_moves_under(crate::game::Convention::Misere, &heaps)
+                .winning_moves_under(crate::theory::game::Convention::Misere, &heaps)
                 .unwrap();
             let mut found: Vec<Vec<u32>> = anti_nim_winning_moves(&big)
                 .iter()
@@ -479,9 +479,9 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_misere_nim_and_bash_by_the_rule_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         /// Heap i is Nim for i = 0, 1 and Bash with m = 2 for i = 2.
         struct Mixed;
         impl ImpartialGame for Mixed {
@@ -516,7 +516,7 @@ mod tests {
                 "{text}"
             );
             let winning = solver
-                .winning_moves_under(crate::game::Convention::Misere, &heaps)
+                .winning_moves_under(crate::theory::game::Convention::Misere, &heaps)
                 .unwrap();
             assert_eq!(
                 answer.winning_move_count,

@@ -45,7 +45,7 @@
 //! even steps if there is one, otherwise `1 + min` of all.
 //!
 //! ```
-//! use grundy::games::every_sg::EverySg;
+//! use grundy::sums::every_sg::EverySg;
 //! use grundy::game::{ImpartialGame, Outcome};
 //!
 //! /// Take 1 or 2 from a heap.
@@ -68,13 +68,14 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::{Answer, SearchCost, SolveOptions, WinningMove};
-use crate::catalogue::{
-    Compound, EntryKind, Explorer, GameEntry, Group, Part, Position, PositionText, wrapped_sums,
-};
-use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::family::Part;
 use crate::lang::{LangError, Term};
-use crate::solver::{SearchError, Solver};
+use crate::sums::analysis::{Answer, SearchCost, SolveOptions, WinningMove};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
+use crate::sums::explorer::Explorer;
+use crate::sums::position::{Compound, Group, Position, PositionText};
+use crate::theory::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::solver::{SearchError, Solver};
 
 /// Steps of the positions of one game, and Every-SG sums of them.
 #[derive(Debug)]
@@ -595,14 +596,14 @@ fn every_move(
     }
 }
 
-fn build(term: &Term) -> Result<Position, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
     if term.has_brackets {
         return Err(LangError::new(
             "`every` takes no parameters",
             term.name_span,
         ));
     }
-    let mut sums = wrapped_sums(term, 1..=1, "every(nim(1, 2) + bash[3](5))")?;
+    let mut sums = wrapped_sums(term, context, 1..=1, "every(nim(1, 2) + bash[3](5))")?;
     let (groups, _) = sums.remove(0);
     Ok(Position {
         convention: Convention::Normal,
@@ -725,10 +726,10 @@ mod tests {
         assert!(wrong.is_some());
     }
 
-    use crate::analysis::solve;
     use crate::catalogue::build as build_position;
     use crate::family::Family;
     use crate::lang::parse;
+    use crate::sums::analysis::solve;
     use proptest::prelude::*;
     use std::sync::Arc;
 

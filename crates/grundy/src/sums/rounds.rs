@@ -37,7 +37,7 @@
 //! `rounds[k-1](START)`, the loser of the round to move.
 //!
 //! ```
-//! use grundy::games::rounds::{analyze, Player};
+//! use grundy::sums::rounds::{analyze, Player};
 //! use grundy::game::ImpartialGame;
 //! use num_bigint::BigUint;
 //!
@@ -65,14 +65,14 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
-use crate::analysis::{Answer, SolveOptions, WinningMove, solve};
-use crate::catalogue::{
-    Compound, EntryKind, GameEntry, Group, Part, Position, PositionText, integer_param,
-    wrapped_sums,
-};
-use crate::game::{Convention, ImpartialGame, Outcome};
+use crate::family::Part;
+use crate::lang::arguments::integer_param;
 use crate::lang::{LangError, Term};
-use crate::solver::{SearchError, Solver};
+use crate::sums::analysis::{Answer, SolveOptions, WinningMove, solve};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
+use crate::sums::position::{Compound, Group, Position, PositionText};
+use crate::theory::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::solver::{SearchError, Solver};
 
 /// What the first player of one round can force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -241,7 +241,7 @@ pub(crate) fn solve_rounds(
     })
 }
 
-fn build(term: &Term) -> Result<Position, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
     const EXAMPLE: &str = "rounds[3](nim(1, 2) + bash[2](4))";
     if !term.has_brackets || term.params.is_empty() {
         return Err(LangError::new(
@@ -262,7 +262,7 @@ fn build(term: &Term) -> Result<Position, LangError> {
             term.params[0].value.span,
         )
     })?;
-    let mut sums = wrapped_sums(term, 1..=2, EXAMPLE)?;
+    let mut sums = wrapped_sums(term, context, 1..=2, EXAMPLE)?;
     let (start, _) = sums.remove(0);
     let current = sums
         .pop()

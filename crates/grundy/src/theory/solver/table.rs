@@ -9,7 +9,7 @@ use std::mem;
 
 use rustc_hash::FxHashMap;
 
-use crate::game::ImpartialGame;
+use crate::theory::game::ImpartialGame;
 
 /// An empty slot of a dense table. No nimber reaches it (a position would need
 /// four billion moves) and the outcome marks are 0 and 1.
