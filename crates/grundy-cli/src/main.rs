@@ -32,7 +32,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // A bug must still look like an error, not a backtrace.
+    // A bug must still look like an error, not a backtrace; and the hook must
+    // not panic itself (a second panic aborts), so it writes without failing.
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -40,7 +41,9 @@ fn main() -> ExitCode {
             .map(|s| (*s).to_owned())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        eprintln!("error: internal error, please report it: {message}");
+        failure::print_error(&format!(
+            "error: internal error, please report it: {message}"
+        ));
     }));
     let cli = Cli::parse();
     let result = match cli.command {
