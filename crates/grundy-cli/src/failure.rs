@@ -19,6 +19,9 @@ pub enum Failure {
     Limit(String),
     /// Writing the answer failed; a closed pipe is not an error.
     Output(io::Error),
+    /// The errors were printed as they came (one per line of a batch); this is
+    /// the worst exit code among them.
+    Reported(u8),
 }
 
 impl Failure {
@@ -49,23 +52,44 @@ impl Failure {
         }
     }
 
+    /// The same failure, said of line `number` of a file: `error: line N: ...`.
+    #[must_use]
+    pub fn on_line(self, number: usize) -> Self {
+        let said = |message: String| {
+            let rest = message.strip_prefix("error: ").unwrap_or(&message);
+            format!("error: line {number}: {rest}")
+        };
+        match self {
+            Self::Input(message) => Self::Input(said(message)),
+            Self::Limit(message) => Self::Limit(said(message)),
+            other => other,
+        }
+    }
+
     /// Prints the failure and gives the exit code.
     pub fn report(self) -> ExitCode {
+        ExitCode::from(self.print())
+    }
+
+    /// Prints the failure and gives the exit code as a number: 2 for bad
+    /// input, 3 for a limit.
+    pub fn print(self) -> u8 {
         match self {
             Self::Input(message) => {
                 print_error(&message);
-                ExitCode::from(2)
+                2
             }
             Self::Limit(message) => {
                 print_error(&message);
-                ExitCode::from(3)
+                3
             }
             // The reader stopped reading (`grundy ... | head`): nothing is wrong.
-            Self::Output(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Self::Output(error) if error.kind() == io::ErrorKind::BrokenPipe => 0,
             Self::Output(error) => {
                 print_error(&format!("error: cannot write the answer: {error}"));
-                ExitCode::from(1)
+                1
             }
+            Self::Reported(code) => code,
         }
     }
 }

@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Answer one position: who wins, its nimber, the winning moves.
+    /// Answer a position (or each line of a file): who wins, its nimber, the winning moves.
     Solve(commands::solve::Args),
     /// List the games grundy knows, or show one game's rules and syntax.
     Games(commands::games::Args),

@@ -112,6 +112,19 @@ fn answers_to_a_broken_stdout_exit_quietly() {
 }
 
 #[test]
+fn a_batch_with_broken_streams_keeps_the_worst_exit_code() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("streams-batch.txt");
+    std::fs::write(&path, "nim(3\nnim(1)\nnim(1234567)\nnim(2)\n").unwrap();
+    let path = path.to_str().unwrap();
+    // Standard output is broken at the first answer (line 2): line 1's error was met.
+    assert_eq!(with_broken_stdout(&["solve", "--file", path]), 2);
+    assert_eq!(
+        with_broken_stderr(&["solve", "--file", path, "--max-digits", "5"]),
+        3
+    );
+}
+
+#[test]
 fn a_reader_that_stops_early_ends_the_run_quietly() {
     // Many winning moves, each `to` a long position: far more than a pipe holds.
     let heaps = vec!["1"; 2001].join(", ");
