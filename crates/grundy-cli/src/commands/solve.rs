@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
-use grundy::analysis::{Answer, SolveOptions, solve};
+use grundy::analysis::{Answer, SolveOptions, WinningMove, solve};
 use grundy::catalogue::{BuildLimits, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use num_bigint::BigUint;
@@ -52,10 +52,20 @@ pub struct Args {
     /// Largest heap whose values are computed when no period is proven.
     #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
     max_heap: u64,
+    /// With --json, give every winning move's `to` whole, however long the
+    /// position. By default a position longer than 10000 bytes gets the compact
+    /// form instead: `"to": null` and the changed component alone
+    /// (`term`, `component`, `component_to`).
+    #[arg(long)]
+    full_moves: bool,
 }
 
 /// The human form cuts positions longer than this.
 const LONGEST_POSITION_SHOWN: usize = 300;
+
+/// The JSON form gives each winning move's `to` whole for positions whose
+/// canonical text is at most this long (bytes), and the compact form above.
+const WHOLE_TARGETS_UP_TO: usize = 10_000;
 
 /// Runs the command.
 ///
@@ -67,7 +77,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     match (&args.expression, args.file.as_deref()) {
         (Some(expression), _) => {
             let solved = solve_source(args, expression)?;
-            write_answer(args, &solved.0, &mut out)?;
+            write_answer(args, &solved, &mut out)?;
             out.flush()?;
             // The process ends right after: freeing a million heaps one by one
             // would only cost time (a tenth of the run for 10^6 heaps).
@@ -108,9 +118,14 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
 }
 
 /// Writes an answer as `args` ask.
-fn write_answer(args: &Args, answer: &Answer, out: &mut impl Write) -> io::Result<()> {
+fn write_answer(
+    args: &Args,
+    (answer, position, _): &Solved,
+    out: &mut impl Write,
+) -> io::Result<()> {
     if args.json {
-        write_json(out, answer)
+        let compact = !args.full_moves && answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
+        write_json(out, answer, compact.then_some(position))
     } else {
         write_human(out, answer, args.max_moves)
     }
@@ -201,7 +216,7 @@ fn answer_each_line(
                 if tally.answered > 0 && !args.json {
                     out.write_all(b"\n")?;
                 }
-                write_answer(args, &solved.0, out)?;
+                write_answer(args, &solved, out)?;
                 out.flush()?;
                 tally.answered += 1;
                 // Drops the previous answer; the last one is forgotten below.
@@ -215,6 +230,41 @@ fn answer_each_line(
     Ok(())
 }
 
+/// Writes `"name":value`.
+fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
+    write!(out, "\"{name}\":")?;
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
+}
+
+/// Writes a winning move in one component in the compact form, for positions
+/// too long to repeat in every move: `"to": null`, the move in words, the
+/// 0-based index of the term in the sum (`term`) and of the component in the
+/// term (`component`), and the term that component becomes (`component_to`):
+/// the term's name and parameters `head` with the components the move leaves,
+/// e.g. `nim(4)`, `octal[0.6](3, 5)` for a split, `octal[0.07]()` for a move
+/// that leaves nothing (Nim keeps an emptied heap: `nim(0)`). Each is itself a
+/// position `solve` accepts.
+fn write_compact_move(out: &mut impl Write, winning: &WinningMove, head: &str) -> io::Result<()> {
+    let mut component_to = String::from(head);
+    component_to.push('(');
+    for (i, leaf) in winning.leaves.iter().enumerate() {
+        if i > 0 {
+            component_to.push_str(", ");
+        }
+        leaf.write_arguments(&mut component_to);
+    }
+    component_to.push(')');
+    out.write_all(b"{\"to\":null,")?;
+    field(out, "move", &winning.description)?;
+    write!(
+        out,
+        ",\"term\":{},\"component\":{},",
+        winning.group, winning.part
+    )?;
+    field(out, "component_to", &component_to)?;
+    out.write_all(b"}")
+}
+
 /// An integer as JSON: a number below 2^53, a decimal string above.
 fn big_json(value: &BigUint) -> Value {
     match u64::try_from(value) {
@@ -224,12 +274,10 @@ fn big_json(value: &BigUint) -> Value {
 }
 
 /// Writes the contract's JSON object. It is streamed field by field, because a
-/// position of a million heaps makes every `to` tens of megabytes long.
-fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
-    fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
-        write!(out, "\"{name}\":")?;
-        serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
-    }
+/// position of a million heaps makes every `to` tens of megabytes long; given
+/// `compact`, the position answered, moves in one component get the compact
+/// form instead of `to` (see [`write_compact_move`]).
+fn write_json(out: &mut impl Write, answer: &Answer, compact: Option<&Position>) -> io::Result<()> {
     out.write_all(b"{")?;
     field(out, "position", &answer.position.as_str())?;
     out.write_all(b",")?;
@@ -253,11 +301,21 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         if i > 0 {
             out.write_all(b",")?;
         }
-        out.write_all(b"{")?;
-        field(out, "to", &answer.target(winning))?;
-        out.write_all(b",")?;
-        field(out, "move", &winning.description)?;
-        out.write_all(b"}")?;
+        let head = compact.and_then(|position| {
+            // Moves of every(...) and rounds[k](...) come whole from the library.
+            let group = position.groups.get(winning.group)?;
+            winning.whole.is_none().then_some(&*group.head)
+        });
+        match head {
+            Some(head) => write_compact_move(out, winning, head)?,
+            None => {
+                out.write_all(b"{")?;
+                field(out, "to", &answer.target(winning))?;
+                out.write_all(b",")?;
+                field(out, "move", &winning.description)?;
+                out.write_all(b"}")?;
+            }
+        }
     }
     out.write_all(b"],")?;
     field(
