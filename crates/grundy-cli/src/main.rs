@@ -29,6 +29,9 @@ enum Command {
     Seq(commands::seq::Args),
     /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
     Pairs(commands::pairs::Args),
+    /// Print a completion script for a shell, e.g.
+    /// `grundy completions bash > ~/.local/share/bash-completion/completions/grundy`.
+    Completions(commands::completions::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
+        Command::Completions(args) => commands::completions::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -103,6 +103,7 @@ fn answers_to_a_broken_stdout_exit_quietly() {
         &["games"],
         &["games", "nim"],
         &["pairs", "wythoff", "-n", "1000"],
+        &["completions", "bash"],
         &["--help"],
     ] {
         assert_eq!(with_broken_stdout(args), 0, "{args:?}");
