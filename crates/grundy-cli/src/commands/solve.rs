@@ -168,13 +168,8 @@ struct Tally {
 }
 
 impl Tally {
-    /// Prints the failure of line `number` (0 for no line) and counts its exit code.
-    fn failed(&mut self, failure: Failure, number: usize) {
-        let failure = if number == 0 {
-            failure
-        } else {
-            failure.on_line(number)
-        };
+    /// Prints `failure` and counts its exit code.
+    fn failed(&mut self, failure: Failure) {
         self.worst = self.worst.max(failure.print());
     }
 }
@@ -197,13 +192,13 @@ fn answer_each_line(
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
-                tally.failed(Failure::Input(format!("error: cannot read {name}: {e}")), 0);
+                tally.failed(Failure::Input(format!("error: cannot read {name}: {e}")));
                 break;
             }
         }
         let Ok(text) = std::str::from_utf8(&line) else {
             let failure = Failure::Input("error: the line is not UTF-8 text".to_owned());
-            tally.failed(failure, number);
+            tally.failed(failure.on_line(number));
             continue;
         };
         let text = text.trim_end_matches(['\n', '\r']);
@@ -222,7 +217,7 @@ fn answer_each_line(
                 // Drops the previous answer; the last one is forgotten below.
                 last = Some(solved);
             }
-            Err(failure) => tally.failed(failure, number),
+            Err(failure) => tally.failed(failure.on_line(number)),
         }
     }
     // The process ends right after: see `run`.
