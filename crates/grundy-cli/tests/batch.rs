@@ -20,6 +20,14 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+/// The JSON objects of standard output, one a line.
+fn json_lines(output: &Output) -> Vec<Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -69,10 +77,7 @@ fn each_line_is_answered_in_order() {
     );
     let output = solve_file(&path, &["--json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let answers: Vec<Value> = stdout(&output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let answers = json_lines(&output);
     let positions: Vec<&str> = answers
         .iter()
         .map(|a| a["position"].as_str().unwrap())
@@ -100,10 +105,7 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_answered() {
     );
     let output = solve_file(&path, &["--json"]);
     assert_eq!(output.status.code(), Some(2));
-    let answered: Vec<Value> = stdout(&output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let answered = json_lines(&output);
     assert_eq!(answered.len(), 2);
     assert_eq!(answered[1]["position"], "nim(1, 1)");
     let errors = stderr(&output);
