@@ -1,5 +1,6 @@
 //! One module per subcommand, each an `Args` struct and a `run` function.
 
+pub mod completions;
 pub mod games;
 pub mod pairs;
 pub mod seq;

@@ -1,6 +1,10 @@
 //! How a failed command looks to a person, and its exit code.
+//!
+//! Errors go to standard error by [`print_error`], which never fails: a closed
+//! or broken standard error (`2>&-`, a reader that went away) must not turn a
+//! documented exit code into an abort.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use grundy::lang::LangError;
@@ -15,6 +19,9 @@ pub enum Failure {
     Limit(String),
     /// Writing the answer failed; a closed pipe is not an error.
     Output(io::Error),
+    /// The errors were printed as they came (one per line of a batch); this is
+    /// the worst exit code among them.
+    Reported(u8),
 }
 
 impl Failure {
@@ -45,28 +52,84 @@ impl Failure {
         }
     }
 
-    /// Prints the failure and gives the exit code.
-    pub fn report(self) -> ExitCode {
+    /// The same failure, said of line `number` of a file: `error: line N: ...`.
+    #[must_use]
+    pub fn on_line(self, number: usize) -> Self {
+        let said = |message: String| {
+            let rest = message.strip_prefix("error: ").unwrap_or(&message);
+            format!("error: line {number}: {rest}")
+        };
         match self {
-            Self::Input(message) => {
-                eprintln!("{message}");
-                ExitCode::from(2)
-            }
-            Self::Limit(message) => {
-                eprintln!("{message}");
-                ExitCode::from(3)
-            }
-            Self::Output(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            Self::Output(error) => {
-                eprintln!("error: cannot write the answer: {error}");
-                ExitCode::from(1)
-            }
+            Self::Input(message) => Self::Input(said(message)),
+            Self::Limit(message) => Self::Limit(said(message)),
+            other => other,
         }
     }
+
+    /// Prints the failure and gives the exit code.
+    pub fn report(self) -> ExitCode {
+        ExitCode::from(self.print())
+    }
+
+    /// Prints the failure and gives the exit code as a number: 2 for bad
+    /// input, 3 for a limit.
+    pub fn print(self) -> u8 {
+        match self {
+            Self::Input(message) => {
+                print_error(&message);
+                2
+            }
+            Self::Limit(message) => {
+                print_error(&message);
+                3
+            }
+            // The reader stopped reading (`grundy ... | head`): nothing is wrong.
+            Self::Output(error) if error.kind() == io::ErrorKind::BrokenPipe => 0,
+            Self::Output(error) => {
+                print_error(&format!("error: cannot write the answer: {error}"));
+                1
+            }
+            Self::Reported(code) => code,
+        }
+    }
+}
+
+/// Writes `message` and a line break to standard error, ignoring any failure
+/// to write: unlike `eprintln!`, it never panics.
+pub fn print_error(message: &str) {
+    write_quietly(&mut io::stderr().lock(), message);
+}
+
+/// Writes `message` and a line break to `out`, ignoring any failure.
+fn write_quietly(out: &mut impl Write, message: &str) {
+    let _ = writeln!(out, "{message}").and_then(|()| out.flush());
 }
 
 impl From<io::Error> for Failure {
     fn from(error: io::Error) -> Self {
         Self::Output(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose every write fails, as a broken pipe does.
+    struct Broken;
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn writing_an_error_to_a_broken_stream_does_not_panic() {
+        write_quietly(&mut Broken, "error: internal error, please report it");
     }
 }

@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Answer one position: who wins, its nimber, the winning moves.
+    /// Answer a position (or each line of a file): who wins, its nimber, the winning moves.
     Solve(commands::solve::Args),
     /// List the games grundy knows, or show one game's rules and syntax.
     Games(commands::games::Args),
@@ -29,10 +29,14 @@ enum Command {
     Seq(commands::seq::Args),
     /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
     Pairs(commands::pairs::Args),
+    /// Print a completion script for a shell, e.g.
+    /// `grundy completions bash > ~/.local/share/bash-completion/completions/grundy`.
+    Completions(commands::completions::Args),
 }
 
 fn main() -> ExitCode {
-    // A bug must still look like an error, not a backtrace.
+    // A bug must still look like an error, not a backtrace; and the hook must
+    // not panic itself (a second panic aborts), so it writes without failing.
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -40,7 +44,9 @@ fn main() -> ExitCode {
             .map(|s| (*s).to_owned())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        eprintln!("error: internal error, please report it: {message}");
+        failure::print_error(&format!(
+            "error: internal error, please report it: {message}"
+        ));
     }));
     let cli = Cli::parse();
     let result = match cli.command {
@@ -48,6 +54,7 @@ fn main() -> ExitCode {
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
+        Command::Completions(args) => commands::completions::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -250,7 +250,7 @@ fn positions_from_files_and_standard_input() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"nim(1,\n 2)\n")
+        .write_all(b"nim(1, 2)\n")
         .unwrap();
     let output = child.wait_with_output().unwrap();
     let answer: Value = serde_json::from_slice(&output.stdout).unwrap();

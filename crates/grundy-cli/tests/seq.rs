@@ -357,3 +357,48 @@ fn all_but_subtraction_is_proven_by_the_window_test() {
     assert_eq!(answer["proven"], true);
     assert!(answer["proof"].as_str().unwrap().contains("window test"));
 }
+
+#[test]
+fn text_output_labels_each_row_with_its_first_heap() {
+    let output = grundy(&["seq", "kayles", "-n", "25"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "kayles: values of heaps 0..=25 (the row `n: ...` lists G(n), G(n+1), ..., G(n+9))",
+            " 0: 0 1 2 3 1 4 3 2 1 4",
+            "10: 2 6 4 1 2 7 1 4 3 2",
+            "20: 1 4 6 7 4 1",
+        ]
+    );
+    assert_eq!(lines[4], "period 12 from heap 71");
+    // Values are aligned in columns as wide as the widest.
+    let output = grundy(&["seq", "nim", "-n", "10"]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).take(2).collect();
+    assert_eq!(rows, [" 0:  0  1  2  3  4  5  6  7  8  9", "10: 10"]);
+    // A million values: the last row is labelled with its heap.
+    let output = grundy(&["seq", "octal[0.6]", "-n", "1000000"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + 100_001 + 1);
+    let last = text.lines().nth(100_001).unwrap();
+    assert!(last.starts_with("1000000: "), "{last}");
+    let before = text.lines().nth(100_000).unwrap();
+    assert!(before.starts_with(" 999990: "), "{before}");
+    assert_eq!(before.split_whitespace().count(), 11);
+    // Files keep one value a line.
+    let path = std::env::temp_dir().join(format!("grundy-seq-rows-{}.txt", std::process::id()));
+    let file = path.to_str().unwrap();
+    let output = grundy(&["seq", "kayles", "-n", "25", "--out", file]);
+    assert_eq!(output.status.code(), Some(0));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        written.lines().take(6).collect::<Vec<_>>(),
+        ["0", "1", "2", "3", "1", "4"]
+    );
+    assert_eq!(written.lines().count(), 26);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -409,6 +409,33 @@ fn proof_text(periodicity: &Periodicity) -> String {
     }
 }
 
+/// Values in a row of the human form: ten, so that a heap's column is its last digit.
+const VALUES_PER_ROW: usize = 10;
+
+/// Writes the values of heaps `0..=last_heap` in rows of [`VALUES_PER_ROW`], each
+/// labelled with its first heap, and the values aligned in columns:
+///
+/// ```text
+///  0:  0  1  2  3  1  4  3  2  1  4
+/// 10:  2  6  4  1  2  7  1  4  3  2
+/// ```
+fn write_rows(out: &mut impl Write, values: &GrundyValues, last_heap: usize) -> io::Result<()> {
+    let digits = |n: u64| n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let shown = || values.iter().take(last_heap + 1);
+    let value_width = digits(shown().max().map_or(0, u64::from));
+    let label_width = digits((last_heap - last_heap % VALUES_PER_ROW) as u64);
+    for (heap, value) in shown().enumerate() {
+        if heap % VALUES_PER_ROW == 0 {
+            write!(out, "{heap:>label_width$}:")?;
+        }
+        write!(out, " {value:>value_width$}")?;
+        if heap % VALUES_PER_ROW == VALUES_PER_ROW - 1 || heap == last_heap {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
 fn write_human(
     out: &mut impl Write,
     rule: &str,
@@ -424,12 +451,12 @@ fn write_human(
             path.display()
         )?,
         None => {
-            writeln!(out, "{rule}: values of heaps 0..={last_heap}")?;
-            for (heap, value) in values.iter().take(last_heap + 1).enumerate() {
-                let separator = if heap % 20 == 19 { "\n" } else { " " };
-                write!(out, "{value}{separator}")?;
-            }
-            writeln!(out)?;
+            writeln!(
+                out,
+                "{rule}: values of heaps 0..={last_heap} (the row `n: ...` lists G(n), G(n+1), ..., G(n+{}))",
+                VALUES_PER_ROW - 1
+            )?;
+            write_rows(out, values, last_heap)?;
         }
     }
     match periodicity {

@@ -1,10 +1,12 @@
-//! `grundy solve [--json] EXPR`: answer one position.
+//! `grundy solve [--json] EXPR`: answer one position; `grundy solve --file F`:
+//! answer each line of a file as its own position.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
-use grundy::analysis::{Answer, SolveOptions, solve};
-use grundy::catalogue::{BuildLimits, build_with};
-use grundy::lang::parse_with_limits;
+use grundy::analysis::{Answer, SolveOptions, WinningMove, solve};
+use grundy::catalogue::{BuildLimits, Position, build_with};
+use grundy::lang::{Sum, parse_with_limits};
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
@@ -17,10 +19,17 @@ pub struct Args {
     /// The position, e.g. `nim(3, 5, 7)` or `misere(bash[3](4) + nim(2))`.
     #[arg(required_unless_present = "file", conflicts_with = "file")]
     expression: Option<String>,
-    /// Read the position from a file instead (`-` for standard input).
+    /// Answer each line of FILE as its own position (`-` for standard input).
+    ///
+    /// Blank lines and lines starting with `#` are skipped. Answers come in the
+    /// order of the lines, separated by a blank line (with --json: one JSON
+    /// object a line). A bad line prints `error: line N: ...` on standard error
+    /// and the other lines are still answered; the exit code is then the worst
+    /// one met (3 if a line reached a limit, else 2), 0 when every line was
+    /// answered.
     #[arg(short, long, value_name = "FILE")]
     file: Option<String>,
-    /// Print one JSON object (the contract's format).
+    /// Print one JSON object (the contract's format); with --file, one a line.
     #[arg(long)]
     json: bool,
     /// List at most N winning moves (all are counted).
@@ -43,60 +52,212 @@ pub struct Args {
     /// Largest heap whose values are computed when no period is proven.
     #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
     max_heap: u64,
+    /// With --json, give every winning move's `to` whole, however long the
+    /// position. By default a position longer than 10000 bytes gets the compact
+    /// form instead: `"to": null` and the changed component alone
+    /// (`term`, `component`, `component_to`).
+    #[arg(long)]
+    full_moves: bool,
 }
 
 /// The human form cuts positions longer than this.
 const LONGEST_POSITION_SHOWN: usize = 300;
 
-fn read_source(args: &Args) -> Result<String, Failure> {
-    match (&args.expression, args.file.as_deref()) {
-        (Some(expression), _) => Ok(expression.clone()),
-        (None, Some("-")) => {
-            let mut text = String::new();
-            io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::Input(format!("error: cannot read standard input: {e}")))?;
-            Ok(text)
-        }
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}"))),
-        (None, None) => Err(Failure::Input(
-            "error: give a position or --file".to_owned(),
-        )),
-    }
-}
+/// The JSON form gives each winning move's `to` whole for positions whose
+/// canonical text is at most this long (bytes), and the compact form above.
+const WHOLE_TARGETS_UP_TO: usize = 10_000;
 
 /// Runs the command.
 ///
 /// # Errors
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let source = read_source(args)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    match (&args.expression, args.file.as_deref()) {
+        (Some(expression), _) => {
+            let solved = solve_source(args, expression)?;
+            write_answer(args, &solved, &mut out)?;
+            out.flush()?;
+            // The process ends right after: freeing a million heaps one by one
+            // would only cost time (a tenth of the run for 10^6 heaps).
+            std::mem::forget(solved);
+            Ok(())
+        }
+        (None, Some("-")) => answer_lines(args, "standard input", io::stdin().lock(), &mut out),
+        (None, Some(path)) => {
+            let file = File::open(path)
+                .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}")))?;
+            answer_lines(args, &format!("`{path}`"), BufReader::new(file), &mut out)
+        }
+        (None, None) => Err(Failure::Input(
+            "error: give a position or --file".to_owned(),
+        )),
+    }
+}
+
+/// What an answer was made from, kept to be forgotten rather than freed.
+type Solved = (Answer, Position, Sum);
+
+/// Answers the position `source`.
+fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum =
-        parse_with_limits(&source, args.max_digits).map_err(|e| Failure::language(&e, &source))?;
+        parse_with_limits(source, args.max_digits).map_err(|e| Failure::language(&e, source))?;
     let limits = BuildLimits {
         work: args.max_work,
         bytes: args.max_memory,
         largest_heap: args.max_heap,
     };
-    let position = build_with(&sum, limits).map_err(|e| Failure::language(&e, &source))?;
+    let position = build_with(&sum, limits).map_err(|e| Failure::language(&e, source))?;
     let options = SolveOptions {
         max_moves: args.max_moves,
         max_states: args.max_states,
     };
     let answer = solve(&position, &options).map_err(|e| Failure::search(&e))?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    Ok((answer, position, sum))
+}
+
+/// Writes an answer as `args` ask.
+fn write_answer(
+    args: &Args,
+    (answer, position, _): &Solved,
+    out: &mut impl Write,
+) -> io::Result<()> {
     if args.json {
-        write_json(&mut out, &answer)?;
+        let compact = !args.full_moves && answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
+        write_json(out, answer, compact.then_some(position))
     } else {
-        write_human(&mut out, &answer, args.max_moves)?;
+        write_human(out, answer, args.max_moves)
     }
-    out.flush()?;
-    // The process ends right after: freeing a million heaps one by one would
-    // only cost time (a tenth of the run for 10^6 heaps).
-    std::mem::forget((answer, position, sum));
+}
+
+/// Answers every line of `input` (named `name` in errors) as its own position:
+/// batch mode, so that many queries take one process. Each answer is flushed as
+/// soon as it is written, so a program may feed lines and read answers in turn.
+fn answer_lines(
+    args: &Args,
+    name: &str,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut tally = Tally::default();
+    match answer_each_line(args, name, input, out, &mut tally) {
+        Ok(()) => {}
+        // The reader went away: the lines met so far decide the exit code.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(Failure::Output(error)),
+    }
+    if tally.answered == 0 && tally.worst == 0 {
+        return Err(Failure::Input(format!(
+            "error: {name} holds no position (only blank lines and `#` comments)"
+        )));
+    }
+    match tally.worst {
+        0 => Ok(()),
+        worst => Err(Failure::Reported(worst)),
+    }
+}
+
+/// What a batch has done so far.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Lines answered.
+    answered: usize,
+    /// The worst exit code of the lines not answered; 0 for none.
+    worst: u8,
+}
+
+impl Tally {
+    /// Prints `failure` and counts its exit code.
+    fn failed(&mut self, failure: Failure) {
+        self.worst = self.worst.max(failure.print());
+    }
+}
+
+/// The loop of [`answer_lines`]: prints each line's error as it comes; stops at
+/// the end of the input, when it cannot be read, or when the answers cannot be
+/// written (the error returned).
+fn answer_each_line(
+    args: &Args,
+    name: &str,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    tally: &mut Tally,
+) -> io::Result<()> {
+    let mut last = None;
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                tally.failed(Failure::Input(format!("error: cannot read {name}: {e}")));
+                break;
+            }
+        }
+        let Ok(text) = std::str::from_utf8(&line) else {
+            let failure = Failure::Input("error: the line is not UTF-8 text".to_owned());
+            tally.failed(failure.on_line(number));
+            continue;
+        };
+        let text = text.trim_end_matches(['\n', '\r']);
+        let trimmed = text.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        match solve_source(args, text) {
+            Ok(solved) => {
+                if tally.answered > 0 && !args.json {
+                    out.write_all(b"\n")?;
+                }
+                write_answer(args, &solved, out)?;
+                out.flush()?;
+                tally.answered += 1;
+                // Drops the previous answer; the last one is forgotten below.
+                last = Some(solved);
+            }
+            Err(failure) => tally.failed(failure.on_line(number)),
+        }
+    }
+    // The process ends right after: see `run`.
+    std::mem::forget(last);
     Ok(())
+}
+
+/// Writes `"name":value`.
+fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
+    write!(out, "\"{name}\":")?;
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
+}
+
+/// Writes a winning move in one component in the compact form, for positions
+/// too long to repeat in every move: `"to": null`, the move in words, the
+/// 0-based index of the term in the sum (`term`) and of the component in the
+/// term (`component`), and the term that component becomes (`component_to`):
+/// the term's name and parameters `head` with the components the move leaves,
+/// e.g. `nim(4)`, `octal[0.6](3, 5)` for a split, `octal[0.07]()` for a move
+/// that leaves nothing (Nim keeps an emptied heap: `nim(0)`). Each is itself a
+/// position `solve` accepts.
+fn write_compact_move(out: &mut impl Write, winning: &WinningMove, head: &str) -> io::Result<()> {
+    let mut component_to = String::from(head);
+    component_to.push('(');
+    for (i, leaf) in winning.leaves.iter().enumerate() {
+        if i > 0 {
+            component_to.push_str(", ");
+        }
+        leaf.write_arguments(&mut component_to);
+    }
+    component_to.push(')');
+    out.write_all(b"{\"to\":null,")?;
+    field(out, "move", &winning.description)?;
+    write!(
+        out,
+        ",\"term\":{},\"component\":{},",
+        winning.group, winning.part
+    )?;
+    field(out, "component_to", &component_to)?;
+    out.write_all(b"}")
 }
 
 /// An integer as JSON: a number below 2^53, a decimal string above.
@@ -108,12 +269,10 @@ fn big_json(value: &BigUint) -> Value {
 }
 
 /// Writes the contract's JSON object. It is streamed field by field, because a
-/// position of a million heaps makes every `to` tens of megabytes long.
-fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
-    fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
-        write!(out, "\"{name}\":")?;
-        serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
-    }
+/// position of a million heaps makes every `to` tens of megabytes long; given
+/// `compact`, the position answered, moves in one component get the compact
+/// form instead of `to` (see [`write_compact_move`]).
+fn write_json(out: &mut impl Write, answer: &Answer, compact: Option<&Position>) -> io::Result<()> {
     out.write_all(b"{")?;
     field(out, "position", &answer.position.as_str())?;
     out.write_all(b",")?;
@@ -137,11 +296,21 @@ fn write_json(out: &mut impl Write, answer: &Answer) -> io::Result<()> {
         if i > 0 {
             out.write_all(b",")?;
         }
-        out.write_all(b"{")?;
-        field(out, "to", &answer.target(winning))?;
-        out.write_all(b",")?;
-        field(out, "move", &winning.description)?;
-        out.write_all(b"}")?;
+        let head = compact.and_then(|position| {
+            // Moves of every(...) and rounds[k](...) come whole from the library.
+            let group = position.groups.get(winning.group)?;
+            winning.whole.is_none().then_some(&*group.head)
+        });
+        match head {
+            Some(head) => write_compact_move(out, winning, head)?,
+            None => {
+                out.write_all(b"{")?;
+                field(out, "to", &answer.target(winning))?;
+                out.write_all(b",")?;
+                field(out, "move", &winning.description)?;
+                out.write_all(b"}")?;
+            }
+        }
     }
     out.write_all(b"],")?;
     field(
