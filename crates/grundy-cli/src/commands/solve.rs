@@ -313,15 +313,21 @@ fn write_json(out: &mut impl Write, answer: &Answer, compact: Option<&Position>)
         }
     }
     out.write_all(b"],")?;
-    field(
-        out,
-        "winning_move_count",
-        &big_json(&answer.winning_move_count),
-    )?;
+    // A count that could not be finished is null, never a partial number.
+    let count = if answer.moves_counted {
+        big_json(&answer.winning_move_count)
+    } else {
+        Value::Null
+    };
+    field(out, "winning_move_count", &count)?;
     out.write_all(b",")?;
     field(out, "truncated", &answer.truncated)?;
     out.write_all(b",")?;
     field(out, "method", &answer.method)?;
+    if !answer.notes.is_empty() {
+        out.write_all(b",")?;
+        field(out, "notes", &answer.notes)?;
+    }
     out.write_all(b"}\n")
 }
 
@@ -361,7 +367,14 @@ fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::R
         } else {
             "s"
         };
-        writeln!(out, "{count} winning move{plural}:")?;
+        if answer.moves_counted {
+            writeln!(out, "{count} winning move{plural}:")?;
+        } else {
+            writeln!(
+                out,
+                "winning moves not all counted (see the notes); listed:"
+            )?;
+        }
         for winning in &answer.winning_moves {
             if position.len() <= LONGEST_POSITION_SHOWN {
                 writeln!(
@@ -389,5 +402,9 @@ fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::R
     } else {
         writeln!(out, "every move leads to a position the opponent wins")?;
     }
-    writeln!(out, "method: {}", answer.method)
+    writeln!(out, "method: {}", answer.method)?;
+    for note in &answer.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    Ok(())
 }

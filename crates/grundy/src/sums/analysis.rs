@@ -105,8 +105,14 @@ pub struct Answer {
     pub nimber: Option<BigUint>,
     /// The first winning moves, at most [`SolveOptions::max_moves`].
     pub winning_moves: Vec<WinningMove>,
-    /// The exact number of winning moves.
+    /// The number of winning moves: exact when
+    /// [`moves_counted`](Answer::moves_counted), otherwise only those of the
+    /// components whose moves could be counted (the notes name the others).
     pub winning_move_count: BigUint,
+    /// Whether every winning move was counted; false when a component has too
+    /// many moves to enumerate and no theory counts them (a Rest Nim heap above
+    /// 1024 tokens). The outcome and nimber are exact either way.
+    pub moves_counted: bool,
     /// Whether `winning_moves` was cut short.
     pub truncated: bool,
     /// The theorem or algorithm that gave the answer.
@@ -233,6 +239,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         nimber,
         winning_moves: moves,
         winning_move_count: alone.winning.count,
+        moves_counted: true,
         truncated,
         method: alone.method.to_owned(),
         notes,
@@ -311,6 +318,7 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
         nimber: None,
         winning_moves: moves,
         winning_move_count: count,
+        moves_counted: true,
         truncated,
         method: "anti-sg rule".to_owned(),
         notes: Vec::new(),
@@ -359,6 +367,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     }
     let mut moves = Vec::new();
     let mut count = BigUint::zero();
+    let mut uncounted = Vec::new();
     if !total.is_zero() {
         for (g, group) in position.groups.iter().enumerate() {
             for (i, part) in group.parts.iter().enumerate() {
@@ -382,15 +391,21 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         }
                         (BigUint::from(found), listed)
                     }
-                    Known::Theory(_) => moves_to_nimber(part, &target, room, options).map_err(
-                        |error| match error {
-                            SearchError::CountLimit { reason, .. } => SearchError::CountLimit {
-                                reason,
-                                nimber: Some(total.clone()),
-                            },
-                            other => other,
-                        },
-                    )?,
+                    Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
+                        Ok(found) => found,
+                        Err(SearchError::CountLimit { reason, .. }) => {
+                            // The outcome and nimber stand; only this
+                            // component's moves go uncounted, and the answer
+                            // says so.
+                            uncounted.push(format!(
+                                "the winning moves of {}({}) were not counted: {reason}",
+                                group.head,
+                                arguments_of(part)
+                            ));
+                            continue;
+                        }
+                        Err(other) => return Err(other),
+                    },
                 };
                 count += found;
                 for leaves in listed {
@@ -424,11 +439,19 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         nimber: Some(total),
         winning_moves: moves,
         winning_move_count: count,
+        moves_counted: uncounted.is_empty(),
         truncated,
         method,
-        notes: Vec::new(),
+        notes: uncounted,
         search,
     })
+}
+
+/// A component's arguments as printed.
+fn arguments_of(part: &Part) -> String {
+    let mut text = String::new();
+    part.write_arguments(&mut text);
+    text
 }
 
 /// The moves of a component whose nimber is known by theory to positions of
@@ -557,6 +580,7 @@ fn search_misere<G: ImpartialGame>(
         nimber: None,
         winning_moves: moves,
         winning_move_count: count.into(),
+        moves_counted: true,
         truncated,
         method: "misère search".to_owned(),
         notes: Vec::new(),

@@ -471,6 +471,7 @@ pub(crate) fn solve_every(
         winning_moves: moves,
         winning_move_count: count,
         truncated,
+        moves_counted: true,
         method: "every-sg suspense numbers".to_owned(),
         notes: Vec::new(),
         search: SearchCost {

@@ -220,6 +220,7 @@ pub(crate) fn solve_rounds(
         nimber: None,
         winning_moves,
         winning_move_count: answer.winning_move_count,
+        moves_counted: answer.moves_counted,
         truncated: answer.truncated,
         method: format!(
             "k-round rule: the starter {} a round and {} one on purpose; \

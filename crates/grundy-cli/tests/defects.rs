@@ -1,0 +1,97 @@
+//! Regression tests for the defects found by trying grundy as a new user would
+//! (issue #13): each command answers, or refuses with exit 3, and never runs on.
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Runs grundy, killing it after `guard`: a hang guard, far above the time
+/// the command takes, so that a regression fails the test instead of hanging CI.
+fn grundy_within(args: &[&str], guard: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > guard {
+            child.kill().unwrap();
+            panic!("`grundy {}` still ran after {guard:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = grundy_within(args, Duration::from_secs(60));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn a_p_position_has_nimber_zero_and_a_lone_component_gets_its_nimber_by_search() {
+    // A P-position of Wythoff's game, with piles of 40 digits.
+    let answer = json(&[
+        "solve",
+        "--json",
+        "wythoff(161803398874989484820, 261803398874989484820)",
+    ]);
+    assert_eq!(answer["outcome"], "P");
+    assert_eq!(answer["nimber"], 0);
+    // Moore's Nim alone: the nimber by a bounded search (7, as inside sums).
+    let answer = json(&["solve", "--json", "moore[2](5, 2)"]);
+    assert_eq!(answer["nimber"], 7);
+    let in_a_sum = json(&["solve", "--json", "moore[2](5, 2) + nim(7)"]);
+    assert_eq!(in_a_sum["nimber"], 0);
+    // Too large to search: the nimber is null and the notes say why.
+    let answer = json(&["solve", "--json", "wythoff(1000, 2000)"]);
+    assert_eq!(answer["nimber"], Value::Null);
+    assert_eq!(answer["winning_move_count"], 1);
+    let notes = answer["notes"][0].as_str().unwrap();
+    assert!(notes.contains("was not searched"), "{notes}");
+}
+
+#[test]
+fn uncountable_moves_still_answer_outcome_and_nimber() {
+    let answer = json(&["solve", "--json", "rest_nim(3000, 1)"]);
+    assert_eq!(answer["outcome"], "N");
+    assert_eq!(answer["nimber"], 3001);
+    assert_eq!(answer["winning_move_count"], Value::Null);
+    let notes = answer["notes"][0].as_str().unwrap();
+    assert!(notes.contains("rest_nim(3000) were not counted"), "{notes}");
+}
+
+#[test]
+fn an_empty_sum_names_its_method() {
+    let answer = json(&["solve", "--json", "nim()"]);
+    assert_eq!(answer["outcome"], "P");
+    assert_eq!(answer["method"], "empty sum: no move");
+}
+
+#[test]
+fn searches_of_sums_refuse_within_their_budget() {
+    for position in [
+        "wythoff(1000, 2000) + nim(3)",
+        "fibonacci_nim(1000000) + nim(1)",
+        "dynamic_sub[3](1000) + bash[2](5)",
+        "nim(1) + dynamic_sub[18](1000, 15)",
+        "wythoff(18, 610524) + grundy_game(8)",
+        "misere(kayles(941863))",
+    ] {
+        let output = grundy_within(&["solve", position], Duration::from_secs(60));
+        assert_eq!(output.status.code(), Some(3), "{position}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains("--max-states"), "{position}: {message}");
+    }
+    // A smaller search answers.
+    let answer = json(&["solve", "--json", "fibonacci_nim(100) + nim(1)"]);
+    assert_eq!(answer["outcome"], "N");
+}
