@@ -13,6 +13,7 @@ fn run(source: &str) {
     let options = SolveOptions {
         max_moves: 5,
         max_states: 20_000,
+        ..SolveOptions::default()
     };
     if let Ok(answer) = solve(&position, &options) {
         for winning in &answer.winning_moves {

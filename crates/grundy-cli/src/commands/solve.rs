@@ -2,11 +2,13 @@
 //! answer each line of a file as its own position.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::sync::Arc;
 
-use grundy::analysis::{Answer, SolveOptions, WinningMove, solve};
+use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, WinningMove, solve};
 use grundy::catalogue::{BuildLimits, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
+use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
@@ -99,6 +101,19 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// What an answer was made from, kept to be forgotten rather than freed.
 type Solved = (Answer, Position, Sum);
 
+/// A spinner on standard error for a long search, when it is a terminal: it
+/// appears once a search has explored its first 2^16 positions.
+fn search_spinner() -> Option<ProgressBar> {
+    io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    })
+}
+
 /// Answers the position `source`.
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum =
@@ -109,11 +124,27 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
         largest_heap: args.max_heap,
     };
     let position = build_with(&sum, limits).map_err(|e| Failure::language(&e, source))?;
+    let spinner = search_spinner();
     let options = SolveOptions {
         max_moves: args.max_moves,
         max_states: args.max_states,
+        progress: spinner.clone().map(|bar| {
+            let hook: ProgressHook = Arc::new(move |progress: SearchProgress| {
+                bar.set_message(format!(
+                    "searching: {} positions and {} moves explored (at most {} positions; \
+                     --max-states raises it)",
+                    progress.positions, progress.moves, progress.limit
+                ));
+                bar.tick();
+            });
+            hook
+        }),
     };
-    let answer = solve(&position, &options).map_err(|e| Failure::search(&e))?;
+    let answer = solve(&position, &options);
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let answer = answer.map_err(|e| Failure::search(&e))?;
     Ok((answer, position, sum))
 }
 

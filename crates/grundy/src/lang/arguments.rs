@@ -78,7 +78,7 @@ pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
                 arg.span,
                 "a heap size",
             )?)),
-            ValueKind::Range(low, high) => {
+            ValueKind::Range(low, high, step) => {
                 let low = non_negative(low, arg.span, "a heap size")?;
                 let high = non_negative(high, arg.span, "a heap size")?;
                 if low > high {
@@ -87,7 +87,7 @@ pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
                         arg.span,
                     ));
                 }
-                let length = &high - &low + 1u32;
+                let length = (&high - &low) / step + 1u32;
                 if length > BigUint::from(MAX_RANGE_LENGTH) {
                     return Err(LangError::new(
                         format!("the range {low}..{high} holds more than {MAX_RANGE_LENGTH} heaps"),
@@ -97,7 +97,7 @@ pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
                 let mut size = low;
                 while size <= high {
                     sizes.push(GivenSize::computed(size.clone()));
-                    size += 1u32;
+                    size += step;
                 }
             }
             ValueKind::File(path) => sizes.extend(read_sizes(path, arg.span)?),

@@ -1,7 +1,7 @@
 //! A recursive-descent parser over the token stream. Nesting depth is bounded,
 //! so hostile input cannot overflow the stack.
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 
 use super::LangError;
 use super::lexer::{Lexer, Token};
@@ -246,9 +246,31 @@ impl<'s> Parser<'s> {
                         ));
                     };
                     let high = self.integer(digits, self.span)?;
-                    let end = self.advance()?.1;
+                    let mut end = self.advance()?.1;
+                    let mut step = BigUint::from(1u8);
+                    if matches!(&self.token, Token::Name(word) if word == "step") {
+                        self.advance()?;
+                        let Token::Integer(digits) = &self.token else {
+                            return Err(LangError::new(
+                                format!(
+                                    "expected the step of the range (an integer), found {}",
+                                    self.token.describe()
+                                ),
+                                self.span,
+                            ));
+                        };
+                        let span = self.span;
+                        step = self
+                            .integer(digits, span)?
+                            .to_biguint()
+                            .filter(|step| *step >= BigUint::from(1u8))
+                            .ok_or_else(|| {
+                                LangError::new("the step of a range must be at least 1", span)
+                            })?;
+                        end = self.advance()?.1;
+                    }
                     return Ok(Value {
-                        kind: ValueKind::Range(low, high),
+                        kind: ValueKind::Range(low, high, step),
                         span: start.to(end),
                     });
                 }
@@ -322,7 +344,7 @@ mod tests {
         assert_eq!(term.params[0].key.as_ref().unwrap().0, "k");
         assert_eq!(kinds[1], &ValueKind::Code("0.137".into()));
         assert_eq!(kinds[2], &ValueKind::Code("4!.0".into()));
-        assert_eq!(kinds[3], &ValueKind::Range(1.into(), 3.into()));
+        assert_eq!(kinds[3], &ValueKind::Range(1.into(), 3.into(), 1u8.into()));
         assert_eq!(kinds[4], &ValueKind::Text("a \"b\"".into()));
         assert_eq!(kinds[5], &ValueKind::File("x.txt".into()));
         assert!(matches!(kinds[6], ValueKind::List(items) if items.len() == 2));

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 
 /// A byte range of the source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -77,8 +77,10 @@ pub enum ValueKind {
     /// A decimal integer of any size (negative ones parse, so that games can
     /// reject them with a precise message).
     Integer(BigInt),
-    /// `low..high`, both ends included.
-    Range(BigInt, BigInt),
+    /// `low..high`, both ends included, or `low..high step s`: every `s`-th
+    /// integer from `low` up to `high` (`1..99 step 2`, the odd numbers below
+    /// 100). The step is at least 1 (1 when not written).
+    Range(BigInt, BigInt, BigUint),
     /// A code such as `0.137` or `4!.0`.
     Code(String),
     /// A quoted text.
@@ -170,7 +172,10 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ValueKind::Integer(n) => write!(f, "{n}"),
-            ValueKind::Range(low, high) => write!(f, "{low}..{high}"),
+            ValueKind::Range(low, high, step) if *step == BigUint::from(1u8) => {
+                write!(f, "{low}..{high}")
+            }
+            ValueKind::Range(low, high, step) => write!(f, "{low}..{high} step {step}"),
             ValueKind::Code(code) => f.write_str(code),
             ValueKind::Text(text) => write_quoted(f, text),
             ValueKind::File(path) => {

@@ -40,13 +40,39 @@ use crate::theory::solver::{SearchError, Solver};
 /// `solve` answers or refuses within a few seconds; `--max-states` raises it.
 pub const DEFAULT_MAX_STATES: usize = 2_000_000;
 
-/// Limits of one answer.
-#[derive(Clone, Copy, Debug)]
+/// How far the exploration of a search has come, for a progress indicator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// Components explored so far.
+    pub positions: usize,
+    /// Moves stored so far.
+    pub moves: usize,
+    /// The most components the search may store (the state limit).
+    pub limit: usize,
+}
+
+/// Called now and then while a search explores (every 2^16 components).
+pub type ProgressHook = std::sync::Arc<dyn Fn(SearchProgress) + Send + Sync>;
+
+/// Limits of one answer, and who hears of its progress.
+#[derive(Clone)]
 pub struct SolveOptions {
     /// The most winning moves listed (all are counted).
     pub max_moves: usize,
     /// The most positions a search may store.
     pub max_states: usize,
+    /// Told of a long search's progress, if anyone is listening.
+    pub progress: Option<ProgressHook>,
+}
+
+impl std::fmt::Debug for SolveOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("max_moves", &self.max_moves)
+            .field("max_states", &self.max_states)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for SolveOptions {
@@ -54,7 +80,15 @@ impl Default for SolveOptions {
         Self {
             max_moves: 100,
             max_states: DEFAULT_MAX_STATES,
+            progress: None,
         }
+    }
+}
+
+impl SolveOptions {
+    /// An explorer within these options' state limit, reporting to their hook.
+    pub(crate) fn explorer(&self) -> Explorer {
+        Explorer::new(self.max_states).with_progress(self.progress.clone())
     }
 }
 
@@ -330,7 +364,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     if let Some(answer) = solve_alone(position, options) {
         return Ok(answer);
     }
-    let mut explorer = Explorer::new(options.max_states);
+    let mut explorer = options.explorer();
     let mut methods = BTreeSet::new();
     let mut known = Vec::with_capacity(position.groups.len());
     for group in &position.groups {
@@ -497,7 +531,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
     if let Some(answer) = solve_anti_sg(position, options) {
         return Ok(answer);
     }
-    let mut explorer = Explorer::new(options.max_states);
+    let mut explorer = options.explorer();
     let mut roots = Vec::with_capacity(position.component_count());
     for group in &position.groups {
         for part in &group.parts {
@@ -604,7 +638,7 @@ mod tests {
                 for c in 0..5 {
                     let text = format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + nim({c}, 2))");
                     let position = build(&parse(&text).unwrap()).unwrap();
-                    let mut explorer = Explorer::new(options.max_states);
+                    let mut explorer = options.explorer();
                     let mut roots = Vec::new();
                     for group in &position.groups {
                         for part in &group.parts {

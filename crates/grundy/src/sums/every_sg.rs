@@ -393,7 +393,7 @@ pub(crate) fn solve_every(
     position: &Position,
     options: &SolveOptions,
 ) -> Result<Answer, SearchError> {
-    let mut explorer = Explorer::new(options.max_states);
+    let mut explorer = options.explorer();
     // (group, part, node) of every component, in order.
     let mut roots = Vec::with_capacity(position.component_count());
     for (g, group) in position.groups.iter().enumerate() {

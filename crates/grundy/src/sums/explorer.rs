@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 
 use crate::family::Part;
 use crate::family::PartKey;
+use crate::sums::analysis::{ProgressHook, SearchProgress};
 use crate::theory::game::ImpartialGame;
 use crate::theory::solver::SearchError;
 
@@ -36,7 +37,6 @@ struct Node {
 const EDGES_PER_NODE: usize = 4;
 
 /// The explored part of the game graphs of some components.
-#[derive(Debug)]
 pub struct Explorer {
     nodes: Vec<Node>,
     index: FxHashMap<PartKey, u32>,
@@ -44,6 +44,17 @@ pub struct Explorer {
     /// The moves stored so far, and the most that may be.
     edges: usize,
     edge_limit: usize,
+    progress: Option<ProgressHook>,
+}
+
+impl std::fmt::Debug for Explorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Explorer")
+            .field("nodes", &self.nodes.len())
+            .field("edges", &self.edges)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Explorer {
@@ -56,7 +67,14 @@ impl Explorer {
             limit,
             edges: 0,
             edge_limit: limit.saturating_mul(EDGES_PER_NODE),
+            progress: None,
         }
+    }
+
+    /// The explorer telling `progress` how far it has come.
+    pub fn with_progress(mut self, progress: Option<ProgressHook>) -> Self {
+        self.progress = progress;
+        self
     }
 
     fn intern(&mut self, part: &Part) -> Result<u32, SearchError> {
@@ -114,6 +132,15 @@ impl Explorer {
             let node = &mut self.nodes[id as usize];
             node.options = options;
             node.explored = true;
+            if let Some(progress) = &self.progress
+                && id.trailing_zeros() >= 16
+            {
+                progress(SearchProgress {
+                    positions: self.nodes.len(),
+                    moves: self.edges,
+                    limit: self.limit,
+                });
+            }
         }
         Ok(root)
     }

@@ -172,7 +172,7 @@ pub(crate) fn solve_rounds(
 ) -> Result<Answer, SearchError> {
     let quick = SolveOptions {
         max_moves: 0,
-        ..*options
+        ..options.clone()
     };
     let analysis = RoundsAnalysis {
         can_force_win: solve(&Position::sum(Convention::Normal, start.to_vec()), &quick)?

@@ -236,12 +236,13 @@ pub(crate) fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
                 *key_span,
             ));
         }
-        let (low, high) = match &param.value.kind {
-            ValueKind::Integer(n) => (n, n),
-            ValueKind::Range(low, high) => (low, high),
+        let one = BigUint::from(1u8);
+        let (low, high, step) = match &param.value.kind {
+            ValueKind::Integer(n) => (n, n, &one),
+            ValueKind::Range(low, high, step) => (low, high, step),
             _ => {
                 return Err(LangError::new(
-                    "the amounts of `sub` are integers or ranges such as 1..3",
+                    "the amounts of `sub` are integers or ranges such as 1..3 or 1..99 step 2",
                     span,
                 ));
             }
@@ -266,7 +267,9 @@ pub(crate) fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
                 span,
             ));
         }
-        amounts.extend(low..=high);
+        // A step beyond the range leaves its first amount only.
+        let step = usize::try_from(step).unwrap_or(usize::MAX);
+        amounts.extend((low..=high).step_by(step));
     }
     if amounts.is_empty() {
         return Err(LangError::new(
@@ -296,10 +299,12 @@ pub const ENTRY: GameEntry = GameEntry {
             eventually periodic and a repeated window of max(S) values proves the period \
             (Winning Ways ch. 4). grundy finds it (Brent's algorithm) and answers heaps of any size \
             from it; without a period in the first 2^24 values it searches.",
-    syntax: "sub[s1, s2, ...](n, ...), amounts may be ranges: sub[1..3, 7](n)",
+    syntax: "sub[s1, s2, ...](n, ...), amounts may be ranges: sub[1..3, 7](n), and ranges may \
+             have a step: sub[1..99 step 2](n) takes any odd number below 100",
     examples: &[
         "sub[1, 3, 4](10)",
         "sub[1..3, 7](20, 30)",
+        "sub[1..99 step 2](1000)",
         "sub[2, 5](1000000000000000000000)",
     ],
     kind: EntryKind::Game(build),
@@ -357,6 +362,36 @@ mod tests {
         assert_eq!(
             answer("sub[3,1,2](5)").unwrap().position.as_str(),
             "sub[1..3](5)"
+        );
+    }
+
+    #[test]
+    fn ranges_with_a_step_take_every_step_th_amount() {
+        // Take any odd number up to 99: the odd numbers alternate with the evens.
+        let stepped = answer("sub[1..99 step 2](10, 7)").unwrap();
+        let listed = answer(&format!(
+            "sub[{}](10, 7)",
+            (1..=99)
+                .step_by(2)
+                .map(|n: u32| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .unwrap();
+        assert_eq!(stepped.position.as_str(), listed.position.as_str());
+        assert_eq!(stepped.nimber, listed.nimber);
+        assert_eq!(stepped.winning_move_count, listed.winning_move_count);
+        assert_eq!(
+            answer("sub[2..10 step 4](9)").unwrap().position.as_str(),
+            "sub[2, 6, 10](9)"
+        );
+        assert_eq!(
+            answer("sub[1..5 step 0](9)").unwrap_err().message,
+            "the step of a range must be at least 1"
+        );
+        assert_eq!(
+            answer("nim(1..9 step 4)").unwrap().position.as_str(),
+            "nim(1, 5, 9)"
         );
     }
 

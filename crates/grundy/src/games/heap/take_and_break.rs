@@ -887,14 +887,21 @@ mod tests {
     }
 
     #[test]
-    fn rest_nim_beyond_its_counting_limit_is_refused_with_the_nimber() {
-        let position = build(&parse("rest_nim(2000, 3)").unwrap()).unwrap();
-        let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::theory::solver::SearchError::CountLimit { reason, nimber } = error else {
-            panic!("{error:?}");
+    fn rest_nim_beyond_its_counting_limit_answers_and_says_the_moves_were_not_counted() {
+        let found = answer("rest_nim(2000, 3)");
+        assert_eq!(found.nimber, Some(BigUint::from(2000u32 ^ 3)));
+        assert!(found.outcome.first_player_wins());
+        assert!(!found.moves_counted);
+        assert!(found.winning_moves.is_empty());
+        let [note] = found.notes.as_slice() else {
+            panic!("{:?}", found.notes);
         };
-        assert_eq!(nimber, Some(BigUint::from(2000u32 ^ 3)));
-        assert!(reason.contains("up to 1024"), "{reason}");
+        assert!(
+            note.contains("rest_nim(2000)") && note.contains("up to 1024"),
+            "{note}"
+        );
+        // The heap of 3 is counted: its target 2000 ^ 3 ^ 3 is above it, so none.
+        assert_eq!(found.winning_move_count, BigUint::zero());
         // A P-position needs no count; nor does a target above the heap.
         assert_eq!(
             answer("rest_nim(5000, 5000)").winning_move_count,
@@ -902,6 +909,7 @@ mod tests {
         );
         let answer = answer("rest_nim(5000) + nim(9000)");
         assert_eq!(answer.winning_move_count, BigUint::from(1u32));
+        assert!(answer.moves_counted);
     }
 
     #[test]
