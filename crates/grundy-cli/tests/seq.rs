@@ -125,6 +125,49 @@ fn bad_rules_exit_2() {
     }
 }
 
+#[test]
+fn codes_whose_zeroth_digit_is_c() {
+    // d0 = C (4 + 8): a move may split a heap into two or three heaps without taking
+    // any token. The error for a bad d0 says C is allowed, so `C.07` must parse.
+    // (A low --max-work keeps the search for a period past heap 12 short.)
+    for rule in ["octal[C.07]", "octal[c.07]"] {
+        let answer = json(&["seq", "--json", rule, "-n", "12", "--max-work", "1000000"]);
+        assert_eq!(answer["rule"], "octal[C.07]", "{rule}");
+        // Heap 3: split into 1 + 2 (G = 1) or 1 + 1 + 1 (0), take 2 leaving 1 (0): mex 2.
+        assert_eq!(
+            answer["values"],
+            serde_json::json!([0, 0, 1, 2, 3, 4, 5, 6, 7, 3, 2, 8, 9])
+        );
+        let plain = json(&[
+            "seq",
+            "--json",
+            "--method",
+            "plain",
+            rule,
+            "-n",
+            "12",
+            "--max-work",
+            "1000000",
+        ]);
+        assert_eq!(plain["values"], answer["values"], "{rule}");
+    }
+    // The other letters lex as codes too, and the code's own check explains.
+    for (rule, message) in [
+        ("octal[A.07]", "d0 must be 0, 4, 8 or C"),
+        ("octal[F.1]", "d0 must be 0, 4, 8 or C"),
+        ("octal[0C.07]", "d0 is a single digit"),
+        ("octal[C.]", "no digit after '.'"),
+    ] {
+        let output = grundy(&["seq", rule, "-n", "5"]);
+        assert_eq!(output.status.code(), Some(2), "{rule}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with("error:") && stderr.contains(message),
+            "{rule}: {stderr}"
+        );
+    }
+}
+
 fn refused(args: &[&str]) -> String {
     let output = grundy(args);
     assert_eq!(output.status.code(), Some(3), "{args:?}");
