@@ -400,3 +400,75 @@ fn all_but_subtraction_is_proven_by_the_window_test() {
     assert_eq!(answer["proven"], true);
     assert!(answer["proof"].as_str().unwrap().contains("window test"));
 }
+
+/// `--until-proven` alone, from a small N, grows the range until Guy-Smith proves the
+/// period; standard error (not a terminal here) shows no progress bar.
+fn proven_by_until_proven_alone(code: &str, period: u64, preperiod: u64) {
+    let rule = format!("octal[{code}]");
+    let output = grundy(&["seq", "--json", &rule, "-n", "1000", "--until-proven"]);
+    assert!(
+        output.status.success(),
+        "{rule}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stderr.is_empty(), "{rule}: {:?}", output.stderr);
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (answer["period"].as_u64(), answer["preperiod"].as_u64()),
+        (Some(period), Some(preperiod)),
+        "{rule}"
+    );
+    assert_eq!(answer["proven"], true, "{rule}");
+    assert!(
+        answer["proof"].as_str().unwrap().contains("Guy-Smith"),
+        "{rule}"
+    );
+    assert_eq!(answer["values"].as_array().map(Vec::len), Some(1001));
+    // Exactly as many values as the proof needs (2·n0 + 2p + 3 for these codes, k = 3
+    // or 4): the range grew to what the period seen needs, not to the next power of two.
+    let k = code.len() as u64 - 2;
+    assert_eq!(
+        answer["computed"].as_u64(),
+        Some(2 * preperiod + 2 * period + k),
+        "{rule}"
+    );
+}
+
+#[test]
+fn until_proven_alone_proves_0_376() {
+    // Period 4 from heap 2268248: used to take minutes (every multiple of 4 followed
+    // back over the 1.9*10^6 periodic heaps at each doubling). About 3 s on one core.
+    proven_by_until_proven_alone("0.376", 4, 2_268_248);
+}
+
+#[test]
+fn until_proven_alone_proves_0_354() {
+    // Period 1180 from heap 10061916: 2.0*10^7 values, about 7 s on one core.
+    proven_by_until_proven_alone("0.354", 1180, 10_061_916);
+}
+
+#[test]
+#[ignore = "slow: about 2 minutes and 450 MB (4.4*10^8 values); run with --ignored"]
+fn until_proven_alone_proves_0_1777() {
+    // Period 60620715 from heap 160949018.
+    proven_by_until_proven_alone("0.1777", 60_620_715, 160_949_018);
+}
+
+#[test]
+fn until_proven_stopped_by_the_memory_limit_exits_3_naming_it() {
+    // 0.1777's proof needs 4.4*10^8 values; 8 MiB holds about 2*10^6.
+    let stderr = refused(&[
+        "seq",
+        "octal[0.1777]",
+        "-n",
+        "10",
+        "--until-proven",
+        "--max-memory",
+        "8M",
+    ]);
+    assert!(
+        stderr.contains("--until-proven found no proven period"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-memory"), "{stderr}");
+}
