@@ -472,3 +472,35 @@ fn until_proven_stopped_by_the_memory_limit_exits_3_naming_it() {
     );
     assert!(stderr.contains("--max-memory"), "{stderr}");
 }
+
+#[test]
+fn every_method_the_help_names_is_accepted() {
+    // The help described `--method fast` while only `sparse` and `plain` were accepted.
+    let help = String::from_utf8(grundy(&["seq", "--help"]).stdout).unwrap();
+    let line = help
+        .lines()
+        .find(|line| line.trim_start().starts_with("--method"))
+        .unwrap();
+    assert!(
+        line.contains("fast (") && line.contains("plain ("),
+        "{line}"
+    );
+    let listed = line
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap();
+    let mut methods: Vec<&str> = listed.split(", ").collect();
+    assert_eq!(methods, ["fast", "plain"], "{line}");
+    assert!(line.contains("[default: fast]"), "{line}");
+    // `sparse`, the old name of `fast`, still works.
+    methods.push("sparse");
+    let expected = json(&["seq", "--json", "lasker", "-n", "12"]);
+    for method in methods {
+        let answer = json(&["seq", "--json", "--method", method, "lasker", "-n", "12"]);
+        assert_eq!(answer["values"], expected["values"], "{method}");
+    }
+    let output = grundy(&["seq", "--method", "quick", "lasker", "-n", "12"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stderr.starts_with(b"error:"));
+}

@@ -63,8 +63,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_heap: usize,
     /// The algorithm: fast (a proven closed form for nim, lasker and rest_nim,
-    /// otherwise sparse space) or plain mex (the reference).
-    #[arg(long, value_enum, default_value_t = MethodArg::Sparse)]
+    /// otherwise sparse space; `sparse` is another name for it) or plain (the mex of
+    /// every option: the reference).
+    #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
     /// The most memory the computation may use, as estimated before it starts:
     /// bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
@@ -165,7 +166,12 @@ impl From<Format> for FileFormat {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum MethodArg {
-    Sparse,
+    // Method::SparseSpace; `sparse` was its name before the help called it `fast`.
+    // (Plain comments: a doc comment would become the value's help and change the
+    // layout of the whole --help.)
+    #[value(alias = "sparse")]
+    Fast,
+    // Method::PlainMex.
     Plain,
 }
 
@@ -231,7 +237,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
     let method = match args.method {
-        MethodArg::Sparse => Method::SparseSpace,
+        MethodArg::Fast => Method::SparseSpace,
         MethodArg::Plain => Method::PlainMex,
     };
     if args.last_heap > LARGEST_HEAP {
