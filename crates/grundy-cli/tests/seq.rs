@@ -125,6 +125,49 @@ fn bad_rules_exit_2() {
     }
 }
 
+#[test]
+fn codes_whose_zeroth_digit_is_c() {
+    // d0 = C (4 + 8): a move may split a heap into two or three heaps without taking
+    // any token. The error for a bad d0 says C is allowed, so `C.07` must parse.
+    // (A low --max-work keeps the search for a period past heap 12 short.)
+    for rule in ["octal[C.07]", "octal[c.07]"] {
+        let answer = json(&["seq", "--json", rule, "-n", "12", "--max-work", "1000000"]);
+        assert_eq!(answer["rule"], "octal[C.07]", "{rule}");
+        // Heap 3: split into 1 + 2 (G = 1) or 1 + 1 + 1 (0), take 2 leaving 1 (0): mex 2.
+        assert_eq!(
+            answer["values"],
+            serde_json::json!([0, 0, 1, 2, 3, 4, 5, 6, 7, 3, 2, 8, 9])
+        );
+        let plain = json(&[
+            "seq",
+            "--json",
+            "--method",
+            "plain",
+            rule,
+            "-n",
+            "12",
+            "--max-work",
+            "1000000",
+        ]);
+        assert_eq!(plain["values"], answer["values"], "{rule}");
+    }
+    // The other letters lex as codes too, and the code's own check explains.
+    for (rule, message) in [
+        ("octal[A.07]", "d0 must be 0, 4, 8 or C"),
+        ("octal[F.1]", "d0 must be 0, 4, 8 or C"),
+        ("octal[0C.07]", "d0 is a single digit"),
+        ("octal[C.]", "no digit after '.'"),
+    ] {
+        let output = grundy(&["seq", rule, "-n", "5"]);
+        assert_eq!(output.status.code(), Some(2), "{rule}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with("error:") && stderr.contains(message),
+            "{rule}: {stderr}"
+        );
+    }
+}
+
 fn refused(args: &[&str]) -> String {
     let output = grundy(args);
     assert_eq!(output.status.code(), Some(3), "{args:?}");
@@ -401,4 +444,108 @@ fn text_output_labels_each_row_with_its_first_heap() {
     );
     assert_eq!(written.lines().count(), 26);
     std::fs::remove_file(&path).unwrap();
+}
+
+/// `--until-proven` alone, from a small N, grows the range until Guy-Smith proves the
+/// period; standard error (not a terminal here) shows no progress bar.
+fn proven_by_until_proven_alone(code: &str, period: u64, preperiod: u64) {
+    let rule = format!("octal[{code}]");
+    let output = grundy(&["seq", "--json", &rule, "-n", "1000", "--until-proven"]);
+    assert!(
+        output.status.success(),
+        "{rule}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stderr.is_empty(), "{rule}: {:?}", output.stderr);
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (answer["period"].as_u64(), answer["preperiod"].as_u64()),
+        (Some(period), Some(preperiod)),
+        "{rule}"
+    );
+    assert_eq!(answer["proven"], true, "{rule}");
+    assert!(
+        answer["proof"].as_str().unwrap().contains("Guy-Smith"),
+        "{rule}"
+    );
+    assert_eq!(answer["values"].as_array().map(Vec::len), Some(1001));
+    // Exactly as many values as the proof needs (2·n0 + 2p + 3 for these codes, k = 3
+    // or 4): the range grew to what the period seen needs, not to the next power of two.
+    let k = code.len() as u64 - 2;
+    assert_eq!(
+        answer["computed"].as_u64(),
+        Some(2 * preperiod + 2 * period + k),
+        "{rule}"
+    );
+}
+
+#[test]
+fn until_proven_alone_proves_0_376() {
+    // Period 4 from heap 2268248: used to take minutes (every multiple of 4 followed
+    // back over the 1.9*10^6 periodic heaps at each doubling). About 3 s on one core.
+    proven_by_until_proven_alone("0.376", 4, 2_268_248);
+}
+
+#[test]
+fn until_proven_alone_proves_0_354() {
+    // Period 1180 from heap 10061916: 2.0*10^7 values, about 7 s on one core.
+    proven_by_until_proven_alone("0.354", 1180, 10_061_916);
+}
+
+#[test]
+#[ignore = "slow: about 2 minutes and 450 MB (4.4*10^8 values); run with --ignored"]
+fn until_proven_alone_proves_0_1777() {
+    // Period 60620715 from heap 160949018.
+    proven_by_until_proven_alone("0.1777", 60_620_715, 160_949_018);
+}
+
+#[test]
+fn until_proven_stopped_by_the_memory_limit_exits_3_naming_it() {
+    // 0.1777's proof needs 4.4*10^8 values; 8 MiB holds about 2*10^6.
+    let stderr = refused(&[
+        "seq",
+        "octal[0.1777]",
+        "-n",
+        "10",
+        "--until-proven",
+        "--max-memory",
+        "8M",
+    ]);
+    assert!(
+        stderr.contains("--until-proven found no proven period"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-memory"), "{stderr}");
+}
+
+#[test]
+fn every_method_the_help_names_is_accepted() {
+    // The help described `--method fast` while only `sparse` and `plain` were accepted.
+    let help = String::from_utf8(grundy(&["seq", "--help"]).stdout).unwrap();
+    let line = help
+        .lines()
+        .find(|line| line.trim_start().starts_with("--method"))
+        .unwrap();
+    assert!(
+        line.contains("fast (") && line.contains("plain ("),
+        "{line}"
+    );
+    let listed = line
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap();
+    let mut methods: Vec<&str> = listed.split(", ").collect();
+    assert_eq!(methods, ["fast", "plain"], "{line}");
+    assert!(line.contains("[default: fast]"), "{line}");
+    // `sparse`, the old name of `fast`, still works.
+    methods.push("sparse");
+    let expected = json(&["seq", "--json", "lasker", "-n", "12"]);
+    for method in methods {
+        let answer = json(&["seq", "--json", "--method", method, "lasker", "-n", "12"]);
+        assert_eq!(answer["values"], expected["values"], "{method}");
+    }
+    let output = grundy(&["seq", "--method", "quick", "lasker", "-n", "12"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stderr.starts_with(b"error:"));
 }

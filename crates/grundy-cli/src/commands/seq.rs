@@ -8,7 +8,7 @@
 //! the limits would be passed; `--until-proven` stops with exit 3 if it is cut
 //! short before a proof.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -54,15 +54,18 @@ pub struct Args {
     /// The file format for --out.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Keep computing past N until a theorem proves the period (up to --max-heap).
+    /// Keep computing past N until a theorem proves the period: the range doubles (or
+    /// grows to what the proof of a period seen needs) up to --max-heap, within
+    /// --max-memory and --max-work (exit 3 naming the flag when they stop it first).
     #[arg(long)]
     until_proven: bool,
     /// The furthest heap --until-proven may compute.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_heap: usize,
     /// The algorithm: fast (a proven closed form for nim, lasker and rest_nim,
-    /// otherwise sparse space) or plain mex (the reference).
-    #[arg(long, value_enum, default_value_t = MethodArg::Sparse)]
+    /// otherwise sparse space; `sparse` is another name for it) or plain (the mex of
+    /// every option: the reference).
+    #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
     /// The most memory the computation may use, as estimated before it starts:
     /// bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
@@ -163,34 +166,53 @@ impl From<Format> for FileFormat {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum MethodArg {
-    Sparse,
+    // Method::SparseSpace; `sparse` was its name before the help called it `fast`.
+    // (Plain comments: a doc comment would become the value's help and change the
+    // layout of the whole --help.)
+    #[value(alias = "sparse")]
+    Fast,
+    // Method::PlainMex.
     Plain,
 }
 
-/// A progress bar on standard error, shown only once a run has lasted a second.
+/// A progress bar on standard error, shown only when standard error is a terminal and
+/// once a run has lasted a second.
 struct Bar {
     started: Instant,
+    /// Values asked for (heaps `0..=N`): a run past them is --until-proven's.
+    asked: usize,
+    /// Whether standard error is a terminal.
+    shown: bool,
     bar: Option<ProgressBar>,
 }
 
 impl Bar {
-    fn new() -> Self {
+    fn new(asked: usize) -> Self {
         Self {
             started: Instant::now(),
+            asked,
+            shown: io::stderr().is_terminal(),
             bar: None,
         }
     }
 
     fn update(&mut self, progress: Progress) -> ControlFlow<()> {
-        if self.bar.is_none() && self.started.elapsed() > Duration::from_secs(1) {
+        if self.shown && self.bar.is_none() && self.started.elapsed() > Duration::from_secs(1) {
             let bar = ProgressBar::new(progress.total as u64);
             bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} values, {per_sec}, eta {eta}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} values, {per_sec}, eta {eta}{msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
+            if progress.total > self.asked {
+                // --until-proven grows the range step by step (doubling, or to what a
+                // period seen needs); the bar shows the current step.
+                bar.set_message(" (looking for a proven period)");
+            }
             bar.set_length(progress.total as u64);
             bar.set_position(progress.done as u64);
         }
@@ -215,7 +237,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
     let method = match args.method {
-        MethodArg::Sparse => Method::SparseSpace,
+        MethodArg::Fast => Method::SparseSpace,
         MethodArg::Plain => Method::PlainMex,
     };
     if args.last_heap > LARGEST_HEAP {
@@ -275,7 +297,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             over_limits(&model, args.last_heap, &limits)
         )));
     };
-    let mut bar = Bar::new();
+    let mut bar = Bar::new(args.last_heap.saturating_add(1));
     let mut progress = |report: Progress| bar.update(report);
     let mut solver = match &args.out {
         Some(path) => compute_into_file(

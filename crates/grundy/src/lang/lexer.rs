@@ -121,6 +121,12 @@ impl<'s> Lexer<'s> {
             b'-' | b'0'..=b'9' => return self.number(start),
             b if b.is_ascii_alphabetic() || b == b'_' => {
                 let name = self.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+                // A code whose zeroth digit is a letter: `C.07`, `c.1` (a name is never
+                // followed by a point). Other hexadecimal letters lex the same way, so
+                // that the code's own check says which digits d0 may be.
+                if name.bytes().all(|b| b.is_ascii_hexdigit()) && self.at_code_point() {
+                    return Ok(self.code(start));
+                }
                 return Ok((
                     Token::Name(name.to_owned()),
                     Span::new(start, self.position),
@@ -138,7 +144,8 @@ impl<'s> Lexer<'s> {
         Ok(token)
     }
 
-    /// An integer, or a code such as `0.137`, `4.07`, `0.3F` or `4!.0`.
+    /// An integer, or a code such as `0.137`, `4.07`, `0.3F` or `4!.0` (see also
+    /// codes with a letter first, `C.07`, in [`Self::next_token`]).
     fn number(&mut self, start: usize) -> Result<(Token, Span), LangError> {
         if self.peek_byte(0) == Some(b'-') {
             self.position += 1;
@@ -150,34 +157,52 @@ impl<'s> Lexer<'s> {
             }
         }
         self.take_while(|b| b.is_ascii_digit());
-        let is_code = match (self.peek_byte(0), self.peek_byte(1)) {
-            (Some(b'.'), next) => next != Some(b'.'),
-            (Some(b'!'), Some(b'.')) => true,
-            _ => false,
-        };
-        if is_code {
+        // Hexadecimal letters before a point still belong to the code (`0C.07`,
+        // rejected by the code's own check as a d0 of two digits).
+        let digits_end = self.position;
+        self.take_while(|b| b.is_ascii_hexdigit());
+        if !self.at_code_point() {
+            self.position = digits_end;
+        }
+        if self.at_code_point() {
             if self.source.as_bytes()[start] == b'-' {
                 return Err(LangError::new(
                     "a code cannot be negative",
                     Span::new(start, self.position),
                 ));
             }
-            if self.peek_byte(0) == Some(b'!') {
-                self.position += 1;
-            }
-            self.position += 1; // the dot
-            self.take_while(|b| b.is_ascii_alphanumeric());
-            let code = &self.source[start..self.position];
-            return Ok((
-                Token::Code(code.to_owned()),
-                Span::new(start, self.position),
-            ));
+            return Ok(self.code(start));
         }
         let digits = &self.source[start..self.position];
         Ok((
             Token::Integer(digits.to_owned()),
             Span::new(start, self.position),
         ))
+    }
+
+    /// Whether a code's point comes next: `.` (not the `..` of a range), or CGSuite's
+    /// `!.` as in `4!.0`.
+    fn at_code_point(&self) -> bool {
+        match (self.peek_byte(0), self.peek_byte(1)) {
+            (Some(b'.'), next) => next != Some(b'.'),
+            (Some(b'!'), Some(b'.')) => true,
+            _ => false,
+        }
+    }
+
+    /// A code whose digits before the point (from `start`) were read: the point and
+    /// the digits after it.
+    fn code(&mut self, start: usize) -> (Token, Span) {
+        if self.peek_byte(0) == Some(b'!') {
+            self.position += 1;
+        }
+        self.position += 1; // the dot
+        self.take_while(|b| b.is_ascii_alphanumeric());
+        let code = &self.source[start..self.position];
+        (
+            Token::Code(code.to_owned()),
+            Span::new(start, self.position),
+        )
     }
 
     /// The rest of a quoted text whose opening quote (at `start`) was read.

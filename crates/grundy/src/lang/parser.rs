@@ -353,6 +353,44 @@ mod tests {
     }
 
     #[test]
+    fn codes_may_start_with_a_hexadecimal_letter() {
+        // d0 may be C (splitting into two or three heaps): `C.07` is a code, not the
+        // name `C` followed by a stray point.
+        for (source, code) in [
+            ("octal[C.07](5)", "C.07"),
+            ("octal[c.07](5)", "c.07"),
+            ("octal[C.3F]()", "C.3F"),
+            // Letters the code rejects still lex as a code, so that its check explains.
+            ("octal[A.07]()", "A.07"),
+            ("octal[0C.07]()", "0C.07"),
+            ("octal[CC.1]()", "CC.1"),
+            ("octal[C!.0]()", "C!.0"),
+        ] {
+            let sum = parse(source).unwrap_or_else(|e| panic!("{source}: {}", e.message));
+            assert_eq!(
+                sum.terms[0].params[0].value.kind,
+                ValueKind::Code(code.into()),
+                "{source}"
+            );
+            assert_eq!(parse(&sum.to_string()).unwrap(), sum, "{source}");
+        }
+        // Names, integers and ranges around them read as before.
+        assert_eq!(
+            parse("g[c, 1](0)").unwrap_err().message,
+            "expected `(` after `c`, found `,`"
+        );
+        let sum = parse("g[k=12, 1..3](0)").unwrap();
+        assert_eq!(
+            sum.terms[0].params[1].value.kind,
+            ValueKind::Range(1.into(), 3.into())
+        );
+        assert_eq!(
+            parse("nim(12abc)").unwrap_err().message,
+            "expected `,` or `)` after an argument, found `abc`"
+        );
+    }
+
+    #[test]
     fn integers_of_any_size() {
         let digits = "1".repeat(300);
         let sum = parse(&format!("nim({digits})")).unwrap();
@@ -422,7 +460,7 @@ mod tests {
             any::<i64>().prop_map(|n| n.to_string()),
             "[0-9]{1,40}",
             (0u32..1000, 0u32..1000).prop_map(|(a, b)| format!("{a}..{b}")),
-            "[0-9]\\.[0-9A-F]{0,5}",
+            "[0-9A-Fa-f]\\.[0-9A-F]{0,5}",
             "[ -~]{0,8}".prop_map(|t| format!("{:?}", t).replace("\\u{7f}", "")),
             "[a-z./]{1,10}".prop_map(|p| format!("@{p}")),
         ];

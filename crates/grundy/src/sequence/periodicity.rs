@@ -231,7 +231,7 @@ fn closed_form(rule: &HeapRule) -> Option<(usize, usize, u32, &'static str)> {
 }
 
 /// The value of a heap by a closed form proven for every heap (Nim, Rest Nim: `n`;
-/// Lasker's Nim: see [`crate::games::lasker`]), or `None` for a rule without one.
+/// Lasker's Nim: see [`crate::rules::lasker`]), or `None` for a rule without one.
 ///
 /// ```
 /// use grundy::games::heap::HeapRule;
@@ -288,6 +288,11 @@ pub fn certification_length(
 ///
 /// Returns `None` when no period is seen clearly enough (see the module documentation).
 pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Periodicity> {
+    detection(rule, values).found
+}
+
+/// [`find_periodicity`], with the relation seen over the most heaps.
+fn detection(rule: &HeapRule, values: &GrundyValues) -> Detection {
     // Read in place, at the storage's own width: no copy of a long sequence.
     match &values.store {
         Store::Narrow(g) => find_in(rule, g, values),
@@ -296,25 +301,30 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     }
 }
 
-/// [`find_periodicity`] on the stored cells `g` of `values`.
-fn find_in<T: Cell>(rule: &HeapRule, g: &[T], values: &GrundyValues) -> Option<Periodicity> {
+/// [`detection`] on the stored cells `g` of `values`.
+fn find_in<T: Cell>(rule: &HeapRule, g: &[T], values: &GrundyValues) -> Detection {
     if let Some((preperiod, period, saltus, theorem)) = closed_form(rule) {
         let holds = (preperiod..g.len().saturating_sub(period))
             .all(|n| g[n + period].get() == g[n].get() + saltus);
         if holds && g.len() > preperiod + period {
-            return Some(Periodicity {
-                preperiod,
-                period,
-                saltus,
-                proof: Proof::ClosedForm { theorem },
-            });
+            return Detection {
+                found: Some(Periodicity {
+                    preperiod,
+                    period,
+                    saltus,
+                    proof: Proof::ClosedForm { theorem },
+                }),
+                widest: Some((preperiod, period, saltus)),
+            };
         }
     }
     // A candidate the values already certify is accepted even when seen over fewer
     // heaps than the detection rule asks: the theorem, not the length, decides.
-    detect(g, |preperiod, period, saltus| {
-        prove(rule, values, preperiod, period, saltus)
-    })
+    detect_counting(
+        g,
+        |preperiod, period, saltus| prove(rule, values, preperiod, period, saltus),
+        &mut 0,
+    )
 }
 
 /// What certifies `G(n + period) = G(n) + saltus` from `preperiod` on, given the values
@@ -360,41 +370,93 @@ fn prove(
     }
 }
 
+/// What [`detect_counting`] saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Detection {
+    /// The period reported, proven or not.
+    found: Option<Periodicity>,
+    /// The relation `(preperiod, period, saltus)` seen over the most heaps, reported or
+    /// not: where [`until_proven`] looks for the values a proof would need.
+    widest: Option<(usize, usize, u32)>,
+}
+
 /// The smallest period seen clearly, or whose relation `prove` certifies from the values
-/// at hand, with its smallest preperiod and what `prove` says of it.
-fn detect<T: Cell>(g: &[T], prove: impl Fn(usize, usize, u32) -> Proof) -> Option<Periodicity> {
+/// at hand, with its smallest preperiod and what `prove` says of it; with the relation
+/// seen over the most heaps, and adding to `compared` the number of values compared
+/// while following relations back (tests bound it).
+///
+/// Once a period `p` is seen from `n0` on, its multiples `q` with `n0 + q <= last` hold
+/// from exactly `n0` too (with saltus `(q/p)·s`) and are not followed back again: the
+/// relation of `q` holds from `n0` since that of `p` does, and if it held at `n0 - 1`,
+/// then `G(n0 - 1 + p) = G(n0 - 1 + q) - (q/p - 1)·s = G(n0 - 1) + s`, so `p` would hold
+/// at `n0 - 1`. Without this, a period seen over a long stretch but not long enough to
+/// report (0.376's period 4 from heap 2268248, in 3·10^6 values) made every one of its
+/// multiples walk that stretch again: quadratic time, a minute for 3·10^6 values.
+fn detect_counting<T: Cell>(
+    g: &[T],
+    prove: impl Fn(usize, usize, u32) -> Proof,
+    compared: &mut u64,
+) -> Detection {
     let len = g.len();
+    // The relation followed back the furthest so far: (period, preperiod).
+    let mut earliest: Option<(usize, usize)> = None;
+    // The relation seen over the most heaps so far, and over how many.
+    let mut widest: Option<((usize, usize, u32), usize)> = None;
     for period in 1..=len / 2 {
         let last = len - 1;
         let Some(saltus) = g[last].get().checked_sub(g[last - period].get()) else {
             continue;
         };
-        let mut start = last - period;
-        while start > 0 && g[start - 1 + period].get() == g[start - 1].get().wrapping_add(saltus) {
-            start -= 1;
-        }
+        let start = match earliest {
+            Some((p, n0)) if period % p == 0 && n0 + period <= last => n0,
+            _ => {
+                let mut start = last - period;
+                while start > 0
+                    && g[start - 1 + period].get() == g[start - 1].get().wrapping_add(saltus)
+                {
+                    start -= 1;
+                }
+                *compared += (last - period - start) as u64 + 1;
+                if earliest.is_none_or(|(_, n0)| start < n0) {
+                    earliest = Some((period, start));
+                }
+                start
+            }
+        };
         let seen = len - period - start;
+        if widest.is_none_or(|(_, most)| seen > most) {
+            widest = Some(((start, period, saltus), seen));
+        }
         let clear = seen >= start + period && seen >= 2 * period;
         if clear || seen >= period {
             let proof = prove(start, period, saltus);
             if clear || proof != Proof::Unproven {
-                return Some(Periodicity {
-                    preperiod: start,
-                    period,
-                    saltus,
-                    proof,
-                });
+                return Detection {
+                    found: Some(Periodicity {
+                        preperiod: start,
+                        period,
+                        saltus,
+                        proof,
+                    }),
+                    widest: widest.map(|(relation, _)| relation),
+                };
             }
         }
     }
-    None
+    Detection {
+        found: None,
+        widest: widest.map(|(relation, _)| relation),
+    }
 }
 
 /// Computes values until a theorem proves a period, or until `max_heap`.
 ///
-/// Starts from what `solver` has, grows the sequence geometrically (and exactly far
-/// enough once a candidate period needs only a few more values to be proven), and
-/// returns the proven periodicity, or the best unproven one found by `max_heap`.
+/// Starts from what `solver` has and grows the sequence geometrically, doubling it,
+/// except that once a relation `G(n + p) = G(n) + s` is seen (reported or not) whose
+/// proof needs fewer than twice the values at hand ([`certification_length`]), it grows
+/// to exactly that many (or by a sixteenth, if that is more: a relation seen by chance
+/// cannot make it crawl). Returns the proven periodicity, or the best unproven one found
+/// by `max_heap`.
 pub fn until_proven(
     solver: &mut SequenceSolver,
     max_heap: usize,
@@ -407,24 +469,167 @@ pub fn until_proven(
         .min(max_heap.saturating_add(1));
     loop {
         solver.extend_to_with_progress(target - 1, progress)?;
-        let found = find_periodicity(solver.rule(), solver.values());
-        if let Some(periodicity) = &found
-            && periodicity.proven()
-        {
-            return Ok(found);
+        let seen = detection(solver.rule(), solver.values());
+        if seen.found.as_ref().is_some_and(Periodicity::proven) {
+            return Ok(seen.found);
         }
         let have = solver.values().len();
         if have > max_heap {
-            return Ok(found);
+            return Ok(seen.found);
         }
-        let mut next = have.saturating_mul(2);
-        if let Some(p) = &found
-            && let Some(needed) =
-                certification_length(solver.rule(), p.preperiod, p.period, p.saltus)
-            && needed > have
-        {
-            next = next.min(needed.max(have + 1));
+        target = next_target(solver.rule(), have, &seen).min(max_heap.saturating_add(1));
+    }
+}
+
+/// How many values [`until_proven`] computes next, holding `have` and having seen `seen`.
+fn next_target(rule: &HeapRule, have: usize, seen: &Detection) -> usize {
+    let doubled = have.saturating_mul(2);
+    let relation = seen
+        .found
+        .as_ref()
+        .map(|p| (p.preperiod, p.period, p.saltus))
+        .or(seen.widest);
+    match relation.and_then(|(n0, p, s)| certification_length(rule, n0, p, s)) {
+        Some(needed) if needed > have => needed.max(have + have / 16 + 1).min(doubled),
+        _ => doubled,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `detect` as it was: every candidate period followed back from the end.
+    fn detect_reference(
+        g: &[u32],
+        prove: impl Fn(usize, usize, u32) -> Proof,
+    ) -> Option<Periodicity> {
+        let len = g.len();
+        for period in 1..=len / 2 {
+            let last = len - 1;
+            let Some(saltus) = g[last].checked_sub(g[last - period]) else {
+                continue;
+            };
+            let mut start = last - period;
+            while start > 0 && g[start - 1 + period] == g[start - 1].wrapping_add(saltus) {
+                start -= 1;
+            }
+            let seen = len - period - start;
+            let clear = seen >= start + period && seen >= 2 * period;
+            if clear || seen >= period {
+                let proof = prove(start, period, saltus);
+                if clear || proof != Proof::Unproven {
+                    return Some(Periodicity {
+                        preperiod: start,
+                        period,
+                        saltus,
+                        proof,
+                    });
+                }
+            }
         }
-        target = next.min(max_heap.saturating_add(1));
+        None
+    }
+
+    /// A preperiod of arbitrary values, then `G(n + period) = G(n) + saltus`.
+    fn eventually_periodic(preperiod: &[u32], base: &[u32], saltus: u32, len: usize) -> Vec<u32> {
+        let mut g = preperiod.to_vec();
+        let period = base.len();
+        while g.len() < len {
+            let i = g.len() - preperiod.len();
+            g.push(base[i % period] + (i / period) as u32 * saltus);
+        }
+        g.truncate(len);
+        g
+    }
+
+    #[test]
+    fn a_long_unreported_period_is_not_followed_back_once_per_multiple() {
+        // Period 4 from heap 55000 in 100000 values (like 0.376's period 4 from heap
+        // 2268248 in 3*10^6): seen over 45000 heaps, fewer than the preperiod, so not
+        // reported. Its 12500 multiples up to 50000 used to walk those 45000 heaps
+        // again each (5.6*10^8 comparisons; 0.376 took a minute); now once.
+        let preperiod: Vec<u32> = (0..55_000u32).map(|n| n % 7 + 10 * (n % 3)).collect();
+        let g = eventually_periodic(&preperiod, &[1, 5, 2, 8], 0, 100_000);
+        let never = |_, _, _| Proof::Unproven;
+        let mut compared = 0;
+        let seen = detect_counting(&g, never, &mut compared);
+        assert_eq!(seen.found, detect_reference(&g, never));
+        assert!(seen.found.is_none());
+        // The relation until_proven extends the values for.
+        assert_eq!(seen.widest, Some((55_000, 4, 0)));
+        assert!(compared < 2 * g.len() as u64, "{compared} values compared");
+        // A proof at hand still reports it, at its smallest period.
+        let proven = |n0, p, s| {
+            if (n0, p, s) == (55_000, 4, 0) {
+                Proof::GuySmith { checked: 0 }
+            } else {
+                Proof::Unproven
+            }
+        };
+        let found = detect_counting(&g, proven, &mut 0).found.unwrap();
+        assert_eq!((found.preperiod, found.period), (55_000, 4));
+    }
+
+    #[test]
+    fn until_proven_grows_to_what_the_widest_relation_needs() {
+        // 0.376 at 2^22 values: period 4 seen from heap 2268248 over 1.9*10^6 heaps, not
+        // reported; Guy-Smith needs heaps 0..2·2268248 + 4 + 3 + 4. Doubling to 2^23
+        // computed 3.7*10^6 values more than that.
+        let rule = HeapRule::octal("0.376").unwrap();
+        let seen = |widest| Detection {
+            found: None,
+            widest,
+        };
+        let have = 1 << 22;
+        assert_eq!(
+            next_target(&rule, have, &seen(Some((2_268_248, 4, 0)))),
+            4_536_507
+        );
+        // Nothing seen, or a proof needing more than twice the values: doubling.
+        assert_eq!(next_target(&rule, have, &seen(None)), 2 * have);
+        assert_eq!(
+            next_target(&rule, have, &seen(Some((have - 2, 5, 0)))),
+            2 * have
+        );
+        // A proof just out of reach: at least a sixteenth more, never a crawl.
+        assert_eq!(
+            next_target(&rule, 800, &seen(Some((396, 4, 0)))),
+            800 + 50 + 1
+        );
+        // A reported, unproven period comes first.
+        let found = Detection {
+            found: Some(Periodicity {
+                preperiod: 2_268_248,
+                period: 4,
+                saltus: 0,
+                proof: Proof::Unproven,
+            }),
+            widest: Some((have - 10, 5, 0)),
+        };
+        assert_eq!(next_target(&rule, have, &found), 4_536_507);
+    }
+
+    proptest! {
+        #[test]
+        fn detection_agrees_with_following_every_period_back(
+            preperiod in prop::collection::vec(0u32..4, 0..40),
+            base in prop::collection::vec(0u32..4, 1..8),
+            saltus in 0u32..3,
+            len in 1usize..120,
+            // A candidate whose proof is at hand, or none.
+            proven in prop::option::of((0usize..40, 1usize..16)),
+        ) {
+            let g = eventually_periodic(&preperiod, &base, saltus, len);
+            let prove = |n0, p, _| {
+                if proven == Some((n0, p)) {
+                    Proof::GuySmith { checked: 0 }
+                } else {
+                    Proof::Unproven
+                }
+            };
+            prop_assert_eq!(detect_counting(&g, prove, &mut 0).found, detect_reference(&g, prove));
+        }
     }
 }

@@ -100,6 +100,105 @@ pub(crate) fn codes_available() -> bool {
     }
 }
 
+/// The vector paths a test compares with the portable ones, by what they need.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paths {
+    /// Those of [`available`]: AVX-512 F, BW, VL and VBMI2.
+    Words,
+    /// Those of [`codes_available`]: the same, and VBMI and BITALG.
+    Bytes,
+}
+
+#[cfg(test)]
+impl Paths {
+    /// The CPU features, by `is_x86_feature_detected!`'s names.
+    const fn features(self) -> &'static [&'static str] {
+        const BYTES: [&str; 6] = [
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512vbmi2",
+            "avx512vbmi",
+            "avx512bitalg",
+        ];
+        match self {
+            Self::Words => BYTES.split_at(4).0,
+            Self::Bytes => &BYTES,
+        }
+    }
+}
+
+/// The features `paths` need that `has` lacks.
+#[cfg(test)]
+fn missing_of(paths: Paths, has: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    paths
+        .features()
+        .iter()
+        .copied()
+        .filter(|feature| !has(feature))
+        .collect()
+}
+
+/// The features `paths` need that this machine lacks (all on another architecture).
+#[cfg(test)]
+pub(crate) fn missing_features(paths: Paths) -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    let has = |feature: &str| match feature {
+        "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+        "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+        "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
+        "avx512vbmi2" => std::arch::is_x86_feature_detected!("avx512vbmi2"),
+        "avx512vbmi" => std::arch::is_x86_feature_detected!("avx512vbmi"),
+        "avx512bitalg" => std::arch::is_x86_feature_detected!("avx512bitalg"),
+        _ => false,
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let has = |_: &str| false;
+    missing_of(paths, has)
+}
+
+/// Whether the vector half of the test `test` runs: true when this machine has what
+/// `paths` need. Otherwise (on such a machine the vector calls would silently run the
+/// portable loop again) it says so on standard error, once per test and past the test
+/// harness's capture, as `SKIPPED: TEST: vector paths not compared (no avx512vbmi,
+/// ...)`, and returns false; with the environment variable `GRUNDY_REQUIRE_SIMD` set
+/// (for a CI machine that has AVX-512) it fails instead.
+#[cfg(test)]
+pub(crate) fn vector_half_runs(test: &str, paths: Paths) -> bool {
+    let missing = missing_features(paths);
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("GRUNDY_REQUIRE_SIMD").is_none(),
+        "GRUNDY_REQUIRE_SIMD is set, but {test} cannot compare the vector paths: no {}",
+        missing.join(", no ")
+    );
+    let line = skipped_line(test, &missing);
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|t| t == test) {
+        said.push(test.to_owned());
+        // Written to the stream itself: `eprintln!` would be captured, and shown only
+        // if the test failed.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "{line}");
+    }
+    false
+}
+
+/// The line [`vector_half_runs`] writes.
+#[cfg(test)]
+fn skipped_line(test: &str, missing: &[&str]) -> String {
+    format!(
+        "SKIPPED: {test}: vector paths not compared with the portable ones (no {})",
+        missing.join(", no ")
+    )
+}
+
 /// Heaps whose option rows [`mark_pairs`] fills at once.
 pub(crate) const MARK_LANES: usize = 32;
 
@@ -1007,11 +1106,44 @@ mod x86 {
     }
 }
 
+/// The vector paths are compared with the portable ones where they run; on a machine
+/// without the AVX-512 features they need (F, BW, VL, VBMI2; and VBMI, BITALG for the
+/// byte search), each test still checks the portable path against the definition, and
+/// says on standard error `SKIPPED: TEST: vector paths not compared ... (no avx512vbmi,
+/// ...)` for its vector half ([`vector_half_runs`]); `GRUNDY_REQUIRE_SIMD=1` turns that
+/// into a failure, for a CI machine that must run them.
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    /// The paths `test` compares: the portable one everywhere (`false`), the vector one
+    /// where it runs (`true`).
+    fn paths(test: &str) -> Vec<bool> {
+        if vector_half_runs(test, Paths::Words) {
+            vec![false, true]
+        } else {
+            vec![false]
+        }
+    }
+
+    #[test]
+    fn the_features_named_are_those_detected() {
+        assert_eq!(available(), missing_features(Paths::Words).is_empty());
+        assert_eq!(codes_available(), missing_features(Paths::Bytes).is_empty());
+        // A machine with AVX-512 but without VBMI and BITALG (Skylake-X, Cascade Lake).
+        let skylake = |feature: &str| !matches!(feature, "avx512vbmi" | "avx512bitalg");
+        assert!(missing_of(Paths::Words, skylake).is_empty());
+        let missing = missing_of(Paths::Bytes, skylake);
+        assert_eq!(missing, ["avx512vbmi", "avx512bitalg"]);
+        assert_eq!(
+            skipped_line("code_scan_keeps_its_promise", &missing),
+            "SKIPPED: code_scan_keeps_its_promise: vector paths not compared with the \
+             portable ones (no avx512vbmi, no avx512bitalg)"
+        );
+        assert_eq!(missing_of(Paths::Words, |_| false).len(), 4);
+    }
 
     fn set_of(values: &[u32]) -> TargetSet {
         let mut set = [0u64; 16];
@@ -1028,7 +1160,7 @@ mod tests {
             let expected: Vec<u64> = (0..words)
                 .map(|w| (0..64).fold(0, |acc, i| acc | u64::from(row[64 * w + i] != stamp) << i))
                 .collect();
-            for vector in [false, true] {
+            for vector in paths("unmarked_matches_bytes") {
                 let mut out = vec![0; words];
                 unmarked(&row, stamp, &mut out, vector);
                 prop_assert_eq!(&out, &expected);
@@ -1071,7 +1203,7 @@ mod tests {
         assert_eq!(targets, set_of(&[700, 800]));
         let mut targets = set_of(&[700]);
         assert_eq!(scan_portable(&left, &right, &mut targets), 0);
-        for vector in [false, true] {
+        for vector in paths("finds_each_value_once_and_stops_when_one_is_left") {
             check_scan(&left, &right, &set_of(&[3, 7, 90]), vector);
             assert_eq!(
                 check_scan(&left, &right, &set_of(&[3, 700, 800]), vector),
@@ -1083,16 +1215,20 @@ mod tests {
     }
 
     /// The portable and the vector scan both keep [`scan`]'s promise, and the vector
-    /// one looks at least as far (it goes on past one value left).
+    /// one looks at least as far (it goes on past one value left); `test` names the
+    /// caller in the line saying the vector half is skipped.
     fn both_keep_the_promise<T: Cell>(
+        test: &str,
         left: &[T],
         right: &[T],
         wanted: &[u32],
     ) -> Result<(), TestCaseError> {
         let wanted = set_of(wanted);
         let portable = check_scan(left, right, &wanted, false);
-        let vector = check_scan(left, right, &wanted, true);
-        prop_assert!(vector >= portable);
+        if vector_half_runs(test, Paths::Words) {
+            let vector = check_scan(left, right, &wanted, true);
+            prop_assert!(vector >= portable);
+        }
         Ok(())
     }
 
@@ -1112,19 +1248,19 @@ mod tests {
     proptest! {
         #[test]
         fn vector_scan_keeps_its_promise_u16((left, right, wanted) in case(10)) {
-            both_keep_the_promise(&left, &right, &wanted)?;
+            both_keep_the_promise("vector_scan_keeps_its_promise_u16", &left, &right, &wanted)?;
         }
 
         #[test]
         fn vector_scan_keeps_its_promise_below_512((left, right, wanted) in case(9)) {
-            both_keep_the_promise(&left, &right, &wanted)?;
+            both_keep_the_promise("vector_scan_keeps_its_promise_below_512", &left, &right, &wanted)?;
         }
 
         #[test]
         fn vector_scan_keeps_its_promise_u8((left, right, wanted) in case(8)) {
             let left: Vec<u8> = left.iter().map(|&v| v as u8).collect();
             let right: Vec<u8> = right.iter().map(|&v| v as u8).collect();
-            both_keep_the_promise(&left, &right, &wanted)?;
+            both_keep_the_promise("vector_scan_keeps_its_promise_u8", &left, &right, &wanted)?;
         }
 
         #[test]
@@ -1132,7 +1268,7 @@ mod tests {
             // Every target is met: the scan leaves at most one, and none it looked past.
             prop_assume!(!left.is_empty());
             let wanted: Vec<u32> = picks.iter().map(|&i| u32::from(left[i % left.len()] ^ right[i % left.len()])).collect();
-            for vector in [false, true] {
+            for vector in paths("vector_scan_finds_values_met_early") {
                 check_scan(&left, &right, &set_of(&wanted), vector);
             }
         }
@@ -1172,7 +1308,8 @@ mod tests {
     }
 
     proptest! {
-        /// The vector marking stores exactly the bytes the definition names.
+        /// The vector marking stores exactly the bytes the definition names (it has no
+        /// portable twin: without AVX-512 the engine marks the pairs itself).
         #[test]
         fn mark_pairs_marks_every_pair_and_nothing_else(
             g in proptest::collection::vec(0u16..512, 300..400),
@@ -1191,7 +1328,10 @@ mod tests {
                     expected[k * width + usize::from(g[r] ^ g[base + k - r])] = stamp;
                 }
             }
-            if mark_pairs(&mut rows, width, bits, stamp, &g, base, &rare) {
+            let runs = vector_half_runs("mark_pairs_marks_every_pair_and_nothing_else", Paths::Words);
+            let marked = mark_pairs(&mut rows, width, bits, stamp, &g, base, &rare);
+            prop_assert_eq!(marked, runs);
+            if marked {
                 prop_assert_eq!(&rows, &expected);
             }
             // 8-bit values: the same with the top bit dropped.
@@ -1203,12 +1343,15 @@ mod tests {
                     expected[k * width + usize::from(narrow[r] ^ narrow[base + k - r])] = stamp;
                 }
             }
-            if mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare) {
+            let marked = mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare);
+            prop_assert_eq!(marked, runs);
+            if marked {
                 prop_assert_eq!(&rows, &expected);
             }
         }
 
-        /// The byte search keeps the promise of [`scan`], leaving the skipped heaps out.
+        /// The byte search keeps the promise of [`scan`], leaving the skipped heaps out
+        /// (no portable twin: without VBMI and BITALG the engine searches by [`scan`]).
         #[test]
         fn code_scan_keeps_its_promise(
             pairs in proptest::collection::vec((0u8..=255, 0u8..=255), 0..700),
@@ -1223,9 +1366,12 @@ mod tests {
             }
             // Few skipped heaps, or about half.
             let bits: Vec<u64> = skip.iter().map(|&w| if sparse_skips { w & w >> 7 & w >> 13 } else { w }).collect();
+            let runs = vector_half_runs("code_scan_keeps_its_promise", Paths::Bytes);
             for skip in [&[][..], &bits] {
                 let mut after = targets;
-                let Some(looked) = scan_codes(&left, &right, skip, &mut after) else {
+                let looked = scan_codes(&left, &right, skip, &mut after);
+                prop_assert_eq!(looked.is_some(), runs);
+                let Some(looked) = looked else {
                     return Ok(());
                 };
                 prop_assert!(looked <= left.len());
@@ -1276,7 +1422,10 @@ mod tests {
                     None => mark_pairs_in_registers(&mut rows, width, stamp, &narrow, base, &rare, None),
                     Some(_) => mark_pairs_in_registers(&mut rows, width, stamp, &g, base, &rare, ninth),
                 };
-                prop_assert_eq!(marked, available());
+                prop_assert_eq!(
+                    marked,
+                    vector_half_runs("mark_pairs_in_registers_marks_every_pair_and_nothing_else", Paths::Words)
+                );
                 if marked {
                     prop_assert_eq!(&rows, &expected);
                 }
@@ -1289,7 +1438,7 @@ mod tests {
             for (&l, &r) in left.iter().zip(&right) {
                 expected[usize::from(l ^ r)] = stamp;
             }
-            for vector in [false, true] {
+            for vector in paths("mark_values_marks_every_pair") {
                 let mut row = vec![0u8; 1024 + 64];
                 mark_values(&mut row, 10, stamp, &left, &right, vector);
                 prop_assert_eq!(&row, &expected);
@@ -1298,6 +1447,9 @@ mod tests {
 
         #[test]
         fn find_gives_the_first_pair((left, right, _w) in case(9), target in 0u32..512) {
+            // No portable twin: without AVX-512 the engine searches by compares itself.
+            let runs = vector_half_runs("find_gives_the_first_pair", Paths::Words);
+            prop_assert_eq!(find_applies(&left), runs);
             let expected = left
                 .iter()
                 .zip(&right)

@@ -11,7 +11,7 @@
 //! residue classes modulo the period, counted exactly (see `split_count`; with a
 //! power-of-two saltus the levels of the parts are counted by their xor).
 //! Lasker's Nim's saltus is not of that form: its winning moves
-//! are counted by its own theorem ([`crate::games::lasker`]) for heaps of any
+//! are counted by its own theorem ([`crate::rules::lasker`]) for heaps of any
 //! size, and Rest Nim's for heaps up to 1024 tokens.
 //! Without a proof, heaps are answered from computed values, within the limits of
 //! the position being built ([`crate::catalogue::BuildLimits`]: ten million heaps by
