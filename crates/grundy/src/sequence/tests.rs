@@ -89,6 +89,7 @@ fn engine_matches_brute_force_on_small_heaps() {
 /// Sparse space against plain mex on every heap. In `cargo test --release` this runs to
 /// 10^5 values for every rule; in debug builds to 5000 (the 10^5 check is the release one).
 #[test]
+#[ignore = "exhaustive (15-90 s): run with --include-ignored, as CI does"]
 fn sparse_space_matches_plain_mex() {
     let last = if cfg!(debug_assertions) {
         5_000
@@ -123,6 +124,7 @@ fn sparse_space_matches_plain_mex() {
 /// likewise for the byte search within it, which needs VBMI and BITALG too.
 /// `sparse_space_matches_plain_mex` checks the default one against the plain mex.
 #[test]
+#[ignore = "exhaustive (15-90 s): run with --include-ignored, as CI does"]
 fn search_modes_agree() {
     use engine::SearchMode;
     let mut modes = vec![
