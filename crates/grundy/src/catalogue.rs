@@ -186,9 +186,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// What a position may take to build: heap games given by rules compute their
-/// Grundy values when it is built (see [`crate::games::heap::take_and_break`]).
-
 #[cfg(test)]
 mod tests {
     use super::*;

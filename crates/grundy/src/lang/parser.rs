@@ -382,7 +382,7 @@ mod tests {
         let sum = parse("g[k=12, 1..3](0)").unwrap();
         assert_eq!(
             sum.terms[0].params[1].value.kind,
-            ValueKind::Range(1.into(), 3.into())
+            ValueKind::Range(1.into(), 3.into(), 1u8.into())
         );
         assert_eq!(
             parse("nim(12abc)").unwrap_err().message,

@@ -36,8 +36,8 @@ pub struct GameEntry {
     pub kind: EntryKind,
 }
 
-/// The entry named `name`, if there is one.
-
+/// What a position may take to build: heap games given by rules compute their
+/// Grundy values when it is built (see [`crate::games::heap::take_and_break`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildLimits {
     /// The most work, in the sequence engine's estimated steps (as `grundy seq

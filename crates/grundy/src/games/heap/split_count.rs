@@ -1236,9 +1236,7 @@ mod tests {
     }
 
     #[test]
-
     #[ignore = "exhaustive (15-90 s): run with --include-ignored, as CI does"]
-
     fn counts_agree_on_every_small_heap_of_fixed_sequences() {
         // Kayles-like (period 12), a saltus of 4 with a preperiod, a saltus of 1.
         let kayles = vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4];
