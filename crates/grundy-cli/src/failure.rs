@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use grundy::lang::LangError;
-use grundy::solver::SearchError;
+use grundy::solver::{Limit, SearchError};
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -42,13 +42,29 @@ impl Failure {
                 "error: the search needs more than {limit} positions (the state limit); raise it with --max-states N"
             )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
-            SearchError::CountLimit { reason, nimber } => Self::Limit(match nimber {
+            SearchError::CountLimit { refusal, nimber } => Self::Limit(match nimber {
                 Some(nimber) => format!(
-                    "error: the first player wins (nimber {nimber}), but the winning moves cannot be counted: {reason}"
+                    "error: the first player wins (nimber {nimber}), but the winning moves cannot be counted: {}{}",
+                    refusal.reason,
+                    raise_with(&refusal.raised_by)
                 ),
-                None => format!("error: {error}"),
+                None => format!("error: {error}{}", raise_with(&refusal.raised_by)),
             }),
-            SearchError::TheoryLimit { reason } => Self::Limit(format!("error: {reason}")),
+            SearchError::TheoryLimit { refusal } => Self::Limit(format!(
+                "error: {}{}",
+                refusal.reason,
+                raise_with(&refusal.raised_by)
+            )),
+        }
+    }
+
+    /// The flag that raises `limit`, with its value's form.
+    pub const fn flag(limit: Limit) -> &'static str {
+        match limit {
+            Limit::States => "--max-states N",
+            Limit::Work => "--max-work STEPS",
+            Limit::Memory => "--max-memory BYTES",
+            Limit::LargestHeap => "--max-heap N",
         }
     }
 
@@ -131,5 +147,16 @@ mod tests {
     #[test]
     fn writing_an_error_to_a_broken_stream_does_not_panic() {
         write_quietly(&mut Broken, "error: internal error, please report it");
+    }
+}
+
+/// "; raise it with --max-work STEPS and --max-memory BYTES", or nothing when
+/// no flag raises the limit.
+fn raise_with(limits: &[Limit]) -> String {
+    let flags: Vec<&str> = limits.iter().map(|&limit| Failure::flag(limit)).collect();
+    match flags.as_slice() {
+        [] => String::new(),
+        [one] => format!("; raise it with {one}"),
+        [rest @ .., last] => format!("; raise them with {} and {last}", rest.join(", ")),
     }
 }

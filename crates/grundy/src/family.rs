@@ -54,7 +54,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use crate::theory::game::{ImpartialGame, Outcome};
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Refusal, SearchError};
 
 /// The rules of a game family over typed positions.
 ///
@@ -113,7 +113,7 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         &self,
         _position: &Self::Position,
         _target: &BigUint,
-    ) -> Option<String> {
+    ) -> Option<Refusal> {
         None
     }
 
@@ -217,7 +217,7 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo<Part>>;
 
     /// As [`Family::moves_to_nimber_refusal`].
-    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String>;
+    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<Refusal>;
 
     /// As [`Family::describe_move`]; `to` holds components of the same family.
     fn describe_move(&self, to: &[Part]) -> String;
@@ -305,7 +305,7 @@ impl<F: Family> Component for Typed<F> {
         )
     }
 
-    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<String> {
+    fn moves_to_nimber_refusal(&self, target: &BigUint) -> Option<Refusal> {
         self.family.moves_to_nimber_refusal(&self.position, target)
     }
 

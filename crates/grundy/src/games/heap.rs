@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 use crate::family::{Family, MovesTo, Part, parts};
 use crate::lang::arguments::GivenSize;
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Refusal, SearchError};
 
 /// The heaps one move leaves (none, one, or more after a split).
 pub type Leaves = SmallVec<[u64; 2]>;
@@ -50,14 +50,18 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Why the nimber of a heap of `size` is not known and a search cannot find it
     /// (its values cost more than a position may take to build); the search then
     /// stops with [`SearchError::TheoryLimit`] instead of trying.
-    fn heap_nimber_refusal(&self, _size: &BigUint) -> Option<String> {
+    fn heap_nimber_refusal(&self, _size: &BigUint) -> Option<Refusal> {
         None
     }
 
     /// Why the moves of a heap of `size` to nimber `target` can be neither
     /// counted by theory nor enumerated (see
     /// [`Family::moves_to_nimber_refusal`]).
-    fn heap_moves_to_nimber_refusal(&self, _size: &BigUint, _target: &BigUint) -> Option<String> {
+    fn heap_moves_to_nimber_refusal(
+        &self,
+        _size: &BigUint,
+        _target: &BigUint,
+    ) -> Option<Refusal> {
         None
     }
 
@@ -155,8 +159,8 @@ impl<R: HeapRules> Family for R {
     }
 
     fn moves(&self, heap: &HeapSize, limit: usize) -> Result<Vec<Vec<HeapSize>>, SearchError> {
-        if let Some(reason) = self.heap_nimber_refusal(&heap.value) {
-            return Err(SearchError::TheoryLimit { reason });
+        if let Some(refusal) = self.heap_nimber_refusal(&heap.value) {
+            return Err(SearchError::TheoryLimit { refusal });
         }
         let size = heap
             .value
@@ -190,7 +194,7 @@ impl<R: HeapRules> Family for R {
         })
     }
 
-    fn moves_to_nimber_refusal(&self, heap: &HeapSize, target: &BigUint) -> Option<String> {
+    fn moves_to_nimber_refusal(&self, heap: &HeapSize, target: &BigUint) -> Option<Refusal> {
         self.heap_moves_to_nimber_refusal(&heap.value, target)
     }
 

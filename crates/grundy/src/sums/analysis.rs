@@ -427,7 +427,8 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                     }
                     Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
                         Ok(found) => found,
-                        Err(SearchError::CountLimit { reason, .. }) => {
+                        Err(SearchError::CountLimit { refusal, .. }) => {
+                            let reason = refusal.reason;
                             // The outcome and nimber stand; only this
                             // component's moves go uncounted, and the answer
                             // says so.
@@ -501,9 +502,9 @@ fn moves_to_nimber(
     if let Some(theory) = part.moves_to_nimber_by_theory(target, room) {
         return Ok((theory.count, theory.listed));
     }
-    if let Some(reason) = part.moves_to_nimber_refusal(target) {
+    if let Some(refusal) = part.moves_to_nimber_refusal(target) {
         return Err(SearchError::CountLimit {
-            reason,
+            refusal,
             nimber: None,
         });
     }

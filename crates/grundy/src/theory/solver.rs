@@ -52,6 +52,40 @@ mod table;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use table::Table;
 
+/// A budget an answer can run out of. The library names the budget; the
+/// command line names the flag that raises it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The positions a search may store.
+    States,
+    /// The estimated steps the values of a heap rule may take to compute.
+    Work,
+    /// The estimated bytes those values may take.
+    Memory,
+    /// The largest heap whose values are computed when no period is proven.
+    LargestHeap,
+}
+
+/// Why some part of an answer is out of reach, in words, and which budgets
+/// would bring it in reach (none when no budget does: a fixed limit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What is refused and why, in words (no flag names).
+    pub reason: String,
+    /// The budgets that raise the limit reached, if any.
+    pub raised_by: Vec<Limit>,
+}
+
+impl Refusal {
+    /// A refusal that `raised_by` would lift.
+    pub fn new(reason: impl Into<String>, raised_by: &[Limit]) -> Self {
+        Self {
+            reason: reason.into(),
+            raised_by: raised_by.to_vec(),
+        }
+    }
+}
+
 /// Why a search stopped without an answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
@@ -68,20 +102,20 @@ pub enum SearchError {
     /// The winning moves of a position cannot be counted: a component has too
     /// many moves to enumerate and grundy's theory for it counts only up to a
     /// fixed size (Rest Nim beyond 1024 tokens). No budget raises it.
-    #[error("the winning moves cannot be counted: {reason}")]
+    #[error("the winning moves cannot be counted: {}", refusal.reason)]
     CountLimit {
-        /// Which component, and the limit, in words.
-        reason: String,
+        /// Which component, the limit, and what raises it.
+        refusal: Refusal,
         /// The nimber of the whole position, when it was known before counting.
         nimber: Option<num_bigint::BigUint>,
     },
     /// A component's nimber needs more work than grundy does while building a
     /// position (the Grundy values of a costly heap rule up to a large heap), and a
     /// search could not replace it.
-    #[error("{reason}")]
+    #[error("{}", refusal.reason)]
     TheoryLimit {
-        /// Which component, the work it needs and the limit, in words.
-        reason: String,
+        /// Which component, the work it needs, the limit, and what raises it.
+        refusal: Refusal,
     },
 }
 

@@ -32,6 +32,7 @@ use crate::rules::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
 use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
+use crate::theory::solver::{Limit, Refusal};
 use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven,
 };
@@ -51,7 +52,7 @@ pub struct SequenceRules {
     /// A proven period, if any.
     periodicity: Option<Periodicity>,
     /// Why the values stop short of the largest heap asked about (when they do).
-    short: Option<String>,
+    short: Option<Refusal>,
     /// The largest preperiod plus period for which three-heap splits are counted,
     /// from the limits the position was built with.
     triple_span: usize,
@@ -124,7 +125,7 @@ impl SequenceRules {
         solver: &mut SequenceSolver,
         largest: &BigUint,
         limits: BuildLimits,
-    ) -> Result<Option<Periodicity>, String> {
+    ) -> Result<Option<Periodicity>, Refusal> {
         let have = solver.values().len();
         let model = CostModel::new(rule, Method::SparseSpace, solver.values());
         let budget = Cost {
@@ -139,11 +140,12 @@ impl SequenceRules {
             return Ok(None);
         }
         if matches!(rule, HeapRule::GrundysGame) {
-            return Err(format!(
+            let reason = format!(
                 "{rule} has no known period, and a position's heap values are computed only up \
-                 to heap {} (raise it with --max-heap N)",
+                 to heap {} (the largest-heap limit raises it)",
                 limits.largest_heap
-            ));
+            );
+            return Err(Refusal::new(reason, &[Limit::LargestHeap]));
         }
         // Beyond the limits: search for a proven period as far as they allow.
         let reach = model
@@ -159,28 +161,29 @@ impl SequenceRules {
         }
         let searched = solver.values().len();
         if reach >= largest_allowed {
-            return Err(format!(
+            let reason = format!(
                 "no period of {rule} is proven from its first {searched} values, and a \
-                 position's heap values are computed only up to heap {} (raise it with \
-                 --max-heap N)",
+                 position's heap values are computed only up to heap {} (the largest-heap \
+                 limit raises it)",
                 limits.largest_heap
-            ));
+            );
+            return Err(Refusal::new(reason, &[Limit::LargestHeap]));
         }
         let wanted = largest
             .to_usize()
             .unwrap_or(usize::MAX)
             .min(largest_allowed);
         let cost = model.cost(wanted);
-        Err(format!(
+        let reason = format!(
             "no period of {rule} is proven from its first {searched} values, and its values \
              up to heap {wanted} need about {:.1e} steps and {} MB, beyond the {:.1e} steps \
-             and {} MB a position may take to build (raise them with --max-work STEPS and \
-             --max-memory BYTES)",
+             and {} MB a position may take to build (the work and memory limits raise them)",
             cost.steps as f64,
             cost.bytes >> 20,
             limits.work as f64,
             limits.bytes >> 20,
-        ))
+        );
+        Err(Refusal::new(reason, &[Limit::Work, Limit::Memory]))
     }
 
     /// The rule.
@@ -365,13 +368,14 @@ impl HeapRules for SequenceRules {
         Some((self.value(size)?, self.method(size)))
     }
 
-    fn heap_nimber_refusal(&self, size: &BigUint) -> Option<String> {
-        let reason = self.short.as_ref()?;
-        self.value(size).is_none().then(|| {
-            format!(
-                "the nimber of a heap of {size} in {} is unknown: {reason}",
-                self.rule
-            )
+    fn heap_nimber_refusal(&self, size: &BigUint) -> Option<Refusal> {
+        let short = self.short.as_ref()?;
+        self.value(size).is_none().then(|| Refusal {
+            reason: format!(
+                "the nimber of a heap of {size} in {} is unknown: {}",
+                self.rule, short.reason
+            ),
+            raised_by: short.raised_by.clone(),
         })
     }
 
@@ -415,7 +419,7 @@ impl HeapRules for SequenceRules {
         Some((count.into(), listed))
     }
 
-    fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<String> {
+    fn heap_moves_to_nimber_refusal(&self, size: &BigUint, target: &BigUint) -> Option<Refusal> {
         // Asked only when the theory above gave no count. Past the computed values a
         // proven period gives the nimber, but the moves are counted by it only when the
         // saltus is 0, a power of two, 3, 5 or 6 (see `SplitCounter`).
@@ -427,28 +431,30 @@ impl HeapRules for SequenceRules {
             } else {
                 size_text
             };
-            return Some(format!(
+            let reason = format!(
                 "a heap of {shown} in {} lies past the {} computed values; its nimber comes from \
                  the proven period, but its winning moves are counted from the period only when \
                  the saltus is 0, a power of two, 3, 5 or 6 (a larger one makes the \
                  counting automaton too large), and, \
                  for moves leaving three heaps, when the preperiod plus the period is at most \
                  {} (the count looks at its square of residue pairs, about {} steps and {} bytes \
-                 each; raise it with --max-work STEPS and --max-memory BYTES)",
+                 each; the work and memory limits raise it)",
                 self.rule,
                 self.values.len(),
                 self.triple_span,
                 TRIPLE_PAIR_COST.0,
                 TRIPLE_PAIR_COST.1,
-            ));
+            );
+            return Some(Refusal::new(reason, &[Limit::Work, Limit::Memory]));
         }
         (self.rule == HeapRule::RestNim && target < size).then(|| {
-            format!(
+            let reason = format!(
                 "a Rest Nim heap of {size} moves to nimber {target} by leaving any partition of a \
                  smaller heap whose parts have that nim-sum, and grundy counts these partitions only \
                  for heaps up to {REST_NIM_LARGEST_COUNTED} (a fixed limit: the count takes about \
                  n^3/2 steps and is about exp(2.5 sqrt(n)); no flag raises it)"
-            )
+            );
+            Refusal::new(reason, &[])
         })
     }
 }
@@ -954,9 +960,11 @@ mod tests {
             &BigUint::from(20_000u32),
             BuildLimits::default(),
         );
-        let reason = reason.expect_err("20000 values of 0.9 are over the budget");
+        let refusal = reason.expect_err("20000 values of 0.9 are over the budget");
+        assert_eq!(refusal.raised_by, [Limit::Work, Limit::Memory]);
+        let reason = refusal.reason;
         assert!(
-            reason.contains("steps") && reason.contains("--max-work"),
+            reason.contains("steps") && !reason.contains("--max"),
             "{reason}"
         );
         // It searched for a period only as far as the budget allows (0.9 shows
@@ -993,25 +1001,26 @@ mod tests {
         )
         .unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::theory::solver::SearchError::TheoryLimit { reason } = error else {
+        let crate::theory::solver::SearchError::TheoryLimit { refusal } = error else {
             panic!("{error:?}");
         };
+        let reason = &refusal.reason;
         assert!(reason.contains("only up to heap 20000"), "{reason}");
         assert!(reason.contains("first 20001 values"), "{reason}");
-        assert!(reason.contains("--max-heap"), "{reason}");
+        assert_eq!(refusal.raised_by, [Limit::LargestHeap]);
         // Grundy's game has no known period: no search, the same limit named.
         let position = build(&parse("grundy_game(20000000)").unwrap()).unwrap();
         let error = solve(&position, &SolveOptions::default()).unwrap_err();
-        let crate::theory::solver::SearchError::TheoryLimit { reason } = error else {
+        let crate::theory::solver::SearchError::TheoryLimit { refusal } = error else {
             panic!("{error:?}");
         };
-        assert!(reason.contains("no known period"), "{reason}");
-        assert!(reason.contains("--max-heap"), "{reason}");
+        assert!(refusal.reason.contains("no known period"), "{refusal:?}");
+        assert_eq!(refusal.raised_by, [Limit::LargestHeap]);
         // The limits given to `build_with` are the ones applied.
         let refusal = |text: &str, limits| {
             let position = crate::catalogue::build_with(&parse(text).unwrap(), limits).unwrap();
             match solve(&position, &SolveOptions::default()) {
-                Err(crate::theory::solver::SearchError::TheoryLimit { reason }) => Some(reason),
+                Err(crate::theory::solver::SearchError::TheoryLimit { refusal }) => Some(refusal),
                 Ok(_) => None,
                 Err(error) => panic!("{error:?}"),
             }
@@ -1025,16 +1034,12 @@ mod tests {
             largest_heap: 5_000,
             ..defaults
         };
-        let reason = refusal("octal[0.9](4200) + nim(1)", little_work).expect("over 1000 steps");
-        assert!(
-            reason.contains("1.0e3 steps") && reason.contains("--max-work"),
-            "{reason}"
-        );
-        let reason = refusal("octal[0.6](6000) + nim(1)", small_heaps).expect("over 5000");
-        assert!(
-            reason.contains("up to heap 5000") && reason.contains("--max-heap"),
-            "{reason}"
-        );
+        let found = refusal("octal[0.9](4200) + nim(1)", little_work).expect("over 1000 steps");
+        assert!(found.reason.contains("1.0e3 steps"), "{found:?}");
+        assert_eq!(found.raised_by, [Limit::Work, Limit::Memory]);
+        let found = refusal("octal[0.6](6000) + nim(1)", small_heaps).expect("over 5000");
+        assert!(found.reason.contains("up to heap 5000"), "{found:?}");
+        assert_eq!(found.raised_by, [Limit::LargestHeap]);
         assert_eq!(refusal("octal[0.6](6000) + nim(1)", defaults), None);
         // The defaults are back after each call.
         let position = build(&parse("octal[0.6](6000) + nim(1)").unwrap()).unwrap();
@@ -1171,9 +1176,10 @@ mod tests {
         assert!(rules.periodic_moves_to(&heap, &target, 3).is_none());
         let refusal = rules.heap_moves_to_nimber_refusal(&heap, &target).unwrap();
         assert!(
-            refusal.contains(&format!("at most {}", span - 1)) && refusal.contains("--max-work"),
-            "{refusal}"
+            refusal.reason.contains(&format!("at most {}", span - 1)),
+            "{refusal:?}"
         );
+        assert_eq!(refusal.raised_by, [Limit::Work, Limit::Memory]);
     }
 
     #[test]
