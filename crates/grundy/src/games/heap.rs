@@ -57,11 +57,7 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Why the moves of a heap of `size` to nimber `target` can be neither
     /// counted by theory nor enumerated (see
     /// [`Family::moves_to_nimber_refusal`]).
-    fn heap_moves_to_nimber_refusal(
-        &self,
-        _size: &BigUint,
-        _target: &BigUint,
-    ) -> Option<Refusal> {
+    fn heap_moves_to_nimber_refusal(&self, _size: &BigUint, _target: &BigUint) -> Option<Refusal> {
         None
     }
 

@@ -32,12 +32,12 @@ use crate::rules::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
 use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
-use crate::theory::solver::{Limit, Refusal};
 use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven,
 };
 use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::solver::{Limit, Refusal};
 
 /// Values computed when a term is built, to find and prove a period.
 const PERIOD_SEARCH_HEAPS: usize = 1 << 12;
