@@ -39,7 +39,7 @@ impl Failure {
     pub fn search(error: &SearchError) -> Self {
         match error {
             SearchError::StateLimit { limit } => Self::Limit(format!(
-                "error: the search needs more than {limit} positions (the state limit); raise it with --max-states N"
+                "error: the search needs more than {limit} positions, or more than 4 moves stored per position allowed (the state limit); raise it with --max-states N"
             )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
             SearchError::CountLimit { refusal, nimber } => Self::Limit(match nimber {

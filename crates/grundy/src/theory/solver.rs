@@ -89,7 +89,8 @@ impl Refusal {
 /// Why a search stopped without an answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
-    /// The transposition table reached its size limit.
+    /// The transposition table reached its size limit (or an explored game
+    /// graph its limit of moves, four per position allowed).
     #[error("the search reached its limit of {limit} stored positions")]
     StateLimit {
         /// The limit that was reached.
