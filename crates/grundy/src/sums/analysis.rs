@@ -528,6 +528,14 @@ fn moves_to_nimber(
     Ok((found.into(), listed))
 }
 
+/// The largest mixed-radix numbering of a misère sum kept in dense arrays:
+/// 8 slots (32 bytes) per position the search may store, so that a sum of
+/// 7.9 million numbered positions is searched through arrays within the
+/// default limit while the positions actually stored stay bounded by it.
+const fn dense_slots(max_states: usize) -> usize {
+    max_states.saturating_mul(8)
+}
+
 fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     if let Some(answer) = solve_anti_sg(position, options) {
         return Ok(answer);
@@ -539,7 +547,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
             roots.push(explorer.explore(part)?);
         }
     }
-    if let Some((game, start)) = SlotGame::new(&explorer, &roots, options.max_states) {
+    if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options.max_states)) {
         return search_misere(
             position,
             options,
@@ -583,7 +591,8 @@ fn search_misere<G: ImpartialGame>(
     start: &G::Position,
     after: impl Fn(usize, usize) -> G::Position,
 ) -> Result<Answer, SearchError> {
-    let mut solver = Solver::new(game).with_state_limit(options.max_states);
+    let mut solver =
+        Solver::new(game).with_limits(options.max_states, dense_slots(options.max_states));
     let outcome = solver.misere_outcome(start)?;
     let mut moves = Vec::new();
     let mut count = 0u64;
@@ -647,7 +656,7 @@ mod tests {
                         }
                     }
                     let (slots, start) =
-                        SlotGame::new(&explorer, &roots, options.max_states).unwrap();
+                        SlotGame::new(&explorer, &roots, dense_slots(options.max_states)).unwrap();
                     let by_slots = search_misere(
                         &position,
                         &options,

@@ -192,11 +192,20 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
 
     /// Sets the most positions the solver may store over all its tables.
     #[must_use]
-    pub fn with_state_limit(mut self, limit: usize) -> Self {
-        self.state_limit = limit;
-        self.nimbers = Table::for_game(self.game, limit);
-        self.normal_outcomes = Table::for_game(self.game, limit);
-        self.misere_outcomes = Table::for_game(self.game, limit);
+    pub fn with_state_limit(self, limit: usize) -> Self {
+        self.with_limits(limit, limit)
+    }
+
+    /// Sets the most positions the solver may store, and the largest dense
+    /// numbering ([`ImpartialGame::dense_positions`]) it keeps in arrays: a slot
+    /// costs 4 bytes where a hashed position costs 12 to 35, so a game may
+    /// number more positions than the search is allowed to store.
+    #[must_use]
+    pub fn with_limits(mut self, states: usize, dense_slots: usize) -> Self {
+        self.state_limit = states;
+        self.nimbers = Table::for_game(self.game, dense_slots);
+        self.normal_outcomes = Table::for_game(self.game, dense_slots);
+        self.misere_outcomes = Table::for_game(self.game, dense_slots);
         self
     }
 
