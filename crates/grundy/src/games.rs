@@ -1,10 +1,11 @@
-//! The game catalogue: one module per game family, and the registry.
+//! The game families: one module per family, and their entries.
 //!
-//! Adding a game means adding its module and one line to [`CATALOGUE`]. Each
-//! family module holds the rules as an [`ImpartialGame`](crate::theory::game::ImpartialGame)
-//! (what the generic solver searches) beside its closed form or fast algorithm
-//! (what answers instantly, for inputs of any size), with the theorem and its
-//! source in the module documentation.
+//! Adding a game means adding its module and one line to [`ENTRIES`]. Each
+//! family module holds the rules once, as a [`Family`](crate::family::Family)
+//! (the moves the generic solver searches, typed positions), beside its closed
+//! form or fast algorithm (what answers instantly, for inputs of any size), with
+//! the theorem and its source in the module documentation, and the tests that
+//! check the one against the other.
 
 pub mod dynamic_subtraction;
 pub mod grid_nim;

@@ -1,14 +1,21 @@
 //! grundy: solve impartial combinatorial games.
 //!
-//! The crate is laid out as the theory is:
+//! The crate is laid out as the theory is (docs/ARCHITECTURE.md in the
+//! repository says where a new game goes), each module standing only on those
+//! before it:
 //!
-//! * [`nimber`]: nim-sum, mex, and Conway's nim field (products, inverses);
-//! * [`game`]: what an impartial game is ([`game::ImpartialGame`]);
-//! * [`solver`]: the generic memoized solver, the oracle for everything else;
+//! * [`theory`]: what an impartial game is ([`game::ImpartialGame`]), nimbers
+//!   ([`nimber`]: nim-sum, mex, Conway's nim field) and the generic memoized
+//!   [`solver`], the oracle for everything else;
 //! * [`lang`]: the position language of the command-line contract;
-//! * [`catalogue`] and [`games`]: every game grundy knows, one module per family;
-//! * [`analysis`]: answering a position (who wins, nimber, winning moves);
-//! * [`sequence`]: Grundy sequences of heap games, periods and their proofs.
+//! * [`rules`]: heap rules as data (octal codes, subtraction sets) and the closed
+//!   forms of a rule alone;
+//! * [`sequence`]: Grundy sequences of heap rules, periods and their proofs;
+//! * [`family`]: the unit of extension, a game family over typed positions;
+//! * [`sums`]: sums of components of any families and how they are answered
+//!   ([`analysis`]: who wins, nimber, winning moves; misère, every, rounds);
+//! * [`games`]: every family grundy knows, one module each;
+//! * [`catalogue`]: the registry that turns expressions into positions.
 //!
 //! ```
 //! use grundy::analysis::{solve, SolveOptions};

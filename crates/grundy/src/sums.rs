@@ -4,7 +4,7 @@
 //! normal play [`analysis::solve`] answers it by the Sprague-Grundy theorem;
 //! misère play ([`misere`]), Every-SG ([`every_sg`]) and matches of rounds
 //! ([`rounds`]) play the same sums by other rules. Components without a
-//! closed form are searched through [`explorer`]'s explicit game graphs.
+//! closed form are searched through explicit game graphs (the explorer).
 
 pub mod analysis;
 pub mod entry;
