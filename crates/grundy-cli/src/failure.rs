@@ -127,6 +127,17 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// "; raise it with --max-work STEPS and --max-memory BYTES", or nothing when
+/// no flag raises the limit.
+fn raise_with(limits: &[Limit]) -> String {
+    let flags: Vec<&str> = limits.iter().map(|&limit| Failure::flag(limit)).collect();
+    match flags.as_slice() {
+        [] => String::new(),
+        [one] => format!("; raise it with {one}"),
+        [rest @ .., last] => format!("; raise them with {} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,16 +158,5 @@ mod tests {
     #[test]
     fn writing_an_error_to_a_broken_stream_does_not_panic() {
         write_quietly(&mut Broken, "error: internal error, please report it");
-    }
-}
-
-/// "; raise it with --max-work STEPS and --max-memory BYTES", or nothing when
-/// no flag raises the limit.
-fn raise_with(limits: &[Limit]) -> String {
-    let flags: Vec<&str> = limits.iter().map(|&limit| Failure::flag(limit)).collect();
-    match flags.as_slice() {
-        [] => String::new(),
-        [one] => format!("; raise it with {one}"),
-        [rest @ .., last] => format!("; raise them with {} and {last}", rest.join(", ")),
     }
 }
