@@ -95,3 +95,24 @@ fn searches_of_sums_refuse_within_their_budget() {
     let answer = json(&["solve", "--json", "fibonacci_nim(100) + nim(1)"]);
     assert_eq!(answer["outcome"], "N");
 }
+
+#[test]
+fn limits_set_to_zero_refuse_instead_of_answering() {
+    for (flag, position) in [
+        ("--max-memory", "kayles(50)"),
+        ("--max-memory", "octal[0.6](100) + wythoff(3, 4)"),
+        ("--max-heap", "kayles(50)"),
+        ("--max-heap", "grundy_game(10) + nim(1)"),
+    ] {
+        let output = grundy_within(&["solve", flag, "0", position], Duration::from_secs(60));
+        assert_eq!(output.status.code(), Some(3), "{flag} 0 {position}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains(flag), "{flag} 0 {position}: {message}");
+    }
+    // What needs no table still answers: Nim has a closed form.
+    let answer = json(&["solve", "--json", "--max-memory", "0", "nim(3, 5)"]);
+    assert_eq!(answer["nimber"], 6);
+    // A limit below the period search still answers the heaps it allows.
+    let answer = json(&["solve", "--json", "--max-heap", "100", "kayles(50)"]);
+    assert_eq!(answer["nimber"], 2);
+}

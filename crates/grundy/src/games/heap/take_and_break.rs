@@ -79,6 +79,16 @@ impl SequenceRules {
         let small = largest_heap
             .and_then(ToPrimitive::to_usize)
             .filter(|&largest| largest < PERIOD_SEARCH_HEAPS);
+        let first_reach = small.unwrap_or(PERIOD_SEARCH_HEAPS);
+        if let Err(refusal) = Self::check_first_reach(&rule, &solver, first_reach, limits) {
+            return Self {
+                rule,
+                values: solver.into_values(),
+                periodicity: None,
+                short: Some(refusal),
+                triple_span: largest_triple_span(limits.work, limits.bytes),
+            };
+        }
         if let Some(largest) = small {
             solver.extend_to(largest);
             return Self {
@@ -111,6 +121,56 @@ impl SequenceRules {
             short,
             triple_span: largest_triple_span(limits.work, limits.bytes),
         }
+    }
+
+    /// Whether the values every position of this rule computes first (those of its heaps
+    /// when all are small, otherwise the heaps where a period is looked for) fit in the
+    /// limits, however small they were set: `--max-memory 0` refuses, it does not answer.
+    fn check_first_reach(
+        rule: &HeapRule,
+        solver: &SequenceSolver,
+        reach: usize,
+        limits: BuildLimits,
+    ) -> Result<(), Refusal> {
+        let largest_allowed = usize::try_from(limits.largest_heap).unwrap_or(usize::MAX);
+        if reach > largest_allowed {
+            let reason = format!(
+                "its values up to heap {reach} are needed (to answer, or to look for a \
+                 period), beyond the largest heap allowed, {}",
+                limits.largest_heap
+            );
+            return Err(Refusal::new(reason, &[Limit::LargestHeap]));
+        }
+        let model = CostModel::new(rule, Method::SparseSpace, solver.values());
+        let cost = model.cost(reach);
+        let budget = Cost {
+            bytes: limits.bytes,
+            steps: limits.work,
+        };
+        if cost.within(&budget) {
+            return Ok(());
+        }
+        let mut raised_by = Vec::new();
+        let mut beyond = Vec::new();
+        if cost.steps > limits.work {
+            raised_by.push(Limit::Work);
+            beyond.push(format!(
+                "about {:.1e} steps, beyond the work limit of {:.1e}",
+                cost.steps as f64, limits.work as f64
+            ));
+        }
+        if cost.bytes > limits.bytes {
+            raised_by.push(Limit::Memory);
+            beyond.push(format!(
+                "about {} bytes, beyond the memory limit of {} bytes",
+                cost.bytes, limits.bytes
+            ));
+        }
+        let reason = format!(
+            "its values up to heap {reach} (needed to answer, or to look for a period) take {}",
+            beyond.join(" and ")
+        );
+        Err(Refusal::new(reason, &raised_by))
     }
 
     /// Computes the values up to `largest` when that stays within the limits of the
