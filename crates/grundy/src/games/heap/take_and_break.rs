@@ -125,7 +125,9 @@ impl SequenceRules {
 
     /// Whether the values every position of this rule computes first (those of its heaps
     /// when all are small, otherwise the heaps where a period is looked for) fit in the
-    /// limits, however small they were set: `--max-memory 0` refuses, it does not answer.
+    /// heap and memory limits, however small they were set: `--max-memory 0` refuses, it
+    /// does not answer. (Their work is small and fixed, and the work limit counts only
+    /// what lies beyond it.)
     fn check_first_reach(
         rule: &HeapRule,
         solver: &SequenceSolver,
@@ -141,36 +143,16 @@ impl SequenceRules {
             );
             return Err(Refusal::new(reason, &[Limit::LargestHeap]));
         }
-        let model = CostModel::new(rule, Method::SparseSpace, solver.values());
-        let cost = model.cost(reach);
-        let budget = Cost {
-            bytes: limits.bytes,
-            steps: limits.work,
-        };
-        if cost.within(&budget) {
+        let cost = CostModel::new(rule, Method::SparseSpace, solver.values()).cost(reach);
+        if cost.bytes <= limits.bytes {
             return Ok(());
         }
-        let mut raised_by = Vec::new();
-        let mut beyond = Vec::new();
-        if cost.steps > limits.work {
-            raised_by.push(Limit::Work);
-            beyond.push(format!(
-                "about {:.1e} steps, beyond the work limit of {:.1e}",
-                cost.steps as f64, limits.work as f64
-            ));
-        }
-        if cost.bytes > limits.bytes {
-            raised_by.push(Limit::Memory);
-            beyond.push(format!(
-                "about {} bytes, beyond the memory limit of {} bytes",
-                cost.bytes, limits.bytes
-            ));
-        }
         let reason = format!(
-            "its values up to heap {reach} (needed to answer, or to look for a period) take {}",
-            beyond.join(" and ")
+            "its values up to heap {reach} (needed to answer, or to look for a period) take \
+             about {} bytes, beyond the memory limit of {} bytes",
+            cost.bytes, limits.bytes
         );
-        Err(Refusal::new(reason, &raised_by))
+        Err(Refusal::new(reason, &[Limit::Memory]))
     }
 
     /// Computes the values up to `largest` when that stays within the limits of the
