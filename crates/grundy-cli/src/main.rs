@@ -5,6 +5,7 @@
 //! 3 a limit reached.
 
 mod commands;
+mod deadline;
 mod failure;
 
 use std::process::ExitCode;
@@ -17,6 +18,11 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Stop any command after SECONDS (a decimal number) with exit 3, as a last
+    /// resort: searches are bounded by their own limits (--max-states, --max-work,
+    /// --max-memory, --max-heap) first. Output already written stays written.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = deadline::parse_seconds)]
+    max_time: Option<std::time::Duration>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -49,6 +55,9 @@ fn main() -> ExitCode {
         ));
     }));
     let cli = Cli::parse();
+    if let Some(limit) = cli.max_time {
+        deadline::start(limit);
+    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),

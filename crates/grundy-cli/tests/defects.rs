@@ -116,3 +116,38 @@ fn limits_set_to_zero_refuse_instead_of_answering() {
     let answer = json(&["solve", "--json", "--max-heap", "100", "kayles(50)"]);
     assert_eq!(answer["nimber"], 2);
 }
+
+#[test]
+fn max_time_stops_any_command_with_exit_3() {
+    for args in [
+        &["seq", "--max-time", "1", "octal[0.6]", "-n", "100000000"][..],
+        &[
+            "--max-time",
+            "1",
+            "solve",
+            "--max-states",
+            "1000000000",
+            "fibonacci_nim(100000) + nim(1)",
+        ],
+        &["solve", "--max-time", "0", "nim(1)"],
+    ] {
+        let start = Instant::now();
+        let output = grundy_within(args, Duration::from_secs(30));
+        assert_eq!(output.status.code(), Some(3), "{args:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            message.contains("--max-time SECONDS"),
+            "{args:?}: {message}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
+    }
+    // Within the time, the answer is the same as without a limit.
+    let answer = json(&["solve", "--json", "--max-time", "60", "nim(3, 5)"]);
+    assert_eq!(answer["nimber"], 6);
+    // A bad number of seconds is bad input.
+    let output = grundy_within(
+        &["solve", "--max-time", "soon", "nim(1)"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
