@@ -28,10 +28,12 @@ impl Failure {
     /// A language error, rendered against its source text.
     pub fn language(error: &LangError, source: &str) -> Self {
         let rendered = error.render(source);
-        if error.is_limit {
-            Self::Limit(rendered)
-        } else {
-            Self::Input(rendered)
+        match error.limit {
+            Some(limit) => Self::Limit(format!(
+                "{rendered}\nhelp: raise the limit with {}",
+                Self::flag(limit)
+            )),
+            None => Self::Input(rendered),
         }
     }
 
@@ -65,6 +67,7 @@ impl Failure {
             Limit::Work => "--max-work STEPS",
             Limit::Memory => "--max-memory BYTES",
             Limit::LargestHeap => "--max-heap N",
+            Limit::Digits => "--max-digits N",
         }
     }
 

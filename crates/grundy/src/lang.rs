@@ -32,6 +32,8 @@ mod syntax;
 pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
 pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
 
+use crate::theory::solver::Limit;
+
 /// A mistake in a position, with the place it was found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -42,9 +44,10 @@ pub struct LangError {
     pub span: Span,
     /// A hint on how to fix it, if there is one.
     pub help: Option<String>,
-    /// Whether the input broke a size limit rather than a rule of the language
-    /// (the command line exits 3 instead of 2 then).
-    pub is_limit: bool,
+    /// The size limit the input broke, when it broke one rather than a rule of
+    /// the language (the command line exits 3 instead of 2 then, naming the flag
+    /// that raises it).
+    pub limit: Option<Limit>,
 }
 
 impl LangError {
@@ -54,7 +57,7 @@ impl LangError {
             message: message.into(),
             span,
             help: None,
-            is_limit: false,
+            limit: None,
         }
     }
 
@@ -65,10 +68,10 @@ impl LangError {
         self
     }
 
-    /// The same error, marked as a size limit.
+    /// The same error, marked as having broken `limit`.
     #[must_use]
-    pub const fn as_limit(mut self) -> Self {
-        self.is_limit = true;
+    pub const fn as_limit(mut self, limit: Limit) -> Self {
+        self.limit = Some(limit);
         self
     }
 

@@ -64,6 +64,8 @@ pub enum Limit {
     Memory,
     /// The largest heap whose values are computed when no period is proven.
     LargestHeap,
+    /// The decimal digits an integer of the input may have.
+    Digits,
 }
 
 /// Why some part of an answer is out of reach, in words, and which budgets
