@@ -129,6 +129,16 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// A representative of the positions equivalent to `position` (the same
+    /// game up to renaming: Wythoff's piles in either order), when the family
+    /// knows one: searches store one node per class, so equivalent positions
+    /// are explored once. `None` (the default) when `position` is its own
+    /// representative. It must have the same options up to equivalence; each
+    /// family that gives one tests its answers with and without it.
+    fn canonical_form(&self, _position: &Self::Position) -> Option<Self::Position> {
+        None
+    }
+
     /// Whether every position of the family satisfies the condition of the
     /// Anti-SG rule (a non-terminal position of nimber 0 can move to nimber 1;
     /// see [`crate::sums::misere`]), known by theory.
@@ -227,6 +237,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
 
     /// As [`Family::satisfies_anti_sg_condition`].
     fn satisfies_anti_sg_condition(&self) -> bool;
+
+    /// As [`Family::canonical_form`].
+    fn canonical_form(&self) -> Option<Part>;
 
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
@@ -333,6 +346,10 @@ impl<F: Family> Component for Typed<F> {
         self.family.satisfies_anti_sg_condition()
     }
 
+    fn canonical_form(&self) -> Option<Part> {
+        Some(self.wrap(self.family.canonical_form(&self.position)?))
+    }
+
     fn position_hash(&self) -> u64 {
         rustc_hash::FxBuildHasher.hash_one(&self.position)
     }
@@ -352,6 +369,13 @@ impl<F: Family> Component for Typed<F> {
 /// A component as a hash-map key: hashed and compared by its typed position.
 #[derive(Clone, Debug)]
 pub(crate) struct PartKey(pub(crate) Part);
+
+impl PartKey {
+    /// The key of `part`'s class: its canonical form when its family has one.
+    pub(crate) fn of_class(part: &Part) -> Self {
+        Self(part.canonical_form().unwrap_or_else(|| Arc::clone(part)))
+    }
+}
 
 impl PartialEq for PartKey {
     fn eq(&self, other: &Self) -> bool {

@@ -511,6 +511,12 @@ impl Family for Wythoff {
         }
     }
 
+    /// The piles in increasing order: the rules treat both piles alike, so `(a, b)`
+    /// and `(b, a)` are the same game, searched once.
+    fn canonical_form(&self, (first, second): &Piles) -> Option<Piles> {
+        (first > second).then(|| (second.clone(), first.clone()))
+    }
+
     fn outcome_by_theory(
         &self,
         (first, second): &Piles,
@@ -579,6 +585,83 @@ pub const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Wythoff's rules without the canonical form, to check that searching one
+    /// node per class of `(a, b)` and `(b, a)` changes no answer.
+    #[derive(Debug, PartialEq)]
+    struct WithoutCanonicalForm(Wythoff);
+
+    impl Family for WithoutCanonicalForm {
+        type Position = Piles;
+        fn write_position(&self, piles: &Piles, out: &mut String) {
+            self.0.write_position(piles, out);
+        }
+        fn moves(&self, piles: &Piles, limit: usize) -> Result<Vec<Vec<Piles>>, SearchError> {
+            self.0.moves(piles, limit)
+        }
+        fn describe_move(&self, from: &Piles, to: &[Piles]) -> String {
+            self.0.describe_move(from, to)
+        }
+    }
+
+    #[test]
+    fn the_canonical_form_halves_the_search_and_changes_no_answer() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::family::parts;
+        use crate::game::Convention;
+        use crate::sums::position::{Compound, Group, Position};
+        let piles: Vec<Piles> = [(3u32, 5u32), (5, 3), (7, 2), (4, 4), (6, 1)]
+            .iter()
+            .map(|&(a, b)| (a.into(), b.into()))
+            .collect();
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        let with = Arc::new(Wythoff::extended(0));
+        let without = Arc::new(WithoutCanonicalForm(Wythoff::extended(0)));
+        for (convention, compound, count) in [
+            (Convention::Normal, Compound::Sum, 5),
+            (Convention::Misere, Compound::Sum, 3),
+            (Convention::Normal, Compound::Every, 3),
+        ] {
+            let position = |group: Group| Position {
+                convention,
+                compound: compound.clone(),
+                groups: vec![group],
+            };
+            let chosen = piles[..count].to_vec();
+            let a = solve(
+                &position(Group::new("wythoff", parts(&with, chosen.clone()))),
+                &options,
+            )
+            .unwrap();
+            let b = solve(
+                &position(Group::new("wythoff", parts(&without, chosen))),
+                &options,
+            )
+            .unwrap();
+            let context = format!("{convention:?} {compound:?}");
+            assert_eq!(a.outcome, b.outcome, "{context}");
+            assert_eq!(a.nimber, b.nimber, "{context}");
+            assert_eq!(a.winning_move_count, b.winning_move_count, "{context}");
+            let moves = |answer: &crate::analysis::Answer| -> Vec<(String, String)> {
+                answer
+                    .winning_moves
+                    .iter()
+                    .map(|m| (m.description.clone(), answer.target(m)))
+                    .collect()
+            };
+            assert_eq!(moves(&a), moves(&b), "{context}");
+            assert!(!a.winning_moves.is_empty() || a.outcome == Outcome::PreviousPlayerWins);
+            assert!(
+                a.search.components_explored < b.search.components_explored,
+                "{context}: {} and {} components",
+                a.search.components_explored,
+                b.search.components_explored
+            );
+        }
+    }
 
     fn big(value: u64) -> BigUint {
         BigUint::from(value)

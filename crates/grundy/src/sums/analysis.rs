@@ -411,15 +411,13 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                     Known::Node(id) => {
                         let mut found = 0u64;
                         let mut listed = Vec::new();
-                        for option in explorer.options(*id) {
+                        for (index, option) in explorer.options(*id).iter().enumerate() {
                             let value =
                                 solver.nimber(&explorer.multiset(option.iter().copied()))?;
                             if BigUint::from(value) == target {
                                 found += 1;
                                 if listed.len() < room {
-                                    listed.push(
-                                        option.iter().map(|&o| explorer.part(o).clone()).collect(),
-                                    );
+                                    listed.push(explorer.leaves(*id, index)?);
                                 }
                             }
                         }
@@ -600,12 +598,11 @@ fn search_misere<G: ImpartialGame>(
         let mut slot = 0;
         for (g, group) in position.groups.iter().enumerate() {
             for (i, part) in group.parts.iter().enumerate() {
-                for (option, leaves) in explorer.options(roots[slot]).iter().enumerate() {
+                for option in 0..explorer.options(roots[slot]).len() {
                     if solver.misere_outcome(&after(slot, option))? == Outcome::PreviousPlayerWins {
                         count += 1;
                         if moves.len() < options.max_moves {
-                            let leaves: Vec<Part> =
-                                leaves.iter().map(|&o| explorer.part(o).clone()).collect();
+                            let leaves = explorer.leaves(roots[slot], option)?;
                             moves.push(WinningMove::in_component(part, g, i, leaves));
                         }
                     }

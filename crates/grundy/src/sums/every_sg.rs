@@ -68,7 +68,6 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::family::Part;
 use crate::lang::{LangError, Term};
 use crate::sums::analysis::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
@@ -455,7 +454,7 @@ pub(crate) fn solve_every(
                         level,
                         options.max_moves,
                         &mut moves,
-                    );
+                    )?;
                 }
             }
             below = upto;
@@ -493,7 +492,7 @@ fn list_level(
     level: u64,
     max: usize,
     moves: &mut Vec<WinningMove>,
-) {
+) -> Result<(), SearchError> {
     let allowed: Vec<Vec<usize>> = movable
         .iter()
         .map(|m| {
@@ -503,7 +502,7 @@ fn list_level(
         })
         .collect();
     if allowed.iter().any(Vec::is_empty) {
-        return;
+        return Ok(());
     }
     let width = movable.len();
     // reaches_level[c]: some component from c on can take exactly `level`.
@@ -530,7 +529,7 @@ fn list_level(
         }
         if !found {
             if c == 0 {
-                return;
+                return Ok(());
             }
             c -= 1;
             choice[c] += 1;
@@ -543,9 +542,9 @@ fn list_level(
         }
         moves.push(every_move(
             position, explorer, roots, movable, &allowed, &choice,
-        ));
+        )?);
         if moves.len() >= max {
-            return;
+            return Ok(());
         }
         choice[c] += 1;
     }
@@ -560,7 +559,7 @@ fn every_move(
     movable: &[Movable],
     allowed: &[Vec<usize>],
     choice: &[usize],
-) -> WinningMove {
+) -> Result<WinningMove, SearchError> {
     let mut groups: Vec<Group> = position
         .groups
         .iter()
@@ -572,10 +571,7 @@ fn every_move(
         let part = &position.groups[g].parts[i];
         match next.peek() {
             Some((m, (allowed, choice))) if m.root == root => {
-                let leaves: Vec<Part> = explorer.options(id)[allowed[**choice]]
-                    .iter()
-                    .map(|&o| explorer.part(o).clone())
-                    .collect();
+                let leaves = explorer.leaves(id, allowed[**choice])?;
                 descriptions.push(part.describe_move(&leaves));
                 groups[g].parts.extend(leaves);
                 next.next();
@@ -588,13 +584,13 @@ fn every_move(
         compound: Compound::Every,
         groups,
     };
-    WinningMove {
+    Ok(WinningMove {
         description: descriptions.join("; "),
         group: 0,
         part: 0,
         leaves: Vec::new(),
         whole: Some(PositionText::new(&after).as_str().to_owned()),
-    }
+    })
 }
 
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
@@ -761,7 +757,7 @@ mod tests {
     fn check_against_oracle(text: &str) {
         let found = answer(text);
         let position = build_position(&parse(text).unwrap()).unwrap();
-        let mut explorer = Explorer::new(1_000_000);
+        let mut explorer = Explorer::without_canonical_forms(1_000_000);
         let mut roots = Vec::new();
         for group in &position.groups {
             for part in &group.parts {
@@ -911,7 +907,8 @@ mod tests {
         };
         for a in 0..9 {
             for b in 0..7 {
-                let parts: Vec<Part> = crate::family::parts(&Arc::new(SplitHeap), [a, b]);
+                let parts: Vec<crate::family::Part> =
+                    crate::family::parts(&Arc::new(SplitHeap), [a, b]);
                 let position = Position {
                     convention: Convention::Normal,
                     compound: Compound::Every,

@@ -1,7 +1,8 @@
 //! Explicit game graphs of catalogue components, so that the generic solver can
 //! search sums of anything the catalogue holds.
 //!
-//! Each distinct component (by its typed position) becomes a node numbered once;
+//! Each distinct component (by its typed position, or by its family's canonical
+//! form when it has one: Wythoff's piles in either order) becomes a node numbered once;
 //! a node's options are the node lists its moves leave. A position of a sum is
 //! then a sorted multiset of node numbers, cheap to hash and compare, and the
 //! [`GraphGame`] over it is an ordinary [`ImpartialGame`] for the
@@ -25,9 +26,13 @@ pub type Multiset = SmallVec<[u32; 4]>;
 
 #[derive(Debug)]
 struct Node {
+    /// The first component of its class met: its options are this one's moves.
     part: Part,
     options: Vec<SmallVec<[u32; 2]>>,
     explored: bool,
+    /// Whether every child node's `part` is the very component its move leaves
+    /// (not another member of its class): then the stored parts spell the move.
+    exact_children: bool,
 }
 
 /// How many moves (edges) the explorer stores per node it may store: the
@@ -45,6 +50,9 @@ pub struct Explorer {
     edges: usize,
     edge_limit: usize,
     progress: Option<ProgressHook>,
+    /// Whether components are keyed by their canonical forms (always, except
+    /// in oracles that must not rely on them).
+    by_class: bool,
 }
 
 impl std::fmt::Debug for Explorer {
@@ -68,6 +76,17 @@ impl Explorer {
             edges: 0,
             edge_limit: limit.saturating_mul(EDGES_PER_NODE),
             progress: None,
+            by_class: true,
+        }
+    }
+
+    /// An explorer that keys every component by its own position, ignoring
+    /// canonical forms: for oracles that check the answers found with them.
+    #[cfg(test)]
+    pub fn without_canonical_forms(limit: usize) -> Self {
+        Self {
+            by_class: false,
+            ..Self::new(limit)
         }
     }
 
@@ -77,11 +96,23 @@ impl Explorer {
         self
     }
 
-    fn intern(&mut self, part: &Part) -> Result<u32, SearchError> {
-        let key = PartKey(Arc::clone(part));
+    /// The node of `part`'s class, and whether its stored part is `part` itself.
+    fn intern(&mut self, part: &Part) -> Result<(u32, bool), SearchError> {
+        let key = if self.by_class {
+            PartKey::of_class(part)
+        } else {
+            PartKey(Arc::clone(part))
+        };
         if let Some(&id) = self.index.get(&key) {
-            return Ok(id);
+            return Ok((id, self.nodes[id as usize].part.same_as(part.as_ref())));
         }
+        let id = self.push(part)?;
+        self.index.insert(key, id);
+        Ok((id, true))
+    }
+
+    /// A new, unexplored node for `part`.
+    fn push(&mut self, part: &Part) -> Result<u32, SearchError> {
         if self.nodes.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
@@ -91,17 +122,23 @@ impl Explorer {
             part: Arc::clone(part),
             options: Vec::new(),
             explored: false,
+            exact_children: true,
         });
-        self.index.insert(key, id);
         Ok(id)
     }
 
     /// The node of `part`, after exploring every component reachable from it.
+    /// Its options are `part`'s own moves, in their order (a root met as
+    /// another member of a stored class gets a node of its own), so that
+    /// [`leaves`](Self::leaves) spells the moves of the position asked about.
     ///
     /// # Errors
     /// [`SearchError::StateLimit`] when the nodes would exceed the limit.
     pub fn explore(&mut self, part: &Part) -> Result<u32, SearchError> {
-        let root = self.intern(part)?;
+        let root = match self.intern(part)? {
+            (id, true) => id,
+            (_, false) => self.push(part)?,
+        };
         let mut pending = vec![root];
         while let Some(id) = pending.pop() {
             let node = &self.nodes[id as usize];
@@ -118,10 +155,12 @@ impl Explorer {
                 return Err(SearchError::StateLimit { limit: self.limit });
             }
             let mut options = Vec::with_capacity(moves.len());
+            let mut exact_children = true;
             for parts in &moves {
                 let mut option = SmallVec::with_capacity(parts.len());
                 for part in parts {
-                    let child = self.intern(part)?;
+                    let (child, exact) = self.intern(part)?;
+                    exact_children &= exact;
                     if !self.nodes[child as usize].explored {
                         pending.push(child);
                     }
@@ -132,6 +171,7 @@ impl Explorer {
             let node = &mut self.nodes[id as usize];
             node.options = options;
             node.explored = true;
+            node.exact_children = exact_children;
             if let Some(progress) = &self.progress
                 && id.trailing_zeros() >= 16
             {
@@ -155,9 +195,28 @@ impl Explorer {
         &self.nodes[id as usize].options
     }
 
-    /// The component of a node.
+    /// The component of a node: the first of its class met.
+    #[cfg(test)]
     pub fn part(&self, id: u32) -> &Part {
         &self.nodes[id as usize].part
+    }
+
+    /// The components that option `option` of node `id` leaves, exactly as the
+    /// node's move leaves them (a child node may store another member of their
+    /// class; the move is then asked of the node's component again).
+    ///
+    /// # Errors
+    /// As the component's moves.
+    pub fn leaves(&self, id: u32, option: usize) -> Result<Vec<Part>, SearchError> {
+        let node = &self.nodes[id as usize];
+        if node.exact_children {
+            return Ok(node.options[option]
+                .iter()
+                .map(|&child| Arc::clone(&self.nodes[child as usize].part))
+                .collect());
+        }
+        let mut moves = node.part.moves(usize::MAX)?;
+        Ok(moves.swap_remove(option))
     }
 
     /// The multiset of the non-terminal nodes among `ids`: terminal components
