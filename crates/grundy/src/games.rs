@@ -1,6 +1,6 @@
 //! The game families: one module per family, and their entries.
 //!
-//! Adding a game means adding its module and one line to [`ENTRIES`]. Each
+//! Adding a game means adding its module and one line to `ENTRIES`. Each
 //! family module holds the rules once, as a [`Family`](crate::family::Family)
 //! (the moves the generic solver searches, typed positions), beside its closed
 //! form or fast algorithm (what answers instantly, for inputs of any size), with
@@ -17,7 +17,7 @@ pub mod wythoff;
 use crate::sums::entry::GameEntry;
 
 /// Every entry of the catalogue, in the order `grundy games` lists them.
-pub static ENTRIES: &[GameEntry] = &[
+pub(crate) static ENTRIES: &[GameEntry] = &[
     heap::nim::ENTRY,
     heap::nim::ANTI_NIM_ENTRY,
     heap::bash::ENTRY,
@@ -39,4 +39,4 @@ pub static ENTRIES: &[GameEntry] = &[
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
-pub static ALIASES: &[(&str, &str)] = &[("nim_k", "bash"), ("multi_nim", "lasker")];
+pub(crate) static ALIASES: &[(&str, &str)] = &[("nim_k", "bash"), ("multi_nim", "lasker")];

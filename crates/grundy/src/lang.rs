@@ -24,7 +24,7 @@
 //! assert_eq!(error.span.start, 6); // the second comma
 //! ```
 
-pub mod arguments;
+pub(crate) mod arguments;
 mod lexer;
 mod parser;
 mod syntax;

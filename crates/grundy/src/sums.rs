@@ -35,4 +35,4 @@ const MISERE: GameEntry = GameEntry {
 
 /// The wrappers that play a whole sum another way, in the order `grundy games`
 /// lists them.
-pub static ENTRIES: &[GameEntry] = &[MISERE, every_sg::ENTRY, rounds::ENTRY];
+pub(crate) static ENTRIES: &[GameEntry] = &[MISERE, every_sg::ENTRY, rounds::ENTRY];

@@ -828,7 +828,7 @@ fn build_dynamic(term: &Term, _context: &BuildContext<'_>) -> Result<Group, Lang
 }
 
 /// The catalogue entry of Fibonacci Nim.
-pub const FIBONACCI_ENTRY: GameEntry = GameEntry {
+pub(crate) const FIBONACCI_ENTRY: GameEntry = GameEntry {
     name: "fibonacci_nim",
     summary: "one heap; the first move takes 1..n-1, each later move at most twice the previous",
     rules: "One heap of n. The first move takes 1 to n - 1; after a move of x the next takes 1 to \
@@ -848,7 +848,7 @@ pub const FIBONACCI_ENTRY: GameEntry = GameEntry {
 };
 
 /// The catalogue entry of the k-multiple dynamic subtraction game.
-pub const DYNAMIC_ENTRY: GameEntry = GameEntry {
+pub(crate) const DYNAMIC_ENTRY: GameEntry = GameEntry {
     name: "dynamic_sub",
     summary: "one heap; the first move takes 1..n-1, each later move at most k times the previous",
     rules: "One heap of n. The first move takes 1 to n - 1; after a move of x the next takes 1 to \

@@ -309,7 +309,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "grid_nim",
     summary: "heaps on a grid; a move takes counters from one cell to the cell above or on the left",
     rules: "grid_nim([a11, ..., a1m], ..., [an1, ..., anm]): an n x m grid of heaps, one list per \

@@ -71,7 +71,7 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
 
 /// The size of one heap: a position of every heap game.
 ///
-/// It keeps the decimal digits the input gave (see [`GivenSize`]), so that a
+/// It keeps the decimal digits the input gave (`GivenSize`, from the language), so that a
 /// position of a million big heaps prints by copying text; equality and
 /// hashing look at the size only.
 #[derive(Clone, Debug)]

@@ -582,7 +582,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "moore",
     summary: "take from 1 to k heaps in one move",
     rules: "moore[k](a1, ..., an): a move takes at least one counter from each of 1 to k heaps \

@@ -339,7 +339,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "staircase",
     summary: "coins on steps; a move takes coins from one step down to the step below",
     rules: "staircase(a1, ..., an): ai coins stand on step i; a move takes one or more coins from \
@@ -752,7 +752,7 @@ fn build_stones(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangE
 }
 
 /// The catalogue entry of stones on a line.
-pub const STONES_ENTRY: GameEntry = GameEntry {
+pub(crate) const STONES_ENTRY: GameEntry = GameEntry {
     name: "stones",
     summary: "stones on a line: slide one stone left, never onto or past another",
     rules: "Stones stand at distinct points p1 < p2 < ... of the non-negative integers. A move slides \

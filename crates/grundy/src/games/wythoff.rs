@@ -559,7 +559,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "wythoff",
     summary: "two piles: take from one, or (about) the same from both",
     rules: "Two piles. A move takes any number from one pile, or x from the first and y from the \

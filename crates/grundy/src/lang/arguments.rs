@@ -117,19 +117,6 @@ fn expected_size(term: &Term, arg: &Value) -> LangError {
     )
 }
 
-/// Reads the non-negative integers of a file: separated by blanks or commas,
-/// with `#` starting a comment that runs to the end of the line.
-///
-/// # Errors
-/// A [`LangError`] at `span` (the `@PATH` of the expression) whose message names
-/// the file and the line and column of the mistake.
-pub fn read_integers(path: &str, span: Span) -> Result<Vec<BigUint>, LangError> {
-    Ok(read_sizes(path, span)?
-        .into_iter()
-        .map(|size| size.value)
-        .collect())
-}
-
 /// Reads a file's integers with their digits. The text is cut at line ends into
 /// a few chunks parsed on all cores: a file of a million 60-digit heaps is
 /// mostly decimal conversion.

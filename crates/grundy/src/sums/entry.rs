@@ -15,7 +15,7 @@ pub enum EntryKind {
     Convention(Convention),
     /// A wrapper that plays the sums it holds together in another way, like
     /// `every(...)` or `rounds[k](...)`: builds the whole position from the
-    /// wrapping term (see [`wrapped_sums`]).
+    /// wrapping term (see `wrapped_sums`).
     Compound(fn(&Term, &BuildContext<'_>) -> Result<Position, LangError>),
 }
 
@@ -108,7 +108,7 @@ impl<'a> BuildContext<'a> {
 /// # Errors
 /// An argument that is not a sum, a sum that is itself wrapped, or the wrong
 /// number of arguments; `example` is offered as help.
-pub fn wrapped_sums(
+pub(crate) fn wrapped_sums(
     term: &Term,
     context: &BuildContext<'_>,
     counts: std::ops::RangeInclusive<usize>,
@@ -156,7 +156,7 @@ pub fn wrapped_sums(
 ///
 /// # Errors
 /// Parameters given, not exactly one sum, or a sum that is itself wrapped.
-pub fn wrapped(
+pub(crate) fn wrapped(
     term: &Term,
     convention: Convention,
     context: &BuildContext<'_>,

@@ -610,7 +610,7 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError>
 }
 
 /// The catalogue entry: `every(SUM)`.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "every",
     summary: "Every-SG: each move moves every component that can move; the last mover wins",
     rules: "every(SUM) plays the components of SUM (each heap, each pair of piles, ...) so that a \

@@ -272,7 +272,7 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError>
 }
 
 /// The catalogue entry: `rounds[k](START)`, `rounds[k](START, CURRENT)`.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "rounds",
     summary: "a match of k rounds of the same game; the loser of a round starts the next",
     rules: "rounds[k](SUM) is a match of k rounds (k >= 1, of any size), each played on SUM under \

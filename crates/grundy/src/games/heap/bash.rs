@@ -97,7 +97,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "bash",
     summary: "take 1 to m tokens from one heap",
     rules: "A move takes between 1 and m tokens from a single heap (m >= 1). A heap of n has nimber \

@@ -64,7 +64,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "nim",
     summary: "take any number of tokens from one heap",
     rules: "A move takes one or more tokens from a single heap. Bouton (1901): the nimber of a heap \
@@ -90,7 +90,7 @@ fn build_anti_nim(term: &Term, context: &BuildContext<'_>) -> Result<Position, L
 
 /// Anti-Nim, the seed notes' name for misère Nim: `anti_nim(a, ...)` is
 /// `misere(nim(a, ...))`.
-pub const ANTI_NIM_ENTRY: GameEntry = GameEntry {
+pub(crate) const ANTI_NIM_ENTRY: GameEntry = GameEntry {
     name: "anti_nim",
     summary: "Nim under misère play: whoever takes the last token loses",
     rules: "anti_nim(a, b, ...) is misere(nim(a, b, ...)) (seed note 000, Anti-Nim). Bouton's misère \

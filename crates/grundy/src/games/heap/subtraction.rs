@@ -291,7 +291,7 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
 }
 
 /// The catalogue entry.
-pub const ENTRY: GameEntry = GameEntry {
+pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "sub",
     summary: "take s tokens from one heap, for s in a finite set",
     rules: "A move takes exactly s tokens from a single heap, for some s in the finite set S. \

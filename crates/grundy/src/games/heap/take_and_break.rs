@@ -692,7 +692,7 @@ named!(build_lasker, "lasker", HeapRule::LaskersNim);
 named!(build_rest_nim, "rest_nim", HeapRule::RestNim);
 
 /// `octal[CODE]`.
-pub const OCTAL_ENTRY: GameEntry = GameEntry {
+pub(crate) const OCTAL_ENTRY: GameEntry = GameEntry {
     name: "octal",
     summary: "take-and-break game given by an octal or hexadecimal code",
     rules: "The code d0.d1d2...dk says what a move may do: digit dk (0-9, A-F) for removing k tokens \
@@ -711,7 +711,7 @@ pub const OCTAL_ENTRY: GameEntry = GameEntry {
 };
 
 /// `kayles`.
-pub const KAYLES_ENTRY: GameEntry = GameEntry {
+pub(crate) const KAYLES_ENTRY: GameEntry = GameEntry {
     name: "kayles",
     summary: "knock down one pin or two adjacent pins from a row (octal 0.77)",
     rules: "A heap is a row of pins; a move removes one or two adjacent pins, which may split the row \
@@ -728,7 +728,7 @@ pub const KAYLES_ENTRY: GameEntry = GameEntry {
 };
 
 /// `dawson_kayles`.
-pub const DAWSON_KAYLES_ENTRY: GameEntry = GameEntry {
+pub(crate) const DAWSON_KAYLES_ENTRY: GameEntry = GameEntry {
     name: "dawson_kayles",
     summary: "remove two adjacent pins from a row (octal 0.07)",
     rules: "A move removes exactly two adjacent pins from a row, which may split it in two. Octal \
@@ -740,7 +740,7 @@ pub const DAWSON_KAYLES_ENTRY: GameEntry = GameEntry {
 };
 
 /// `grundy_game`.
-pub const GRUNDY_GAME_ENTRY: GameEntry = GameEntry {
+pub(crate) const GRUNDY_GAME_ENTRY: GameEntry = GameEntry {
     name: "grundy_game",
     summary: "split one heap into two heaps of different sizes",
     rules: "A move splits a heap into two non-empty heaps of different sizes. No period is known (none \
@@ -752,7 +752,7 @@ pub const GRUNDY_GAME_ENTRY: GameEntry = GameEntry {
 };
 
 /// `lasker`.
-pub const LASKER_ENTRY: GameEntry = GameEntry {
+pub(crate) const LASKER_ENTRY: GameEntry = GameEntry {
     name: "lasker",
     summary: "take any number from a heap, or split a heap in two (Lasker's Nim)",
     rules: "A move removes any positive number of tokens from one heap, or splits a heap into two \
@@ -772,7 +772,7 @@ pub const LASKER_ENTRY: GameEntry = GameEntry {
 };
 
 /// `rest_nim`.
-pub const REST_NIM_ENTRY: GameEntry = GameEntry {
+pub(crate) const REST_NIM_ENTRY: GameEntry = GameEntry {
     name: "rest_nim",
     summary: "take any number from a heap, then split the rest freely",
     rules: "A move removes a positive number of tokens from one heap and may split what remains into \
@@ -787,7 +787,7 @@ pub const REST_NIM_ENTRY: GameEntry = GameEntry {
 };
 
 /// `all_but[...]`.
-pub const ALL_BUT_ENTRY: GameEntry = GameEntry {
+pub(crate) const ALL_BUT_ENTRY: GameEntry = GameEntry {
     name: "all_but",
     summary: "take any positive number of tokens except those in a finite set",
     rules: "A move removes any positive number of tokens from one heap, except the amounts listed. \
