@@ -8,7 +8,16 @@ use grundy::lang::parse;
 use proptest::prelude::*;
 
 fn run(source: &str) {
-    let Ok(sum) = parse(source) else { return };
+    let sum = match parse(source) {
+        Ok(sum) => sum,
+        Err(error) => {
+            // An error says where: its span lies in the text, and it renders.
+            assert!(error.span.start <= error.span.end, "{source:?}: {error:?}");
+            assert!(error.span.end <= source.len(), "{source:?}: {error:?}");
+            assert!(error.render(source).starts_with("error: "));
+            return;
+        }
+    };
     let Ok(position) = build(&sum) else { return };
     let options = SolveOptions {
         max_moves: 5,
@@ -29,6 +38,11 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("bash".to_owned()),
         Just("sub".to_owned()),
         Just("misere".to_owned()),
+        Just("every".to_owned()),
+        Just("rounds[2]".to_owned()),
+        Just("wythoff".to_owned()),
+        Just("octal[0.6]".to_owned()),
+        Just("step".to_owned()),
         Just("nmi".to_owned()),
         Just("(".to_owned()),
         Just(")".to_owned()),
@@ -49,8 +63,68 @@ fn fragment() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Every example of every catalogue entry: valid expressions to mutate.
+fn examples() -> Vec<&'static str> {
+    grundy::catalogue::entries()
+        .iter()
+        .flat_map(|entry| entry.examples.iter().copied())
+        .collect()
+}
+
+/// One edit of a text: delete a character, insert a fragment, or repeat a slice.
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete(usize),
+    Insert(usize, String),
+    Repeat(usize, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        any::<usize>().prop_map(Edit::Delete),
+        (any::<usize>(), fragment()).prop_map(|(at, text)| Edit::Insert(at, text)),
+        (any::<usize>(), 1usize..12).prop_map(|(at, len)| Edit::Repeat(at, len)),
+    ]
+}
+
+/// `text` after `edits`, each at a character boundary (positions taken modulo
+/// the length).
+fn mutate(text: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for edit in edits {
+        let at = |i: usize, n: usize| if n == 0 { 0 } else { i % n };
+        match edit {
+            Edit::Delete(i) if !chars.is_empty() => {
+                let i = at(*i, chars.len());
+                chars.remove(i);
+            }
+            Edit::Delete(_) => {}
+            Edit::Insert(i, fragment) => {
+                let i = at(*i, chars.len() + 1);
+                chars.splice(i..i, fragment.chars());
+            }
+            Edit::Repeat(i, len) => {
+                let i = at(*i, chars.len() + 1);
+                let end = (i + len).min(chars.len());
+                let slice: Vec<char> = chars[i..end].to_vec();
+                chars.splice(i..i, slice);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn mutated_catalogue_examples_never_panic(
+        pick in any::<prop::sample::Index>(),
+        edits in prop::collection::vec(edit(), 1..5),
+    ) {
+        let examples = examples();
+        run(&mutate(examples[pick.index(examples.len())], &edits));
+    }
 
     #[test]
     fn random_text_never_panics(source in "\\PC{0,60}") {
