@@ -129,6 +129,22 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// The nimber of `position` and of each of its moves by the family's own
+    /// search (a dense table, say), for positions whose game graph is too large
+    /// for the generic explorer, which stores every move: `None` when the
+    /// family has none. `limit` bounds what the search may store, in
+    /// positions, as the explorer's state limit does.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the search needs more than `limit`.
+    fn nimbers_by_search(
+        &self,
+        _position: &Self::Position,
+        _limit: usize,
+    ) -> Option<Result<SearchedNimbers<Self::Position>, SearchError>> {
+        None
+    }
+
     /// A representative of the positions equivalent to `position` (the same
     /// game up to renaming: Wythoff's piles in either order), when the family
     /// knows one: searches store one node per class, so equivalent positions
@@ -188,6 +204,15 @@ impl<P> MovesTo<P> {
     }
 }
 
+/// A position's nimber and its options' nimbers, found by a family's own search.
+#[derive(Clone, Debug)]
+pub struct SearchedNimbers<P> {
+    /// The nimber of the position.
+    pub nimber: BigUint,
+    /// Each move, as the components it leaves, with the nimber after it.
+    pub options: Vec<(Vec<P>, BigUint)>,
+}
+
 /// The outcome of one component by theory, with its winning moves.
 #[derive(Clone, Debug)]
 pub struct OutcomeAnswer<P> {
@@ -240,6 +265,10 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
 
     /// As [`Family::canonical_form`].
     fn canonical_form(&self) -> Option<Part>;
+
+    /// As [`Family::nimbers_by_search`].
+    fn nimbers_by_search(&self, limit: usize)
+    -> Option<Result<SearchedNimbers<Part>, SearchError>>;
 
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
@@ -348,6 +377,26 @@ impl<F: Family> Component for Typed<F> {
 
     fn canonical_form(&self) -> Option<Part> {
         Some(self.wrap(self.family.canonical_form(&self.position)?))
+    }
+
+    fn nimbers_by_search(
+        &self,
+        limit: usize,
+    ) -> Option<Result<SearchedNimbers<Part>, SearchError>> {
+        Some(
+            self.family
+                .nimbers_by_search(&self.position, limit)?
+                .map(|found| SearchedNimbers {
+                    nimber: found.nimber,
+                    options: found
+                        .options
+                        .into_iter()
+                        .map(|(leaves, nimber)| {
+                            (leaves.into_iter().map(|p| self.wrap(p)).collect(), nimber)
+                        })
+                        .collect(),
+                }),
+        )
     }
 
     fn position_hash(&self) -> u64 {

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::family::Part;
+use crate::family::{Part, SearchedNimbers};
 use crate::sums::explorer::Explorer;
 use crate::sums::explorer::{GraphGame, SlotGame};
 use crate::sums::position::{Compound, Position, PositionText};
@@ -199,6 +199,8 @@ impl Answer {
 enum Known {
     Theory(BigUint),
     Node(u32),
+    /// Found by the family's own search, with every option's nimber.
+    Searched(SearchedNimbers<Part>),
 }
 
 /// Answers `position`.
@@ -246,8 +248,12 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         Some(BigUint::zero())
     } else {
         let limit = options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT);
-        match nimber_by_search(part, limit) {
-            Ok(nimber) => Some(nimber.into()),
+        let searched = match part.nimbers_by_search(options.max_states) {
+            Some(found) => found.map(|found| found.nimber),
+            None => nimber_by_search(part, limit).map(BigUint::from),
+        };
+        match searched {
+            Ok(nimber) => Some(nimber),
             Err(error) => {
                 notes.push(format!(
                     "the nimber has no closed form and was not searched: {error} \
@@ -377,7 +383,10 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 }
                 None => {
                     methods.insert("search");
-                    Known::Node(explorer.explore(part)?)
+                    match part.nimbers_by_search(options.max_states) {
+                        Some(found) => Known::Searched(found?),
+                        None => Known::Node(explorer.explore(part)?),
+                    }
                 }
             });
         }
@@ -393,6 +402,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             let nimber = match known {
                 Known::Theory(nimber) => nimber.clone(),
                 Known::Node(id) => solver.nimber(&explorer.multiset([*id]))?.into(),
+                Known::Searched(found) => found.nimber.clone(),
             };
             total ^= &nimber;
             group_nimbers.push(nimber);
@@ -422,6 +432,11 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                             }
                         }
                         (BigUint::from(found), listed)
+                    }
+                    Known::Searched(found) => {
+                        let winning = found.options.iter().filter(|(_, n)| *n == target);
+                        let listed = winning.clone().take(room).map(|(l, _)| l.clone()).collect();
+                        (BigUint::from(winning.count()), listed)
                     }
                     Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
                         Ok(found) => found,
