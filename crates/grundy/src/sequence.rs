@@ -135,7 +135,10 @@ impl SequenceSolver {
         method: Method,
         values: GrundyValues,
     ) -> Result<Self, ResumeError> {
-        let everything = [0..values.len()];
+        let everything = [Range {
+            start: 0,
+            end: values.len(),
+        }];
         let mut never_stop = |_: Progress| ControlFlow::Continue(());
         match Self::resume_checking(rule, method, values, &everything, &mut never_stop) {
             Ok(solver) => Ok(solver),

@@ -39,9 +39,13 @@ const LARGEST_HEAP: usize = u32::MAX as usize - 1;
 /// Runs computing at least this many values say how long they will take (when that is
 /// more than [`ANNOUNCED_SECONDS`]).
 const ESTIMATED_FROM: usize = 1 << 20;
-/// Values computed to measure the speed of a rule before a long run: a few hundredths
-/// of a second for most rules.
-const RATE_SAMPLE_HEAPS: usize = 1 << 16;
+/// The speed of a rule before a long run is measured from this heap on: the first
+/// heaps, while the engine chooses its masks, are slower than the rest.
+const RATE_SAMPLE_FROM: usize = 1 << 14;
+/// ... over heaps up to this one at most,
+const RATE_SAMPLE_TO: usize = 1 << 18;
+/// ... or for this long (a shorter sample is at the mercy of the machine's other work).
+const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
 /// Runs estimated to last longer than this say so before they start.
 const ANNOUNCED_SECONDS: f64 = 3.0;
 /// Steps of work beyond linear done in a second (see --max-work).
@@ -239,16 +243,22 @@ fn announce_time(
     if values < ESTIMATED_FROM && linear {
         return;
     }
-    let rate = if linear {
-        let sample_end = RATE_SAMPLE_HEAPS.min(reach + 1);
-        let before = probe.values().len();
+    let rate = linear.then(|| {
+        probe.extend_to(RATE_SAMPLE_FROM.min(reach));
+        let first = probe.values().len();
         let started = Instant::now();
-        probe.extend_to(sample_end - 1);
-        let sampled = sample_end.saturating_sub(before);
-        Some(sampled as f64 / started.elapsed().as_secs_f64().max(1e-6))
-    } else {
-        None
-    };
+        let last = RATE_SAMPLE_TO.min(reach);
+        while probe.values().len() <= last && started.elapsed() < RATE_SAMPLE_TIME {
+            probe.extend_to((probe.values().len() + (1 << 12)).min(last));
+        }
+        let sampled = probe.values().len() - first;
+        (
+            sampled.max(1) as f64,
+            started.elapsed().as_secs_f64().max(1e-6),
+        )
+    });
+    let sampled = probe.values().len();
+    let rate = rate.map(|(values, seconds)| values / seconds);
     // Steps add up heap by heap: those of the heaps held are done.
     let steps = model.cost(reach).steps.saturating_sub(match held {
         0 => 0,
@@ -259,7 +269,7 @@ fn announce_time(
         return;
     }
     let speed = rate.map_or_else(String::new, |rate| {
-        format!(" at ~{rate:.1e} values/s (the speed on its first {RATE_SAMPLE_HEAPS} heaps)")
+        format!(" at ~{rate:.1e} values/s (the speed on heaps {RATE_SAMPLE_FROM}..{sampled})")
     });
     let work = if steps > 0 {
         format!(

@@ -91,7 +91,7 @@ pub(crate) fn unchecked_heaps(
 ) -> Result<Vec<Range<usize>>, FileError> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(vec![0..values.len()]),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(every_heap(values)),
         Err(error) => return Err(error.into()),
     };
     let mut reader = BufReader::new(file);
@@ -107,7 +107,7 @@ pub(crate) fn unchecked_heaps(
         // An empty file, or a header cut short: a check file whose header was never
         // written whole (anything else is not ours, and is left alone).
         return if HEADER.as_bytes().starts_with(&line) {
-            Ok(vec![0..values.len()])
+            Ok(every_heap(values))
         } else {
             Err(FileError::NotACheckFile {
                 path: path.to_owned(),
@@ -122,7 +122,7 @@ pub(crate) fn unchecked_heaps(
     let expected_rule = rule_line(rule);
     if !next_line(&mut line)? {
         // No rule line yet (an interrupted write): no block is vouched for.
-        return Ok(vec![0..values.len()]);
+        return Ok(every_heap(values));
     }
     if line != expected_rule.as_bytes() {
         return Err(FileError::OtherRule {
@@ -183,6 +183,14 @@ pub(crate) fn ensure_replaceable(path: &Path) -> Result<(), FileError> {
             path: path.to_owned(),
         })
     }
+}
+
+/// The ranges of heaps to recompute when nothing vouches for `values`: all of them.
+fn every_heap(values: &GrundyValues) -> Vec<Range<usize>> {
+    vec![Range {
+        start: 0,
+        end: values.len(),
+    }]
 }
 
 /// A block line: `END SUM`.
