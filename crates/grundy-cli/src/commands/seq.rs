@@ -17,7 +17,8 @@ use grundy::games::heap::HeapRule;
 use grundy::games::heap::take_and_break::parse_rule;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
-    SequenceFile, SequenceSolver, check_file_path, find_periodicity, save_to_file, until_proven,
+    ResumeError, SequenceFile, SequenceSolver, check_file_path, find_periodicity, read_values,
+    save_to_file, until_proven,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -214,8 +215,14 @@ fn open_out_file(
     }
     let file = SequenceFile::open(rule, method, path, args.format.into(), progress)
         .map_err(|error| file_failure(&error, path, args.format, rule_text))?;
-    let held = file.values().len();
-    let asked = args.last_heap.saturating_add(1);
+    note_more_values(path, file.values().len(), args.last_heap);
+    Ok(file)
+}
+
+/// Says on standard error that the file at `path` holds `held` values, when that is
+/// more than the heaps `0..=last_heap` asked.
+fn note_more_values(path: &Path, held: usize, last_heap: usize) {
+    let asked = last_heap.saturating_add(1);
     if held > asked {
         print_error(&format!(
             "note: `{}` already holds {held} values (heaps 0..={}), more than the {asked} asked; all were checked and are kept",
@@ -223,7 +230,22 @@ fn open_out_file(
             held - 1,
         ));
     }
-    Ok(file)
+}
+
+/// The values in the --out file, if there is one (none when it is missing or empty).
+fn read_out_file(path: &Path, format: Format, rule: &str) -> Result<GrundyValues, Failure> {
+    match std::fs::File::open(path) {
+        Ok(mut file) if file.metadata().is_ok_and(|meta| meta.len() > 0) => {
+            read_values(&mut file, format.into())
+                .map_err(|error| file_failure(&error, path, format, rule))
+        }
+        Ok(_) => Ok(GrundyValues::new()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(GrundyValues::new()),
+        Err(error) => Err(Failure::Input(format!(
+            "error: `{}`: {error}",
+            path.display()
+        ))),
+    }
 }
 
 /// Says on standard error how long computing the heaps `held..=reach` will take, when
@@ -432,14 +454,37 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         && let Some(periodicity) =
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
     {
-        let values =
-            periodicity.values_up_to(probe.values(), args.last_heap).ok_or_else(|| {
-                Failure::Limit(format!(
-                    "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
-                    args.last_heap
-                ))
-            })?;
+        // A file's values are checked against the period, and kept when more than asked.
+        let held = match &args.out {
+            Some(path) => read_out_file(path, args.format, &rule_text)?,
+            None => GrundyValues::new(),
+        };
+        let last_heap = args.last_heap.max(held.len().saturating_sub(1));
+        let values = periodicity.values_up_to(probe.values(), last_heap).ok_or_else(|| {
+            Failure::Limit(format!(
+                "error: the values of {rule_text} up to heap {last_heap} do not fit in 32 bits; no flag raises this"
+            ))
+        })?;
         if let Some(path) = &args.out {
+            if let Some((heap, (stored, computed))) = held
+                .iter()
+                .zip(values.iter())
+                .enumerate()
+                .find(|(_, (stored, computed))| stored != computed)
+            {
+                let wrong = ResumeError {
+                    heap,
+                    stored,
+                    computed: Some(computed),
+                };
+                return Err(file_failure(
+                    &FileError::WrongValue(wrong),
+                    path,
+                    args.format,
+                    &rule_text,
+                ));
+            }
+            note_more_values(path, held.len(), args.last_heap);
             // Every value is known and right: the file is written whole (no resuming).
             save_to_file(&rule, &values, path, args.format.into())
                 .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?;
