@@ -300,7 +300,10 @@ fn a_rule_answered_from_its_proven_period_checks_and_keeps_the_file_too() {
     let output = seq_out("octal[0.8]", 20, &path, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("already holds 50000 values"));
-    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 50_000);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        50_000
+    );
     changed_line_is_caught("octal[0.8]", &path, &lines, 4_000, "77");
     std::fs::remove_dir_all(&dir).unwrap();
 }

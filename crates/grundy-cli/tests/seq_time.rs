@@ -182,3 +182,40 @@ fn short_runs_say_nothing_and_the_work_limit_still_refuses_with_exit_3() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--max-work STEPS"));
     assert!(took < Duration::from_secs(10), "{took:?}");
 }
+
+#[test]
+fn large_subtraction_sets_answer_refuse_or_say_their_time() {
+    // 2^20 amounts: the rule's name no longer builds the game (whose period search
+    // spent 2^24 values of 2^20 steps), and that search keeps to its budget in `solve`.
+    let (output, took) = grundy_within(
+        &["seq", "--json", "sub[1..1048576]", "-n", "0"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let (output, took) = grundy_within(
+        &["solve", "--json", "sub[1..1048576](5)"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // bash[m] as a sequence is a set of m amounts: 2^32 of them did not fit in memory
+    // (an abort with a backtrace); now exit 2, as for sub's amounts.
+    let (output, took) = grundy_within(
+        &["seq", "bash[4294967295]", "-n", "0"],
+        Duration::from_secs(60),
+    );
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert!(message.starts_with("error: `bash[m]` as a sequence needs m at most 1048576"));
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // A heap looks at every amount up to it: the speed measured on the first heaps is
+    // scaled to the later, costlier ones, and fewer than 2^20 values are announced too.
+    let (line, running) = first_line_with(
+        &["seq", "sub[1..1048576]", "-n", "1000000"],
+        "estimated time",
+        Duration::from_secs(30),
+    );
+    assert!(running, "{line}");
+    assert!(line.contains("scaled by the subtraction amounts"), "{line}");
+}

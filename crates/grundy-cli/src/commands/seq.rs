@@ -49,6 +49,10 @@ const RATE_SAMPLE_TO: usize = 1 << 18;
 const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
 /// Runs estimated to last longer than this say so before they start.
 const ANNOUNCED_SECONDS: f64 = 3.0;
+/// Subtraction amounts per heap from which the time a heap takes grows with them: runs
+/// of fewer than [`ESTIMATED_FROM`] values are estimated too, and the speed measured is
+/// scaled by them.
+const MANY_AMOUNTS: f64 = 64.0;
 /// Steps of work beyond linear done in a second (see --max-work).
 const STEPS_PER_SECOND: f64 = 1e8;
 
@@ -262,7 +266,8 @@ fn announce_time(
 ) {
     let values = (reach + 1).saturating_sub(held);
     let linear = model.what_grows().is_none();
-    if values < ESTIMATED_FROM && linear {
+    let amounts = amounts_per_heap(probe.rule(), held, reach);
+    if values < ESTIMATED_FROM && linear && amounts.is_none_or(|amounts| amounts < MANY_AMOUNTS) {
         return;
     }
     let rate = linear.then(|| {
@@ -280,7 +285,17 @@ fn announce_time(
         )
     });
     let sampled = probe.values().len();
-    let rate = rate.map(|(values, seconds)| values / seconds);
+    let mut rate = rate.map(|(values, seconds)| values / seconds);
+    // A heap of a subtraction game costs as many steps as the amounts up to it: with many
+    // amounts, the heaps sampled are cheaper than the later ones, by this ratio.
+    let sampled_amounts = amounts_per_heap(probe.rule(), RATE_SAMPLE_FROM.min(reach), sampled - 1);
+    if let (Some(rate), Some(amounts), Some(sampled_amounts)) =
+        (rate.as_mut(), amounts, sampled_amounts)
+        && sampled_amounts >= MANY_AMOUNTS
+        && amounts > sampled_amounts
+    {
+        *rate *= sampled_amounts / amounts;
+    }
     // Steps add up heap by heap: those of the heaps held are done.
     let steps = model.cost(reach).steps.saturating_sub(match held {
         0 => 0,
@@ -291,7 +306,14 @@ fn announce_time(
         return;
     }
     let speed = rate.map_or_else(String::new, |rate| {
-        format!(" at ~{rate:.1e} values/s (the speed on heaps {RATE_SAMPLE_FROM}..{sampled})")
+        let scaled = if amounts.is_some_and(|amounts| amounts >= MANY_AMOUNTS) {
+            ", scaled by the subtraction amounts each heap looks at"
+        } else {
+            ""
+        };
+        format!(
+            " at ~{rate:.1e} values/s (the speed on heaps {RATE_SAMPLE_FROM}..{sampled}{scaled})"
+        )
     });
     let work = if steps > 0 {
         format!(
@@ -315,6 +337,20 @@ fn announce_time(
         "note: estimated time: about {} for the values of {rule} of {range}{speed}, on one core{work}{resumes}",
         human_duration(seconds)
     ));
+}
+
+/// The amounts of a subtraction game a heap in `from..=to` looks at, on average (those
+/// up to the heap); `None` for other rules.
+fn amounts_per_heap(rule: &HeapRule, from: usize, to: usize) -> Option<f64> {
+    let HeapRule::Subtraction(set) = rule else {
+        return None;
+    };
+    let looked_at: f64 = set
+        .elements()
+        .iter()
+        .map(|&amount| (to + 1).saturating_sub((amount as usize).max(from)) as f64)
+        .sum();
+    Some(looked_at / (to.saturating_sub(from) + 1) as f64)
 }
 
 /// A duration for people: `40 s`, `15 min`, `2.5 h`.

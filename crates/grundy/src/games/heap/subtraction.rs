@@ -23,8 +23,11 @@ use crate::sums::position::Group;
 
 /// The most values computed while looking for the period.
 const MAX_VALUES_FOR_PERIOD: usize = 1 << 24;
+/// The most steps (an amount looked at for a value) spent looking for the period, a
+/// second or two: a set of 2^20 amounts would otherwise spend 2^44 steps on 2^24 values.
+const MAX_STEPS_FOR_PERIOD: usize = 1 << 30;
 /// The largest subtraction amount accepted.
-const MAX_AMOUNT: u64 = 1 << 20;
+pub(crate) const MAX_AMOUNT: u64 = 1 << 20;
 
 /// A proven periodic sequence: `G(n + period) = G(n)` for all `n >= preperiod`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +73,8 @@ impl PartialEq for Subtraction {
 
 impl Subtraction {
     /// The subtraction game of `amounts` (each at least 1), with its period
-    /// found and proven if it shows within the first 2^24 values.
+    /// found and proven if it shows within the first 2^24 values (fewer for sets of
+    /// more than 64 amounts: 2^30 / |S|).
     #[must_use]
     pub fn new(mut amounts: Vec<u64>) -> Self {
         amounts.sort_unstable();
@@ -91,27 +95,34 @@ impl Subtraction {
     /// The canonical name: `sub[1..3, 7]` (runs of three or more as ranges).
     #[must_use]
     pub fn head(&self) -> String {
-        let mut head = String::from("sub[");
-        let mut i = 0;
-        while i < self.amounts.len() {
-            let mut j = i;
-            while j + 1 < self.amounts.len() && self.amounts[j + 1] == self.amounts[j] + 1 {
-                j += 1;
-            }
-            if i > 0 {
-                head.push_str(", ");
-            }
-            if j >= i + 2 {
-                let _ = write!(head, "{}..{}", self.amounts[i], self.amounts[j]);
-                i = j + 1;
-            } else {
-                let _ = write!(head, "{}", self.amounts[i]);
-                i += 1;
-            }
-        }
-        head.push(']');
-        head
+        head_of(&self.amounts)
     }
+}
+
+/// The canonical name of the subtraction game of `amounts` (sorted, without repeats):
+/// `sub[1..3, 7]`. Without building the game, whose period search costs up to 2^24
+/// values of `|S|` steps each.
+pub(crate) fn head_of(amounts: &[u64]) -> String {
+    let mut head = String::from("sub[");
+    let mut i = 0;
+    while i < amounts.len() {
+        let mut j = i;
+        while j + 1 < amounts.len() && amounts[j + 1] == amounts[j] + 1 {
+            j += 1;
+        }
+        if i > 0 {
+            head.push_str(", ");
+        }
+        if j >= i + 2 {
+            let _ = write!(head, "{}..{}", amounts[i], amounts[j]);
+            i = j + 1;
+        } else {
+            let _ = write!(head, "{}", amounts[i]);
+            i += 1;
+        }
+    }
+    head.push(']');
+    head
 }
 
 /// `mex { values[n − s] : s ∈ amounts, s ≤ n }` for the next heap `n = values.len()`.
@@ -199,9 +210,10 @@ impl WindowSums {
 /// their rolling sums first ([`WindowSums`]): linear time in the values computed.
 fn find_period(amounts: &[u64]) -> Option<Periodicity> {
     let width = usize::try_from(*amounts.last()?).ok()?;
+    let most_values = MAX_VALUES_FOR_PERIOD.min(MAX_STEPS_FOR_PERIOD / amounts.len());
     let mut values: Vec<u32> = Vec::new();
     let extend_to = |values: &mut Vec<u32>, length: usize| -> bool {
-        if length > MAX_VALUES_FOR_PERIOD {
+        if length > most_values {
             return false;
         }
         while values.len() < length {
@@ -374,7 +386,8 @@ pub const ENTRY: GameEntry = GameEntry {
             G(n) = mex{G(n - s)} depends only on the previous max(S) values, so the sequence is \
             eventually periodic and a repeated window of max(S) values proves the period \
             (Winning Ways ch. 4). grundy finds it (Brent's algorithm) and answers heaps of any size \
-            from it; without a period in the first 2^24 values it searches.",
+            from it; without a period in the first 2^24 values (2^30 / |S| for more than 64 \
+            amounts) it searches.",
     syntax: "sub[s1, s2, ...](n, ...), amounts may be ranges: sub[1..3, 7](n), and ranges may \
              have a step: sub[1..99 step 2](n) takes any odd number below 100",
     examples: &[
@@ -427,6 +440,17 @@ mod tests {
                 "{amounts:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_large_set_gives_up_its_period_search_within_its_budget() {
+        // 2^20 amounts: 2^44 steps for 2^24 values; the window alone needs 2^20 values.
+        let started = std::time::Instant::now();
+        let game = Subtraction::new((1..=1 << 20).collect());
+        assert!(game.periodicity().is_none());
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        // Sets of up to 64 amounts keep the whole 2^24 values.
+        assert!(Subtraction::new((1..=64).collect()).periodicity().is_some());
     }
 
     #[test]
