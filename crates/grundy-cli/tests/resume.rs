@@ -307,3 +307,22 @@ fn a_rule_answered_from_its_proven_period_checks_and_keeps_the_file_too() {
     changed_line_is_caught("octal[0.8]", &path, &lines, 4_000, "77");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rest_nim_by_its_rules_resumes() {
+    // Its engine builds its state only while computing: resuming from a file panicked
+    // (index out of bounds) before every value was recomputed on resume.
+    let dir = scratch("rest-nim");
+    let path = dir.join("values.txt");
+    let plain = ["--method", "plain"];
+    assert_eq!(
+        seq_out("rest_nim", 30, &path, &plain).status.code(),
+        Some(0)
+    );
+    let output = seq_out("rest_nim", 40, &path, &plain);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let values: Vec<String> = (0..=40).map(|n| n.to_string()).collect();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written.lines().collect::<Vec<_>>(), values);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -176,6 +176,18 @@ impl SequenceSolver {
             solver.values = values;
             return Ok(solver);
         }
+        // Rest Nim's engine builds its state only while it computes (it records nothing):
+        // every value is recomputed, and so checked.
+        let everything;
+        let recompute = if matches!(solver.engine, Engine::RestNim(_)) {
+            everything = [Range {
+                start: 0,
+                end: values.len(),
+            }];
+            &everything[..]
+        } else {
+            recompute
+        };
         let engine = &mut solver.engine;
         match &values.store {
             Store::Narrow(g) => replay_checking(engine, g, recompute, progress),
