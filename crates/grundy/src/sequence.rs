@@ -24,6 +24,7 @@
 
 mod arithmetic;
 mod automaton;
+mod check;
 mod cost;
 mod engine;
 mod file;
@@ -31,13 +32,16 @@ mod periodicity;
 mod simd;
 mod storage;
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
 use crate::rules::HeapRule;
 
+pub use check::check_file_path;
 pub use cost::{Cost, CostModel};
 pub use engine::EngineStats;
-pub use file::{FileError, FileFormat, compute_into_file, read_values, write_values};
+pub use file::{
+    FileError, FileFormat, SequenceFile, compute_into_file, read_values, save_to_file, write_values,
+};
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
     until_proven,
@@ -94,7 +98,6 @@ const PROGRESS_CHUNK: usize = 1 << 16;
 #[derive(Debug, Clone)]
 pub struct SequenceSolver {
     rule: HeapRule,
-    method: Method,
     values: GrundyValues,
     engine: Engine,
     /// The values come from the rule's closed form, not from the engine.
@@ -108,7 +111,6 @@ impl SequenceSolver {
         let by_formula = method == Method::SparseSpace && closed_form_value(&rule, 0).is_some();
         Self {
             rule,
-            method,
             values: GrundyValues::new(),
             engine,
             by_formula,
@@ -120,56 +122,80 @@ impl SequenceSolver {
         self.by_formula
     }
 
-    /// A solver continuing from values computed earlier (e.g. read from a file).
+    /// A solver continuing from values computed earlier (e.g. read from a file), every
+    /// one of them checked: each value is recomputed from the values before it and
+    /// compared, in the same pass that rebuilds the engine's state. That costs as much
+    /// as computing the values again; [`compute_into_file`] checks the values of its
+    /// files by their check file instead, and recomputes only what it does not cover.
     ///
-    /// The last few values are recomputed from the ones before them and compared, so a
-    /// file of another rule is rejected; the values are otherwise trusted.
+    /// # Errors
+    /// A [`ResumeError`] naming the first heap whose stored value is not the rule's.
     pub fn resume(
         rule: HeapRule,
         method: Method,
         values: GrundyValues,
     ) -> Result<Self, ResumeError> {
-        const CHECKED: usize = 4;
-        let keep = values.len().saturating_sub(CHECKED);
-        let mut solver = Self::new(rule, method);
-        let mut prefix = values.clone();
-        prefix.truncate(keep);
-        solver.adopt(prefix);
-        for heap in keep..values.len() {
-            solver.extend_to(heap);
-            let expected = values.get(heap).unwrap_or(0);
-            let computed = solver.values.get(heap).unwrap_or(0);
-            if expected != computed {
-                return Err(ResumeError {
-                    heap,
-                    expected,
-                    computed,
-                });
-            }
+        let everything = [Range {
+            start: 0,
+            end: values.len(),
+        }];
+        let mut never_stop = |_: Progress| ControlFlow::Continue(());
+        match Self::resume_checking(rule, method, values, &everything, &mut never_stop) {
+            Ok(solver) => Ok(solver),
+            Err(ResumeStop::Wrong(error)) => Err(error),
+            Err(ResumeStop::Interrupted) => unreachable!("the callback never stops"),
         }
-        Ok(solver)
     }
 
-    /// Takes `values` as computed and rebuilds the engine's state from them.
-    fn adopt(&mut self, values: GrundyValues) {
-        if self.by_formula {
-            // The formula needs no state.
-            self.values = values;
-            return;
-        }
-        let mut engine = Engine::new(&self.rule, self.method == Method::SparseSpace);
-        fn replay<T: Cell>(engine: &mut Engine, g: &[T]) {
-            for len in 1..=g.len() {
-                engine.record(&g[..len]);
+    /// A solver continuing from `values`, of which those of the heaps in `recompute`
+    /// (sorted, disjoint ranges) are recomputed from the values before them and
+    /// compared; the others are trusted (a check file vouches for them). `progress` is
+    /// called every 65536 heaps, and may stop the check.
+    ///
+    /// A value the closed form gives is always compared: that costs next to nothing.
+    pub(crate) fn resume_checking(
+        rule: HeapRule,
+        method: Method,
+        values: GrundyValues,
+        recompute: &[Range<usize>],
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<Self, ResumeStop> {
+        let mut solver = Self::new(rule, method);
+        if solver.by_formula {
+            for (heap, stored) in values.iter().enumerate() {
+                let computed = closed_form_value(&solver.rule, heap as u64)
+                    .and_then(|value| u32::try_from(value).ok());
+                if computed != Some(stored) {
+                    return Err(ResumeStop::Wrong(ResumeError {
+                        heap,
+                        stored,
+                        computed,
+                    }));
+                }
             }
+            solver.values = values;
+            return Ok(solver);
         }
+        // Rest Nim's engine builds its state only while it computes (it records nothing):
+        // every value is recomputed, and so checked.
+        let everything;
+        let recompute = if matches!(solver.engine, Engine::RestNim(_)) {
+            everything = [Range {
+                start: 0,
+                end: values.len(),
+            }];
+            &everything[..]
+        } else {
+            recompute
+        };
+        let engine = &mut solver.engine;
         match &values.store {
-            Store::Narrow(v) => replay(&mut engine, v),
-            Store::Medium(v) => replay(&mut engine, v),
-            Store::Wide(v) => replay(&mut engine, v),
-        }
-        self.engine = engine;
-        self.values = values;
+            Store::Narrow(g) => replay_checking(engine, g, recompute, progress),
+            Store::Medium(g) => replay_checking(engine, g, recompute, progress),
+            Store::Wide(g) => replay_checking(engine, g, recompute, progress),
+        }?;
+        solver.values = values;
+        Ok(solver)
     }
 
     /// The same solver with the common pairs searched by `mode` (tests compare them).
@@ -316,18 +342,67 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     RunEnd { value: None, max }
 }
 
-/// Values read back do not match the rule: a recomputed value differs.
+/// Rebuilds the engine's state from the values `g`, as if it had computed them: the
+/// values of the heaps in `recompute` are computed from the values before them and
+/// compared first (before the engine takes them in, so that a huge wrong value never
+/// sizes its tables).
+fn replay_checking<T: Cell>(
+    engine: &mut Engine,
+    g: &[T],
+    recompute: &[Range<usize>],
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<(), ResumeStop> {
+    let mut ranges = recompute.iter().peekable();
+    for heap in 0..g.len() {
+        while ranges.next_if(|range| range.end <= heap).is_some() {}
+        if ranges.peek().is_some_and(|range| range.contains(&heap)) {
+            let computed = engine.step(&g[..heap]);
+            let stored = g[heap].get();
+            if computed != stored {
+                return Err(ResumeStop::Wrong(ResumeError {
+                    heap,
+                    stored,
+                    computed: Some(computed),
+                }));
+            }
+        }
+        engine.record(&g[..=heap]);
+        if (heap + 1) % PROGRESS_CHUNK == 0 {
+            let report = Progress {
+                done: heap + 1,
+                total: g.len(),
+            };
+            if progress(report).is_break() {
+                return Err(ResumeStop::Interrupted);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why resuming from stored values stopped.
+#[derive(Debug)]
+pub(crate) enum ResumeStop {
+    /// A stored value is not the rule's.
+    Wrong(ResumeError),
+    /// The progress callback stopped the check.
+    Interrupted,
+}
+
+/// A stored value is not the rule's value of its heap, given the values before it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the stored values do not belong to this rule: heap {heap} is stored as {expected} but computes to {computed}"
-)]
+#[error("heap {heap} is stored as {stored}, but the rule gives {}", match computed {
+    Some(value) => format!("{value} (from the values before it)"),
+    None => "no value that fits in 32 bits".to_owned(),
+})]
 pub struct ResumeError {
-    /// The first heap whose value differs.
+    /// The first heap whose value is wrong.
     pub heap: usize,
-    /// The stored value.
-    pub expected: u32,
-    /// The value computed from the rule.
-    pub computed: u32,
+    /// The value stored.
+    pub stored: u32,
+    /// The value the rule gives, from the stored values before it (`None` when it does
+    /// not fit in 32 bits).
+    pub computed: Option<u32>,
 }
 
 /// The values of heaps `0..=last_heap` by the default method.

@@ -10,18 +10,20 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use grundy::games::heap::HeapRule;
 use grundy::games::heap::take_and_break::parse_rule;
 use grundy::sequence::{
-    Cost, CostModel, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
-    SequenceSolver, compute_into_file, find_periodicity, until_proven, write_values,
+    Cost, CostModel, FileError, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
+    ResumeError, SequenceFile, SequenceSolver, check_file_path, find_periodicity, read_values,
+    save_to_file, until_proven,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::failure::Failure;
+use crate::failure::{Failure, print_error};
 
 /// The furthest heap the period is looked for without --until-proven (when N is
 /// smaller).
@@ -35,6 +37,24 @@ const FIRST_HEAPS: usize = 1 << 8;
 const PREDICTION_HEAPS: usize = 1 << 10;
 /// The largest heap whose value is stored: values are 32-bit.
 const LARGEST_HEAP: usize = u32::MAX as usize - 1;
+/// Runs computing at least this many values say how long they will take (when that is
+/// more than [`ANNOUNCED_SECONDS`]).
+const ESTIMATED_FROM: usize = 1 << 20;
+/// The speed of a rule before a long run is measured from this heap on: the first
+/// heaps, while the engine chooses its masks, are slower than the rest.
+const RATE_SAMPLE_FROM: usize = 1 << 14;
+/// ... over heaps up to this one at most,
+const RATE_SAMPLE_TO: usize = 1 << 18;
+/// ... or for this long (a shorter sample is at the mercy of the machine's other work).
+const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
+/// Runs estimated to last longer than this say so before they start.
+const ANNOUNCED_SECONDS: f64 = 3.0;
+/// Subtraction amounts per heap from which the time a heap takes grows with them: runs
+/// of fewer than [`ESTIMATED_FROM`] values are estimated too, and the speed measured is
+/// scaled by them.
+const MANY_AMOUNTS: f64 = 64.0;
+/// Steps of work beyond linear done in a second (see --max-work).
+const STEPS_PER_SECOND: f64 = 1e8;
 
 /// Arguments of `grundy seq`.
 #[derive(Debug, clap::Args)]
@@ -48,7 +68,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Write the values to FILE instead (one per line, heap 0 first); an
-    /// interrupted run resumes from the file.
+    /// interrupted run resumes from the file. Every value already in FILE is checked
+    /// first: against FILE.check, the sums of the blocks of values grundy wrote (kept
+    /// beside FILE), and by recomputing it where no sum vouches for it (as long as
+    /// computing it). A wrong value is exit 2 naming its line; a FILE holding more
+    /// values than asked is kept whole.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// The file format for --out.
@@ -146,6 +170,197 @@ fn over_limits(model: &CostModel, heap: usize, limits: &Cost) -> String {
             "need about {} steps of work by estimate{why}, more than the work limit of {} steps; raise it with --max-work STEPS",
             cost.steps, limits.steps
         )
+    }
+}
+
+/// Why the values in `path` cannot be used, said of its line (text) or value number.
+fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> Failure {
+    let FileError::WrongValue(wrong) = error else {
+        return Failure::Input(format!("error: `{}`: {error}", path.display()));
+    };
+    let heap = wrong.heap;
+    let expected = wrong.computed.map_or_else(
+        || "too large for 32 bits".to_owned(),
+        |value| value.to_string(),
+    );
+    let stored = wrong.stored;
+    Failure::Input(match format {
+        Format::Text => format!(
+            "error: `{}` line {}: {stored} is not the value of heap {heap} of {rule}, which is {expected} (from the lines before it, which are right); cut the file to its first {heap} lines, or remove it, and run again",
+            path.display(),
+            heap + 1,
+        ),
+        Format::Binary => format!(
+            "error: `{}`: value number {} is {stored}, not the value of heap {heap} of {rule}, which is {expected} (from the values before it, which are right); remove the file and run again",
+            path.display(),
+            heap + 1,
+        ),
+    })
+}
+
+/// Opens the --out file, its values checked (see [`SequenceFile::open`]), saying on
+/// standard error when they are checked by recomputing them, and when they are more
+/// than asked.
+fn open_out_file(
+    args: &Args,
+    path: &Path,
+    rule: &HeapRule,
+    method: Method,
+    rule_text: &str,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<SequenceFile, Failure> {
+    let check = check_file_path(path);
+    if std::fs::metadata(path).is_ok_and(|file| file.len() > 0) && !check.exists() {
+        print_error(&format!(
+            "note: `{}` has no check file (`{}`): each of its values is checked by recomputing it, as long as computing it",
+            path.display(),
+            check.display()
+        ));
+    }
+    let file = SequenceFile::open(rule, method, path, args.format.into(), progress)
+        .map_err(|error| file_failure(&error, path, args.format, rule_text))?;
+    note_more_values(path, file.values().len(), args.last_heap);
+    Ok(file)
+}
+
+/// Says on standard error that the file at `path` holds `held` values, when that is
+/// more than the heaps `0..=last_heap` asked.
+fn note_more_values(path: &Path, held: usize, last_heap: usize) {
+    let asked = last_heap.saturating_add(1);
+    if held > asked {
+        print_error(&format!(
+            "note: `{}` already holds {held} values (heaps 0..={}), more than the {asked} asked; all were checked and are kept",
+            path.display(),
+            held - 1,
+        ));
+    }
+}
+
+/// The values in the --out file, if there is one (none when it is missing or empty).
+fn read_out_file(path: &Path, format: Format, rule: &str) -> Result<GrundyValues, Failure> {
+    match std::fs::File::open(path) {
+        Ok(mut file) if file.metadata().is_ok_and(|meta| meta.len() > 0) => {
+            read_values(&mut file, format.into())
+                .map_err(|error| file_failure(&error, path, format, rule))
+        }
+        Ok(_) => Ok(GrundyValues::new()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(GrundyValues::new()),
+        Err(error) => Err(Failure::Input(format!(
+            "error: `{}`: {error}",
+            path.display()
+        ))),
+    }
+}
+
+/// Says on standard error how long computing the heaps `held..=reach` will take, when
+/// that is more than a few seconds: for rules costing linear time at the speed
+/// measured on the next heaps of `probe` (computed anyway without --out), and the work
+/// beyond linear at about 10^8 steps a second.
+fn announce_time(
+    args: &Args,
+    rule: &str,
+    model: &CostModel,
+    probe: &mut SequenceSolver,
+    held: usize,
+    reach: usize,
+) {
+    let values = (reach + 1).saturating_sub(held);
+    let linear = model.what_grows().is_none();
+    let amounts = amounts_per_heap(probe.rule(), held, reach);
+    if values < ESTIMATED_FROM && linear && amounts.is_none_or(|amounts| amounts < MANY_AMOUNTS) {
+        return;
+    }
+    let rate = linear.then(|| {
+        probe.extend_to(RATE_SAMPLE_FROM.min(reach));
+        let first = probe.values().len();
+        let started = Instant::now();
+        let last = RATE_SAMPLE_TO.min(reach);
+        while probe.values().len() <= last && started.elapsed() < RATE_SAMPLE_TIME {
+            probe.extend_to((probe.values().len() + (1 << 12)).min(last));
+        }
+        let sampled = probe.values().len() - first;
+        (
+            sampled.max(1) as f64,
+            started.elapsed().as_secs_f64().max(1e-6),
+        )
+    });
+    let sampled = probe.values().len();
+    let mut rate = rate.map(|(values, seconds)| values / seconds);
+    // A heap of a subtraction game costs as many steps as the amounts up to it: with many
+    // amounts, the heaps sampled are cheaper than the later ones, by this ratio.
+    let sampled_amounts = amounts_per_heap(probe.rule(), RATE_SAMPLE_FROM.min(reach), sampled - 1);
+    if let (Some(rate), Some(amounts), Some(sampled_amounts)) =
+        (rate.as_mut(), amounts, sampled_amounts)
+        && sampled_amounts >= MANY_AMOUNTS
+        && amounts > sampled_amounts
+    {
+        *rate *= sampled_amounts / amounts;
+    }
+    // Steps add up heap by heap: those of the heaps held are done.
+    let steps = model.cost(reach).steps.saturating_sub(match held {
+        0 => 0,
+        _ => model.cost(held - 1).steps,
+    });
+    let seconds = rate.map_or(0.0, |rate| values as f64 / rate) + steps as f64 / STEPS_PER_SECOND;
+    if seconds < ANNOUNCED_SECONDS {
+        return;
+    }
+    let speed = rate.map_or_else(String::new, |rate| {
+        let scaled = if amounts.is_some_and(|amounts| amounts >= MANY_AMOUNTS) {
+            ", scaled by the subtraction amounts each heap looks at"
+        } else {
+            ""
+        };
+        format!(
+            " at ~{rate:.1e} values/s (the speed on heaps {RATE_SAMPLE_FROM}..{sampled}{scaled})"
+        )
+    });
+    let work = if steps > 0 {
+        format!(
+            ", {:.1e} steps of work beyond linear at about 10^8 a second (--max-work STEPS bounds them)",
+            steps as f64
+        )
+    } else {
+        String::new()
+    };
+    let range = if held > 0 {
+        format!("heaps {held}..={reach}")
+    } else {
+        format!("heaps 0..={reach}")
+    };
+    let resumes = if args.out.is_some() {
+        "; an interrupted run resumes from its --out file"
+    } else {
+        "; with --out FILE an interrupted run resumes where it stopped"
+    };
+    print_error(&format!(
+        "note: estimated time: about {} for the values of {rule} of {range}{speed}, on one core{work}{resumes}",
+        human_duration(seconds)
+    ));
+}
+
+/// The amounts of a subtraction game a heap in `from..=to` looks at, on average (those
+/// up to the heap); `None` for other rules.
+fn amounts_per_heap(rule: &HeapRule, from: usize, to: usize) -> Option<f64> {
+    let HeapRule::Subtraction(set) = rule else {
+        return None;
+    };
+    let looked_at: f64 = set
+        .elements()
+        .iter()
+        .map(|&amount| (to + 1).saturating_sub((amount as usize).max(from)) as f64)
+        .sum();
+    Some(looked_at / (to.saturating_sub(from) + 1) as f64)
+}
+
+/// A duration for people: `40 s`, `15 min`, `2.5 h`.
+fn human_duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 90.0 * 60.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
     }
 }
 
@@ -275,17 +490,39 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         && let Some(periodicity) =
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
     {
-        let values =
-            periodicity.values_up_to(probe.values(), args.last_heap).ok_or_else(|| {
-                Failure::Limit(format!(
-                    "error: the values of {rule_text} up to heap {} do not fit in 32 bits; no flag raises this",
-                    args.last_heap
-                ))
-            })?;
+        // A file's values are checked against the period, and kept when more than asked.
+        let held = match &args.out {
+            Some(path) => read_out_file(path, args.format, &rule_text)?,
+            None => GrundyValues::new(),
+        };
+        let last_heap = args.last_heap.max(held.len().saturating_sub(1));
+        let values = periodicity.values_up_to(probe.values(), last_heap).ok_or_else(|| {
+            Failure::Limit(format!(
+                "error: the values of {rule_text} up to heap {last_heap} do not fit in 32 bits; no flag raises this"
+            ))
+        })?;
         if let Some(path) = &args.out {
+            if let Some((heap, (stored, computed))) = held
+                .iter()
+                .zip(values.iter())
+                .enumerate()
+                .find(|(_, (stored, computed))| stored != computed)
+            {
+                let wrong = ResumeError {
+                    heap,
+                    stored,
+                    computed: Some(computed),
+                };
+                return Err(file_failure(
+                    &FileError::WrongValue(wrong),
+                    path,
+                    args.format,
+                    &rule_text,
+                ));
+            }
+            note_more_values(path, held.len(), args.last_heap);
             // Every value is known and right: the file is written whole (no resuming).
-            std::fs::File::create(path)
-                .and_then(|mut file| write_values(&values, args.format.into(), &mut file))
+            save_to_file(&rule, &values, path, args.format.into())
                 .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?;
         }
         return write_answer(args, &rule_text, &values, Some(&periodicity));
@@ -299,17 +536,33 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     let mut bar = Bar::new(args.last_heap.saturating_add(1));
     let mut progress = |report: Progress| bar.update(report);
-    let mut solver = match &args.out {
-        Some(path) => compute_into_file(
+    let file = match &args.out {
+        Some(path) => Some(open_out_file(
+            args,
+            path,
             &rule,
             method,
-            args.last_heap,
-            path,
-            args.format.into(),
+            &rule_text,
             &mut progress,
-        )
-        .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?,
-        None => {
+        )?),
+        None => None,
+    };
+    let held = file.as_ref().map_or(0, |file| file.values().len());
+    // --until-proven goes past N only as far as no period is proven, which is not known
+    // in advance (--max-heap and the limits bound it): the estimate is of the heaps asked.
+    let estimated_reach = if args.until_proven {
+        args.last_heap
+    } else {
+        reach
+    };
+    announce_time(args, &rule_text, &model, &mut probe, held, estimated_reach);
+    let mut solver = match (file, &args.out) {
+        (Some(mut file), Some(path)) => {
+            file.extend_to(args.last_heap, &mut progress)
+                .map_err(|error| file_failure(&error, path, args.format, &rule_text))?;
+            file.into_solver()
+        }
+        _ => {
             let mut solver = probe;
             // The progress callback never stops the run, so it cannot be interrupted.
             let _ = solver.extend_to_with_progress(args.last_heap, &mut progress);

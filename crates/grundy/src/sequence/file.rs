@@ -9,13 +9,18 @@
 //! Both can be appended to, and a file cut short in the middle of a value (a run
 //! interrupted while writing) is read up to its last complete value: the incomplete
 //! tail is dropped and recomputed.
+//!
+//! [`compute_into_file`] and [`save_to_file`] keep a check file beside the values
+//! (`FILE.check`, see [`check_file_path`]): sums of the blocks of values written, so
+//! that a resumed run trusts exactly the values grundy wrote and recomputes the others.
 
 use std::fs::OpenOptions;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use super::{GrundyValues, Method, Progress, ResumeError, SequenceSolver};
+use super::check::{CheckWriter, check_file_path, ensure_replaceable, unchecked_heaps};
+use super::{GrundyValues, Method, Progress, ResumeError, ResumeStop, SequenceSolver};
 use crate::rules::HeapRule;
 
 const BINARY_MAGIC: &[u8; 12] = b"GRUNDYSEQ1\n\0";
@@ -37,11 +42,11 @@ pub enum FileError {
     #[error("{0}")]
     Io(#[from] io::Error),
     /// A line of a text file is not a value.
-    #[error("line {line}: {text:?} is not a Grundy value (expected a decimal integer)")]
+    #[error("line {line}: {text:?} is not a Grundy value (expected a decimal integer below 2^32)")]
     BadLine {
         /// 1-based line number.
         line: usize,
-        /// The line's text.
+        /// The line's text (its first 40 characters).
         text: String,
     },
     /// A binary file lacks the header.
@@ -53,9 +58,25 @@ pub enum FileError {
         /// 0-based index of the value.
         index: usize,
     },
-    /// The file holds values of another rule.
+    /// A value of the file is not the rule's value of its heap, given the values before
+    /// it (which are right). In a text file heap `h` is line `h + 1`.
     #[error(transparent)]
-    Mismatch(#[from] ResumeError),
+    WrongValue(#[from] ResumeError),
+    /// The check file beside the values (see [`check_file_path`]) vouches for values of
+    /// another rule.
+    #[error("{}: the values were computed for {rule}", path.display())]
+    OtherRule {
+        /// The check file.
+        path: std::path::PathBuf,
+        /// The rule it names.
+        rule: String,
+    },
+    /// Where the check file should be stands a file that is not one; it is left alone.
+    #[error("{} is not a grundy check file (the values' check file goes there): move it away", path.display())]
+    NotACheckFile {
+        /// Where the check file goes.
+        path: std::path::PathBuf,
+    },
     /// The caller's progress callback stopped the computation; the values computed so
     /// far are in the file.
     #[error("computation stopped after {done} values; they are saved")]
@@ -147,7 +168,7 @@ fn read_with_length(
                 let text = text.trim_end_matches(['\n', '\r']);
                 let value: u32 = text.parse().map_err(|_| FileError::BadLine {
                     line: number,
-                    text: text.to_string(),
+                    text: text.chars().take(40).collect(),
                 })?;
                 values.push(value);
                 complete += read as u64;
@@ -186,13 +207,35 @@ fn read_with_length(
     }
 }
 
-/// Computes the values of heaps `0..=last_heap` into the file at `path`, resuming from
-/// the values already there.
+/// Writes `values` (the values of `rule`, all right) to the file at `path` in `format`,
+/// replacing it, with their check file (see [`check_file_path`]): a later
+/// [`compute_into_file`] resumes from them without recomputing them.
 ///
-/// An existing file is read (an incomplete last value is cut off), checked against the
-/// rule ([`SequenceSolver::resume`]) and extended; new values are appended and flushed
-/// every 65536 values, so an interrupted run loses at most the values since the last
-/// flush. Returns the solver holding every value, for periodicity and more.
+/// # Errors
+/// [`FileError::NotACheckFile`] when a file that is not a check file stands where the
+/// check file goes, and input/output errors.
+pub fn save_to_file(
+    rule: &HeapRule,
+    values: &GrundyValues,
+    path: &Path,
+    format: FileFormat,
+) -> Result<(), FileError> {
+    let check = check_file_path(path);
+    ensure_replaceable(&check)?;
+    let mut file = std::fs::File::create(path)?;
+    write_values(values, format, &mut file)?;
+    CheckWriter::create(&check, rule, values)?;
+    Ok(())
+}
+
+/// Computes the values of heaps `0..=last_heap` into the file at `path`, resuming from
+/// the values already there: [`SequenceFile::open`], then [`SequenceFile::extend_to`].
+/// Returns the solver holding every value, for periodicity and more; it holds more than
+/// asked when the file did. `progress` is told of the check of the file's values
+/// (`total` the values in the file) and then of the computation; it may stop either.
+///
+/// # Errors
+/// As [`SequenceFile::open`] and [`SequenceFile::extend_to`].
 pub fn compute_into_file(
     rule: &HeapRule,
     method: Method,
@@ -201,43 +244,135 @@ pub fn compute_into_file(
     format: FileFormat,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<SequenceSolver, FileError> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
-    let is_new = file.metadata()?.len() == 0;
-    let mut solver = if is_new {
-        if format == FileFormat::Binary {
-            file.write_all(BINARY_MAGIC)?;
-        }
-        SequenceSolver::new(rule.clone(), method)
-    } else {
-        let (values, complete) = read_with_length(&mut file, format)?;
-        file.set_len(complete)?;
-        SequenceSolver::resume(rule.clone(), method, values)?
-    };
-    file.seek(SeekFrom::End(0))?;
-    let mut file = BufWriter::new(file);
-    let mut written = solver.values().len();
-    let mut write_error = None;
-    let result = solver.extend_with_callback(last_heap, &mut |values, report| {
-        let saved =
-            append(values.iter().skip(written), format, &mut file).and_then(|()| file.flush());
-        written = values.len();
-        if let Err(error) = saved {
-            write_error = Some(error);
-            return ControlFlow::Break(());
-        }
-        progress(report)
-    });
-    if let Some(error) = write_error {
-        return Err(FileError::Io(error));
+    let mut file = SequenceFile::open(rule, method, path, format, progress)?;
+    file.extend_to(last_heap, progress)?;
+    Ok(file.into_solver())
+}
+
+/// A sequence file being computed into: the values it held, every one checked, and the
+/// solver continuing from them.
+///
+/// Opening reads and checks the file (an incomplete last value is cut off); the caller
+/// then knows how many values are left to compute before [`Self::extend_to`] computes
+/// them. New values are appended and flushed every 65536 values, each block's sum to the
+/// check file after it, so an interrupted run loses at most the values since the last
+/// flush.
+#[derive(Debug)]
+pub struct SequenceFile {
+    solver: SequenceSolver,
+    file: BufWriter<std::fs::File>,
+    check: CheckWriter,
+    format: FileFormat,
+}
+
+impl SequenceFile {
+    /// Opens (or creates) the sequence file at `path` for the values of `rule`, and
+    /// checks every value in it: cheaply where its check file (`FILE.check`, see
+    /// [`check_file_path`]) vouches for it, otherwise by recomputing it from the values
+    /// before it (as costly as computing it: a file written by another program, or by a
+    /// grundy before check files). `progress` is told of that check every 65536 values
+    /// (`total` the values in the file), and may stop it.
+    ///
+    /// # Errors
+    /// [`FileError::WrongValue`] for the first value of the file that is not the rule's
+    /// (the file is left as it was), [`FileError::OtherRule`] for a check file of
+    /// another rule, a malformed file ([`FileError::BadLine`], [`FileError::BadHeader`],
+    /// [`FileError::ValueTooLarge`], [`FileError::NotACheckFile`]),
+    /// [`FileError::Interrupted`] when `progress` stopped the check, and input/output
+    /// errors.
+    pub fn open(
+        rule: &HeapRule,
+        method: Method,
+        path: &Path,
+        format: FileFormat,
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<Self, FileError> {
+        let check_path = check_file_path(path);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        let is_new = file.metadata()?.len() == 0;
+        let solver = if is_new {
+            // A check file left beside an empty file vouches for nothing; it is
+            // replaced (unless it is not a check file).
+            ensure_replaceable(&check_path)?;
+            if format == FileFormat::Binary {
+                file.write_all(BINARY_MAGIC)?;
+            }
+            SequenceSolver::new(rule.clone(), method)
+        } else {
+            let (values, complete) = read_with_length(&mut file, format)?;
+            let recompute = unchecked_heaps(&check_path, rule, &values)?;
+            let in_file = values.len();
+            let solver =
+                SequenceSolver::resume_checking(rule.clone(), method, values, &recompute, progress)
+                    .map_err(|stop| match stop {
+                        ResumeStop::Wrong(error) => FileError::WrongValue(error),
+                        // Nothing was cut or written: the file is as it was.
+                        ResumeStop::Interrupted => FileError::Interrupted { done: in_file },
+                    })?;
+            // Cut only once the values are known to be right: a wrong file stays as it
+            // was.
+            file.set_len(complete)?;
+            solver
+        };
+        let check = CheckWriter::create(&check_path, rule, solver.values())?;
+        file.seek(SeekFrom::End(0))?;
+        Ok(Self {
+            solver,
+            file: BufWriter::new(file),
+            check,
+            format,
+        })
     }
-    file.flush()?;
-    match result {
-        Ok(()) => Ok(solver),
-        Err(stop) => Err(FileError::Interrupted { done: stop.done }),
+
+    /// The values in the file: those it held (checked), and those computed since.
+    pub fn values(&self) -> &GrundyValues {
+        self.solver.values()
+    }
+
+    /// Computes the values up to heap `last_heap` into the file (nothing when it holds
+    /// them already), calling `progress` every 65536 values; the callback may stop the
+    /// computation, which keeps every value computed so far in the file.
+    ///
+    /// # Errors
+    /// [`FileError::Interrupted`] when `progress` stopped it, and input/output errors.
+    pub fn extend_to(
+        &mut self,
+        last_heap: usize,
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<(), FileError> {
+        let Self {
+            solver,
+            file,
+            check,
+            format,
+        } = self;
+        let mut written = solver.values().len();
+        let mut write_error = None;
+        let result = solver.extend_with_callback(last_heap, &mut |values, report| {
+            let saved = append(values.iter().skip(written), *format, file)
+                .and_then(|()| file.flush())
+                .and_then(|()| check.append(values));
+            written = values.len();
+            if let Err(error) = saved {
+                write_error = Some(error);
+                return ControlFlow::Break(());
+            }
+            progress(report)
+        });
+        if let Some(error) = write_error {
+            return Err(FileError::Io(error));
+        }
+        file.flush()?;
+        result.map_err(|stop| FileError::Interrupted { done: stop.done })
+    }
+
+    /// The solver holding every value, for periodicity and more.
+    pub fn into_solver(self) -> SequenceSolver {
+        self.solver
     }
 }

@@ -381,6 +381,12 @@ impl Iterator for StoreIter<'_> {
         let rest = self.len - self.next;
         (rest, Some(rest))
     }
+    /// Skips in one step: `values.iter().skip(done)`, as a file appends the values
+    /// computed since its last write, must not walk the `done` values one by one.
+    fn nth(&mut self, n: usize) -> Option<u32> {
+        self.next = self.next.saturating_add(n).min(self.len);
+        self.next()
+    }
 }
 
 impl ExactSizeIterator for StoreIter<'_> {}

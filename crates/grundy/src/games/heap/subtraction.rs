@@ -23,8 +23,11 @@ use crate::sums::position::Group;
 
 /// The most values computed while looking for the period.
 const MAX_VALUES_FOR_PERIOD: usize = 1 << 24;
+/// The most steps (an amount looked at for a value) spent looking for the period, a
+/// second or two: a set of 2^20 amounts would otherwise spend 2^44 steps on 2^24 values.
+const MAX_STEPS_FOR_PERIOD: usize = 1 << 30;
 /// The largest subtraction amount accepted.
-const MAX_AMOUNT: u64 = 1 << 20;
+pub(crate) const MAX_AMOUNT: u64 = 1 << 20;
 
 /// A proven periodic sequence: `G(n + period) = G(n)` for all `n >= preperiod`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +73,8 @@ impl PartialEq for Subtraction {
 
 impl Subtraction {
     /// The subtraction game of `amounts` (each at least 1), with its period
-    /// found and proven if it shows within the first 2^24 values.
+    /// found and proven if it shows within the first 2^24 values (fewer for sets of
+    /// more than 64 amounts: 2^30 / |S|).
     #[must_use]
     pub fn new(mut amounts: Vec<u64>) -> Self {
         amounts.sort_unstable();
@@ -91,34 +95,41 @@ impl Subtraction {
     /// The canonical name: `sub[1..3, 7]` (runs of three or more as ranges).
     #[must_use]
     pub fn head(&self) -> String {
-        let mut head = String::from("sub[");
-        let mut i = 0;
-        while i < self.amounts.len() {
-            let mut j = i;
-            while j + 1 < self.amounts.len() && self.amounts[j + 1] == self.amounts[j] + 1 {
-                j += 1;
-            }
-            if i > 0 {
-                head.push_str(", ");
-            }
-            if j >= i + 2 {
-                let _ = write!(head, "{}..{}", self.amounts[i], self.amounts[j]);
-                i = j + 1;
-            } else {
-                let _ = write!(head, "{}", self.amounts[i]);
-                i += 1;
-            }
-        }
-        head.push(']');
-        head
+        head_of(&self.amounts)
     }
+}
+
+/// The canonical name of the subtraction game of `amounts` (sorted, without repeats):
+/// `sub[1..3, 7]`. Without building the game, whose period search costs up to 2^24
+/// values of `|S|` steps each.
+pub(crate) fn head_of(amounts: &[u64]) -> String {
+    let mut head = String::from("sub[");
+    let mut i = 0;
+    while i < amounts.len() {
+        let mut j = i;
+        while j + 1 < amounts.len() && amounts[j + 1] == amounts[j] + 1 {
+            j += 1;
+        }
+        if i > 0 {
+            head.push_str(", ");
+        }
+        if j >= i + 2 {
+            let _ = write!(head, "{}..{}", amounts[i], amounts[j]);
+            i = j + 1;
+        } else {
+            let _ = write!(head, "{}", amounts[i]);
+            i += 1;
+        }
+    }
+    head.push(']');
+    head
 }
 
 /// `mex { values[n − s] : s ∈ amounts, s ≤ n }` for the next heap `n = values.len()`.
 fn next_value(amounts: &[u64], values: &[u32]) -> u32 {
     let n = values.len() as u64;
     // At most |S| options, so the mex is at most |S|: a small bitset suffices.
-    let mut seen = vec![0u64; amounts.len() / 64 + 1];
+    let mut seen: smallvec::SmallVec<[u64; 4]> = smallvec::smallvec![0u64; amounts.len() / 64 + 1];
     for &s in amounts.iter().take_while(|&&s| s <= n) {
         let value = values[(n - s) as usize] as usize;
         if value < seen.len() * 64 {
@@ -133,13 +144,76 @@ fn next_value(amounts: &[u64], values: &[u32]) -> u32 {
     u32::try_from(word * 64).unwrap_or(u32::MAX) + ones
 }
 
+/// Sums of windows of `width` consecutive values, rolled from one window to the next in
+/// constant time: comparing two windows value by value costs `width` steps, and
+/// `max S` reaches 2^20 (`sub[911177, 330389, 19]` compared windows for hours). Windows
+/// whose sums are equal are still compared value by value.
+///
+/// The sum of `v_i .. v_{i+w-1}` is `Σ (v_{i+k} + 1) B^(w-1-k)` modulo the prime
+/// `2^61 - 1`.
+#[derive(Debug, Clone, Copy)]
+struct WindowSums {
+    /// `B^(width-1)`, which the value leaving a window is weighted by.
+    leaving_weight: u64,
+}
+
+impl WindowSums {
+    const PRIME: u64 = (1 << 61) - 1;
+    const BASE: u64 = 0x1F35_A4C1_9E2B_7D63 % Self::PRIME;
+
+    fn new(width: usize) -> Self {
+        let mut leaving_weight = 1;
+        for _ in 1..width {
+            leaving_weight = Self::times(leaving_weight, Self::BASE);
+        }
+        Self { leaving_weight }
+    }
+
+    fn times(a: u64, b: u64) -> u64 {
+        let product = u128::from(a) * u128::from(b);
+        let folded = (product as u64 & Self::PRIME) + (product >> 61) as u64;
+        let folded = (folded & Self::PRIME) + (folded >> 61);
+        if folded >= Self::PRIME {
+            folded - Self::PRIME
+        } else {
+            folded
+        }
+    }
+
+    fn plus(a: u64, b: u64) -> u64 {
+        let sum = a + b;
+        if sum >= Self::PRIME {
+            sum - Self::PRIME
+        } else {
+            sum
+        }
+    }
+
+    /// The sum of the window `values`.
+    fn of(values: &[u32]) -> u64 {
+        values.iter().fold(0, |sum, &value| {
+            Self::plus(Self::times(sum, Self::BASE), u64::from(value) + 1)
+        })
+    }
+
+    /// The sum of the window one further, from the sum of the window starting with
+    /// `leaving` and the value `entering` after it.
+    fn roll(self, sum: u64, leaving: u32, entering: u32) -> u64 {
+        let removed = Self::times(u64::from(leaving) + 1, self.leaving_weight);
+        let kept = Self::plus(sum, Self::PRIME - removed);
+        Self::plus(Self::times(kept, Self::BASE), u64::from(entering) + 1)
+    }
+}
+
 /// Finds the first repeat of a window of `max S` values with Brent's algorithm,
-/// which proves the period (see the module documentation).
+/// which proves the period (see the module documentation). Windows are compared by
+/// their rolling sums first ([`WindowSums`]): linear time in the values computed.
 fn find_period(amounts: &[u64]) -> Option<Periodicity> {
     let width = usize::try_from(*amounts.last()?).ok()?;
+    let most_values = MAX_VALUES_FOR_PERIOD.min(MAX_STEPS_FOR_PERIOD / amounts.len());
     let mut values: Vec<u32> = Vec::new();
     let extend_to = |values: &mut Vec<u32>, length: usize| -> bool {
-        if length > MAX_VALUES_FOR_PERIOD {
+        if length > most_values {
             return false;
         }
         while values.len() < length {
@@ -149,28 +223,42 @@ fn find_period(amounts: &[u64]) -> Option<Periodicity> {
         true
     };
     let same = |values: &[u32], a: usize, b: usize| values[a..a + width] == values[b..b + width];
+    let sums = WindowSums::new(width);
     // Brent: the window at `hare` is compared with the window at `tortoise`,
     // which jumps to the hare at powers of two.
     let (mut power, mut lambda, mut tortoise, mut hare) = (1usize, 1usize, 0usize, 1usize);
+    if !extend_to(&mut values, hare + width) {
+        return None;
+    }
+    let mut tortoise_sum = WindowSums::of(&values[..width]);
+    let mut hare_sum = sums.roll(tortoise_sum, values[0], values[width]);
     loop {
-        if !extend_to(&mut values, hare + width) {
-            return None;
-        }
-        if same(&values, tortoise, hare) {
+        if tortoise_sum == hare_sum && same(&values, tortoise, hare) {
             break;
         }
         if power == lambda {
             tortoise = hare;
+            tortoise_sum = hare_sum;
             power *= 2;
             lambda = 0;
         }
         hare += 1;
         lambda += 1;
+        if !extend_to(&mut values, hare + width) {
+            return None;
+        }
+        hare_sum = sums.roll(hare_sum, values[hare - 1], values[hare - 1 + width]);
     }
-    let mu = (0..).find(|&i| {
-        extend_to(&mut values, i + lambda + width);
-        same(&values, i, i + lambda)
-    })?;
+    // The first window that repeats `lambda` values later: every window up to the
+    // hare's is computed.
+    let mut first_sum = WindowSums::of(&values[..width]);
+    let mut later_sum = WindowSums::of(&values[lambda..lambda + width]);
+    let mut mu = 0;
+    while !(first_sum == later_sum && same(&values, mu, mu + lambda)) {
+        first_sum = sums.roll(first_sum, values[mu], values[mu + width]);
+        later_sum = sums.roll(later_sum, values[mu + lambda], values[mu + lambda + width]);
+        mu += 1;
+    }
     values.truncate(mu + lambda);
     Some(Periodicity {
         preperiod: mu as u64,
@@ -298,7 +386,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             G(n) = mex{G(n - s)} depends only on the previous max(S) values, so the sequence is \
             eventually periodic and a repeated window of max(S) values proves the period \
             (Winning Ways ch. 4). grundy finds it (Brent's algorithm) and answers heaps of any size \
-            from it; without a period in the first 2^24 values it searches.",
+            from it; without a period in the first 2^24 values (2^30 / |S| for more than 64 \
+            amounts) it searches.",
     syntax: "sub[s1, s2, ...](n, ...), amounts may be ranges: sub[1..3, 7](n), and ranges may \
              have a step: sub[1..99 step 2](n) takes any odd number below 100",
     examples: &[
@@ -319,6 +408,59 @@ mod tests {
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
+
+    /// The first window of `max S` values that repeats, and the distance to its
+    /// repeat, by comparing every pair of windows: the reference for [`find_period`].
+    fn period_by_every_pair(amounts: &[u64]) -> (usize, usize) {
+        let width = *amounts.last().unwrap() as usize;
+        let mut values = Vec::new();
+        while values.len() < 4096 {
+            let value = next_value(amounts, &values);
+            values.push(value);
+        }
+        let window = |i: usize| &values[i..i + width];
+        for mu in 0.. {
+            for lambda in 1..=(values.len() - width - mu) {
+                if window(mu) == window(mu + lambda) {
+                    return (mu, lambda);
+                }
+            }
+        }
+        unreachable!("a window repeats within 4096 values for max S <= 9")
+    }
+
+    #[test]
+    fn the_period_found_by_window_sums_is_the_first_repeat() {
+        for mask in 1u32..512 {
+            let amounts: Vec<u64> = (1..=9).filter(|s| mask & (1 << (s - 1)) != 0).collect();
+            let found = find_period(&amounts).unwrap();
+            assert_eq!(
+                (found.preperiod as usize, found.period as usize),
+                period_by_every_pair(&amounts),
+                "{amounts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_large_set_gives_up_its_period_search_within_its_budget() {
+        // 2^20 amounts: 2^44 steps for 2^24 values; the window alone needs 2^20 values.
+        let started = std::time::Instant::now();
+        let game = Subtraction::new((1..=1 << 20).collect());
+        assert!(game.periodicity().is_none());
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        // Sets of up to 64 amounts keep the whole 2^24 values.
+        assert!(Subtraction::new((1..=64).collect()).periodicity().is_some());
+    }
+
+    #[test]
+    fn a_wide_window_is_found_in_linear_time() {
+        // Windows of 911177 values compared one by one took hours (issue #18).
+        let started = std::time::Instant::now();
+        let game = Subtraction::new(vec![911_177, 330_389, 19]);
+        assert!(game.periodicity().is_some());
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    }
 
     struct Searched(Vec<u64>);
     impl ImpartialGame for Searched {

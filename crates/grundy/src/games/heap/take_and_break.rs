@@ -574,12 +574,16 @@ pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
                     crate::lang::arguments::integer_param(term, 0, "m", 1)?.ok_or_else(|| {
                         LangError::new("`bash` needs its parameter m", term.name_span)
                     })?;
-                let most = most
-                    .to_u64()
-                    .filter(|&m| m <= u64::from(u32::MAX))
-                    .ok_or_else(|| {
-                        LangError::new("`bash[m]` as a sequence needs m below 2^32", term.name_span)
-                    })?;
+                // A sequence engine looks at every amount of every heap (and the set
+                // of 2^32 amounts would not fit in memory): as for `sub`.
+                let largest = super::subtraction::MAX_AMOUNT;
+                let most = most.to_u64().filter(|&m| m <= largest).ok_or_else(|| {
+                    LangError::new(
+                        format!("`bash[m]` as a sequence needs m at most {largest}, as the amounts of `sub`"),
+                        term.name_span,
+                    )
+                    .with_help("G(n) of bash[m] is n mod (m + 1); `grundy solve 'bash[m](n)'` answers any m")
+                })?;
                 (1..=most).collect()
             };
             let set: Vec<u32> = amounts
@@ -589,7 +593,10 @@ pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
             let rule = HeapRule::subtraction(set)
                 .map_err(|error| LangError::new(error.to_string(), term.name_span))?;
             let head = if term.name == "sub" {
-                super::subtraction::Subtraction::new(amounts).head()
+                let mut sorted = amounts;
+                sorted.sort_unstable();
+                sorted.dedup();
+                super::subtraction::head_of(&sorted)
             } else {
                 format!("bash[{}]", amounts.len())
             };
