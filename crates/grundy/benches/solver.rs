@@ -110,6 +110,33 @@ fn searched_sums(c: &mut Criterion) {
     group.finish();
 }
 
+/// Components whose game graphs are too large for the explorer, answered by
+/// their family's own search (Wythoff's dense table).
+fn family_searches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("family_search");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .sample_size(10);
+    let options = SolveOptions {
+        max_states: 2_100_000,
+        ..SolveOptions::default()
+    };
+    for text in [
+        "wythoff(600, 1000) + nim(3)",
+        "wythoff(1000, 2000) + nim(3)",
+    ] {
+        let position = build(&parse(text).unwrap()).unwrap();
+        group.bench_with_input(
+            BenchmarkId::from_parameter(text),
+            &position,
+            |b, position| {
+                b.iter(|| solve(black_box(position), &options).unwrap());
+            },
+        );
+    }
+    group.finish();
+}
+
 fn nim_million(c: &mut Criterion) {
     // 10^6 heaps of 60 digits from a fixed linear congruential sequence.
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -145,6 +172,11 @@ fn nim_million(c: &mut Criterion) {
 // criterion_group! generates an undocumented `pub fn benches`.
 #[allow(missing_docs)]
 mod group {
-    criterion::criterion_group!(benches, super::searched_sums, super::nim_million);
+    criterion::criterion_group!(
+        benches,
+        super::searched_sums,
+        super::family_searches,
+        super::nim_million
+    );
 }
 criterion_main!(group::benches);

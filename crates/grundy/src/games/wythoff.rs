@@ -731,7 +731,10 @@ mod tests {
                 table[x * 1001 + y] == 3
             })
             .count();
-        assert_ne!(nimber, 3, "a first-player win, so that there are moves to count");
+        assert_ne!(
+            nimber, 3,
+            "a first-player win, so that there are moves to count"
+        );
         let in_nim = usize::from(nimber < 3);
         assert_eq!(found.winning_move_count, BigUint::from(to_three + in_nim));
         // Alone, the component gets its nimber the same way.
