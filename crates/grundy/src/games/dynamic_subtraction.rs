@@ -70,7 +70,7 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::family::{Family, MovesTo, OutcomeAnswer, part};
+use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
@@ -602,6 +602,49 @@ impl ImpartialGame for DynamicSubtractionRules {
     }
 }
 
+/// The nimbers of every position `(h, m)` with `m <= h <= n` of a dynamic
+/// subtraction game (a move takes `t` in `1..=m`, leaving `(h - t, min(f(t), h -
+/// t))`; a limit above the heap is the same as the heap). The options of `(h,
+/// m)` are those of `(h, m - 1)` and one more, so along a row the set of option
+/// values only grows: one bitset per row and a mex that only moves up, `O(n^2)`
+/// time in all, `2 (n + 1)(n + 2)` bytes.
+struct NimberTriangle {
+    values: Vec<u32>,
+}
+
+impl NimberTriangle {
+    fn new(n: usize, bound_after: impl Fn(usize) -> usize) -> Self {
+        let bounds: Vec<usize> = (0..=n)
+            .map(|t| if t == 0 { 0 } else { bound_after(t) })
+            .collect();
+        let mut values = vec![0u32; (n + 1) * (n + 2) / 2];
+        let mut seen = vec![false; n + 2];
+        for h in 1..=n {
+            seen[..=h + 1].fill(false);
+            let mut mex = 0;
+            for m in 1..=h {
+                let left = h - m;
+                let value = values[Self::index(left, bounds[m].min(left))] as usize;
+                seen[value] = true;
+                while seen[mex] {
+                    mex += 1;
+                }
+                values[Self::index(h, m)] = mex as u32;
+            }
+        }
+        Self { values }
+    }
+
+    const fn index(heap: usize, limit: usize) -> usize {
+        heap * (heap + 1) / 2 + limit
+    }
+
+    /// The nimber of `(heap, limit)`, a limit above the heap read as the heap.
+    fn get(&self, heap: usize, limit: usize) -> u32 {
+        self.values[Self::index(heap, limit.min(heap))]
+    }
+}
+
 /// A dynamic subtraction game with a linear bound as a game family:
 /// `fibonacci_nim(n)`, `fibonacci_nim(n, L)`, `dynamic_sub[k](n)`,
 /// `dynamic_sub[k, b](n, L)`. Outcome and winning moves come from the
@@ -682,6 +725,52 @@ impl Family for DynamicFamily {
             }
             _ => "a move".to_owned(),
         }
+    }
+
+    /// By the triangular table of every `(heap, limit)` up to the heap
+    /// ([`NimberTriangle`]): `(n + 1)(n + 2) / 2` positions, where the explorer
+    /// would store every move (up to `n` per position).
+    fn nimbers_by_search(
+        &self,
+        position: &DynamicHeap,
+        limit: usize,
+    ) -> Option<Result<SearchedNimbers<DynamicHeap>, SearchError>> {
+        let too_many = SearchError::StateLimit { limit };
+        let Some(heap) = position.heap.to_usize() else {
+            return Some(Err(too_many));
+        };
+        let cells = heap
+            .checked_add(1)
+            .and_then(|rows| rows.checked_mul(heap + 2))
+            .map(|twice| twice / 2);
+        if cells.is_none_or(|cells| cells > limit) {
+            return Some(Err(too_many));
+        }
+        let table = NimberTriangle::new(heap, |taken| {
+            self.bound
+                .bound_after(&BigUint::from(taken))
+                .to_usize()
+                .unwrap_or(usize::MAX)
+        });
+        let value = |position: &DynamicHeap| -> BigUint {
+            let most = Self::position(position).limit.min(position.heap.clone());
+            let heap = position.heap.to_usize().unwrap_or(0);
+            table.get(heap, most.to_usize().unwrap_or(heap)).into()
+        };
+        let moves = match self.moves(position, usize::MAX) {
+            Ok(moves) => moves,
+            Err(error) => return Some(Err(error)),
+        };
+        Some(Ok(SearchedNimbers {
+            nimber: value(position),
+            options: moves
+                .into_iter()
+                .map(|leaves| {
+                    let nimber = value(&leaves[0]);
+                    (leaves, nimber)
+                })
+                .collect(),
+        }))
     }
 
     fn outcome_by_theory(
@@ -1129,6 +1218,63 @@ mod tests {
             game.nimber_by_search(&DynamicPosition::start(big(10_000))),
             Err(DynamicSubtractionError::SearchTooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn the_triangle_is_the_search_of_the_moves() {
+        for (factor, offset) in [(1, 0), (2, 0), (3, 0), (1, 2), (4, -2), (18, 0)] {
+            let bound = LinearBound::new(factor, offset).unwrap();
+            let game = DynamicSubtraction::new(bound);
+            let n = 40;
+            let triangle = NimberTriangle::new(n, |t| {
+                bound.bound_after(&BigUint::from(t)).to_usize().unwrap()
+            });
+            let rules = game.rules_up_to(n as u32);
+            let mut solver = Solver::new(&rules);
+            for heap in 0..=n {
+                for limit in 0..=heap {
+                    let searched = solver.nimber(&(heap as u32, limit as u32)).unwrap();
+                    assert_eq!(
+                        triangle.get(heap, limit),
+                        searched,
+                        "f(x) = {factor}x + {offset}, ({heap}, {limit})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sums_with_large_heaps_are_answered_by_the_triangle() {
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
+        let options = SolveOptions {
+            max_moves: usize::MAX,
+            ..SolveOptions::default()
+        };
+        let answer =
+            |text: &str| solve(&build_position(&parse(text).unwrap()).unwrap(), &options).unwrap();
+        // Against the generic search of the same rules (u32 table), at 300.
+        let game = DynamicSubtraction::new(LinearBound::multiple(3).unwrap());
+        let alone = game
+            .nimber_by_search(&DynamicPosition::start(big(300)))
+            .unwrap();
+        let found = answer("dynamic_sub[3](300) + bash[2](5)");
+        assert_eq!(found.nimber, Some(BigUint::from(alone ^ 2)));
+        let with_limit = game
+            .nimber_by_search(&DynamicPosition::mid_game(big(300), big(15)).unwrap())
+            .unwrap();
+        let found = answer("dynamic_sub[3](300, 15) + nim(1)");
+        assert_eq!(found.nimber, Some(BigUint::from(with_limit ^ 1)));
+        // Each listed winning move leaves a sum of nimber 0.
+        for m in &found.winning_moves {
+            let after = answer(&found.target(m));
+            assert_eq!(after.nimber, Some(BigUint::zero()), "{}", found.target(m));
+        }
+        // A thousand counters: half a million cells, answered.
+        let found = answer("dynamic_sub[3](1000) + bash[2](5)");
+        assert!(found.nimber.is_some());
     }
 
     #[test]
