@@ -267,8 +267,34 @@ struct Block {
     start: usize,
     /// The `value_bits` and rare-list generation the rows were prepared for.
     prepared_for: Option<(u32, u64)>,
-    /// Per parity class and move: rare heaps `rare[lo..hi]` are in the rows.
-    covered: [SmallVec<[(usize, usize); 4]>; 2],
+    covered: CoveredRare,
+}
+
+/// Per parity class and move of a [`Block`]: its rows hold the pairs of the rare heaps
+/// `rare[lo..hi]`.
+type CoveredRare = [SmallVec<[(usize, usize); 4]>; 2];
+
+impl Block {
+    /// Whether the rows hold the options of heap `n`, prepared for values below
+    /// `1 << value_bits` and the rare lists of `generation`.
+    #[inline]
+    fn holds(&self, n: usize, value_bits: u32, generation: u64) -> bool {
+        self.prepared_for == Some((value_bits, generation))
+            && n >= self.start
+            && n < self.start + self.len
+    }
+
+    /// The options of heap `n`, a heap of the block, and which rare pairs the rows
+    /// already hold (`covered`).
+    #[inline]
+    fn row(&mut self, n: usize) -> (Marks<'_>, &CoveredRare) {
+        let k = n - self.start;
+        let options = Marks {
+            marks: &mut self.rows[k * self.width..(k + 1) * self.width],
+            stamp: self.stamp,
+        };
+        (options, &self.covered)
+    }
 }
 
 /// How the pairs of a block's rare heaps go into the rows.
@@ -890,6 +916,228 @@ fn hidden_values<'a, T: Cell>(
     })
 }
 
+// The phases of `TableEngine::step` below are `#[inline(always)]`, and so is `step`
+// itself: compiled as one body with the loop of `run`, as before they were split out,
+// they run as fast as that body did; as separate functions the loop over the values of
+// three-heap splits lost 10-15% (registers spilled in its inner loop) and rules without
+// splits 8% (sequence_bench 0.9 4000 and 0.3033 10000000, interleaved runs).
+
+/// Inserts into `options` the options of heap `n = g.len()` that leave no heap or one
+/// heap. For an all-but set (`present`, `value_counts`: the values of heaps `1..n` and
+/// how often each occurs) every heap below `n` is left but the few `n - e`.
+#[inline(always)]
+fn insert_non_splitting_options<T: Cell>(
+    table: &MoveTable,
+    present: &[u64],
+    value_counts: &[u32],
+    g: &[T],
+    options: &mut Marks,
+) {
+    let n = g.len();
+    if table.leave_none.contains(n) {
+        options.insert(0);
+    }
+    match &table.leave_one {
+        Tokens::Listed(list) => {
+            for &j in list {
+                if j >= n {
+                    break;
+                }
+                options.insert(g[n - j].get());
+            }
+        }
+        Tokens::AllExcept(excluded) => {
+            for (w, &word) in present.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    options.insert((w as u32) * 64 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+            for value in hidden_values(g, excluded, value_counts) {
+                options.remove(value);
+            }
+            // A hidden value 0 is still reached by taking the whole heap.
+            if table.leave_none.contains(n) {
+                options.insert(0);
+            }
+        }
+    }
+}
+
+/// Inserts into `options` the options of heap `n = g.len()` that leave three heaps:
+/// for a move removing `j`, a first heap `a` and the two-heap splits of the rest
+/// `n - j - a`, whose values `two_heap_values` keeps, give `G(a) xor v` for each such
+/// value `v`.
+#[inline(always)]
+fn insert_three_heap_options<T: Cell>(
+    leave_three: &[usize],
+    two_heap_values: &[Vec<u64>],
+    g: &[T],
+    options: &mut Marks,
+) {
+    let n = g.len();
+    for &j in leave_three {
+        if j + 3 > n {
+            break;
+        }
+        let rest = n - j;
+        for (a, first) in g.iter().enumerate().take(rest - 1).skip(1) {
+            let first = first.get();
+            for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let t = (w as u32) * 64 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    options.insert(t ^ first);
+                }
+            }
+        }
+    }
+}
+
+/// Inserts into `options` the options of the two-heap moves of heap `n = g.len()` that
+/// no search needs to find: for a class with a mask, the pairs with a rare heap that
+/// preparing the block did not put in the rows (`covered[parity][i]`: the rare heaps
+/// `rare[lo..hi]` of the `i`-th move that it did); for a class without one, every pair.
+#[inline(always)]
+fn insert_unsearched_pairs<T: Cell>(
+    table: &MoveTable,
+    classes: &[SparseClass; 2],
+    covered: &CoveredRare,
+    stats: &mut EngineStats,
+    g: &[T],
+    options: &mut Marks,
+) {
+    let n = g.len();
+    let unequal = table.unequal_split;
+    for (parity, (class, moves)) in classes.iter().zip(&table.leave_two).enumerate() {
+        for (index, &j) in moves.iter().enumerate() {
+            if j + 2 > n {
+                break;
+            }
+            let m = n - j;
+            if class.mask.is_some() {
+                let below = &g[..m];
+                // Usually every rare heap is below `m` (no search needed).
+                let count = if class.rare.last().is_none_or(|&r| (r as usize) < m) {
+                    class.rare.len()
+                } else {
+                    class.rare.partition_point(|&r| (r as usize) < m)
+                };
+                let (lo, hi) = covered[parity].get(index).copied().unwrap_or((0, 0));
+                debug_assert!(lo == hi || hi <= count);
+                let first = &class.rare[..lo.min(count)];
+                let last = &class.rare[hi.min(count)..count];
+                for &r in first.iter().chain(last) {
+                    let r = r as usize;
+                    let other = m - r;
+                    if unequal && other == r {
+                        continue;
+                    }
+                    options.insert((below[r] ^ below[other]).get());
+                }
+                stats.rare_pairs += count as u64;
+            } else {
+                let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                for a in 1..=half {
+                    options.insert((g[a] ^ g[m - a]).get());
+                }
+                stats.scanned_pairs += half as u64;
+            }
+        }
+    }
+}
+
+/// Whether the common pairs are searched in one pass ([`Search`]): the values fit the
+/// wanted sets (below [`TARGET_LIMIT`], stored in 8 or 16 bits), and some class lists
+/// enough rare heaps ([`ONE_PASS_RARE`]) for many values to be wanted.
+#[inline(always)]
+fn one_pass_applies<T: Cell>(classes: &[SparseClass; 2], value_bits: u32, g: &[T]) -> bool {
+    value_bits <= TARGET_LIMIT.trailing_zeros()
+        && classes
+            .iter()
+            .any(|class| class.mask.is_some() && class.rare.len() >= ONE_PASS_RARE)
+        && (T::as_u8(g).is_some() || T::as_u16(g).is_some())
+}
+
+/// The value of heap `n = g.len()`, given `options`: every option but the pairs of two
+/// common heaps of the classes with a mask. Candidate values are tried from the mex of
+/// `options` up: two common heaps reach only values `c` with `2c + (m mod 2)` of even
+/// parity under the class's mask, so a candidate of the other parity needs no search;
+/// otherwise a short scalar run over the next pairs, then a vectorised search for the
+/// candidate alone, and on a hit the next candidate.
+#[inline(always)]
+fn mex_by_candidates<T: Cell>(
+    table: &MoveTable,
+    classes: &[SparseClass; 2],
+    stats: &mut EngineStats,
+    g: &[T],
+    mirror: Option<Reversed<'_, T>>,
+    options: &mut Marks,
+) -> u32 {
+    let n = g.len();
+    let unequal = table.unequal_split;
+    let mut candidate = options.mex_from(0);
+    // `inserted[parity][i]`: pairs `a < inserted` of the i-th move of the class are in
+    // `options`; the rest were at most searched for one candidate, and are searched
+    // again whenever the candidate moves.
+    let mut inserted: [SmallVec<[usize; 4]>; 2] = [
+        smallvec::smallvec![1; table.leave_two[0].len()],
+        smallvec::smallvec![1; table.leave_two[1].len()],
+    ];
+    // The candidate each class was last searched for without a hit.
+    let mut cleared: [Option<u32>; 2] = [None, None];
+    'candidate: loop {
+        for parity in 0..2 {
+            let Some(mask) = classes[parity].mask else {
+                continue;
+            };
+            if cleared[parity] == Some(candidate)
+                || odd_parity(extended(candidate, n.wrapping_sub(parity)) & mask)
+            {
+                continue;
+            }
+            stats.candidate_searches += 1;
+            for (index, &j) in table.leave_two[parity].iter().enumerate() {
+                if j + 2 > n {
+                    break;
+                }
+                let m = n - j;
+                let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                let from = &mut inserted[parity][index];
+                if *from <= half {
+                    // A short scalar run first: it usually excludes the candidate and
+                    // the next few rare values.
+                    let stop = half.min(*from + SCALAR_RUN - 1);
+                    for a in *from..=stop {
+                        options.insert((g[a] ^ g[m - a]).get());
+                    }
+                    stats.scanned_pairs += (stop + 1 - *from) as u64;
+                    *from = stop + 1;
+                    if options.contains(candidate) {
+                        candidate = options.mex_from(candidate);
+                        continue 'candidate;
+                    }
+                    let (hit, scanned) = find_pair(g, mirror, m, *from, half, candidate);
+                    stats.scanned_pairs += scanned;
+                    if hit.is_some() {
+                        // Only the candidate is excluded; the pairs skipped by the search
+                        // stay unrecorded and are searched again (vectorised) for the
+                        // next candidate, far cheaper than recording them.
+                        options.insert(candidate);
+                        candidate = options.mex_from(candidate);
+                        continue 'candidate;
+                    }
+                }
+            }
+            cleared[parity] = Some(candidate);
+        }
+        break;
+    }
+    candidate
+}
+
 impl TableEngine {
     fn new(table: MoveTable, sparse_enabled: bool) -> Self {
         let mut engine = Self {
@@ -974,17 +1222,22 @@ impl TableEngine {
         }
     }
 
-    /// The value of heap `g.len()`, given the values of all smaller heaps.
+    /// The value of heap `n = g.len()`, given the values of all smaller heaps: the mex of
+    /// its options, gathered in the phases the module documentation describes.
+    ///
+    /// 1. The options that leave no heap, one heap or three heaps, all of them.
+    /// 2. The pairs of the two-heap moves that contain a rare heap (every pair, for a
+    ///    class without a mask); most were put in the block's rows beforehand.
+    /// 3. The pairs of two common heaps, only as far as they can change the mex: all
+    ///    wanted values in one pass ([`Search`]) where that applies, else one candidate
+    ///    value at a time.
+    #[inline(always)]
     fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
-        let n = g.len();
         if self.only_takes_all_but {
             return self.step_all_but(g);
         }
-        let block = &self.block;
-        if block.prepared_for != Some((self.value_bits, self.generation))
-            || n < block.start
-            || n >= block.start + block.len
-        {
+        let n = g.len();
+        if !self.block.holds(n, self.value_bits, self.generation) {
             self.prepare_block(g);
         }
         let Self {
@@ -994,6 +1247,7 @@ impl TableEngine {
             stats,
             present,
             value_counts,
+            two_heap_values,
             value_bits,
             mirror,
             search,
@@ -1001,107 +1255,15 @@ impl TableEngine {
             low_prefix,
             ..
         } = self;
-        let k = n - block.start;
-        let width = block.width;
-        let options = &mut Marks {
-            marks: &mut block.rows[k * width..(k + 1) * width],
-            stamp: block.stamp,
-        };
-        if table.leave_none.contains(n) {
-            options.insert(0);
-        }
-        match &table.leave_one {
-            Tokens::Listed(list) => {
-                for &j in list {
-                    if j >= n {
-                        break;
-                    }
-                    options.insert(g[n - j].get());
-                }
-            }
-            Tokens::AllExcept(excluded) => {
-                // Every heap 1..n is left by some move, except the few `n - e`.
-                for (w, &word) in present.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        options.insert((w as u32) * 64 + bits.trailing_zeros());
-                        bits &= bits - 1;
-                    }
-                }
-                for value in hidden_values(g, excluded, value_counts) {
-                    options.remove(value);
-                }
-                if table.leave_none.contains(n) {
-                    options.insert(0);
-                }
-            }
-        }
-        if !table.leave_three.is_empty() {
-            let two_heap_values = &self.two_heap_values;
-            for &j in &table.leave_three {
-                if j + 3 > n {
-                    break;
-                }
-                let rest = n - j;
-                for (a, first) in g.iter().enumerate().take(rest - 1).skip(1) {
-                    let first = first.get();
-                    for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let t = (w as u32) * 64 + bits.trailing_zeros();
-                            bits &= bits - 1;
-                            options.insert(t ^ first);
-                        }
-                    }
-                }
-            }
-        }
-        let unequal = table.unequal_split;
-        for (parity, (class, moves)) in classes.iter().zip(&table.leave_two).enumerate() {
-            for (index, &j) in moves.iter().enumerate() {
-                if j + 2 > n {
-                    break;
-                }
-                let m = n - j;
-                if class.mask.is_some() {
-                    // The rare pairs not inserted when the block was prepared.
-                    let below = &g[..m];
-                    // Usually every rare heap is below `m` (no search needed).
-                    let count = if class.rare.last().is_none_or(|&r| (r as usize) < m) {
-                        class.rare.len()
-                    } else {
-                        class.rare.partition_point(|&r| (r as usize) < m)
-                    };
-                    let (lo, hi) = block.covered[parity].get(index).copied().unwrap_or((0, 0));
-                    debug_assert!(lo == hi || hi <= count);
-                    let first = &class.rare[..lo.min(count)];
-                    let last = &class.rare[hi.min(count)..count];
-                    for &r in first.iter().chain(last) {
-                        let r = r as usize;
-                        let other = m - r;
-                        if unequal && other == r {
-                            continue;
-                        }
-                        options.insert((below[r] ^ below[other]).get());
-                    }
-                    stats.rare_pairs += count as u64;
-                } else {
-                    let half = if unequal { (m - 1) / 2 } else { m / 2 };
-                    for a in 1..=half {
-                        options.insert((g[a] ^ g[m - a]).get());
-                    }
-                    stats.scanned_pairs += half as u64;
-                }
-            }
-        }
+        let (mut row, covered) = block.row(n);
+        let options = &mut row;
+        insert_non_splitting_options(table, present, value_counts, g, options);
+        insert_three_heap_options(&table.leave_three, two_heap_values, g, options);
+        insert_unsearched_pairs(table, classes, covered, stats, g, options);
         let mirror = T::mirror_of(mirror);
         if let SearchMode::OnePass { vector } = *search
             && let Some(mirror) = mirror
-            && *value_bits <= TARGET_LIMIT.trailing_zeros()
-            && classes
-                .iter()
-                .any(|class| class.mask.is_some() && class.rare.len() >= ONE_PASS_RARE)
-            && (T::as_u8(g).is_some() || T::as_u16(g).is_some())
+            && one_pass_applies(classes, *value_bits, g)
         {
             let search = Search {
                 table,
@@ -1117,64 +1279,7 @@ impl TableEngine {
                 return value;
             }
         }
-        let mut candidate = options.mex_from(0);
-        // Sparse space: the common pairs are looked at only while the candidate has the
-        // parity they can reach. `inserted[parity][i]`: pairs `a < inserted` of the i-th
-        // move of the class are in `options`; the rest were at most searched for one
-        // candidate, and are searched again whenever the candidate moves.
-        let mut inserted: [SmallVec<[usize; 4]>; 2] = [
-            smallvec::smallvec![1; table.leave_two[0].len()],
-            smallvec::smallvec![1; table.leave_two[1].len()],
-        ];
-        let mut cleared: [Option<u32>; 2] = [None, None];
-        'candidate: loop {
-            for parity in 0..2 {
-                let Some(mask) = classes[parity].mask else {
-                    continue;
-                };
-                if cleared[parity] == Some(candidate)
-                    || odd_parity(extended(candidate, n.wrapping_sub(parity)) & mask)
-                {
-                    continue;
-                }
-                stats.candidate_searches += 1;
-                for (index, &j) in table.leave_two[parity].iter().enumerate() {
-                    if j + 2 > n {
-                        break;
-                    }
-                    let m = n - j;
-                    let half = if unequal { (m - 1) / 2 } else { m / 2 };
-                    let from = &mut inserted[parity][index];
-                    if *from <= half {
-                        // A short scalar run first: it usually excludes the candidate
-                        // and the next few rare values.
-                        let stop = half.min(*from + SCALAR_RUN - 1);
-                        for a in *from..=stop {
-                            options.insert((g[a] ^ g[m - a]).get());
-                        }
-                        stats.scanned_pairs += (stop + 1 - *from) as u64;
-                        *from = stop + 1;
-                        if options.contains(candidate) {
-                            candidate = options.mex_from(candidate);
-                            continue 'candidate;
-                        }
-                        let (hit, scanned) = find_pair(g, mirror, m, *from, half, candidate);
-                        stats.scanned_pairs += scanned;
-                        if hit.is_some() {
-                            // Only the candidate is excluded; the pairs skipped by the
-                            // search stay unrecorded and are searched again (vectorised)
-                            // for the next candidate, far cheaper than recording them.
-                            options.insert(candidate);
-                            candidate = options.mex_from(candidate);
-                            continue 'candidate;
-                        }
-                    }
-                }
-                cleared[parity] = Some(candidate);
-            }
-            break;
-        }
-        candidate
+        mex_by_candidates(table, classes, stats, g, mirror, options)
     }
 
     /// The value of heap `g.len()` for a rule that only takes, by an all-but set
@@ -1395,7 +1500,7 @@ impl Engine {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
         match self {
             Self::Table(engine) => engine.step(g),
