@@ -72,12 +72,48 @@ pub struct Progress {
     pub total: usize,
 }
 
-/// The caller's progress callback stopped the computation.
+/// The computation stopped before the last heap asked for: the caller's progress
+/// callback stopped it, or it could not go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("computation stopped after {done} values")]
+#[error("computation stopped after {done} values: {cause}")]
 pub struct Interrupted {
-    /// Values computed before stopping; they are kept.
+    /// Values computed before stopping; they are kept, and right.
     pub done: usize,
+    /// Why it stopped.
+    pub cause: StopCause,
+}
+
+/// Why a computation stopped early (see [`Interrupted`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StopCause {
+    /// The progress callback returned `ControlFlow::Break(())`.
+    #[error("the progress callback stopped it")]
+    Callback,
+    /// The next value does not fit in 32 bits, the width values are stored in.
+    #[error("the next value does not fit in 32 bits")]
+    ValueTooLarge,
+    /// Memory for the values or the engine's tables could not be allocated. The
+    /// solver is as it was before the heap that needed it: it may be extended again.
+    #[error(transparent)]
+    OutOfMemory(#[from] OutOfMemory),
+}
+
+/// An allocation the computation needed was refused (by the system, or by a limit on
+/// the process's memory such as `ulimit -v`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("an allocation of {bytes} bytes failed")]
+pub struct OutOfMemory {
+    /// The size of the allocation refused, in bytes.
+    pub bytes: usize,
+}
+
+impl OutOfMemory {
+    /// The failure to allocate room for `count` values of type `T`.
+    pub(crate) fn of<T>(count: usize) -> Self {
+        Self {
+            bytes: count.saturating_mul(std::mem::size_of::<T>()),
+        }
+    }
 }
 
 /// How many values are computed between two progress reports.
@@ -144,6 +180,14 @@ impl SequenceSolver {
             Ok(solver) => Ok(solver),
             Err(ResumeStop::Wrong(error)) => Err(error),
             Err(ResumeStop::Interrupted) => unreachable!("the callback never stops"),
+            Err(ResumeStop::OutOfMemory(error)) => {
+                // `resume` has no way to report it: it aborts, as every allocation
+                // failure does outside the engine. (`SequenceFile::open`, which the
+                // command line uses, reports it.)
+                let layout = std::alloc::Layout::array::<u8>(error.bytes)
+                    .unwrap_or_else(|_| std::alloc::Layout::new::<u8>());
+                std::alloc::handle_alloc_error(layout)
+            }
         }
     }
 
@@ -239,7 +283,8 @@ impl SequenceSolver {
         self.engine.stats()
     }
 
-    /// Computes the values of every heap up to `last_heap`.
+    /// Computes the values of every heap up to `last_heap`, or as far as memory allows
+    /// (see [`Self::extend_to_with_progress`] to learn why it stopped short).
     pub fn extend_to(&mut self, last_heap: usize) {
         let mut never_stop = |_: Progress| ControlFlow::Continue(());
         // The callback never breaks, so the computation cannot be interrupted.
@@ -250,8 +295,12 @@ impl SequenceSolver {
     /// 65536 values and at the end; the callback may stop the computation by returning
     /// `ControlFlow::Break(())`, which keeps every value computed so far.
     ///
-    /// Values are stored in 32 bits: a closed form stops (as if interrupted) before the
-    /// first heap whose value does not fit, from heap 4294967295 on.
+    /// # Errors
+    /// [`Interrupted`], with every value computed so far kept, when the callback stops
+    /// the computation, when memory for the values or the engine's tables cannot be
+    /// allocated ([`StopCause::OutOfMemory`]: the allocations are fallible, so running
+    /// out of memory is an error, not an abort), or when a value does not fit in the 32
+    /// bits values are stored in (a closed form, from heap 4294967295 on).
     pub fn extend_to_with_progress(
         &mut self,
         last_heap: usize,
@@ -270,56 +319,137 @@ impl SequenceSolver {
         if self.values.len() >= total {
             return Ok(());
         }
+        let stopped = |done, cause| Err(Interrupted { done, cause });
         while self.values.len() < total {
             let chunk_end = total.min(self.values.len() + PROGRESS_CHUNK);
             // Grow chunk by chunk: a huge `last_heap` fails when memory runs out, not
             // up front, and the values computed so far are kept.
-            self.values.reserve(chunk_end - self.values.len());
+            let done = self.values.len();
+            if let Err(error) = reserve_values(&mut self.values, chunk_end - done) {
+                return stopped(done, error.into());
+            }
             if self.by_formula {
                 for heap in self.values.len()..chunk_end {
                     let value = closed_form_value(&self.rule, heap as u64)
                         .and_then(|value| u32::try_from(value).ok());
                     let Some(value) = value else {
-                        return Err(Interrupted {
-                            done: self.values.len(),
-                        });
+                        return stopped(heap, StopCause::ValueTooLarge);
                     };
-                    self.values.push(value);
+                    if let Err(error) = push_widening(&mut self.values, value, chunk_end - heap) {
+                        return stopped(heap, error.into());
+                    }
                 }
             }
             while self.values.len() < chunk_end {
-                let overflow = match &mut self.values.store {
+                let end = match &mut self.values.store {
                     Store::Narrow(v) => run(&mut self.engine, v, chunk_end),
                     Store::Medium(v) => run(&mut self.engine, v, chunk_end),
                     Store::Wide(v) => run(&mut self.engine, v, chunk_end),
                 };
-                self.values.note_max(overflow.max);
-                if let Some(value) = overflow.value {
-                    self.values.push(value);
-                    match &self.values.store {
-                        Store::Narrow(v) => self.engine.record(v),
-                        Store::Medium(v) => self.engine.record(v),
-                        Store::Wide(v) => self.engine.record(v),
+                self.values.note_max(end.max);
+                match end.stop {
+                    RunStop::Done => {}
+                    RunStop::OutOfMemory(error) => {
+                        return stopped(self.values.len(), error.into());
+                    }
+                    RunStop::TooWide(value) => {
+                        let heap = self.values.len();
+                        if let Err(error) = push_widening(&mut self.values, value, chunk_end - heap)
+                        {
+                            return stopped(heap, error.into());
+                        }
+                        let recorded = match &self.values.store {
+                            Store::Narrow(v) => self.engine.record(v),
+                            Store::Medium(v) => self.engine.record(v),
+                            Store::Wide(v) => self.engine.record(v),
+                        };
+                        if let Err(error) = recorded {
+                            self.values.truncate(heap);
+                            return stopped(heap, error.into());
+                        }
                     }
                 }
             }
             let done = self.values.len();
             if callback(&self.values, Progress { done, total }).is_break() && done < total {
-                return Err(Interrupted { done });
+                return stopped(done, StopCause::Callback);
             }
         }
         Ok(())
     }
 }
 
+/// Makes room for `additional` more values, or says which allocation failed.
+fn reserve_values(values: &mut GrundyValues, additional: usize) -> Result<(), OutOfMemory> {
+    fn reserve<C>(cells: &mut Vec<C>, additional: usize) -> Result<(), OutOfMemory> {
+        cells
+            .try_reserve_exact(additional)
+            .map_err(|_| OutOfMemory::of::<C>(cells.len().saturating_add(additional)))
+    }
+    match &mut values.store {
+        Store::Narrow(v) => reserve(v, additional),
+        Store::Medium(v) => reserve(v, additional),
+        Store::Wide(v) => reserve(v, additional),
+    }
+}
+
+/// Appends `value`, first widening the storage (fallibly) when it does not fit, with
+/// room for `room` values in all from this one on.
+///
+/// (`GrundyValues::push` widens by itself, but infallibly and with no room to spare,
+/// so that the next push doubles the new storage.)
+fn push_widening(values: &mut GrundyValues, value: u32, room: usize) -> Result<(), OutOfMemory> {
+    fn widened<C>(
+        old: impl ExactSizeIterator<Item = C>,
+        room: usize,
+    ) -> Result<Vec<C>, OutOfMemory> {
+        let capacity = old.len().saturating_add(room.max(1));
+        let mut cells = Vec::new();
+        cells
+            .try_reserve_exact(capacity)
+            .map_err(|_| OutOfMemory::of::<C>(capacity))?;
+        cells.extend(old);
+        Ok(cells)
+    }
+    let store = match &values.store {
+        Store::Narrow(v) if value > u32::from(u16::MAX) => {
+            Some(Store::Wide(widened(v.iter().map(|&x| u32::from(x)), room)?))
+        }
+        Store::Narrow(v) if value > u32::from(u8::MAX) => Some(Store::Medium(widened(
+            v.iter().map(|&x| u16::from(x)),
+            room,
+        )?)),
+        Store::Medium(v) if value > u32::from(u16::MAX) => {
+            Some(Store::Wide(widened(v.iter().map(|&x| u32::from(x)), room)?))
+        }
+        _ => None,
+    };
+    if let Some(store) = store {
+        values.store = store;
+    }
+    values.push(value);
+    Ok(())
+}
+
+/// How a [`run`] ended.
 struct RunEnd {
-    /// A value too large for the current storage, not yet stored.
-    value: Option<u32>,
+    /// Why it stopped.
+    stop: RunStop,
     /// The largest value stored by the run.
     max: u32,
 }
 
-/// Computes values into `g` until it holds `end` values or a value does not fit.
+enum RunStop {
+    /// Every value asked for is stored.
+    Done,
+    /// A value too large for the current storage, not yet stored.
+    TooWide(u32),
+    /// The engine could not record the next value (which is not stored).
+    OutOfMemory(OutOfMemory),
+}
+
+/// Computes values into `g` until it holds `end` values or a value does not fit; `g`
+/// has room for them.
 fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     let limit = if std::mem::size_of::<T>() >= 4 {
         u32::MAX
@@ -331,15 +461,24 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
         let value = engine.step(g);
         if value > limit {
             return RunEnd {
-                value: Some(value),
+                stop: RunStop::TooWide(value),
+                max,
+            };
+        }
+        g.push(T::narrow(value));
+        if let Err(error) = engine.record(g) {
+            g.pop();
+            return RunEnd {
+                stop: RunStop::OutOfMemory(error),
                 max,
             };
         }
         max = max.max(value);
-        g.push(T::narrow(value));
-        engine.record(g);
     }
-    RunEnd { value: None, max }
+    RunEnd {
+        stop: RunStop::Done,
+        max,
+    }
 }
 
 /// Rebuilds the engine's state from the values `g`, as if it had computed them: the
@@ -366,7 +505,9 @@ fn replay_checking<T: Cell>(
                 }));
             }
         }
-        engine.record(&g[..=heap]);
+        engine
+            .record(&g[..=heap])
+            .map_err(ResumeStop::OutOfMemory)?;
         if (heap + 1) % PROGRESS_CHUNK == 0 {
             let report = Progress {
                 done: heap + 1,
@@ -387,6 +528,8 @@ pub(crate) enum ResumeStop {
     Wrong(ResumeError),
     /// The progress callback stopped the check.
     Interrupted,
+    /// The engine's tables for the stored values could not be allocated.
+    OutOfMemory(OutOfMemory),
 }
 
 /// A stored value is not the rule's value of its heap, given the values before it.

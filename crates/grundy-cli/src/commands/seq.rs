@@ -2,8 +2,10 @@
 //! game, with the period found and whether a theorem proves it.
 //!
 //! Before computing, the cost of the range is estimated ([`CostModel`], from the
-//! values of the first 256 or 1024 heaps): the values asked for must fit the memory and
-//! work limits (`--max-memory`, `--max-work`) or the command stops with exit 3.
+//! values of the first 1024 heaps, plus the process itself): the values asked for must
+//! fit the memory and work limits (`--max-memory`, `--max-work`) or the command stops
+//! with exit 3. Memory the system refuses all the same is exit 3 too, naming
+//! `--max-memory`; a limit of 0 is refused.
 //! The search for a period past N (to heap 16384 by default) is cut short where
 //! the limits would be passed; `--until-proven` stops with exit 3 if it is cut
 //! short before a proof.
@@ -16,9 +18,9 @@ use std::time::{Duration, Instant};
 use grundy::games::heap::HeapRule;
 use grundy::games::heap::take_and_break::parse_rule;
 use grundy::sequence::{
-    Cost, CostModel, FileError, FileFormat, GrundyValues, Method, Periodicity, Progress, Proof,
-    ResumeError, SequenceFile, SequenceSolver, check_file_path, find_periodicity, read_values,
-    save_to_file, until_proven,
+    Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
+    Progress, Proof, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
+    find_periodicity, read_values, save_to_file, until_proven,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -32,9 +34,13 @@ const DEFAULT_PERIOD_REACH: usize = 1 << 14;
 const DEFAULT_MAX_WORK: u64 = 300_000_000;
 /// Values computed first, as the period search would.
 const FIRST_HEAPS: usize = 1 << 8;
-/// Values computed first to predict the cost of the rest, for rules costing more
-/// than linear time or memory.
+/// Values computed first to predict the cost of the rest (see [`CostModel`]).
 const PREDICTION_HEAPS: usize = 1 << 10;
+/// Memory the process holds besides the computation, added to the model's estimate
+/// before it is compared with --max-memory: the program and its libraries and the
+/// 1 MiB output buffer. `grundy seq nim -n 0` peaks at 4.0 MB resident (release build,
+/// Linux x86-64); a megabyte or two more for output written and the progress bar.
+const PROCESS_BYTES: u64 = 6 << 20;
 /// The largest heap whose value is stored: values are 32-bit.
 const LARGEST_HEAP: usize = u32::MAX as usize - 1;
 /// Runs computing at least this many values say how long they will take (when that is
@@ -91,8 +97,9 @@ pub struct Args {
     /// every option: the reference).
     #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
-    /// The most memory the computation may use, as estimated before it starts:
-    /// bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
+    /// The most memory the command may use, as estimated before it starts (the values,
+    /// the engine's tables and about 6 MiB for the program itself): bytes, or with a
+    /// suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
     #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
     max_memory: u64,
     /// The most work the computation may do, as estimated before it starts, in
@@ -147,24 +154,34 @@ fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// The estimated cost of computing the values of heaps `0..=heap`, with the memory of
+/// the process around the computation.
+fn estimate(model: &CostModel, heap: usize) -> Cost {
+    let cost = model.cost(heap);
+    Cost {
+        bytes: cost.bytes.saturating_add(PROCESS_BYTES),
+        steps: cost.steps,
+    }
+}
+
+/// The largest heap in `from..=to` whose values are estimated to stay within `limits`
+/// (see [`estimate`]), or `None` when even `from` does not.
+fn largest_heap_within(model: &CostModel, from: usize, to: usize, limits: &Cost) -> Option<usize> {
+    let budget = Cost {
+        bytes: limits.bytes.checked_sub(PROCESS_BYTES)?,
+        steps: limits.steps,
+    };
+    model.largest_heap_within(from, to, &budget)
+}
+
 /// Which limit the range `0..=heap` passes, and the flag that raises it.
 fn over_limits(model: &CostModel, heap: usize, limits: &Cost) -> String {
-    let cost = model.cost(heap);
+    let cost = estimate(model, heap);
     let why = model
         .what_grows()
         .map_or_else(String::new, |what| format!(" ({what})"));
     if cost.bytes > limits.bytes {
-        let suggestion = if cost.bytes < 1 << 30 {
-            format!("{}M", cost.bytes.div_ceil(1 << 20))
-        } else {
-            format!("{}G", cost.bytes.div_ceil(1 << 30))
-        };
-        format!(
-            "need about {} ({} bytes) of memory by estimate{why}, more than the memory limit of {} bytes; raise it with --max-memory BYTES (e.g. --max-memory {suggestion})",
-            human_bytes(cost.bytes),
-            cost.bytes,
-            limits.bytes,
-        )
+        over_memory_limit(cost.bytes, limits.bytes, &why)
     } else {
         format!(
             "need about {} steps of work by estimate{why}, more than the work limit of {} steps; raise it with --max-work STEPS",
@@ -175,6 +192,12 @@ fn over_limits(model: &CostModel, heap: usize, limits: &Cost) -> String {
 
 /// Why the values in `path` cannot be used, said of its line (text) or value number.
 fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> Failure {
+    if let FileError::OutOfMemory { .. } = error {
+        return Failure::Limit(format!(
+            "error: `{}`: {error}; the system gives less memory than the estimate: lower --max-memory BYTES to the memory free, so that such ranges are refused before they start",
+            path.display()
+        ));
+    }
     let FileError::WrongValue(wrong) = error else {
         return Failure::Input(format!("error: `{}`: {error}", path.display()));
     };
@@ -364,6 +387,50 @@ fn human_duration(seconds: f64) -> String {
     }
 }
 
+/// "need about 1.5 GiB (...) of memory by estimate, more than the memory limit ...;
+/// raise it with --max-memory BYTES (e.g. ...)"; `why` follows the estimate.
+fn over_memory_limit(bytes: u64, limit: u64, why: &str) -> String {
+    let suggestion = if bytes < 1 << 30 {
+        format!("{}M", bytes.div_ceil(1 << 20))
+    } else {
+        format!("{}G", bytes.div_ceil(1 << 30))
+    };
+    format!(
+        "need about {} ({bytes} bytes) of memory by estimate{why}, more than the memory limit of {limit} bytes; raise it with --max-memory BYTES (e.g. --max-memory {suggestion})",
+        human_bytes(bytes),
+    )
+}
+
+/// The failure of a computation that stopped before the values it needed: memory refused
+/// by the system, or a value beyond 32 bits.
+fn stopped(rule: &str, stop: Interrupted, estimated: u64, limits: &Cost) -> Failure {
+    match stop.cause {
+        StopCause::OutOfMemory(error) => Failure::Limit(format!(
+            "error: out of memory after the values of {rule} up to heap {}: {error}. The estimate, {} ({estimated} bytes), is within the memory limit of {} bytes, but the system gives less; lower --max-memory BYTES to the memory free, so that such ranges are refused before they start",
+            stop.done.saturating_sub(1),
+            human_bytes(estimated),
+            limits.bytes,
+        )),
+        StopCause::ValueTooLarge | StopCause::Callback => Failure::Limit(format!(
+            "error: the values of {rule} stop at heap {}: larger values do not fit in 32 bits",
+            stop.done.saturating_sub(1)
+        )),
+    }
+}
+
+/// An upper bound on the values of heaps `0..=last_heap` given by `periodicity` from
+/// `values` (which hold its preperiod and period): `G(n0 + x + t p) = G(n0 + x) + t s`.
+fn largest_periodic_value(
+    periodicity: &Periodicity,
+    values: &GrundyValues,
+    last_heap: usize,
+) -> u64 {
+    let base = periodicity.preperiod + periodicity.period;
+    let first = values.iter().take(base).max().map_or(0, u64::from);
+    let cycles = last_heap.saturating_sub(periodicity.preperiod) / periodicity.period.max(1);
+    first.saturating_add(cycles as u64 * u64::from(periodicity.saltus))
+}
+
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum Format {
     Text,
@@ -461,6 +528,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             args.last_heap
         )));
     }
+    // A zero limit allows nothing: refused, rather than read as "no limit".
+    if args.max_memory == 0 {
+        return Err(Failure::Limit(
+            "error: --max-memory 0 leaves no memory to compute with; raise it with --max-memory BYTES (e.g. --max-memory 512M)".to_owned(),
+        ));
+    }
+    if args.max_heap == 0 {
+        return Err(Failure::Limit(
+            "error: --max-heap 0 allows no heap to be computed; raise it with --max-heap N (at least N, the last heap asked for)".to_owned(),
+        ));
+    }
     let limits = Cost {
         bytes: args.max_memory,
         steps: args.max_work,
@@ -474,14 +552,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     .clamp(args.last_heap, LARGEST_HEAP.max(args.last_heap));
     // The first values predict what the rest costs: 256 (as many as the period
-    // search starts with) tell which kind of rule it is, and for rules costing
-    // more than linear 1024 predict how fast the values grow.
+    // search starts with) tell which kind of rule it is, and 1024 how fast the values
+    // grow. Rules costing more than linear keep computing from the 1024; the others
+    // start again from 256, so that the period search starts where it always did.
     let mut probe = SequenceSolver::new(rule.clone(), method);
     probe.extend_to(wanted.min(FIRST_HEAPS - 1));
-    let mut model = CostModel::new(&rule, method, probe.values());
+    let mut prediction = probe.clone();
+    prediction.extend_to(wanted.min(PREDICTION_HEAPS - 1));
+    let model = CostModel::new(&rule, method, prediction.values());
     if model.what_grows().is_some() {
-        probe.extend_to(wanted.min(PREDICTION_HEAPS - 1));
-        model = CostModel::new(&rule, method, probe.values());
+        probe = prediction;
     }
     // Once the first values prove a period, every value follows from it: rules costing
     // more than linear time (codes leaving three heaps) answer any N at once.
@@ -496,6 +576,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             None => GrundyValues::new(),
         };
         let last_heap = args.last_heap.max(held.len().saturating_sub(1));
+        let largest = largest_periodic_value(&periodicity, probe.values(), last_heap);
+        let width: u64 = match largest {
+            0..=0xFF => 1,
+            0x100..=0xFFFF => 2,
+            _ => 4,
+        };
+        let bytes = (last_heap as u64 + 1)
+            .saturating_mul(width)
+            .saturating_add(PROCESS_BYTES);
+        if bytes > limits.bytes {
+            return Err(Failure::Limit(format!(
+                "error: the values of {rule_text} up to heap {last_heap} {}",
+                over_memory_limit(bytes, limits.bytes, " (they follow from a proven period)")
+            )));
+        }
         let values = periodicity.values_up_to(probe.values(), last_heap).ok_or_else(|| {
             Failure::Limit(format!(
                 "error: the values of {rule_text} up to heap {last_heap} do not fit in 32 bits; no flag raises this"
@@ -527,7 +622,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         return write_answer(args, &rule_text, &values, Some(&periodicity));
     }
-    let Some(reach) = model.largest_heap_within(args.last_heap, wanted, &limits) else {
+    let Some(reach) = largest_heap_within(&model, args.last_heap, wanted, &limits) else {
         return Err(Failure::Limit(format!(
             "error: the values of {rule_text} up to heap {} {}",
             args.last_heap,
@@ -564,8 +659,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         _ => {
             let mut solver = probe;
-            // The progress callback never stops the run, so it cannot be interrupted.
-            let _ = solver.extend_to_with_progress(args.last_heap, &mut progress);
+            // The progress callback never stops the run; memory or 32 bits may.
+            solver
+                .extend_to_with_progress(args.last_heap, &mut progress)
+                .map_err(|stop| {
+                    let estimated = estimate(&model, args.last_heap).bytes;
+                    stopped(&rule_text, stop, estimated, &limits)
+                })?;
             solver
         }
     };
@@ -575,11 +675,22 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             solver.values().len().saturating_sub(1)
         )));
     }
-    // Interruption is impossible: the callback always continues. `until_proven` ends
-    // with the detection on every value computed, proven or not.
-    let periodicity = until_proven(&mut solver, reach, &mut progress)
-        .ok()
-        .flatten();
+    // `until_proven` ends with the detection on every value computed, proven or not.
+    // Past N, values beyond 32 bits end the search (the values asked for are known);
+    // running out of memory is a limit.
+    let periodicity = match until_proven(&mut solver, reach, &mut progress) {
+        Ok(found) => found,
+        Err(
+            stop @ Interrupted {
+                cause: StopCause::OutOfMemory(_),
+                ..
+            },
+        ) => {
+            let estimated = estimate(&model, reach).bytes;
+            return Err(stopped(&rule_text, stop, estimated, &limits));
+        }
+        Err(_) => None,
+    };
     drop(bar);
     if args.until_proven && reach < wanted && !periodicity.as_ref().is_some_and(Periodicity::proven)
     {

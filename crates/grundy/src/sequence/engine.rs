@@ -59,6 +59,7 @@ use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 
 use smallvec::SmallVec;
 
+use super::OutOfMemory;
 use super::simd::{self, TARGET_LIMIT, TargetSet};
 use super::storage::{Cell, LowMirror, MIRROR_WINDOW, Mirror, Reversed};
 
@@ -275,6 +276,13 @@ struct Block {
 type CoveredRare = [SmallVec<[(usize, usize); 4]>; 2];
 
 impl Block {
+    /// The width of a row and the number of rows for values below `1 << bits`.
+    fn shape(bits: u32) -> (usize, usize) {
+        let width = (1usize << bits).max(64) + 64;
+        let len = if width > WIDE_ROW { 1 } else { BLOCK };
+        (width, len)
+    }
+
     /// Whether the rows hold the options of heap `n`, prepared for values below
     /// `1 << value_bits` and the rare lists of `generation`.
     #[inline]
@@ -295,6 +303,12 @@ impl Block {
         };
         (options, &self.covered)
     }
+}
+
+/// Bytes of the option rows for values below `1 << bits` (for the cost model).
+pub(crate) fn option_rows_bytes(bits: u32) -> usize {
+    let (width, len) = Block::shape(bits);
+    width * len
 }
 
 /// How the pairs of a block's rare heaps go into the rows.
@@ -433,6 +447,21 @@ impl Marks<'_> {
     }
 }
 
+/// Makes room in `vec` for `total` elements in all, or says how large the allocation
+/// that failed was.
+fn reserve_total<T>(vec: &mut Vec<T>, total: usize) -> Result<(), OutOfMemory> {
+    vec.try_reserve_exact(total.saturating_sub(vec.len()))
+        .map_err(|_| OutOfMemory::of::<T>(total))
+}
+
+/// A bit set of `words` zero words, or the allocation that failed.
+fn zeroed(words: usize) -> Result<Vec<u64>, OutOfMemory> {
+    let mut set = Vec::new();
+    reserve_total(&mut set, words)?;
+    set.resize(words, 0);
+    Ok(set)
+}
+
 fn bit_set_mex(options: &[u64]) -> u32 {
     for (i, &word) in options.iter().enumerate() {
         if word != u64::MAX {
@@ -440,6 +469,17 @@ fn bit_set_mex(options: &[u64]) -> u32 {
         }
     }
     options.len() as u32 * 64
+}
+
+/// `len` ones; for the usual few moves without a call (`SmallVec::from_elem` is not
+/// always inlined, and this runs for every heap).
+#[inline(always)]
+fn ones(len: usize) -> SmallVec<[usize; 4]> {
+    if len <= 4 {
+        SmallVec::from_buf_and_len([1; 4], len)
+    } else {
+        smallvec::smallvec![1; len]
+    }
 }
 
 /// Pairs looked at one by one before a vectorised search.
@@ -863,10 +903,12 @@ impl<'a, T: Cell> Search<'a, T> {
 #[derive(Debug, Clone)]
 pub(crate) struct TableEngine {
     table: MoveTable,
-    sparse_enabled: bool,
     classes: [SparseClass; 2],
-    /// Histogram of extended values of heaps from 1 on.
+    /// Histogram of extended values of heaps from 1 on (kept only to choose masks).
     extended_counts: Vec<u64>,
+    /// Room for the Walsh-Hadamard transform of `extended_counts` (see `rebuild`),
+    /// reserved with it so that choosing masks never allocates.
+    transform: Vec<i64>,
     /// Every value so far is below `1 << value_bits`.
     value_bits: u32,
     /// The option sets of the current block of heaps.
@@ -892,6 +934,12 @@ pub(crate) struct TableEngine {
     value_counts: Vec<u32>,
     /// The rule only takes, by an all-but set: a faster mex applies.
     only_takes_all_but: bool,
+    /// The values of the heaps are counted by value (`present`, `value_counts`): for
+    /// moves leaving one heap by an all-but set.
+    counts_values: bool,
+    /// Masks are chosen (`extended_counts`, `rebuild`): sparse space with moves leaving
+    /// two heaps.
+    chooses_masks: bool,
     /// The smallest value from 1 on not in `present` is at least this.
     first_absent_above_zero: u32,
 }
@@ -1076,15 +1124,19 @@ fn mex_by_candidates<T: Cell>(
     mirror: Option<Reversed<'_, T>>,
     options: &mut Marks,
 ) -> u32 {
+    let mut candidate = options.mex_from(0);
+    if classes.iter().all(|class| class.mask.is_none()) {
+        // Every pair is in `options` already.
+        return candidate;
+    }
     let n = g.len();
     let unequal = table.unequal_split;
-    let mut candidate = options.mex_from(0);
     // `inserted[parity][i]`: pairs `a < inserted` of the i-th move of the class are in
     // `options`; the rest were at most searched for one candidate, and are searched
     // again whenever the candidate moves.
     let mut inserted: [SmallVec<[usize; 4]>; 2] = [
-        smallvec::smallvec![1; table.leave_two[0].len()],
-        smallvec::smallvec![1; table.leave_two[1].len()],
+        ones(table.leave_two[0].len()),
+        ones(table.leave_two[1].len()),
     ];
     // The candidate each class was last searched for without a hit.
     let mut cleared: [Option<u32>; 2] = [None, None];
@@ -1142,9 +1194,9 @@ impl TableEngine {
     fn new(table: MoveTable, sparse_enabled: bool) -> Self {
         let mut engine = Self {
             table,
-            sparse_enabled,
             classes: Default::default(),
             extended_counts: Vec::new(),
+            transform: Vec::new(),
             value_bits: 0,
             block: Block::default(),
             generation: 0,
@@ -1160,28 +1212,61 @@ impl TableEngine {
             present: Vec::new(),
             value_counts: Vec::new(),
             only_takes_all_but: false,
+            counts_values: false,
+            chooses_masks: false,
             first_absent_above_zero: 1,
         };
-        engine.only_takes_all_but = matches!(engine.table.leave_one, Tokens::AllExcept(_))
-            && engine.table.leave_two.iter().all(Vec::is_empty)
-            && engine.table.leave_three.is_empty();
-        engine.resize_for_bits(1);
+        engine.counts_values = matches!(engine.table.leave_one, Tokens::AllExcept(_));
+        let splits_in_two = engine.table.leave_two.iter().any(|moves| !moves.is_empty());
+        engine.chooses_masks = sparse_enabled && splits_in_two;
+        engine.only_takes_all_but =
+            engine.counts_values && !splits_in_two && engine.table.leave_three.is_empty();
+        // A few bytes: the reservation cannot fail in practice.
+        let _ = engine.reserve_tables(1);
+        engine.resize_tables(1);
         engine
     }
 
-    fn resize_for_bits(&mut self, bits: u32) {
+    /// Reserves what the tables indexed by value need for values below `1 << bits`,
+    /// changing nothing else: these are the engine's large tables once values are large
+    /// (4 bytes per value for counts by value, 32 per value for choosing masks, one
+    /// per value for the option rows).
+    fn reserve_tables(&mut self, bits: u32) -> Result<(), OutOfMemory> {
+        let values = 1usize << bits;
+        if self.counts_values {
+            reserve_total(&mut self.present, (values >> 6) + 1)?;
+            reserve_total(&mut self.value_counts, values)?;
+        }
+        if self.chooses_masks {
+            reserve_total(&mut self.extended_counts, 2 * values)?;
+            reserve_total(&mut self.transform, 2 * values)?;
+        }
+        if !self.only_takes_all_but {
+            let (width, len) = Block::shape(bits);
+            reserve_total(&mut self.block.rows, width * len)?;
+        }
+        Ok(())
+    }
+
+    /// Sizes the tables indexed by value for values below `1 << bits`, within the room
+    /// [`Self::reserve_tables`] made.
+    fn resize_tables(&mut self, bits: u32) {
         self.value_bits = bits;
-        self.present.resize(((1usize << bits) >> 6) + 1, 0);
-        self.value_counts.resize(1usize << bits, 0);
-        self.extended_counts.resize(1usize << (bits + 1), 0);
+        let values = 1usize << bits;
+        if self.counts_values {
+            self.present.resize((values >> 6) + 1, 0);
+            self.value_counts.resize(values, 0);
+        }
+        if self.chooses_masks {
+            self.extended_counts.resize(2 * values, 0);
+        }
     }
 
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
     fn prepare_block<T: Cell>(&mut self, g: &[T]) {
         let start = g.len();
         let block = &mut self.block;
-        let width = (1usize << self.value_bits).max(64) + 64;
-        let len = if width > WIDE_ROW { 1 } else { BLOCK };
+        let (width, len) = Block::shape(self.value_bits);
         if block.width != width || block.len != len {
             block.width = width;
             block.len = len;
@@ -1309,10 +1394,28 @@ impl TableEngine {
     }
 
     /// Updates the state after the value of heap `g.len() - 1` was appended.
-    fn record<T: Cell>(&mut self, g: &[T]) {
+    ///
+    /// # Errors
+    /// [`OutOfMemory`] when the tables this value needs cannot be allocated; then
+    /// nothing has changed (all large allocations come first), and the caller takes
+    /// the value back.
+    fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         let n = g.len() - 1;
         let value = g[n].get();
-        if self.sparse_enabled && self.table.leave_two.iter().any(|moves| !moves.is_empty()) {
+        let wider = (value >= 1 << self.value_bits).then(|| 32 - value.leading_zeros());
+        if let Some(bits) = wider {
+            self.reserve_tables(bits)?;
+        }
+        let two_heap_values = if self.table.leave_three.is_empty() {
+            None
+        } else {
+            let words = ((1usize << wider.unwrap_or(self.value_bits)) >> 6) + 1;
+            self.two_heap_values
+                .try_reserve(1)
+                .map_err(|_| OutOfMemory::of::<Vec<u64>>(self.two_heap_values.len() + 1))?;
+            Some(zeroed(words)?)
+        };
+        if self.chooses_masks {
             T::mirror_push(&mut self.mirror, g, self.mirror_window);
             if T::as_u16(g).is_some() {
                 self.low_mirror.push(g, self.mirror_window);
@@ -1327,30 +1430,28 @@ impl TableEngine {
                 }
             }
         }
-        if value >= 1 << self.value_bits {
-            let bits = 32 - value.leading_zeros();
-            self.resize_for_bits(bits);
+        if let Some(bits) = wider {
+            self.resize_tables(bits);
             self.next_rebuild = self.next_rebuild.min(g.len());
         }
-        if !self.table.leave_three.is_empty() {
-            let mut set = vec![0u64; ((1usize << self.value_bits) >> 6) + 1];
+        if let Some(mut set) = two_heap_values {
             for a in 1..=n / 2 {
                 insert_bit(&mut set, (g[a] ^ g[n - a]).get());
             }
             self.two_heap_values.push(set);
         }
         if n == 0 {
-            return;
+            return Ok(());
         }
-        if matches!(self.table.leave_one, Tokens::AllExcept(_)) {
+        if self.counts_values {
             self.value_counts[value as usize] += 1;
             insert_bit(&mut self.present, value);
         }
+        if !self.chooses_masks {
+            return Ok(());
+        }
         let e = extended(value, n);
         self.extended_counts[e as usize] += 1;
-        if !self.sparse_enabled {
-            return;
-        }
         for class in &mut self.classes {
             if let Some(mask) = class.mask
                 && odd_parity(e & mask) != class.common_parity
@@ -1365,6 +1466,7 @@ impl TableEngine {
         if g.len() >= self.next_rebuild || rare_grew {
             self.rebuild(g);
         }
+        Ok(())
     }
 
     /// Chooses the masks anew and rebuilds the rare lists.
@@ -1372,8 +1474,11 @@ impl TableEngine {
         self.stats.mask_rebuilds += 1;
         self.generation += 1;
         self.next_rebuild = 2 * g.len();
-        // rare(M) = (total + W(M)) / 2 where W is the Walsh-Hadamard transform.
-        let mut transform: Vec<i64> = self.extended_counts.iter().map(|&c| c as i64).collect();
+        // rare(M) = (total + W(M)) / 2 where W is the Walsh-Hadamard transform (computed
+        // in the room `reserve_tables` made).
+        let transform = &mut self.transform;
+        transform.clear();
+        transform.extend(self.extended_counts.iter().map(|&c| c as i64));
         let size = transform.len();
         let mut half = 1;
         while half < size {
@@ -1448,40 +1553,52 @@ pub(crate) struct RestNimEngine {
 }
 
 impl RestNimEngine {
-    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
-        let n = g.len();
-        if n > 0 {
-            let m = n - 1;
-            let width = ((g.iter().map(|v| v.get()).max().unwrap_or(0) as usize + 1)
-                .next_power_of_two()
-                >> 6)
-                + 1;
-            let mut set = vec![0u64; width];
-            if m == 0 {
-                insert_bit(&mut set, 0);
-            }
-            for (a, first) in g.iter().enumerate().take(m + 1).skip(1) {
-                let first = first.get();
-                for (w, &word) in self.reachable[m - a].iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let t = (w as u32) * 64 + bits.trailing_zeros();
-                        bits &= bits - 1;
-                        insert_bit(&mut set, t ^ first);
-                    }
-                }
-            }
-            if self.union.len() < width {
-                self.union.resize(width, 0);
-            }
-            for (u, s) in self.union.iter_mut().zip(&set) {
-                *u |= s;
-            }
-            self.reachable.push(set);
-        }
+    /// The value of heap `g.len()`: the mex of the values of the partitions of every
+    /// smaller heap (their sets were made by [`Self::record`]).
+    fn step<T: Cell>(&mut self, _: &[T]) -> u32 {
         let mut union = self.union.clone();
         union.push(0);
         bit_set_mex(&union)
+    }
+
+    /// Makes `reachable[m]` for the heap `m = g.len() - 1` just appended: the values of
+    /// its partitions, the union over the first part `a` of `G(a) xor reachable[m - a]`.
+    ///
+    /// # Errors
+    /// [`OutOfMemory`] when the set cannot be allocated; then nothing has changed.
+    #[inline(never)]
+    fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+        let m = g.len() - 1;
+        let width =
+            ((g.iter().map(|v| v.get()).max().unwrap_or(0) as usize + 1).next_power_of_two() >> 6)
+                + 1;
+        self.reachable
+            .try_reserve(1)
+            .map_err(|_| OutOfMemory::of::<Vec<u64>>(self.reachable.len() + 1))?;
+        reserve_total(&mut self.union, width)?;
+        let mut set = zeroed(width)?;
+        if m == 0 {
+            insert_bit(&mut set, 0);
+        }
+        for (a, first) in g.iter().enumerate().take(m + 1).skip(1) {
+            let first = first.get();
+            for (w, &word) in self.reachable[m - a].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let t = (w as u32) * 64 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    insert_bit(&mut set, t ^ first);
+                }
+            }
+        }
+        if self.union.len() < width {
+            self.union.resize(width, 0);
+        }
+        for (u, s) in self.union.iter_mut().zip(&set) {
+            *u |= s;
+        }
+        self.reachable.push(set);
+        Ok(())
     }
 }
 
@@ -1508,10 +1625,16 @@ impl Engine {
         }
     }
 
+    /// Updates the state after the value of heap `g.len() - 1` was appended.
+    ///
+    /// # Errors
+    /// [`OutOfMemory`] when the engine's tables cannot grow for this value; then the
+    /// engine is as before, and the value must be taken back.
     #[inline]
-    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) {
-        if let Self::Table(engine) = self {
-            engine.record(g);
+    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+        match self {
+            Self::Table(engine) => engine.record(g),
+            Self::RestNim(engine) => engine.record(g),
         }
     }
 
@@ -1556,6 +1679,59 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The values of heaps `0..count` by `engine`, recorded as they come.
+    fn computed(engine: &mut Engine, count: usize) -> Vec<u32> {
+        let mut g = Vec::new();
+        for _ in 0..count {
+            let value = engine.step(&g);
+            g.push(value);
+            engine.record(&g).unwrap();
+        }
+        g
+    }
+
+    /// The tables indexed by value are kept only where the rule uses them: an all-but
+    /// rule (values growing with the heaps: 50005 at heap 10^5 for `all_but[15]`) keeps
+    /// its counts of each value, 4 bytes a slot, but no histogram for choosing masks
+    /// (32 bytes a slot: 662 MB at 3*10^7 heaps, when it was kept) and no option rows;
+    /// Kayles keeps the histogram and the rows, and no counts.
+    #[test]
+    fn tables_by_value_are_kept_only_where_the_rule_uses_them() {
+        let mut engine = Engine::new(&HeapRule::all_but([15]).unwrap(), true);
+        let g = computed(&mut engine, 100_000);
+        assert_eq!(g[99_999], 50_004);
+        let Engine::Table(all_but) = &engine else {
+            panic!("all-but rules have a move table")
+        };
+        assert_eq!(all_but.value_counts.len(), 1 << 16);
+        assert_eq!(all_but.extended_counts.capacity(), 0);
+        assert_eq!(all_but.transform.capacity(), 0);
+        assert_eq!(all_but.block.rows.capacity(), 0);
+        let mut engine = Engine::new(&HeapRule::kayles(), true);
+        computed(&mut engine, 1000);
+        let Engine::Table(kayles) = &engine else {
+            panic!("Kayles has a move table")
+        };
+        assert_eq!(kayles.value_counts.capacity(), 0);
+        assert_eq!(kayles.extended_counts.len(), 32);
+        assert!(kayles.transform.capacity() >= 32);
+        assert!(!kayles.block.rows.is_empty());
+    }
+
+    /// Rest Nim's sets of partition values are made as each value is recorded, so that
+    /// an engine given values it did not compute (as when resuming) has them.
+    #[test]
+    fn rest_nim_rebuilds_its_sets_from_recorded_values() {
+        let mut engine = Engine::new(&HeapRule::RestNim, false);
+        let g: Vec<u32> = (0..50).collect();
+        for len in 1..=g.len() {
+            engine.record(&g[..len]).unwrap();
+        }
+        assert_eq!(engine.step(&g), 50);
+        let mut fresh = Engine::new(&HeapRule::RestNim, false);
+        assert_eq!(computed(&mut fresh, 60), (0..60).collect::<Vec<u32>>());
+    }
 
     /// The bit 8 that `Marking::for_block` promises: for every pair of a rare heap `r`
     /// and a common heap `o = base + k - r`, `NinthBit::value` gives back `G(r) xor

@@ -20,7 +20,9 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use super::check::{CheckWriter, check_file_path, ensure_replaceable, unchecked_heaps};
-use super::{GrundyValues, Method, Progress, ResumeError, ResumeStop, SequenceSolver};
+use super::{
+    GrundyValues, Method, OutOfMemory, Progress, ResumeError, ResumeStop, SequenceSolver, StopCause,
+};
 use crate::rules::HeapRule;
 
 const BINARY_MAGIC: &[u8; 12] = b"GRUNDYSEQ1\n\0";
@@ -76,6 +78,15 @@ pub enum FileError {
     NotACheckFile {
         /// Where the check file goes.
         path: std::path::PathBuf,
+    },
+    /// Memory for the engine's tables was refused by the system; the values computed
+    /// before (`done` of them) are in the file.
+    #[error("out of memory after {done} values (they are saved): {error}")]
+    OutOfMemory {
+        /// Values in the file.
+        done: usize,
+        /// The allocation refused.
+        error: OutOfMemory,
     },
     /// The caller's progress callback stopped the computation; the values computed so
     /// far are in the file.
@@ -313,6 +324,10 @@ impl SequenceFile {
                         ResumeStop::Wrong(error) => FileError::WrongValue(error),
                         // Nothing was cut or written: the file is as it was.
                         ResumeStop::Interrupted => FileError::Interrupted { done: in_file },
+                        ResumeStop::OutOfMemory(error) => FileError::OutOfMemory {
+                            done: in_file,
+                            error,
+                        },
                     })?;
             // Cut only once the values are known to be right: a wrong file stays as it
             // was.
@@ -368,7 +383,13 @@ impl SequenceFile {
             return Err(FileError::Io(error));
         }
         file.flush()?;
-        result.map_err(|stop| FileError::Interrupted { done: stop.done })
+        result.map_err(|stop| match stop.cause {
+            StopCause::OutOfMemory(error) => FileError::OutOfMemory {
+                done: stop.done,
+                error,
+            },
+            _ => FileError::Interrupted { done: stop.done },
+        })
     }
 
     /// The solver holding every value, for periodicity and more.
