@@ -8,6 +8,7 @@
 //! check the one against the other.
 
 pub mod dynamic_subtraction;
+pub mod graph;
 pub mod grid_nim;
 pub mod heap;
 pub mod moore;
