@@ -30,6 +30,9 @@ use crate::theory::solver::Limit;
 pub struct Graph {
     vertices: u32,
     edges: Vec<(u32, u32)>,
+    /// The line of the text each edge stands on (empty for a graph built
+    /// from numbers).
+    lines: Vec<u32>,
 }
 
 impl Graph {
@@ -44,7 +47,11 @@ impl Graph {
             edges.iter().all(|&(u, v)| u < vertices && v < vertices),
             "an edge names a vertex out of range"
         );
-        Self { vertices, edges }
+        Self {
+            vertices,
+            edges,
+            lines: Vec::new(),
+        }
     }
 
     /// The number of vertices.
@@ -57,6 +64,13 @@ impl Graph {
     #[must_use]
     pub fn edges(&self) -> &[(u32, u32)] {
         &self.edges
+    }
+
+    /// The line of the input that edge `edge` (0-based) stands on, when the
+    /// graph was read from text.
+    #[must_use]
+    pub fn edge_line(&self, edge: usize) -> Option<usize> {
+        self.lines.get(edge).map(|&line| line as usize)
     }
 
     /// Reads the text of a graph (the contract's format). `semicolons` lets
@@ -89,6 +103,7 @@ impl Graph {
         edges
             .try_reserve_exact(m.min(1 << 26) as usize)
             .map_err(|_| GraphError::new(header_line, "not enough memory for the edges"))?;
+        let mut lines_of_edges = Vec::new();
         let mut last_line = header_line;
         for (number, line) in lines {
             let Some((u, v)) = fields(line, number)? else {
@@ -109,6 +124,7 @@ impl Graph {
                 }
             }
             edges.push((u - 1, v - 1));
+            lines_of_edges.push(u32::try_from(number).unwrap_or(u32::MAX));
             last_line = number;
         }
         if edges.len() as u64 != u64::from(m) {
@@ -120,7 +136,11 @@ impl Graph {
                 ),
             ));
         }
-        Ok(Self { vertices: n, edges })
+        Ok(Self {
+            vertices: n,
+            edges,
+            lines: lines_of_edges,
+        })
     }
 
     /// The edges leaving each vertex (`u -> v` for each edge `(u, v)`).
@@ -362,7 +382,7 @@ pub(crate) fn graph_argument(
             })?;
             (Graph::parse(&text, false), format!("`{path}`"))
         }
-        ValueKind::Text(text) => (Graph::parse(text, true), "the graph".to_owned()),
+        ValueKind::Text(text) => (Graph::parse(text, true), "in the graph string,".to_owned()),
         _ => {
             return Err(LangError::new(
                 format!(
@@ -478,6 +498,8 @@ mod tests {
         assert_eq!(graph.edges(), &[(0, 1), (1, 2)]);
         let graph = Graph::parse("# a path\n\n3 2\n1 2 # first\n\n2 3\n", false).unwrap();
         assert_eq!(graph.edges(), &[(0, 1), (1, 2)]);
+        assert_eq!(graph.edge_line(0), Some(4));
+        assert_eq!(graph.edge_line(1), Some(6));
         let graph = Graph::parse("2 3; 1 1; 1 2; 1 2", true).unwrap();
         assert_eq!(graph.edges(), &[(0, 0), (0, 1), (0, 1)]);
         assert_eq!(Graph::parse("1 0", true).unwrap().edges(), &[]);
