@@ -11,6 +11,7 @@ use crate::lang::{LangError, Sum, Term};
 use crate::sums::entry::{BuildContext, SumBuilder, wrapped};
 use crate::theory::game::Convention;
 
+pub use crate::games::graph::EveryStart;
 pub use crate::sums::entry::{BuildLimits, EntryKind, GameEntry};
 pub use crate::sums::position::{Compound, Group, Position, PositionText};
 
@@ -126,6 +127,26 @@ impl Catalogue {
                     None => error.with_help("`grundy games` lists the games grundy knows"),
                 })
             }
+        }
+    }
+}
+
+impl Catalogue {
+    /// The answer for every start vertex of a graph game given its graph
+    /// alone, `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`: one
+    /// pass for all vertices.
+    ///
+    /// # Errors
+    /// A [`LangError`] when `sum` is not one such term, or its graph is bad.
+    pub fn every_start(&self, sum: &Sum, limits: BuildLimits) -> Result<EveryStart, LangError> {
+        let context = BuildContext::new(limits, self);
+        match sum.terms.as_slice() {
+            [term] => crate::games::graph::every_start(term, &context),
+            _ => Err(LangError::new(
+                "every start is asked of one graph game: `dag(GRAPH)`, `geography(GRAPH)` or \
+                 `tree_walk(GRAPH)`",
+                sum.span,
+            )),
         }
     }
 }

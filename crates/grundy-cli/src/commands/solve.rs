@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 
 use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, WinningMove, solve};
-use grundy::catalogue::{BuildLimits, Position, build_with};
+use grundy::catalogue::{BuildLimits, Catalogue, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
@@ -60,6 +60,12 @@ pub struct Args {
     /// (`term`, `component`, `component_to`).
     #[arg(long)]
     full_moves: bool,
+    /// Answer every start vertex of a graph game given its graph alone
+    /// (`dag(GRAPH)`, `geography(GRAPH)`, `tree_walk(GRAPH)`) in one pass: one
+    /// line per vertex with the outcome of a token there (and its nimber for
+    /// `dag`); with --json, one JSON object a line.
+    #[arg(long, requires = "expression")]
+    all_starts: bool,
 }
 
 /// The human form cuts positions longer than this.
@@ -77,6 +83,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     match (&args.expression, args.file.as_deref()) {
+        (Some(expression), _) if args.all_starts => {
+            write_every_start(args, expression, &mut out)?;
+            out.flush()?;
+            Ok(())
+        }
         (Some(expression), _) => {
             let solved = solve_source(args, expression)?;
             write_answer(args, &solved, &mut out)?;
@@ -95,6 +106,56 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         (None, None) => Err(Failure::Input(
             "error: give a position or --file".to_owned(),
         )),
+    }
+}
+
+/// `--all-starts`: one line per start vertex.
+fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<(), Failure> {
+    let sum =
+        parse_with_limits(source, args.max_digits).map_err(|e| Failure::language(&e, source))?;
+    let every = Catalogue::standard()
+        .every_start(&sum, limits_of(args))
+        .map_err(|e| Failure::language(&e, source))?;
+    for (vertex, outcome) in every.outcomes.iter().enumerate() {
+        let nimber = every.nimbers.as_ref().map(|nimbers| nimbers[vertex]);
+        if args.json {
+            // Written by hand: a million `json!` objects cost twice the game.
+            let position = serde_json::to_string(&every.position(vertex))
+                .map_err(|e| Failure::Input(format!("error: {e}")))?;
+            let nimber = nimber.map_or_else(|| "null".to_owned(), |g| g.to_string());
+            writeln!(
+                out,
+                "{{\"vertex\":{},\"position\":{position},\"outcome\":\"{}\",\
+                 \"first_player_wins\":{},\"nimber\":{nimber}}}",
+                vertex + 1,
+                outcome.letter(),
+                outcome.first_player_wins()
+            )?;
+        } else {
+            write!(
+                out,
+                "vertex {}: {} ({}-position)",
+                vertex + 1,
+                outcome.in_words(),
+                outcome.letter()
+            )?;
+            match nimber {
+                Some(nimber) => writeln!(out, ", nimber {nimber}")?,
+                None => writeln!(out)?,
+            }
+        }
+    }
+    if !args.json {
+        writeln!(out, "method: {}", every.method)?;
+    }
+    Ok(())
+}
+
+fn limits_of(args: &Args) -> BuildLimits {
+    BuildLimits {
+        work: args.max_work,
+        bytes: args.max_memory,
+        largest_heap: args.max_heap,
     }
 }
 
@@ -118,12 +179,7 @@ fn search_spinner() -> Option<ProgressBar> {
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum =
         parse_with_limits(source, args.max_digits).map_err(|e| Failure::language(&e, source))?;
-    let limits = BuildLimits {
-        work: args.max_work,
-        bytes: args.max_memory,
-        largest_heap: args.max_heap,
-    };
-    let position = build_with(&sum, limits).map_err(|e| Failure::language(&e, source))?;
+    let position = build_with(&sum, limits_of(args)).map_err(|e| Failure::language(&e, source))?;
     let spinner = search_spinner();
     let options = SolveOptions {
         max_moves: args.max_moves,

@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::sums::entry::BuildContext;
+use crate::theory::game::Outcome;
 use crate::theory::solver::Limit;
 
 /// A graph as read: `n` vertices and its edges in input order, numbered from 0
@@ -485,6 +486,84 @@ pub(crate) fn arguments_span(term: &Term) -> Span {
         (Some(first), Some(last)) => Span::new(first.span.start, last.span.end),
         _ => term.span,
     }
+}
+
+/// The answer for every start vertex of a graph game at once
+/// (`grundy solve --all-starts`): the position `game(GRAPH, v)` for each
+/// vertex `v`.
+#[derive(Clone, Debug)]
+pub struct EveryStart {
+    /// The game's name: `dag`, `geography`, `tree_walk`.
+    pub game: &'static str,
+    /// The graph argument as given (`@PATH` or the quoted string).
+    pub graph: Arc<str>,
+    /// Who wins from each start (0-based vertex): the player to move from
+    /// the token on it.
+    pub outcomes: Vec<Outcome>,
+    /// The nimber of each start, where theory gives it.
+    pub nimbers: Option<Vec<u32>>,
+    /// The theorem or algorithm used.
+    pub method: &'static str,
+}
+
+impl EveryStart {
+    /// The position of a token on `vertex` (0-based), as `solve` reads it.
+    #[must_use]
+    pub fn position(&self, vertex: usize) -> String {
+        format!("{}({}, {})", self.game, self.graph, vertex + 1)
+    }
+}
+
+/// The answer for every start of `term`, a graph game given its graph alone
+/// (`dag(GRAPH)`, `geography(GRAPH)`, `tree_walk(GRAPH)`).
+///
+/// # Errors
+/// A [`LangError`] when the term is not one of those, or its graph is bad.
+pub(crate) fn every_start(
+    term: &Term,
+    context: &BuildContext<'_>,
+) -> Result<EveryStart, LangError> {
+    const GAMES: &str = "`dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`";
+    if term.args.len() != 1 || !term.params.is_empty() {
+        return Err(LangError::new(
+            format!("every start is asked of a graph game given its graph alone: {GAMES}"),
+            term.span,
+        ));
+    }
+    match term.name.as_str() {
+        "dag" => {
+            let dag = dag::dag_of(term, context)?;
+            let nimbers = dag.nimbers().to_vec();
+            Ok(EveryStart {
+                game: "dag",
+                graph: arg_text(term),
+                outcomes: nimbers
+                    .iter()
+                    .map(|&g| Outcome::from_nimber(u64::from(g)))
+                    .collect(),
+                nimbers: Some(nimbers),
+                method: "mex in reverse topological order",
+            })
+        }
+        "tree_walk" => {
+            let walk = tree_walk::tree_walk_of(term, context)?;
+            Ok(EveryStart {
+                game: "tree_walk",
+                graph: arg_text(term),
+                outcomes: walk.start_outcomes(),
+                nimbers: None,
+                method: "greedy maximum matching of the ancestor-descendant graph",
+            })
+        }
+        _ => Err(LangError::new(
+            format!("every start is asked of {GAMES}, not of `{}`", term.name),
+            term.name_span,
+        )),
+    }
+}
+
+fn arg_text(term: &Term) -> Arc<str> {
+    term.args[0].to_string().into()
 }
 
 #[cfg(test)]
