@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 
 use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, WinningMove, solve};
-use grundy::catalogue::{BuildLimits, Catalogue, Position, build_with};
+use grundy::catalogue::{BuildLimits, Catalogue, Group, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
@@ -322,20 +322,17 @@ fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io:
 /// too long to repeat in every move: `"to": null`, the move in words, the
 /// 0-based index of the term in the sum (`term`) and of the component in the
 /// term (`component`), and the term that component becomes (`component_to`):
-/// the term's name and parameters `head` with the components the move leaves,
+/// the term's name and parameters (and an argument its components share, such
+/// as the graph of `dag`) with the components the move leaves,
 /// e.g. `nim(4)`, `octal[0.6](3, 5)` for a split, `octal[0.07]()` for a move
 /// that leaves nothing (Nim keeps an emptied heap: `nim(0)`). Each is itself a
 /// position `solve` accepts.
-fn write_compact_move(out: &mut impl Write, winning: &WinningMove, head: &str) -> io::Result<()> {
-    let mut component_to = String::from(head);
-    component_to.push('(');
-    for (i, leaf) in winning.leaves.iter().enumerate() {
-        if i > 0 {
-            component_to.push_str(", ");
-        }
-        leaf.write_arguments(&mut component_to);
-    }
-    component_to.push(')');
+fn write_compact_move(
+    out: &mut impl Write,
+    winning: &WinningMove,
+    group: &Group,
+) -> io::Result<()> {
+    let component_to = group.term_with(&winning.leaves);
     out.write_all(b"{\"to\":null,")?;
     field(out, "move", &winning.description)?;
     write!(
@@ -383,13 +380,13 @@ fn write_json(out: &mut impl Write, answer: &Answer, compact: Option<&Position>)
         if i > 0 {
             out.write_all(b",")?;
         }
-        let head = compact.and_then(|position| {
+        let group = compact.and_then(|position| {
             // Moves of every(...) and rounds[k](...) come whole from the library.
             let group = position.groups.get(winning.group)?;
-            winning.whole.is_none().then_some(&*group.head)
+            winning.whole.is_none().then_some(group)
         });
-        match head {
-            Some(head) => write_compact_move(out, winning, head)?,
+        match group {
+            Some(group) => write_compact_move(out, winning, group)?,
             None => {
                 out.write_all(b"{")?;
                 field(out, "to", &answer.target(winning))?;

@@ -20,7 +20,7 @@ pub mod tree_walk;
 
 use std::sync::Arc;
 
-use crate::lang::{LangError, Span, Term, Value, ValueKind};
+use crate::lang::{LangError, Term, Value, ValueKind};
 use crate::sums::entry::BuildContext;
 use crate::theory::game::Outcome;
 use crate::theory::solver::Limit;
@@ -478,14 +478,6 @@ pub(crate) fn write_vertex_list(out: &mut String, vertices: &[u32]) {
         out.push_str(&(v + 1).to_string());
     }
     out.push(']');
-}
-
-/// The span of a whole term's arguments, for errors about their number.
-pub(crate) fn arguments_span(term: &Term) -> Span {
-    match (term.args.first(), term.args.last()) {
-        (Some(first), Some(last)) => Span::new(first.span.start, last.span.end),
-        _ => term.span,
-    }
 }
 
 /// The answer for every start vertex of a graph game at once

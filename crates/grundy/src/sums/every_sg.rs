@@ -563,7 +563,7 @@ fn every_move(
     let mut groups: Vec<Group> = position
         .groups
         .iter()
-        .map(|group| Group::new(group.head.clone(), Vec::with_capacity(group.parts.len())))
+        .map(|group| group.with_parts(Vec::with_capacity(group.parts.len())))
         .collect();
     let mut descriptions = Vec::with_capacity(movable.len());
     let mut next = movable.iter().zip(allowed.iter().zip(choice)).peekable();
@@ -785,7 +785,7 @@ mod tests {
                         .iter()
                         .map(|_| explorer.part(*ids.next().unwrap()).clone())
                         .collect();
-                    Group::new(group.head.clone(), parts)
+                    group.with_parts(parts)
                 })
                 .collect();
             Position {

@@ -18,6 +18,9 @@ use crate::theory::game::Convention;
 pub struct Group {
     /// The term's canonical name and parameters: `nim`, `bash[3]`, `sub[1, 3, 4]`.
     pub head: Arc<str>,
+    /// An argument the components share, written before theirs: the graph of
+    /// `dag(GRAPH, v1, v2)`, whose components are the tokens.
+    pub leading: Option<Arc<str>>,
     /// The components, in argument order.
     pub parts: Vec<Part>,
 }
@@ -27,8 +30,44 @@ impl Group {
     pub fn new(head: impl Into<Arc<str>>, parts: Vec<Part>) -> Self {
         Self {
             head: head.into(),
+            leading: None,
             parts,
         }
+    }
+
+    /// A group of `parts` sharing the argument `leading`, written first:
+    /// `head(leading, part, ...)`.
+    pub fn with_leading(
+        head: impl Into<Arc<str>>,
+        leading: impl Into<Arc<str>>,
+        parts: Vec<Part>,
+    ) -> Self {
+        Self {
+            head: head.into(),
+            leading: Some(leading.into()),
+            parts,
+        }
+    }
+
+    /// The same term with other components: `head(leading, parts...)`.
+    #[must_use]
+    pub fn with_parts(&self, parts: Vec<Part>) -> Self {
+        Self {
+            head: Arc::clone(&self.head),
+            leading: self.leading.clone(),
+            parts,
+        }
+    }
+
+    /// The text of the term with the components `parts` instead of its own.
+    #[must_use]
+    pub fn term_with(&self, parts: &[Part]) -> String {
+        let mut text = String::new();
+        push_groups(
+            &mut text,
+            std::slice::from_ref(&self.with_parts(parts.to_vec())),
+        );
+        text
     }
 }
 
@@ -120,6 +159,8 @@ pub struct PositionText {
     text: String,
     /// `spans[group][part]`: the byte range of the component's arguments.
     spans: Vec<Vec<(usize, usize)>>,
+    /// Where each group's leading argument ends, if it has one.
+    leading_ends: Vec<Option<usize>>,
 }
 
 impl PositionText {
@@ -171,7 +212,22 @@ impl PositionText {
         if position.convention == Convention::Misere {
             text.push(')');
         }
-        Self { text, spans }
+        // A group's leading argument ends where the separator before its
+        // first component starts.
+        let leading_ends = position
+            .groups
+            .iter()
+            .zip(&spans)
+            .map(|(group, spans)| {
+                group.leading.as_ref()?;
+                spans.first().map(|&(start, _)| start - ", ".len())
+            })
+            .collect();
+        Self {
+            text,
+            spans,
+            leading_ends,
+        }
     }
 
     /// The text.
@@ -192,6 +248,13 @@ impl PositionText {
                 middle.push_str(", ");
             }
             new.write_arguments(&mut middle);
+        }
+        if with.is_empty() && spans.len() == 1 {
+            // The last component goes: the separator after a leading
+            // argument goes with it.
+            if let Some(end) = self.leading_ends[group] {
+                start = end;
+            }
         }
         if with.is_empty() && spans.len() > 1 {
             // Remove the separator too: the following one, or for the last
@@ -219,9 +282,12 @@ fn push_groups(text: &mut String, groups: &[Group]) -> Vec<Vec<(usize, usize)>> 
         }
         text.push_str(&group.head);
         text.push('(');
+        if let Some(leading) = &group.leading {
+            text.push_str(leading);
+        }
         let mut group_spans = Vec::with_capacity(group.parts.len());
         for (i, part) in group.parts.iter().enumerate() {
-            if i > 0 {
+            if i > 0 || group.leading.is_some() {
                 text.push_str(", ");
             }
             let start = text.len();
@@ -247,6 +313,7 @@ impl PartialEq for Position {
 impl PartialEq for Group {
     fn eq(&self, other: &Self) -> bool {
         self.head == other.head
+            && self.leading == other.leading
             && self.parts.len() == other.parts.len()
             && self
                 .parts

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
-use super::{Csr, Graph, GraphInput, arguments_span, graph_argument, vertex_argument};
-use crate::family::{Family, MovesTo, part};
+use super::{Csr, Graph, GraphInput, graph_argument, vertex_argument};
+use crate::family::{Family, MovesTo, parts};
 use crate::lang::{LangError, Term};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
@@ -161,102 +161,61 @@ impl Dag {
     pub fn nimbers(&self) -> &[u32] {
         &self.nimbers
     }
-
-    fn nimber_of(&self, tokens: &[u32]) -> u32 {
-        tokens
-            .iter()
-            .fold(0, |sum, &v| sum ^ self.nimbers[v as usize])
-    }
 }
 
-/// The tokens' vertices (0-based), in the order given.
-pub type Tokens = Vec<u32>;
-
 impl Family for Dag {
-    type Position = Tokens;
+    /// The vertex of one token (0-based); the tokens of a position are the
+    /// components of its group, which writes the graph once before them.
+    type Position = u32;
 
-    fn write_position(&self, tokens: &Tokens, out: &mut String) {
-        out.push_str(&self.input.text);
-        for v in tokens {
-            out.push_str(", ");
-            out.push_str(&(v + 1).to_string());
-        }
+    fn write_position(&self, vertex: &u32, out: &mut String) {
+        out.push_str(&(vertex + 1).to_string());
     }
 
-    fn moves(&self, tokens: &Tokens, limit: usize) -> Result<Vec<Vec<Tokens>>, SearchError> {
-        let count: usize = tokens.iter().map(|&v| self.out.neighbours(v).len()).sum();
-        if count > limit {
+    fn moves(&self, vertex: &u32, limit: usize) -> Result<Vec<Vec<u32>>, SearchError> {
+        let successors = self.out.neighbours(*vertex);
+        if successors.len() > limit {
             return Err(SearchError::StateLimit { limit });
         }
-        let mut moves = Vec::with_capacity(count);
-        for (index, &v) in tokens.iter().enumerate() {
-            for &w in self.out.neighbours(v) {
-                let mut after = tokens.clone();
-                after[index] = w;
-                moves.push(vec![after]);
-            }
-        }
-        Ok(moves)
+        Ok(successors.iter().map(|&w| vec![w]).collect())
     }
 
-    fn describe_move(&self, from: &Tokens, to: &[Tokens]) -> String {
-        let moved = to
-            .first()
-            .and_then(|to| from.iter().zip(to).find(|(a, b)| a != b));
-        match moved {
-            Some((a, b)) => format!("move the token on {} to {}", a + 1, b + 1),
+    fn describe_move(&self, from: &u32, to: &[u32]) -> String {
+        match to.first() {
+            Some(to) => format!("move the token on {} to {}", from + 1, to + 1),
             None => "a move".to_owned(),
         }
     }
 
-    fn nimber_by_theory(&self, tokens: &Tokens) -> Option<(BigUint, &'static str)> {
+    fn nimber_by_theory(&self, vertex: &u32) -> Option<(BigUint, &'static str)> {
         Some((
-            self.nimber_of(tokens).into(),
+            self.nimbers[*vertex as usize].into(),
             "mex in reverse topological order",
         ))
     }
 
     fn moves_to_nimber_by_theory(
         &self,
-        tokens: &Tokens,
+        vertex: &u32,
         target: &BigUint,
         max: usize,
-    ) -> Option<MovesTo<Tokens>> {
+    ) -> Option<MovesTo<u32>> {
         let mut moves = MovesTo::default();
         let Ok(target) = u32::try_from(target) else {
             // No vertex has a nimber that large: no move reaches it.
             return Some(moves);
         };
-        let change = self.nimber_of(tokens) ^ target;
         let mut count = 0u64;
-        for (index, &v) in tokens.iter().enumerate() {
-            let wanted = self.nimbers[v as usize] ^ change;
-            for &w in self.out.neighbours(v) {
-                if self.nimbers[w as usize] == wanted {
-                    count += 1;
-                    if moves.listed.len() < max {
-                        let mut after = tokens.clone();
-                        after[index] = w;
-                        moves.listed.push(vec![after]);
-                    }
+        for &w in self.out.neighbours(*vertex) {
+            if self.nimbers[w as usize] == target {
+                count += 1;
+                if moves.listed.len() < max {
+                    moves.listed.push(vec![w]);
                 }
             }
         }
         moves.count = count.into();
         Some(moves)
-    }
-
-    fn canonical_form(&self, tokens: &Tokens) -> Option<Tokens> {
-        if tokens.is_sorted() {
-            return None;
-        }
-        let mut sorted = tokens.clone();
-        sorted.sort_unstable();
-        Some(sorted)
-    }
-
-    fn satisfies_anti_sg_condition(&self) -> bool {
-        false
     }
 }
 
@@ -312,10 +271,8 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
         .iter()
         .map(|arg| vertex_argument(term, arg, n))
         .collect::<Result<Vec<_>, _>>()?;
-    if tokens.is_empty() && term.args.len() > 1 {
-        return Err(LangError::new("no tokens", arguments_span(term)));
-    }
-    Ok(Group::new("dag", vec![part(&dag, tokens)]))
+    let text = Arc::clone(&dag.input.text);
+    Ok(Group::with_leading("dag", text, parts(&dag, tokens)))
 }
 
 /// The catalogue entry.
@@ -389,7 +346,7 @@ mod tests {
             let mut solver = Solver::new(&rules);
             for v in 0..n {
                 assert_eq!(
-                    solver.nimber(&vec![vec![v]]).unwrap(),
+                    solver.nimber(&vec![v]).unwrap(),
                     rules.family().nimbers[v as usize],
                     "seed {seed}, vertex {v}"
                 );
@@ -403,28 +360,63 @@ mod tests {
             let n = 2 + (seed % 7) as u32;
             let dag = dag_of_edges(n, random_dag(seed, n, 3 * n as usize));
             let rules = Rules::new(dag);
+            let game = rules.family();
             let mut solver = Solver::new(&rules);
-            let tokens: Tokens = (0..3)
+            for v in 0..n {
+                for target in 0..6u32 {
+                    let found = game
+                        .moves_to_nimber_by_theory(&v, &target.into(), usize::MAX)
+                        .unwrap();
+                    let mut expected = Vec::new();
+                    for leaves in game.moves(&v, usize::MAX).unwrap() {
+                        if solver.nimber(&leaves).unwrap() == target {
+                            expected.push(leaves);
+                        }
+                    }
+                    assert_eq!(found.count, BigUint::from(expected.len()));
+                    assert_eq!(found.listed, expected, "seed {seed}, target {target}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sums_of_tokens_answer_as_search_does() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::game::Convention;
+        use crate::sums::position::Position;
+        for seed in 0..60 {
+            let n = 2 + (seed % 6) as u32;
+            let dag = Arc::new(dag_of_edges(n, random_dag(seed, n, 2 * n as usize)));
+            let tokens: Vec<u32> = (0..3)
                 .map(|i| ((seed + i * 5) % u64::from(n)) as u32)
                 .collect();
-            let nimber = solver.nimber(&vec![tokens.clone()]).unwrap();
-            assert_eq!(
-                rules.family().nimber_by_theory(&tokens).unwrap().0,
-                nimber.into()
+            let position = Position::sum(
+                Convention::Normal,
+                vec![Group::with_leading(
+                    "dag",
+                    "\"test\"",
+                    parts(&dag, tokens.clone()),
+                )],
             );
-            for target in 0..6u32 {
-                let found = rules
-                    .family()
-                    .moves_to_nimber_by_theory(&tokens, &target.into(), usize::MAX)
-                    .unwrap();
-                let mut expected = Vec::new();
-                for leaves in rules.family().moves(&tokens, usize::MAX).unwrap() {
-                    if solver.nimber(&leaves).unwrap() == target {
-                        expected.push(leaves);
+            let answer = solve(&position, &SolveOptions::default()).unwrap();
+            let rules = Rules::new(dag_of_edges(n, random_dag(seed, n, 2 * n as usize)));
+            let mut solver = Solver::new(&rules);
+            assert_eq!(answer.nimber, Some(solver.nimber(&tokens).unwrap().into()));
+            // Every move of every token, counted as a player makes them.
+            let mut winning = 0u32;
+            for (index, &v) in tokens.iter().enumerate() {
+                for w in rules.family().moves(&v, usize::MAX).unwrap() {
+                    let mut after = tokens.clone();
+                    after[index] = w[0];
+                    if solver.nimber(&after).unwrap() == 0 {
+                        winning += 1;
                     }
                 }
-                assert_eq!(found.count, BigUint::from(expected.len()));
-                assert_eq!(found.listed, expected, "seed {seed}, target {target}");
+            }
+            assert_eq!(answer.winning_move_count, winning.into(), "seed {seed}");
+            for (i, mv) in answer.winning_moves.iter().enumerate() {
+                assert!(answer.target(mv).starts_with("dag(\"test\", "), "{i}");
             }
         }
     }
