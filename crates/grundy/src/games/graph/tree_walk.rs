@@ -55,6 +55,28 @@ struct Tree {
     end: Vec<u32>,
 }
 
+/// The first edge, in input order, joining two vertices that the edges before
+/// it already connect: `(edge, u, v)`.
+fn first_cycle_edge(graph: &super::Graph) -> Option<(usize, u32, u32)> {
+    fn find(leader: &mut [u32], mut v: u32) -> u32 {
+        while leader[v as usize] != v {
+            let up = leader[leader[v as usize] as usize];
+            leader[v as usize] = up;
+            v = up;
+        }
+        v
+    }
+    let mut leader: Vec<u32> = (0..graph.vertex_count() as u32).collect();
+    for (edge, &(u, v)) in graph.edges().iter().enumerate() {
+        let (a, b) = (find(&mut leader, u), find(&mut leader, v));
+        if a == b {
+            return Some((edge, u, v));
+        }
+        leader[a as usize] = b;
+    }
+    None
+}
+
 impl Tree {
     /// The tree of `input` rooted at vertex 0, or why it is not one.
     fn new(input: &GraphInput) -> Result<Self, String> {
@@ -71,29 +93,6 @@ impl Tree {
                 graph.edges().len(),
                 n - 1
             ));
-        }
-        // Union-find in input order: the first edge joining two vertices
-        // already connected closes a cycle.
-        let mut leader: Vec<u32> = (0..n as u32).collect();
-        fn find(leader: &mut [u32], mut v: u32) -> u32 {
-            while leader[v as usize] != v {
-                let up = leader[leader[v as usize] as usize];
-                leader[v as usize] = up;
-                v = up;
-            }
-            v
-        }
-        for (edge, &(u, v)) in graph.edges().iter().enumerate() {
-            let (a, b) = (find(&mut leader, u), find(&mut leader, v));
-            if a == b {
-                return Err(format!(
-                    "{}the edge {} {} closes a cycle: not a tree",
-                    line(edge),
-                    u + 1,
-                    v + 1
-                ));
-            }
-            leader[a as usize] = b;
         }
         let adjacency = graph.incident_edges();
         let mut parent = vec![NO_PARENT; n];
@@ -120,6 +119,16 @@ impl Tree {
             first[w as usize] = order.len() as u32;
             order.push(w);
             stack.push((w, adjacency.offsets[w as usize]));
+        }
+        if order.len() < n {
+            // n - 1 edges that do not connect: some edge closes a cycle.
+            // Union-find in input order finds the first that does.
+            return Err(first_cycle_edge(graph).map_or_else(
+                || "the graph is not connected: not a tree".to_owned(),
+                |(edge, u, v)| {
+                    format!("{}the edge {} {} closes a cycle: not a tree", line(edge), u + 1, v + 1)
+                },
+            ));
         }
         Ok(Self {
             parent,
