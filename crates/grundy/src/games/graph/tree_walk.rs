@@ -425,7 +425,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     name: "tree_walk",
     summary: "a token jumping between ancestors and descendants of a tree, deleting where it was",
     rules: "tree_walk(GRAPH, s): GRAPH is a tree rooted at vertex 1 (n vertices, n - 1 edges, \
-            connected). A token stands on s; a move jumps it to any vertex not yet deleted that is \
+            connected), given as for `dag`: `@PATH` or a string, a first line `n m`, then m lines \
+            `u v` (`;` may end a line in a string). A token stands on s; a move jumps it to any vertex not yet deleted that is \
             an ancestor or a descendant of its vertex, and the vertex it left is deleted. Whoever \
             cannot move loses. tree_walk(GRAPH): the player to move chooses the start s (that is \
             the move), then the other player makes the first jump. Positions after a move are \
