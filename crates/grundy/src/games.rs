@@ -13,6 +13,7 @@ pub mod grid_nim;
 pub mod heap;
 pub mod moore;
 pub mod staircase;
+pub mod words;
 pub mod wythoff;
 
 use crate::sums::entry::GameEntry;
@@ -39,6 +40,8 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     grid_nim::ENTRY,
     graph::dag::ENTRY,
     graph::tree_walk::ENTRY,
+    words::PREFIX_ENTRY,
+    words::SUBSTRING_ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.

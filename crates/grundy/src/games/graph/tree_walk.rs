@@ -126,7 +126,12 @@ impl Tree {
             return Err(first_cycle_edge(graph).map_or_else(
                 || "the graph is not connected: not a tree".to_owned(),
                 |(edge, u, v)| {
-                    format!("{}the edge {} {} closes a cycle: not a tree", line(edge), u + 1, v + 1)
+                    format!(
+                        "{}the edge {} {} closes a cycle: not a tree",
+                        line(edge),
+                        u + 1,
+                        v + 1
+                    )
                 },
             ));
         }
