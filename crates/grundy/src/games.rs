@@ -7,6 +7,7 @@
 //! the theorem and its source in the module documentation, and the tests that
 //! check the one against the other.
 
+pub mod coins;
 pub mod dynamic_subtraction;
 pub mod graph;
 pub mod grid_nim;
@@ -42,6 +43,11 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     graph::tree_walk::ENTRY,
     words::PREFIX_ENTRY,
     words::SUBSTRING_ENTRY,
+    coins::TURTLES_ENTRY,
+    coins::MOCK_TURTLES_ENTRY,
+    coins::TWINS_ENTRY,
+    coins::RULER_ENTRY,
+    coins::COINS_ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
