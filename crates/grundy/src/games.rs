@@ -7,6 +7,7 @@
 //! the theorem and its source in the module documentation, and the tests that
 //! check the one against the other.
 
+pub mod chomp;
 pub mod coins;
 pub mod dynamic_subtraction;
 pub mod graph;
@@ -48,6 +49,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     coins::TWINS_ENTRY,
     coins::RULER_ENTRY,
     coins::COINS_ENTRY,
+    chomp::ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.

@@ -1,0 +1,345 @@
+//! Chomp: `chomp(r, c)` and `chomp([l1, ..., lr])`.
+//!
+//! # Rules (Gale 1974; seed note `002`, "巧克力")
+//! A bar of chocolate in rows of lengths `l1 >= l2 >= ... >= lr`; the square
+//! in row 1, column 1 is poisoned. A move eats a square and every square above
+//! and right of it (rows below it in our numbering, row 1 holding the poison:
+//! every square in a row `>= i` and a column `>= j`). Eating the poison loses,
+//! so it is never a move: a position with only the poison left is lost for the
+//! player to move, and Chomp is a normal-play game on the other squares.
+//!
+//! # Theory
+//! Every rectangle larger than `1 x 1` is a first-player win (Gale's
+//! strategy-stealing argument: if eating the far corner lost, the reply that
+//! wins after it would have been available at once), but no formula gives the
+//! winning moves or the nimbers. They are found by search: every position
+//! reachable from a bar of `r` rows and `c` columns is a Young diagram inside
+//! the `r x c` box, and there are `C(r + c, r)` of them (2,704,156 for 12 x 12).
+//! Each is numbered by the combinatorial number system (the row lengths `l_i`
+//! become the strictly decreasing `l_i + r - 1 - i`), and one table of nimbers
+//! indexed by that number is filled, each diagram after the diagrams its moves
+//! reach, with an explicit stack (no recursion).
+
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+
+use crate::family::{Family, SearchedNimbers, part};
+use crate::lang::{LangError, Term, ValueKind};
+use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::position::Group;
+use crate::theory::solver::SearchError;
+
+/// The row lengths of a position, non-increasing, no empty rows; row 0 holds
+/// the poison.
+pub type Rows = Vec<u32>;
+
+/// Chomp.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Chomp;
+
+/// Numbers the Young diagrams inside an `r x c` box.
+struct Numbering {
+    rows: usize,
+    /// `binomial[n][k]`, for `n <= r + c` and `k <= r`.
+    binomial: Vec<Vec<u64>>,
+    count: u64,
+}
+
+impl Numbering {
+    fn new(rows: usize, columns: usize) -> Option<Self> {
+        let n = rows + columns;
+        let mut binomial = vec![vec![0u64; rows + 1]; n + 1];
+        for i in 0..=n {
+            binomial[i][0] = 1;
+            for k in 1..=rows.min(i) {
+                binomial[i][k] = binomial[i - 1][k - 1].checked_add(binomial[i - 1][k])?;
+            }
+        }
+        let count = binomial[n][rows];
+        Some(Self {
+            rows,
+            binomial,
+            count,
+        })
+    }
+
+    /// The number of a diagram (rows beyond its length are empty).
+    fn rank(&self, diagram: &[u32]) -> usize {
+        let r = self.rows;
+        (0..r)
+            .map(|i| {
+                let length = diagram.get(i).copied().unwrap_or(0) as usize;
+                self.binomial[length + r - 1 - i][r - i]
+            })
+            .sum::<u64>() as usize
+    }
+}
+
+/// The moves of a diagram: eat `(i, j)`, every square at a row `>= i` and a
+/// column `>= j`; never the poison `(0, 0)`.
+fn each_move(rows: &[u32], mut visit: impl FnMut(usize, u32, &[u32])) {
+    let mut after = rows.to_vec();
+    for i in 0..rows.len() {
+        for j in u32::from(i == 0)..rows[i] {
+            after.clear();
+            after.extend(rows[..i].iter().copied());
+            after.extend(rows[i..].iter().map(|&l| l.min(j)).filter(|&l| l > 0));
+            visit(i, j, &after);
+        }
+    }
+}
+
+impl Chomp {
+    /// The nimber of every diagram inside the box of `rows` (by number), within
+    /// `limit` diagrams.
+    fn table(rows: &[u32], limit: usize) -> Result<(Numbering, Vec<u16>), SearchError> {
+        let too_many = SearchError::StateLimit { limit };
+        let box_rows = rows.len();
+        let box_columns = rows.first().copied().unwrap_or(0) as usize;
+        let numbering = Numbering::new(box_rows, box_columns).ok_or(too_many.clone())?;
+        if numbering.count > limit as u64 {
+            return Err(too_many);
+        }
+        const UNKNOWN: u16 = u16::MAX;
+        let mut nimbers = vec![UNKNOWN; numbering.count as usize];
+        // Depth-first, children before parents; a frame is a diagram whose
+        // children have been pushed.
+        let mut stack: Vec<(Rows, bool)> = vec![(rows.to_vec(), false)];
+        let mut seen = Vec::new();
+        while let Some((diagram, expanded)) = stack.pop() {
+            let rank = numbering.rank(&diagram);
+            if nimbers[rank] != UNKNOWN {
+                continue;
+            }
+            if expanded {
+                seen.clear();
+                each_move(&diagram, |_, _, after| {
+                    seen.push(nimbers[numbering.rank(after)]);
+                });
+                seen.sort_unstable();
+                let mut mex = 0u16;
+                for &g in &seen {
+                    if g == mex {
+                        mex += 1;
+                    } else if g > mex {
+                        break;
+                    }
+                }
+                nimbers[rank] = mex;
+                continue;
+            }
+            stack.push((diagram.clone(), true));
+            each_move(&diagram, |_, _, after| {
+                if nimbers[numbering.rank(after)] == UNKNOWN {
+                    stack.push((after.to_vec(), false));
+                }
+            });
+        }
+        Ok((numbering, nimbers))
+    }
+}
+
+impl Family for Chomp {
+    type Position = Rows;
+
+    fn write_position(&self, rows: &Rows, out: &mut String) {
+        out.push('[');
+        for (i, l) in rows.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&l.to_string());
+        }
+        out.push(']');
+    }
+
+    fn moves(&self, rows: &Rows, limit: usize) -> Result<Vec<Vec<Rows>>, SearchError> {
+        let count: u64 = rows
+            .iter()
+            .map(|&l| u64::from(l))
+            .sum::<u64>()
+            .saturating_sub(1);
+        if count > limit as u64 {
+            return Err(SearchError::StateLimit { limit });
+        }
+        let mut moves = Vec::with_capacity(count as usize);
+        each_move(rows, |_, _, after| moves.push(vec![after.to_vec()]));
+        Ok(moves)
+    }
+
+    fn describe_move(&self, from: &Rows, to: &[Rows]) -> String {
+        let Some(to) = to.first() else {
+            return "a move".to_owned();
+        };
+        // The eaten square: the first row that got shorter, at its new length.
+        for (i, &l) in from.iter().enumerate() {
+            let after = to.get(i).copied().unwrap_or(0);
+            if after < l {
+                return format!("eat row {}, column {}", i + 1, after + 1);
+            }
+        }
+        "a move".to_owned()
+    }
+
+    fn nimbers_by_search(
+        &self,
+        rows: &Rows,
+        limit: usize,
+    ) -> Option<Result<SearchedNimbers<Rows>, SearchError>> {
+        Some(Self::table(rows, limit).map(|(numbering, nimbers)| {
+            let mut options = Vec::new();
+            each_move(rows, |_, _, after| {
+                options.push((
+                    vec![after.to_vec()],
+                    BigUint::from(nimbers[numbering.rank(after)]),
+                ));
+            });
+            SearchedNimbers {
+                nimber: nimbers[numbering.rank(rows)].into(),
+                options,
+            }
+        }))
+    }
+}
+
+fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+    crate::lang::arguments::no_params(term)?;
+    let small = |value: &ValueKind, span| match value {
+        ValueKind::Integer(n) => u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= 1 << 20)
+            .ok_or_else(|| {
+                LangError::new(format!("`{n}` is not a row length from 0 to 2^20"), span)
+            }),
+        _ => Err(LangError::new("a row length is an integer", span)),
+    };
+    let rows: Rows = match term.args.as_slice() {
+        [r, c] => {
+            let (r, c) = (small(&r.kind, r.span)?, small(&c.kind, c.span)?);
+            if r == 0 || c == 0 {
+                return Err(LangError::new(
+                    "a bar has at least one row and one column (the poisoned square)",
+                    term.span,
+                ));
+            }
+            vec![c; r as usize]
+        }
+        [list] => {
+            let ValueKind::List(items) = &list.kind else {
+                return Err(LangError::new(
+                    "`chomp` takes `r, c` or the row lengths `[l1, ..., lr]`",
+                    list.span,
+                ));
+            };
+            let mut rows = Vec::with_capacity(items.len());
+            for item in items {
+                let l = small(&item.kind, item.span)?;
+                if rows.last().is_some_and(|&above| l > above) {
+                    return Err(LangError::new(
+                        format!(
+                            "row lengths never increase: {l} comes after {}",
+                            rows[rows.len() - 1]
+                        ),
+                        item.span,
+                    ));
+                }
+                rows.push(l);
+            }
+            while rows.last() == Some(&0) {
+                rows.pop();
+            }
+            if rows.is_empty() {
+                return Err(LangError::new(
+                    "the poisoned square (row 1, column 1) is always left: row 1 has length >= 1",
+                    list.span,
+                ));
+            }
+            rows
+        }
+        _ => {
+            return Err(LangError::new(
+                "`chomp` takes `r, c` or the row lengths `[l1, ..., lr]`",
+                term.span,
+            ));
+        }
+    };
+    if rows.len() > 1 << 16 {
+        return Err(LangError::new("at most 65536 rows", term.span));
+    }
+    Ok(Group::new("chomp", vec![part(&Arc::new(Chomp), rows)]))
+}
+
+/// The catalogue entry.
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    name: "chomp",
+    summary: "eat a square and all above and right of it; the poisoned corner loses",
+    rules: "chomp(r, c) is an r x c bar; chomp([l1, ..., lr]) has rows of lengths l1 >= ... >= lr, \
+            row 1 holding the poisoned square at column 1. A move eats a square and every square \
+            in its row and the rows after it from its column on; eating the poison loses, so a \
+            position with only the poison left is lost for the player to move. Every rectangle \
+            but 1 x 1 is a first-player win (Gale's strategy stealing), but the winning moves and \
+            the nimbers come from search: the C(r + c, r) diagrams inside the bar are numbered \
+            by the combinatorial number system and valued in one table (2.7 million for 12 x \
+            12), within --max-states.",
+    syntax: "chomp(r, c), chomp([l1, ..., lr])",
+    examples: &["chomp(3, 4)", "chomp([4, 2, 1])", "chomp(2, 3) + nim(1)"],
+    kind: EntryKind::Game(build),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::Rules;
+    use crate::theory::solver::Solver;
+
+    #[test]
+    fn the_table_matches_search_on_every_diagram_in_a_4_x_5_box() {
+        let rules = Rules::new(Chomp);
+        let mut solver = Solver::new(&rules);
+        let (numbering, nimbers) = Chomp::table(&[5, 5, 5, 5], usize::MAX).unwrap();
+        assert_eq!(numbering.count, 126);
+        let mut ranks = Vec::new();
+        for a in 1..=5u32 {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        let rows: Rows = [a, b, c, d].into_iter().filter(|&l| l > 0).collect();
+                        let rank = numbering.rank(&rows);
+                        ranks.push(rank);
+                        assert_eq!(
+                            u32::from(nimbers[rank]),
+                            solver.nimber(&vec![rows.clone()]).unwrap(),
+                            "{rows:?}"
+                        );
+                    }
+                }
+            }
+        }
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), 126 - 1); // every diagram but the empty one
+    }
+
+    #[test]
+    fn rectangles_are_first_player_wins_and_the_square_rule_holds() {
+        for r in 1..=6u32 {
+            for c in 1..=6u32 {
+                let rows = vec![c; r as usize];
+                let found = Chomp.nimbers_by_search(&rows, usize::MAX).unwrap().unwrap();
+                assert_eq!(
+                    found.nimber == BigUint::default(),
+                    r == 1 && c == 1,
+                    "{r} x {c}"
+                );
+                if r == c && r > 1 {
+                    // In a square, eating (2, 2) leaves two equal arms: a P-position.
+                    assert!(found.options.iter().any(|(leaves, g)| {
+                        leaves[0] == [vec![c], vec![1; r as usize - 1]].concat()
+                            && *g == BigUint::default()
+                    }));
+                }
+            }
+        }
+    }
+}
