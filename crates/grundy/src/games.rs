@@ -9,6 +9,7 @@
 
 pub mod chomp;
 pub mod coins;
+pub mod divisors;
 pub mod dynamic_subtraction;
 pub mod graph;
 pub mod grid_nim;
@@ -50,6 +51,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     coins::RULER_ENTRY,
     coins::COINS_ENTRY,
     chomp::ENTRY,
+    divisors::ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
