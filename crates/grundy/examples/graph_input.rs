@@ -6,13 +6,15 @@
 //! ```
 //! KIND is `dag` (M edges, each from a lower to a higher vertex of a random
 //! order), `tree` (N - 1 edges, each vertex joined to a random earlier one),
-//! `path` (N - 1 edges in a line), or `graph` (M random edges, no loops).
+//! `path` (N - 1 edges in a line), or `graph` (M random edges, no loops);
+//! for the string games, `words` (N random words of M letters over a-j, one a
+//! line) or `word` (one word of N random letters over a-b).
 
 use std::io::{self, BufWriter, Write};
 
 fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: graph_input dag|tree|path|graph N M [SEED]";
+    let usage = "usage: graph_input dag|tree|path|graph|words|word N M [SEED]";
     let (Some(kind), Some(n)) = (
         args.first(),
         args.get(1).and_then(|n| n.parse::<u64>().ok()),
@@ -64,6 +66,15 @@ fn main() -> io::Result<()> {
                     }
                 };
                 writeln!(out, "{} {}", a + 1, b + 1)?;
+            }
+        }
+        "words" | "word" => {
+            let (count, length, letters) = if kind == "words" { (n, m, 10) } else { (1, n, 2) };
+            for _ in 0..count {
+                let word: String = (0..length)
+                    .map(|_| char::from(b'a' + next(letters) as u8))
+                    .collect();
+                writeln!(out, "{word}")?;
             }
         }
         _ => {
