@@ -51,9 +51,11 @@ fn winning_moves_replay_to_p_positions() {
 
 #[test]
 fn too_large_is_exit_3_and_bad_input_exit_2() {
-    let output = grundy(&["solve", "--max-states", "1000", "chomp(10, 10)"]);
-    assert_eq!(output.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--max-states"));
+    for expression in ["chomp(10, 10)", "chomp(65536, 1)", "chomp(1, 1000000)"] {
+        let output = grundy(&["solve", "--max-states", "1000", expression]);
+        assert_eq!(output.status.code(), Some(3), "{expression}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("--max-states"));
+    }
     for (expression, expected) in [
         ("chomp(0, 3)", "at least one row"),
         ("chomp([2, 3])", "never increase"),

@@ -86,10 +86,19 @@ fn bad_rows_and_rules_are_named() {
         let error = String::from_utf8_lossy(&output.stderr);
         assert!(error.contains(expected), "{expression}: {error}");
     }
-    // Any number of coins anywhere: values double with each coin, and the
-    // recurrence's work is refused past the limit.
-    let row = "h".repeat(60);
-    let output = grundy(&["solve", &format!("coins[](\"{row}\")")]);
+    // Any number of coins anywhere: the head at r is worth 2^(r - 1), so 64
+    // coins fit and 65 do not.
+    let answer = json(&format!("coins[](\"{}\")", "h".repeat(64)));
+    assert_eq!(answer["nimber"], u64::MAX.to_string());
+    let output = grundy(&["solve", &format!("coins[](\"{}\")", "h".repeat(65))]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("2^64"));
+    // Three coins anywhere: quadratic work per value, refused past the limit.
+    let row = "h".repeat(100_000);
+    let path = std::env::temp_dir().join(format!("grundy-coins3-{}", std::process::id()));
+    std::fs::write(&path, format!("coins[3](\"{row}\")\n")).unwrap();
+    let output = grundy(&["solve", "--file", &path.display().to_string()]);
+    std::fs::remove_file(&path).unwrap();
     assert_eq!(output.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--max-work"));
 }

@@ -69,7 +69,11 @@ fn main() -> io::Result<()> {
             }
         }
         "words" | "word" => {
-            let (count, length, letters) = if kind == "words" { (n, m, 10) } else { (1, n, 2) };
+            let (count, length, letters) = if kind == "words" {
+                (n, m, 10)
+            } else {
+                (1, n, 2)
+            };
             for _ in 0..count {
                 let word: String = (0..length)
                     .map(|_| char::from(b'a' + next(letters) as u8))

@@ -97,6 +97,12 @@ impl Chomp {
         let too_many = SearchError::StateLimit { limit };
         let box_rows = rows.len();
         let box_columns = rows.first().copied().unwrap_or(0) as usize;
+        // The numbering's table of binomials has (r + c + 1)(r + 1) entries:
+        // bounded like the diagrams themselves before it is built.
+        let table_size = (box_rows + box_columns + 1).saturating_mul(box_rows + 1);
+        if table_size > limit.saturating_mul(4) {
+            return Err(too_many);
+        }
         let numbering = Numbering::new(box_rows, box_columns).ok_or(too_many.clone())?;
         if numbering.count > limit as u64 {
             return Err(too_many);

@@ -159,6 +159,17 @@ impl CoinRule {
         }
     }
 
+    /// The steps one value takes by the recurrence, from a window of `window`
+    /// coins: the sets, or for any number of coins anywhere a basis of the
+    /// window's values.
+    fn value_work(&self, window: usize) -> f64 {
+        if self.counts.is_none() && !self.consecutive {
+            (window as f64 + 1.0) * 64.0
+        } else {
+            self.sets_in(window)
+        }
+    }
+
     /// `G(1..=n)` (index 0 unused), within `work` steps.
     fn values(&self, n: usize, work: u64) -> Result<Vec<u64>, Refusal> {
         let mut values = vec![0u64; n + 1];
@@ -190,6 +201,27 @@ impl CoinRule {
                         seen.push(prefix[r - 1] ^ prefix[r - j]);
                     }
                 }
+            } else if self.counts.is_none() {
+                // Any number of coins: the xors of the window's subsets are
+                // its linear span over GF(2), whose mex is the least power of
+                // two outside it (were x = 2^t + y the least, with y < 2^t
+                // nonzero, 2^t and y would both lie in the span, and so x).
+                let basis = xor_basis(&values[low..r]);
+                let t = (0..64)
+                    .find(|&t| !in_span(&basis, 1u64 << t))
+                    .ok_or_else(|| {
+                        Refusal::new(
+                            format!(
+                                "the single-coin values of {} pass 2^64 by coin {r}: grundy computes them \
+                                 below 2^64",
+                                self.head
+                            ),
+                            &[],
+                        )
+                    })?;
+                values[r] = 1 << t;
+                prefix[r] = prefix[r - 1] ^ values[r];
+                continue;
             } else {
                 let window = &values[low..r];
                 for size in self.other_sizes(window.len()) {
@@ -209,7 +241,7 @@ impl CoinRule {
         let step = (n / 1000).max(1);
         let mut r = 1;
         while r <= n {
-            total += self.sets_in(r - self.lowest(r)) * step as f64;
+            total += self.value_work(r - self.lowest(r)) * step as f64;
             r += step;
         }
         total
@@ -234,6 +266,34 @@ fn xors_of_subsets(window: &[u64], size: usize, out: &mut Vec<u64>) {
     if size <= window.len() {
         go(window, 0, size, 0, out);
     }
+}
+
+/// A basis of the span of `values` over GF(2), one vector a leading bit.
+fn xor_basis(values: &[u64]) -> [u64; 64] {
+    let mut basis = [0u64; 64];
+    for &value in values {
+        let mut v = value;
+        while v != 0 {
+            let top = 63 - v.leading_zeros() as usize;
+            if basis[top] == 0 {
+                basis[top] = v;
+                break;
+            }
+            v ^= basis[top];
+        }
+    }
+    basis
+}
+
+fn in_span(basis: &[u64; 64], mut v: u64) -> bool {
+    while v != 0 {
+        let top = 63 - v.leading_zeros() as usize;
+        if basis[top] == 0 {
+            return false;
+        }
+        v ^= basis[top];
+    }
+    true
 }
 
 fn mex(values: &mut [u64]) -> u64 {
@@ -612,7 +672,15 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     }
     let values = rule
         .values(longest, context.limits.work)
-        .map_err(|refusal| LangError::new(refusal.reason, term.span).as_limit(Limit::Work))?;
+        .map_err(|refusal| {
+            let error = LangError::new(refusal.reason, term.span);
+            // Values past 2^64 are refused by no flag: not a budget.
+            if refusal.raised_by.is_empty() {
+                error
+            } else {
+                error.as_limit(Limit::Work)
+            }
+        })?;
     let head = rule.head.clone();
     let game = Arc::new(Coins {
         rule,
@@ -726,6 +794,7 @@ mod tests {
             CoinRule::new(None, Some(3), true),
             CoinRule::new(Some(vec![1, 3]), Some(4), true),
             CoinRule::new(None, Some(4), false),
+            CoinRule::new(None, None, false),
             CoinRule::new(Some(vec![3]), None, false),
         ]);
         rules
