@@ -37,6 +37,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     staircase::STONES_ENTRY,
     moore::ENTRY,
     grid_nim::ENTRY,
+    graph::hackenbush::ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
