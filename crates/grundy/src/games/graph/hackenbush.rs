@@ -250,6 +250,18 @@ impl Hackenbush {
     }
 }
 
+/// A vertex on the depth-first search's stack: its index and input number,
+/// its next and last entries, the edge it was reached by and its depth.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    index: u32,
+    vertex: u32,
+    at: usize,
+    end: usize,
+    parent_edge: u32,
+    depth: u32,
+}
+
 /// A back edge of the search tree: its lower and upper ends (as preorder
 /// indices) and its id.
 #[derive(Clone, Copy, Debug)]
@@ -306,7 +318,6 @@ impl Analysis {
             }
         }
         let mut index = vec![NONE; graph.vertex_count()];
-        let mut vertex: Vec<u32> = Vec::new();
         let mut parent = Vec::new();
         let mut parent_edge = Vec::new();
         let mut depth = Vec::new();
@@ -315,40 +326,55 @@ impl Analysis {
         // Depth-first search from the ground, iterative: a frame is a vertex's
         // index and its next entry.
         index[0] = 0;
-        vertex.push(0);
         parent.push(NONE);
         parent_edge.push(NONE);
         depth.push(0u32);
-        let mut stack: Vec<(u32, usize)> = vec![(0, incident.offsets[0])];
+        let mut stack = vec![Frame {
+            index: 0,
+            vertex: 0,
+            at: incident.offsets[0],
+            end: incident.offsets[1],
+            parent_edge: NONE,
+            depth: 0,
+        }];
+        // Most positions asked about are whole graphs: no lookups then.
+        let any_cut = cut.contains(&true);
         while let Some(frame) = stack.last_mut() {
-            let (x, at) = *frame;
-            let xv = vertex[x as usize] as usize;
-            if at == incident.offsets[xv + 1] {
+            if frame.at == frame.end {
                 stack.pop();
                 continue;
             }
-            frame.1 += 1;
+            let at = frame.at;
+            frame.at += 1;
             let (y, id) = (incident.targets[at], incident.edge_ids[at]);
-            if cut[id as usize] {
+            if any_cut && cut[id as usize] {
                 continue;
             }
-            if y as usize == xv {
+            let x = frame.index;
+            if y == frame.vertex {
                 loops.push((id, x));
                 continue;
             }
-            if id == parent_edge[x as usize] {
+            if id == frame.parent_edge {
                 continue;
             }
             let yi = index[y as usize];
             if yi == NONE {
-                let yi = vertex.len() as u32;
+                let yi = parent.len() as u32;
                 index[y as usize] = yi;
-                vertex.push(y);
+                let d = frame.depth + 1;
                 parent.push(x);
                 parent_edge.push(id);
-                depth.push(depth[x as usize] + 1);
-                stack.push((yi, incident.offsets[y as usize]));
-            } else if depth[yi as usize] < depth[x as usize] {
+                depth.push(d);
+                stack.push(Frame {
+                    index: yi,
+                    vertex: y,
+                    at: incident.offsets[y as usize],
+                    end: incident.offsets[y as usize + 1],
+                    parent_edge: id,
+                    depth: d,
+                });
+            } else if depth[yi as usize] < frame.depth {
                 back.push(BackEdge {
                     lower: x,
                     upper: yi,
@@ -357,8 +383,7 @@ impl Analysis {
             }
         }
         drop(stack);
-        let count = vertex.len();
-        drop(vertex);
+        let count = parent.len();
         // Bottom-up, in reverse preorder: subtree sizes, covers, bridges,
         // components and their values.
         let mut size = vec![1u32; count];
@@ -739,101 +764,105 @@ fn chain_values(steps: &[u64], bits: u32, trie: &mut XorPlusTrie, out: &mut Vec<
 }
 
 /// A binary trie of distinct values, least significant bit at the root, with
-/// the global operations `x -> x + 1` (a carry walks down the trie swapping
-/// children) and `x -> x xor w` (a lazy mask swapping children on the way).
+/// the global operations `x -> x + 1` (a carry walks down the trie, flipping
+/// the bit of each node it passes) and `x -> x xor w` (a mask at the root).
 /// Leaves hold a token each.
+///
+/// Masks stay where they were put: a node's mask applies to the bits of its
+/// whole subtree, bit 0 to the bit the node branches on. A walk from the root
+/// carries the xor of the masks above it, so each operation touches only the
+/// nodes on its path.
 #[derive(Debug, Default)]
 struct XorPlusTrie {
-    /// Children by bit; at a leaf, `[token, _]`.
-    child: Vec<[u32; 2]>,
-    /// A mask to apply to the subtree's values, shifted so that bit 0 is the
-    /// bit this node branches on.
-    lazy: Vec<u64>,
+    nodes: Vec<TrieNode>,
     bits: u32,
+}
+
+/// A node of [`XorPlusTrie`].
+#[derive(Clone, Copy, Debug)]
+struct TrieNode {
+    /// Children by stored bit; at a leaf, `[token, _]`.
+    child: [u32; 2],
+    /// A mask for the values of the subtree, shifted so that bit 0 is the
+    /// bit this node branches on.
+    mask: u64,
 }
 
 impl XorPlusTrie {
     fn reset(&mut self, bits: u32) {
-        self.child.clear();
-        self.lazy.clear();
+        self.nodes.clear();
         self.bits = bits;
-        self.node();
+        self.node(0);
     }
 
-    fn node(&mut self) -> u32 {
-        self.child.push([NONE, NONE]);
-        self.lazy.push(0);
-        (self.child.len() - 1) as u32
-    }
-
-    fn push(&mut self, node: u32) {
-        let n = node as usize;
-        let mask = self.lazy[n];
-        if mask == 0 {
-            return;
-        }
-        if mask & 1 == 1 {
-            self.child[n].swap(0, 1);
-        }
-        for c in self.child[n] {
-            if c != NONE {
-                self.lazy[c as usize] ^= mask >> 1;
-            }
-        }
-        self.lazy[n] = 0;
+    fn node(&mut self, mask: u64) -> u32 {
+        self.nodes.push(TrieNode {
+            child: [NONE, NONE],
+            mask,
+        });
+        (self.nodes.len() - 1) as u32
     }
 
     fn xor_all(&mut self, w: u64) {
-        self.lazy[0] ^= w;
+        self.nodes[0].mask ^= w;
     }
 
     fn increment_all(&mut self) {
-        let mut node = 0u32;
+        let mut node = 0usize;
+        let mut above = 0u64;
         for _ in 0..self.bits {
-            self.push(node);
-            let n = node as usize;
-            self.child[n].swap(0, 1);
-            // Those whose bit was 1 are now 0 and carry on.
-            node = self.child[n][0];
-            if node == NONE {
+            let TrieNode { child, mask } = self.nodes[node];
+            let here = above ^ mask;
+            // The values whose bit is 1 (stored under `1 xor flip`) become 0
+            // and carry on; the others become 1 and stop.
+            let ones = child[(1 ^ (here & 1)) as usize];
+            self.nodes[node].mask = mask ^ 1;
+            if ones == NONE {
                 return;
             }
+            above = here >> 1;
+            node = ones as usize;
         }
         debug_assert!(false, "a chain value overflowed its bits");
     }
 
     fn insert(&mut self, value: u64, token: u32) {
-        let mut node = 0u32;
+        let mut node = 0usize;
+        let mut above = 0u64;
         for bit in 0..self.bits {
-            self.push(node);
-            let b = ((value >> bit) & 1) as usize;
-            let next = self.child[node as usize][b];
-            node = if next == NONE {
-                let created = self.node();
-                self.child[node as usize][b] = created;
-                created
+            let here = above ^ self.nodes[node].mask;
+            let stored = (((value >> bit) ^ here) & 1) as usize;
+            let next = self.nodes[node].child[stored];
+            if next == NONE {
+                // A new node takes the masks above it, to cancel them.
+                let created = self.node(here >> 1);
+                self.nodes[node].child[stored] = created;
+                node = created as usize;
             } else {
-                next
-            };
+                node = next as usize;
+            }
+            above = here >> 1;
         }
-        debug_assert_eq!(self.child[node as usize][0], NONE, "values are distinct");
-        self.child[node as usize][0] = token;
+        let leaf = &mut self.nodes[node].child[0];
+        debug_assert_eq!(*leaf, NONE, "values are distinct");
+        *leaf = token;
     }
 
-    fn read(&mut self, out: &mut [u64]) {
-        let mut stack = vec![(0u32, 0u32, 0u64)];
-        while let Some((node, depth, value)) = stack.pop() {
+    fn read(&self, out: &mut [u64]) {
+        let mut stack = vec![(0u32, 0u32, 0u64, 0u64)];
+        while let Some((node, depth, above, value)) = stack.pop() {
+            let TrieNode { child, mask } = self.nodes[node as usize];
             if depth == self.bits {
-                let token = self.child[node as usize][0];
-                if let Some(slot) = out.get_mut(token as usize) {
+                if let Some(slot) = out.get_mut(child[0] as usize) {
                     *slot = value;
                 }
                 continue;
             }
-            self.push(node);
-            for (b, c) in self.child[node as usize].into_iter().enumerate() {
+            let here = above ^ mask;
+            for (stored, c) in child.into_iter().enumerate() {
                 if c != NONE {
-                    stack.push((c, depth + 1, value | ((b as u64) << depth)));
+                    let bit = (stored as u64 ^ here) & 1;
+                    stack.push((c, depth + 1, here >> 1, value | (bit << depth)));
                 }
             }
         }
