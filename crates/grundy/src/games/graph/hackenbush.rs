@@ -73,9 +73,9 @@ use super::{Csr, Graph, GraphInput, graph_argument};
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
 use crate::sums::position::Group;
-use crate::theory::solver::{Limit, SearchError};
+use crate::theory::solver::{Limit, Refusal, SearchError};
 
 /// The method named in answers.
 const METHOD: &str = "hackenbush: fusion and colon principles";
@@ -98,6 +98,9 @@ pub struct Hackenbush {
     graph: Arc<Graph>,
     text: Arc<str>,
     incident: Csr,
+    /// The most work a search of positions may take (see
+    /// [`Family::moves`]): `BuildLimits::work`.
+    search_work: u64,
     /// The analysis of the last position asked about.
     cache: Mutex<Option<(Cuts, Arc<Analysis>)>>,
 }
@@ -156,8 +159,18 @@ impl Hackenbush {
             graph: input.graph,
             text: input.text,
             incident,
+            search_work: BuildLimits::default().work,
             cache: Mutex::new(None),
         }
+    }
+
+    /// The same game, whose positions a search may spend `work` steps on
+    /// (one step per edge of each position whose moves are listed; by
+    /// default the build limit's work, `BuildLimits::default().work`).
+    #[must_use]
+    pub const fn with_search_work(mut self, work: u64) -> Self {
+        self.search_work = work;
+        self
     }
 
     /// The graph.
@@ -886,10 +899,29 @@ impl Family for Hackenbush {
         }
     }
 
+    /// Every cut. A position of `L` edges has at least `L + 1` positions
+    /// (itself and one per cut), each listing its moves in time linear in
+    /// the graph: a search is refused when `L + 1` passes `limit`, or when
+    /// `L (L + 1) / 2` steps (the positions of a path) pass the search work.
     fn moves(&self, cuts: &Cuts, limit: usize) -> Result<Vec<Vec<Cuts>>, SearchError> {
         let analysis = self.analysis(cuts);
-        if analysis.live_edges > limit as u64 {
+        let edges = analysis.live_edges;
+        if edges >= limit as u64 {
             return Err(SearchError::StateLimit { limit });
+        }
+        let work = edges.saturating_mul(edges + 1) / 2;
+        if work > self.search_work {
+            let reason = format!(
+                "searching Green Hackenbush positions (misere play, compound games) lists each \
+                 position's moves in time linear in the graph, and this position of {edges} \
+                 edges has at least {} positions: about {work} steps, more than the {} a search \
+                 of it may take (the work limit)",
+                edges + 1,
+                self.search_work
+            );
+            return Err(SearchError::TheoryLimit {
+                refusal: Refusal::new(reason, &[Limit::Work]),
+            });
         }
         Ok(analysis
             .live()
@@ -1023,7 +1055,7 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
         )
         .as_limit(Limit::Memory));
     }
-    let game = Arc::new(Hackenbush::from_input(input));
+    let game = Arc::new(Hackenbush::from_input(input).with_search_work(context.limits.work));
     let cuts = match term.args.get(1) {
         Some(value) => cut_list_argument(term, value, &game)?,
         None => Arc::from([]),
@@ -1636,6 +1668,34 @@ mod tests {
     }
 
     #[test]
+    fn searches_of_large_graphs_are_refused_at_once() {
+        use crate::catalogue::build as build_position;
+        use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
+        let n = 30_000u32;
+        let path: Vec<(u32, u32)> = (1..n).map(|v| (v - 1, v)).collect();
+        let text = format!("misere(hackenbush(\"{}\"))", text_of(n, &path));
+        let error = solve(
+            &build_position(&parse(&text).unwrap()).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap_err();
+        let SearchError::TheoryLimit { refusal } = error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(refusal.raised_by, [Limit::Work]);
+        // Normal play answers from theory.
+        let text = format!("hackenbush(\"{}\")", text_of(n, &path));
+        let found = solve(
+            &build_position(&parse(&text).unwrap()).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(found.nimber, Some((n - 1).into()));
+        assert_eq!(found.winning_move_count, BigUint::from(1u8));
+    }
+
+    #[test]
     fn bad_cut_lists_are_errors() {
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
@@ -1696,6 +1756,17 @@ mod tests {
         assert_eq!(
             family.moves(&Arc::from([]), 3),
             Err(SearchError::StateLimit { limit: 3 })
+        );
+        assert!(family.moves(&Arc::from([]), 5).is_ok());
+        let family = family.with_search_work(9);
+        let Err(SearchError::TheoryLimit { refusal }) = family.moves(&Arc::from([]), 100) else {
+            panic!("4 edges: 10 steps, above 9");
+        };
+        assert_eq!(refusal.raised_by, [Limit::Work]);
+        assert!(
+            refusal.reason.contains("at least 5 positions"),
+            "{}",
+            refusal.reason
         );
     }
 
