@@ -42,8 +42,11 @@ fn random_tree(rng: &mut Rng, vertices: u32, edges: &mut Vec<(u32, u32)>) {
     }
 }
 
-/// The graphs: name, vertex count, edges (1-based when written).
-fn graphs() -> Vec<(&'static str, u32, Vec<(u32, u32)>)> {
+/// A graph: its name, vertex count and edges (0-based).
+type Generated = (&'static str, u32, Vec<(u32, u32)>);
+
+/// The graphs, vertices numbered from 0 (from 1 when written).
+fn graphs() -> Vec<Generated> {
     let mut list = Vec::new();
     // A random tree of 10^6 edges.
     let mut rng = Rng(1);

@@ -337,16 +337,19 @@ impl Analysis {
         let mut back = Vec::new();
         let mut loops = Vec::new();
         // Depth-first search from the ground, iterative: a frame is a vertex's
-        // index and its next entry.
-        index[0] = 0;
+        // index and its next entry. (A graph of no vertex, which the parser
+        // never gives, is a ground alone.)
+        if let Some(ground) = index.first_mut() {
+            *ground = 0;
+        }
         parent.push(NONE);
         parent_edge.push(NONE);
         depth.push(0u32);
         let mut stack = vec![Frame {
             index: 0,
             vertex: 0,
-            at: incident.offsets[0],
-            end: incident.offsets[1],
+            at: 0,
+            end: incident.offsets.get(1).copied().unwrap_or(0),
             parent_edge: NONE,
             depth: 0,
         }];
@@ -931,9 +934,10 @@ impl Family for Hackenbush {
     }
 
     fn describe_move(&self, from: &Cuts, to: &[Cuts]) -> String {
+        // Positions list their cuts in increasing order.
         let edge = to
             .first()
-            .and_then(|after| after.iter().find(|e| !from.contains(e)));
+            .and_then(|after| after.iter().find(|e| from.binary_search(e).is_err()));
         match edge.and_then(|&e| Some((e, *self.graph.edges().get(e as usize)?))) {
             Some((e, (u, v))) => format!(
                 "cut edge {} ({}-{})",
@@ -1696,6 +1700,29 @@ mod tests {
     }
 
     #[test]
+    fn graphs_beyond_the_memory_limit_are_refused() {
+        use crate::catalogue::build_with;
+        use crate::lang::parse;
+        let n = 1000u32;
+        let path: Vec<(u32, u32)> = (1..n).map(|v| (v - 1, v)).collect();
+        let text = format!("hackenbush(\"{}\")", text_of(n, &path));
+        let limits = BuildLimits {
+            bytes: 100_000,
+            ..BuildLimits::default()
+        };
+        let error = build_with(&parse(&text).unwrap(), limits).unwrap_err();
+        assert_eq!(error.limit, Some(Limit::Memory));
+        assert!(
+            error
+                .message
+                .contains("Green Hackenbush on this graph needs"),
+            "{}",
+            error.message
+        );
+        assert!(build_with(&parse(&text).unwrap(), BuildLimits::default()).is_ok());
+    }
+
+    #[test]
     fn bad_cut_lists_are_errors() {
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
@@ -1737,6 +1764,11 @@ mod tests {
         assert_eq!(family.cuts(&[1, 1]), Err(CutError::Repeated { edge: 1 }));
         // The library never panics on ids out of range: they are ignored.
         assert_eq!(family.nimber(&[7, 1]), 1);
+        assert_eq!(family.edges_to_nimber(&[7, 1], 0), vec![0]);
+        let empty = Hackenbush::new(Graph::new(0, Vec::new()), "\"0 0\"");
+        assert_eq!(empty.nimber(&[]), 0);
+        assert!(empty.edges_to_nimber(&[], 0).is_empty());
+        assert!(empty.moves(&Arc::from([]), 10).unwrap().is_empty());
     }
 
     #[test]
