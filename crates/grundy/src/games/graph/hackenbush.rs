@@ -1436,6 +1436,53 @@ mod tests {
         }
     }
 
+    /// Larger random graphs (a random tree and random edges, a long cycle
+    /// with chords and hanging trees): every target's moves against
+    /// recomputing after each cut. Slow in debug builds: run with
+    /// `cargo test --release -p grundy --lib hackenbush -- --ignored`.
+    #[test]
+    #[ignore = "a minute in debug builds; run in release"]
+    fn large_graphs_match_recomputing() {
+        let mut rng = Rng(77);
+        for round in 0..24 {
+            let n = 200 + rng.below(3000) as u32;
+            let mut edges = Vec::new();
+            if round % 2 == 0 {
+                for v in 1..n {
+                    edges.push((rng.below(u64::from(v)) as u32, v));
+                }
+                let density = 1 + rng.below(20);
+                for _ in 0..rng.below(u64::from(n) / density) {
+                    edges.push((
+                        rng.below(u64::from(n)) as u32,
+                        rng.below(u64::from(n)) as u32,
+                    ));
+                }
+            } else {
+                let cycle = n / 2;
+                edges.extend((0..cycle).map(|v| (v, (v + 1) % cycle)));
+                for v in cycle..n {
+                    edges.push((rng.below(u64::from(v)) as u32, v));
+                }
+                for _ in 0..rng.below(6) {
+                    edges.push((
+                        rng.below(u64::from(n)) as u32,
+                        rng.below(u64::from(n)) as u32,
+                    ));
+                }
+            }
+            let family = game(n, &edges);
+            let value = family.nimber(&[]);
+            for target in [0, 1, value ^ 1, rng.below(8)] {
+                assert_eq!(
+                    family.edges_to_nimber(&[], target),
+                    edges_to_by_recomputing(&family, &[], target),
+                    "round {round} -> {target}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_trie_values_chains_as_the_direct_sum_does() {
         let mut rng = Rng(7);
