@@ -6,8 +6,9 @@
 //! to the ground disappears. Whoever cannot move loses. Edges not connected to
 //! the ground at the start do not count. A position after some moves is
 //! written `hackenbush(GRAPH, [e1, ..., ek])`: the edges cut so far, numbered
-//! by their line in the graph (from 1), in increasing order; edges that fell
-//! with the part they hung from are not listed.
+//! by their order in the graph's edge list (from 1), in increasing order;
+//! the positions moves lead to leave out the cut edges that fell with the part
+//! they hung from.
 //!
 //! # Theorems (Berlekamp, Conway and Guy, *Winning Ways*, ch. 7; seed note `000` §3.2)
 //! - **Colon principle.** Replacing a branch hung at a vertex by one of the
@@ -54,8 +55,9 @@
 //! a cut; a tree edge and a back edge `b` do iff `b` is the only back edge over
 //! the tree edge; two tree edges do iff the same back edges pass over both,
 //! which for a tree edge below another is decided by how many pass over each
-//! and the highest point the lower one's reach (found for every tree edge by a
-//! union-find walk). The chains' values for every cut position of a class of
+//! and by the highest point that those over the lower one reach (found for
+//! every tree edge by union-find walks, back edges by decreasing depth of
+//! their upper end). The chains' values for every cut position of a class of
 //! `q` pieces are found together in `O(q log m)` by a binary trie, least
 //! significant bit first, holding the partial values of all chains at once
 //! under the two global operations `x -> x + 1` and `x -> x xor w`.
@@ -643,6 +645,8 @@ impl Analysis {
         let bits = u64::BITS - (self.live_edges + 1).leading_zeros();
         let mut chains = Chains::default();
         let mut members: Vec<usize> = Vec::new();
+        let mut pieces: Vec<u64> = Vec::new();
+        let mut cut_edges: Vec<u32> = Vec::new();
         for head in 1..count {
             if self.cover[head] == 0 || linked[head] {
                 continue;
@@ -679,8 +683,8 @@ impl Analysis {
                 all_edges - self.inner_edges(first) - 1 - u64::from(c),
             );
             let bottom = (self.sub_weight[last], self.inner_edges(last));
-            let mut pieces: Vec<u64> = Vec::with_capacity(s + 1);
-            let mut cut_edges: Vec<u32> = Vec::with_capacity(s + 1);
+            pieces.clear();
+            cut_edges.clear();
             let value = |(weight, edges): (u64, u64)| weight ^ (edges & 1);
             if with_back {
                 pieces.push(value(top));
@@ -1075,13 +1079,14 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             edges allowed); vertex 1 is the ground. A move deletes one edge, and whatever is no \
             longer connected to the ground disappears; edges not connected to the ground at the \
             start do not count. A position after moves is written hackenbush(GRAPH, [e1, ..., \
-            ek]): the edges cut so far, numbered by their line in the graph from 1 (edges that \
-            fell with their part are not listed). Theory (Winning Ways, ch. 7): by the fusion \
-            principle each 2-edge-connected component is worth the parity of its edges, and by \
-            the colon principle a branch through a bridge is worth its value plus one, branches \
-            at a vertex adding as a nim-sum. The winning moves (which edge to cut) are counted \
-            exactly for graphs of any size: bridges top-down, other edges by the classes of \
-            2-edge cuts of their component.",
+            ek]): the edges cut so far, numbered in the order the graph lists them, from 1 (the \
+            positions moves lead to leave out cut edges that fell with their part). Theory \
+            (Winning Ways, ch. 7): by the fusion principle each 2-edge-connected component is \
+            worth the parity of its edges, and by the colon principle a branch through a bridge \
+            is worth its value plus one, branches at a vertex adding as a nim-sum. The winning \
+            moves (which edge to cut) are counted exactly for graphs of any size: bridges \
+            top-down, other edges by the classes of 2-edge cuts of their component. Misere play \
+            and compound games are searched, for small graphs.",
     syntax: "hackenbush(GRAPH), hackenbush(GRAPH, [e1, ..., ek])",
     examples: &[
         "hackenbush(\"4 4; 1 2; 2 3; 3 4; 4 2\")",
