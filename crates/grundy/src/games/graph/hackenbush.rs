@@ -92,9 +92,6 @@ const NO_NEED: u64 = u64::MAX;
 /// quadratic time), above it by the trie.
 const TRIE_THRESHOLD: usize = 96;
 
-/// From this many pieces the two ways round a class are valued in parallel.
-const PARALLEL_PIECES: usize = 1 << 14;
-
 /// A position: the edges cut so far (0-based, increasing).
 pub type Cuts = Arc<[u32]>;
 
@@ -725,10 +722,10 @@ impl Analysis {
 /// pieces.
 #[derive(Debug, Default)]
 struct Chains {
-    /// One trie, order and output for each way round the cycle.
-    tries: [XorPlusTrie; 2],
-    orders: [Vec<u64>; 2],
-    values: [Vec<u64>; 2],
+    trie: XorPlusTrie,
+    order: Vec<u64>,
+    down: Vec<u64>,
+    up: Vec<u64>,
 }
 
 impl Chains {
@@ -737,32 +734,22 @@ impl Chains {
     /// each edge `k` whose cut leaves the value `need`.
     fn cuts_to(&mut self, pieces: &[u64], need: u64, bits: u32, mut hit: impl FnMut(usize)) {
         let q = pieces.len();
-        // Going one way (`down`): cutting edge k leaves S_1, ..., S_k hanging
-        // from the root through edge 0; the chain's far end is S_k. Steps in
-        // the order S_q-1, ..., S_1: token j (0-based) starts at S_(q-1-j).
-        // The other way (`up`): cutting edge k leaves S_q-1, ..., S_k+1
-        // hanging through edge q-1; token j starts at S_(j+1).
-        let [down_order, up_order] = &mut self.orders;
-        down_order.clear();
-        down_order.extend(pieces[1..].iter().rev());
-        up_order.clear();
-        up_order.extend(&pieces[1..]);
-        let [down_trie, up_trie] = &mut self.tries;
-        let [down, up] = &mut self.values;
-        if q >= PARALLEL_PIECES {
-            rayon::join(
-                || chain_values(down_order, bits, down_trie, down),
-                || chain_values(up_order, bits, up_trie, up),
-            );
-        } else {
-            chain_values(down_order, bits, down_trie, down);
-            chain_values(up_order, bits, up_trie, up);
-        }
+        // Going one way: cutting edge k leaves S_1, ..., S_k hanging from the
+        // root through edge 0; the chain's far end is S_k. Steps in the order
+        // S_q-1, ..., S_1: token j (0-based) starts at S_(q-1-j).
+        self.order.clear();
+        self.order.extend(pieces[1..].iter().rev());
+        chain_values(&self.order, bits, &mut self.trie, &mut self.down);
+        // The other way: cutting edge k leaves S_q-1, ..., S_k+1 hanging
+        // through edge q-1; token j starts at S_(j+1).
+        self.order.clear();
+        self.order.extend(&pieces[1..]);
+        chain_values(&self.order, bits, &mut self.trie, &mut self.up);
         for k in 0..q {
             // Edge k: S_1..S_k one way (token q-1-k), S_k+1..S_q-1 the other
             // (token k).
-            let one = if k == 0 { 0 } else { down[q - 1 - k] + 1 };
-            let other = if k == q - 1 { 0 } else { up[k] + 1 };
+            let one = if k == 0 { 0 } else { self.down[q - 1 - k] + 1 };
+            let other = if k == q - 1 { 0 } else { self.up[k] + 1 };
             if pieces[0] ^ one ^ other == need {
                 hit(k);
             }
