@@ -763,7 +763,9 @@ impl Chains {
 /// (every one is the value of a game of fewer than `2^bits - 1` edges).
 fn chain_values(steps: &[u64], bits: u32, trie: &mut XorPlusTrie, out: &mut Vec<u64>) {
     out.clear();
-    if steps.len() <= TRIE_THRESHOLD {
+    // The trie holds values of up to 32 bits: enough for any graph of fewer
+    // than 2^32 - 2 edges.
+    if steps.len() <= TRIE_THRESHOLD || bits > u32::BITS {
         for k in 0..steps.len() {
             let mut x = steps[k];
             for &w in &steps[k + 1..] {
@@ -776,6 +778,8 @@ fn chain_values(steps: &[u64], bits: u32, trie: &mut XorPlusTrie, out: &mut Vec<
     out.resize(steps.len(), 0);
     trie.reset(bits);
     for (k, &w) in steps.iter().enumerate() {
+        // Every value, hence every step, is below 2^bits <= 2^32.
+        let w = w as u32;
         trie.increment_all();
         trie.xor_all(w);
         trie.insert(w, k as u32);
@@ -804,8 +808,9 @@ struct TrieNode {
     /// Children by stored bit; at a leaf, `[token, _]`.
     child: [u32; 2],
     /// A mask for the values of the subtree, shifted so that bit 0 is the
-    /// bit this node branches on.
-    mask: u64,
+    /// bit this node branches on (values have at most 32 bits: see
+    /// [`chain_values`]).
+    mask: u32,
 }
 
 impl XorPlusTrie {
@@ -815,7 +820,7 @@ impl XorPlusTrie {
         self.node(0);
     }
 
-    fn node(&mut self, mask: u64) -> u32 {
+    fn node(&mut self, mask: u32) -> u32 {
         self.nodes.push(TrieNode {
             child: [NONE, NONE],
             mask,
@@ -823,13 +828,13 @@ impl XorPlusTrie {
         (self.nodes.len() - 1) as u32
     }
 
-    fn xor_all(&mut self, w: u64) {
+    fn xor_all(&mut self, w: u32) {
         self.nodes[0].mask ^= w;
     }
 
     fn increment_all(&mut self) {
         let mut node = 0usize;
-        let mut above = 0u64;
+        let mut above = 0u32;
         for _ in 0..self.bits {
             let TrieNode { child, mask } = self.nodes[node];
             let here = above ^ mask;
@@ -846,9 +851,9 @@ impl XorPlusTrie {
         debug_assert!(false, "a chain value overflowed its bits");
     }
 
-    fn insert(&mut self, value: u64, token: u32) {
+    fn insert(&mut self, value: u32, token: u32) {
         let mut node = 0usize;
-        let mut above = 0u64;
+        let mut above = 0u32;
         for bit in 0..self.bits {
             let here = above ^ self.nodes[node].mask;
             let stored = (((value >> bit) ^ here) & 1) as usize;
@@ -869,7 +874,7 @@ impl XorPlusTrie {
     }
 
     fn read(&self, out: &mut [u64]) {
-        let mut stack = vec![(0u32, 0u32, 0u64, 0u64)];
+        let mut stack = vec![(0u32, 0u32, 0u32, 0u64)];
         while let Some((node, depth, above, value)) = stack.pop() {
             let TrieNode { child, mask } = self.nodes[node as usize];
             if depth == self.bits {
@@ -881,7 +886,7 @@ impl XorPlusTrie {
             let here = above ^ mask;
             for (stored, c) in child.into_iter().enumerate() {
                 if c != NONE {
-                    let bit = (stored as u64 ^ here) & 1;
+                    let bit = u64::from((stored as u32 ^ here) & 1);
                     stack.push((c, depth + 1, here >> 1, value | (bit << depth)));
                 }
             }
@@ -1510,8 +1515,8 @@ mod tests {
             trie.reset(bits);
             for (k, &w) in steps.iter().enumerate() {
                 trie.increment_all();
-                trie.xor_all(w);
-                trie.insert(w, k as u32);
+                trie.xor_all(w as u32);
+                trie.insert(w as u32, k as u32);
             }
             trie.read(&mut out);
             assert_eq!(out, direct, "round {round}");
