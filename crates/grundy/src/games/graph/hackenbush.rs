@@ -8,7 +8,10 @@
 //! written `hackenbush(GRAPH, [e1, ..., ek])`: the edges cut so far, numbered
 //! by their order in the graph's edge list (from 1), in increasing order;
 //! the positions moves lead to leave out the cut edges that fell with the part
-//! they hung from.
+//! they hung from. So a position reached by moves is determined by the game
+//! left (the edges attached to the ground), whatever the order of the cuts:
+//! searches need no other canonical form (and computing one for every
+//! position met would cost a pass over the graph each).
 //!
 //! # Theorems (Berlekamp, Conway and Guy, *Winning Ways*, ch. 7; seed note `000` §3.2)
 //! - **Colon principle.** Replacing a branch hung at a vertex by one of the
@@ -248,20 +251,6 @@ impl Hackenbush {
             *cache = Some((cuts.into(), Arc::clone(&analysis)));
         }
         analysis
-    }
-
-    /// `cuts` without the edges no longer attached to the ground.
-    fn canonical(&self, cuts: &[u32]) -> Cuts {
-        let analysis = self.analysis(cuts);
-        let edges = self.graph.edges();
-        cuts.iter()
-            .copied()
-            .filter(|&e| {
-                edges.get(e as usize).is_some_and(|&(u, v)| {
-                    analysis.index[u as usize] != NONE || analysis.index[v as usize] != NONE
-                })
-            })
-            .collect()
     }
 }
 
@@ -981,11 +970,6 @@ impl Family for Hackenbush {
                 .map(|&e| vec![analysis.after_cut(&self.graph, cuts, e)])
                 .collect(),
         })
-    }
-
-    fn canonical_form(&self, cuts: &Cuts) -> Option<Cuts> {
-        let canonical = self.canonical(cuts);
-        (canonical.len() != cuts.len()).then_some(canonical)
     }
 }
 
@@ -1829,12 +1813,15 @@ mod tests {
     }
 
     #[test]
-    fn canonical_forms_drop_fallen_edges_only() {
+    fn moves_drop_the_edges_that_fell() {
         let family = game(4, &[(0, 1), (1, 2), (2, 3), (0, 0)]);
-        let fallen: Cuts = Arc::from([0, 2]);
-        assert_eq!(family.canonical_form(&fallen), Some(Arc::from([0])));
-        let kept: Cuts = Arc::from([1]);
-        assert_eq!(family.canonical_form(&kept), None);
+        // Cutting edge 1 after edge 3: edge 3 fell with the stalk.
+        assert_eq!(*family.after_cut(&[2], 0), [0]);
+        assert_eq!(*family.after_cut(&[2], 3), [2, 3]);
+        // A given list keeps its fallen edges; the moves from it drop them.
+        let given: Cuts = Arc::from([0, 2]);
+        let moves = family.moves(&given, 10).unwrap();
+        assert_eq!(moves, vec![vec![Arc::from([0, 3])]]);
         assert_eq!(
             family.describe_move(&Arc::from([]), &[Arc::from([1])]),
             "cut edge 2 (2-3)"
