@@ -95,6 +95,12 @@ const NO_NEED: u64 = u64::MAX;
 /// quadratic time), above it by the trie.
 const TRIE_THRESHOLD: usize = 96;
 
+/// The work a search spends on each edge of each position it lists the moves
+/// of, in the build limits' steps (10^8 take about a second): measured, a
+/// misere search of a path of 3,000 edges (4.5 million edges in all its
+/// positions) takes about 2 s.
+const SEARCH_STEPS_PER_EDGE: u64 = 50;
+
 /// A position: the edges cut so far (0-based, increasing).
 pub type Cuts = Arc<[u32]>;
 
@@ -903,20 +909,24 @@ impl Family for Hackenbush {
     /// Every cut. A position of `L` edges has at least `L + 1` positions
     /// (itself and one per cut), each listing its moves in time linear in
     /// the graph: a search is refused when `L + 1` passes `limit`, or when
-    /// `L (L + 1) / 2` steps (the positions of a path) pass the search work.
+    /// [`SEARCH_STEPS_PER_EDGE`] steps for each edge of each position of a
+    /// path, `L (L + 1) / 2` edges, pass the search work.
     fn moves(&self, cuts: &Cuts, limit: usize) -> Result<Vec<Vec<Cuts>>, SearchError> {
         let analysis = self.analysis(cuts);
         let edges = analysis.live_edges;
         if edges >= limit as u64 {
             return Err(SearchError::StateLimit { limit });
         }
-        let work = edges.saturating_mul(edges + 1) / 2;
+        let work = edges
+            .saturating_mul(edges + 1)
+            .saturating_mul(SEARCH_STEPS_PER_EDGE / 2);
         if work > self.search_work {
             let reason = format!(
                 "searching Green Hackenbush positions (misere play, compound games) lists each \
                  position's moves in time linear in the graph, and this position of {edges} \
-                 edges has at least {} positions: about {work} steps, more than the {} a search \
-                 of it may take (the work limit)",
+                 edges has at least {} positions: about {work} steps ({SEARCH_STEPS_PER_EDGE} an \
+                 edge of each position, for a path), more than the {} a search of it may take \
+                 (the work limit)",
                 edges + 1,
                 self.search_work
             );
@@ -1834,9 +1844,9 @@ mod tests {
             Err(SearchError::StateLimit { limit: 3 })
         );
         assert!(family.moves(&Arc::from([]), 5).is_ok());
-        let family = family.with_search_work(9);
+        let family = family.with_search_work(499);
         let Err(SearchError::TheoryLimit { refusal }) = family.moves(&Arc::from([]), 100) else {
-            panic!("4 edges: 10 steps, above 9");
+            panic!("4 edges: 10 edges in all, 500 steps, above 499");
         };
         assert_eq!(refusal.raised_by, [Limit::Work]);
         assert!(
