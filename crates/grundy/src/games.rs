@@ -42,6 +42,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     moore::ENTRY,
     grid_nim::ENTRY,
     graph::dag::ENTRY,
+    graph::hackenbush::ENTRY,
     graph::tree_walk::ENTRY,
     words::PREFIX_ENTRY,
     words::SUBSTRING_ENTRY,
