@@ -350,52 +350,33 @@ impl Shape {
     }
 }
 
-/// The search: region nimbers, and outcomes of a region plus a nim heap, in
-/// transposition tables of at most `limit` entries in all.
-///
-/// A region's nimber is the least `n` such that the region plus a heap of `n`
-/// is a second-player win (Sprague-Grundy), and each such outcome is searched
-/// with pruning: the first move to a second-player win ends it. After a move
-/// every region but the largest is valued by its nimber and folded into the
-/// heap, so an outcome is always one region and one heap (Lemoine and Viennot's
-/// method, as in Beling's igsolve).
+/// The search: region nimbers in a transposition table of at most `limit`
+/// regions.
 struct Search {
-    nimbers: FxHashMap<[u64; 2], u8>,
-    outcomes: FxHashMap<([u64; 2], u8), bool>,
+    table: FxHashMap<[u64; 2], u8>,
     masks: Vec<Masks>,
     limit: usize,
     /// Whether regions met may be answered by the symmetry strategy.
     symmetry: bool,
 }
 
-/// The most regions a set of at most 121 cells splits into (two cells each).
-const MOST_REGIONS: usize = MOST_CELLS / 2 + 1;
-
-/// A region cropped, with its key and whether symmetry makes it 0.
-struct Prepared {
-    shape: Shape,
-    key: [u64; 2],
-    zero: bool,
-}
-
 impl Search {
     fn new(limit: usize) -> Self {
         Self {
-            nimbers: FxHashMap::default(),
-            outcomes: FxHashMap::default(),
+            table: FxHashMap::default(),
             masks: (0..=MOST_CELLS).map(|w| Masks::of(w.max(1))).collect(),
             limit,
             symmetry: true,
         }
     }
 
-    /// The regions of at least two cells of the empty cells `s` of a frame of
-    /// stride `w`, into `out`; their number.
-    fn regions(&self, s: u128, w: usize, out: &mut [u128; MOST_REGIONS]) -> usize {
+    /// The nimber of the empty cells `s` of a frame of stride `w`: the xor of
+    /// its regions' nimbers.
+    fn value(&mut self, s: u128, w: usize) -> Result<u8, SearchError> {
         let masks = self.masks[w];
         // Cells with no empty neighbour take no part in any move.
         let mut rest = s & spread(s, w, &masks);
-        let mut count = 0;
+        let mut nimber = 0u8;
         while rest != 0 {
             let mut region = rest & rest.wrapping_neg();
             loop {
@@ -406,130 +387,55 @@ impl Search {
                 region = grown;
             }
             rest &= !region;
-            out[count] = region;
-            count += 1;
-        }
-        count
-    }
-
-    /// The nimber of the empty cells `s` of a frame of stride `w`: the xor of
-    /// its regions' nimbers.
-    fn value(&mut self, s: u128, w: usize) -> Result<u8, SearchError> {
-        let mut regions = [0u128; MOST_REGIONS];
-        let count = self.regions(s, w, &mut regions);
-        let mut nimber = 0;
-        for &region in &regions[..count] {
-            nimber ^= self.nimber(region, w)?;
+            nimber ^= self.region(region, w)?;
         }
         Ok(nimber)
     }
 
-    fn prepare(&self, region: u128, w: usize) -> Prepared {
-        let shape = Shape::crop(region, w);
-        let images = shape.images();
-        let zero = self.symmetry && shape.zero_by_symmetry(&images);
-        let key = shape.key(&images);
-        Prepared {
-            shape,
-            key: [key as u64, (key >> 64) as u64],
-            zero,
-        }
-    }
-
-    fn full(&self) -> Result<(), SearchError> {
-        if self.nimbers.len() + self.outcomes.len() >= self.limit {
-            return Err(SearchError::StateLimit { limit: self.limit });
-        }
-        Ok(())
-    }
-
     /// The nimber of a connected region of at least two cells.
-    fn nimber(&mut self, region: u128, w: usize) -> Result<u8, SearchError> {
-        if region.count_ones() <= 3 {
+    fn region(&mut self, region: u128, w: usize) -> Result<u8, SearchError> {
+        let cells = region.count_ones();
+        if cells <= 3 {
             // A domino, a line of three or an L: every move leaves at most one cell.
             return Ok(1);
         }
-        let prepared = self.prepare(region, w);
-        if prepared.zero {
+        let shape = Shape::crop(region, w);
+        let images = shape.images();
+        if self.symmetry && shape.zero_by_symmetry(&images) {
             return Ok(0);
         }
-        if let Some(&g) = self.nimbers.get(&prepared.key) {
+        let key = shape.key(&images);
+        let key = [key as u64, (key >> 64) as u64];
+        if let Some(&g) = self.table.get(&key) {
             return Ok(g);
         }
-        let mut n = 0u8;
-        while self.wins(&prepared, n)? {
-            n += 1;
-        }
-        Ok(n)
-    }
-
-    /// Whether the player to move wins a connected region of at least two
-    /// cells plus a nim heap of `n`.
-    fn wins_region(&mut self, region: u128, w: usize, n: u8) -> Result<bool, SearchError> {
-        if region.count_ones() <= 3 {
-            return Ok(n != 1);
-        }
-        let prepared = self.prepare(region, w);
-        if prepared.zero {
-            return Ok(n != 0);
-        }
-        self.wins(&prepared, n)
-    }
-
-    fn wins(&mut self, region: &Prepared, n: u8) -> Result<bool, SearchError> {
-        if let Some(&g) = self.nimbers.get(&region.key) {
-            return Ok(g != n);
-        }
-        if let Some(&won) = self.outcomes.get(&(region.key, n)) {
-            return Ok(won);
-        }
-        let Shape { bits: s, w, .. } = region.shape;
+        let (s, w) = (shape.bits, shape.w);
         let masks = self.masks[w];
         let horizontal = s & (s >> 1) & !masks.last_col;
         let vertical = s & (s >> w);
-        let won = 'search: {
-            for (mut dominoes, step) in [(horizontal, 1), (vertical, w)] {
-                while dominoes != 0 {
-                    let p = dominoes.trailing_zeros() as usize;
-                    dominoes &= dominoes - 1;
-                    let after = s & !(1 << p | 1 << (p + step));
-                    let mut parts = [0u128; MOST_REGIONS];
-                    let count = self.regions(after, w, &mut parts);
-                    let parts = &mut parts[..count];
-                    // The largest region is searched with the heap; the others
-                    // are valued and folded into it.
-                    let Some(largest) = (0..count).max_by_key(|&i| parts[i].count_ones()) else {
-                        if n == 0 {
-                            break 'search true;
-                        }
-                        continue;
-                    };
-                    parts.swap(0, largest);
-                    let mut heap = n;
-                    for &other in &parts[1..] {
-                        heap ^= self.nimber(other, w)?;
-                    }
-                    if !self.wins_region(parts[0], w, heap)? {
-                        break 'search true;
-                    }
-                }
+        let mut seen = [0u128; 2];
+        let mut each = |this: &mut Self, mut dominoes: u128, step: usize| {
+            while dominoes != 0 {
+                let p = dominoes.trailing_zeros() as usize;
+                dominoes &= dominoes - 1;
+                let g = this.value(s & !(1 << p | 1 << (p + step)), w)?;
+                seen[usize::from(g >> 7)] |= 1 << (g & 127);
             }
-            // Moves on the heap.
-            for smaller in 0..n {
-                if !self.wins(region, smaller)? {
-                    break 'search true;
-                }
-            }
-            false
+            Ok::<(), SearchError>(())
         };
-        self.full()?;
-        if won {
-            self.outcomes.insert((region.key, n), true);
+        each(self, horizontal, 1)?;
+        each(self, vertical, w)?;
+        let mex = if seen[0] == u128::MAX {
+            128 + seen[1].trailing_ones()
         } else {
-            // A second-player win with a heap of n: the region's nimber is n.
-            self.nimbers.insert(region.key, n);
+            seen[0].trailing_ones()
+        };
+        let mex = mex as u8;
+        if self.table.len() >= self.limit {
+            return Err(SearchError::StateLimit { limit: self.limit });
         }
-        Ok(won)
+        self.table.insert(key, mex);
+        Ok(mex)
     }
 
     fn board(&mut self, board: &Board) -> Result<u8, SearchError> {
