@@ -113,7 +113,9 @@ impl Board {
                     _ => {
                         return Err((
                             start + offset,
-                            format!("`{ch}` is not a cell: `.` is empty, `#` filled, `/` ends a row"),
+                            format!(
+                                "`{ch}` is not a cell: `.` is empty, `#` filled, `/` ends a row"
+                            ),
                         ));
                     }
                 }
@@ -567,7 +569,9 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
             let (rows, cols) = (side(r)?, side(c)?);
             Board::new(rows, cols).ok_or_else(|| {
                 LangError::new(
-                    format!("a board has at most {MOST_CELLS} cells (11 x 11), not {rows} x {cols}"),
+                    format!(
+                        "a board has at most {MOST_CELLS} cells (11 x 11), not {rows} x {cols}"
+                    ),
                     term.span,
                 )
             })?
@@ -633,7 +637,12 @@ mod tests {
         assert!(board.is_empty(1, 3));
         assert_eq!(board.to_string(), "..#./....");
         assert_eq!(Board::new(2, 3).unwrap().to_string(), ".../...");
-        assert!(Board::parse("../...").unwrap_err().1.contains("row 2 has 3"));
+        assert!(
+            Board::parse("../...")
+                .unwrap_err()
+                .1
+                .contains("row 2 has 3")
+        );
         assert_eq!(Board::parse("..x").unwrap_err().0, 2);
         assert!(Board::parse("").is_err());
         assert!(Board::parse("../").is_err());
@@ -738,7 +747,10 @@ mod tests {
                 }
             }
         }
-        assert!(Cram.nimber_by_theory(&Board::new(10, 12).unwrap()).is_some());
+        assert!(
+            Cram.nimber_by_theory(&Board::new(10, 12).unwrap())
+                .is_some()
+        );
         assert!(Cram.nimber_by_theory(&Board::new(4, 5).unwrap()).is_none());
     }
 
