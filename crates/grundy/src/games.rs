@@ -9,6 +9,7 @@
 
 pub mod chomp;
 pub mod coins;
+pub mod cram;
 pub mod divisors;
 pub mod dynamic_subtraction;
 pub mod graph;
@@ -53,6 +54,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     coins::COINS_ENTRY,
     chomp::ENTRY,
     divisors::ENTRY,
+    cram::ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
