@@ -225,10 +225,10 @@ pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, Sear
 }
 
 /// The most components the search for the nimber of a lone component whose
-/// outcome is known by theory explores (a few tenths of a second), within the
+/// outcome is known by theory explores (a tenth of a second or so), within the
 /// state limit: the answer is already exact without it, and for the walking
 /// games on large graphs the search is hopeless, so it must give up fast.
-const ALONE_NIMBER_SEARCH_LIMIT: usize = 1 << 18;
+const ALONE_NIMBER_SEARCH_LIMIT: usize = 1 << 16;
 
 /// A position of one component whose outcome and winning moves are known by
 /// theory though its nimber may not be: the nimber is 0 for a P-position, and
