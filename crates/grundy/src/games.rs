@@ -37,6 +37,8 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     staircase::STONES_ENTRY,
     moore::ENTRY,
     grid_nim::ENTRY,
+    graph::geography::ENTRY,
+    graph::geography::BOARD_ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.

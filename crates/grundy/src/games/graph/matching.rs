@@ -546,7 +546,10 @@ mod tests {
             if m == NONE {
                 continue;
             }
-            assert!(alive[v] && alive[m as usize], "{edges:?}: dead vertex matched");
+            assert!(
+                alive[v] && alive[m as usize],
+                "{edges:?}: dead vertex matched"
+            );
             assert_eq!(mate[m as usize], v as u32, "{edges:?}: not symmetric");
             assert!(m as usize != v, "{edges:?}: a loop matched");
             assert!(
@@ -569,13 +572,21 @@ mod tests {
         let mut general = greedy_matching(&csr, alive);
         Forest::new(&csr, alive).augment_to_maximum(&mut general);
         assert_matching(n, edges, alive, &general);
-        assert_eq!(matching_size(&general), size, "{n} {edges:?} alive {alive:?}");
+        assert_eq!(
+            matching_size(&general),
+            size,
+            "{n} {edges:?} alive {alive:?}"
+        );
         // And from nothing: more searches, more of them failing and dropping
         // their trees.
         let mut from_nothing = vec![NONE; n];
         Forest::new(&csr, alive).augment_to_maximum(&mut from_nothing);
         assert_matching(n, edges, alive, &from_nothing);
-        assert_eq!(matching_size(&from_nothing), size, "{n} {edges:?} alive {alive:?}");
+        assert_eq!(
+            matching_size(&from_nothing),
+            size,
+            "{n} {edges:?} alive {alive:?}"
+        );
         // D: a vertex some maximum matching misses is one whose removal keeps
         // the matching number.
         let missed = missable(&csr, alive);
@@ -585,7 +596,10 @@ mod tests {
                 without[v] = false;
                 brute_size(n, edges, &without) == size
             };
-            assert_eq!(missed[v], expected, "vertex {v} of {n} {edges:?} alive {alive:?}");
+            assert_eq!(
+                missed[v], expected,
+                "vertex {v} of {n} {edges:?} alive {alive:?}"
+            );
         }
         // From a matching that is not maximum, the search augments.
         let mut empty = vec![NONE; n];
@@ -595,11 +609,13 @@ mod tests {
 
     fn random_edges(rng: &mut Rng, n: usize, m: usize, loops: bool) -> Vec<(u32, u32)> {
         (0..m)
-            .map(|_| loop {
-                let u = rng.below(n as u64) as u32;
-                let v = rng.below(n as u64) as u32;
-                if loops || u != v || n == 1 {
-                    break (u, v);
+            .map(|_| {
+                loop {
+                    let u = rng.below(n as u64) as u32;
+                    let v = rng.below(n as u64) as u32;
+                    if loops || u != v || n == 1 {
+                        break (u, v);
+                    }
                 }
             })
             .collect()
@@ -664,7 +680,9 @@ mod tests {
             let cycle: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
             check(n as usize, &cycle, &vec![true; n as usize]);
             if n >= 3 {
-                let mut flower = (0..n - 1).map(|v| (v, (v + 1) % (n - 1))).collect::<Vec<_>>();
+                let mut flower = (0..n - 1)
+                    .map(|v| (v, (v + 1) % (n - 1)))
+                    .collect::<Vec<_>>();
                 flower.push((0, n - 1));
                 check(n as usize, &flower, &vec![true; n as usize]);
             }
