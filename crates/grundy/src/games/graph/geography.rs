@@ -938,9 +938,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             000 3.3, 002): the player to move wins iff s is covered by every maximum matching \
             of the graph left; geography(GRAPH) is lost for the player to move iff GRAPH has a \
             perfect matching. Outcome and winning moves come from one maximum matching \
-            (Edmonds' blossoms; Hopcroft-Karp on bipartite graphs) and one alternating search \
-            (the Gallai-Edmonds set of vertices some maximum matching misses), at any size. No \
-            theorem gives the nimber of an N-position: it is searched only when the token's \
+            (Karp-Sipser greedy, Edmonds' blossoms, Hopcroft-Karp on bipartite graphs) and one \
+            alternating search (the Gallai-Edmonds set of vertices some maximum matching \
+            misses), at any size. No theorem gives the nimber of an N-position: it is searched only when the token's \
             component has at most 256 vertices (and at most 1024 vertices are deleted).",
     syntax: "geography(GRAPH) | geography(GRAPH, s) | geography(GRAPH, s, [d1, ..., dk])",
     examples: &[
@@ -962,10 +962,10 @@ pub(crate) const BOARD_ENTRY: GameEntry = GameEntry {
             left) and moves to an orthogonally adjacent free cell, the cell it left becoming \
             blocked (positions after a move write it `#`); whoever cannot move loses. \
             geography_board(\"..#/...\"): the first player chooses the start cell, then the other \
-            moves first. A board is a bipartite graph: the outcome and winning moves come from a \
-            maximum matching by Hopcroft-Karp (the player to move wins iff every maximum matching \
-            of the free cells covers the token's cell), at any size; the nimber of an N-position \
-            is searched only for at most 256 cells reachable.",
+            moves first. The outcome and winning moves come from maximum matchings of the free \
+            cells, a bipartite graph (the player to move wins iff every maximum matching covers \
+            the token's cell), at any size; the nimber of an N-position is searched only for at \
+            most 256 cells reachable.",
     syntax: "geography_board(\"ROWS\") | geography_board(\"ROWS\", r, c)",
     examples: &[
         "geography_board(\"..#/...\", 1, 1)",
