@@ -388,10 +388,9 @@ impl Geography {
         SearchError::TheoryLimit {
             refusal: Refusal::new(
                 format!(
-                    "a geography position is searched (for its nimber, in sums or under misère \
-                     play) only when the token's component has at most {SEARCH_VERTICES} \
-                     vertices and at most {SEARCH_DELETED} vertices are deleted; alone under \
-                     normal play it is answered at any size by maximum matchings"
+                    "geography is searched (for a nimber, in a sum, under misère play) only when \
+                     the token's component has at most {SEARCH_VERTICES} vertices and at most \
+                     {SEARCH_DELETED} vertices are deleted"
                 ),
                 &[],
             ),

@@ -275,11 +275,6 @@ fn hopcroft_karp(graph: &Csr, alive: &[bool], side: &[u8], mate: &mut [u32]) {
                 }
             }
         }
-        eprintln!(
-            "phase {phase} shortest {shortest} queue {} free {}",
-            queue.len(),
-            left.iter().filter(|&&u| mate[u as usize] == NONE).count()
-        );
         if shortest == FAR {
             return;
         }
