@@ -20,6 +20,7 @@ INPUT=$CARGO_TARGET_DIR/release/examples/graph_input
 
 [ -s "$SCRATCH/dag.txt" ] || "$INPUT" dag 100000 1000000 > "$SCRATCH/dag.txt"
 [ -s "$SCRATCH/tree.txt" ] || "$INPUT" tree 1000000 > "$SCRATCH/tree.txt"
+[ -s "$SCRATCH/graph.txt" ] || "$INPUT" graph 100000 1000000 > "$SCRATCH/graph.txt"
 [ -s "$SCRATCH/path.txt" ] || "$INPUT" path 1000000 > "$SCRATCH/path.txt"
 
 best() { # best wall-clock seconds of $RUNS runs of grundy "$@", output discarded
@@ -44,6 +45,9 @@ row() { # label, then the arguments of grundy
 }
 row "DAG, 10^5 vertices, 10^6 edges, three tokens" solve "dag(@$SCRATCH/dag.txt, 1, 2, 3)"
 row "DAG, every vertex's nimber" solve --all-starts "dag(@$SCRATCH/dag.txt)"
+row "geography, random graph, 10^5 vertices, 10^6 edges, every start" solve --all-starts "geography(@$SCRATCH/graph.txt)"
+row "geography, the same graph, choose the start" solve "geography(@$SCRATCH/graph.txt)"
+row "geography, the same graph, start 1" solve "geography(@$SCRATCH/graph.txt, 1)"
 row "tree walk, random tree of 10^6 vertices, every start" solve --all-starts "tree_walk(@$SCRATCH/tree.txt)"
 row "tree walk, random tree, choose the start" solve "tree_walk(@$SCRATCH/tree.txt)"
 row "tree walk, random tree, start 5" solve "tree_walk(@$SCRATCH/tree.txt, 5)"

@@ -130,12 +130,21 @@ fn every_start_at_once() {
     assert_eq!(lines[1]["position"], "dag(\"4 4; 1 2; 2 3; 1 3; 3 4\", 2)");
     assert_eq!(lines[1]["outcome"], "P");
     // Each line's position is answered the same by `solve`.
-    let tree = "tree_walk(\"6 5; 1 2; 1 3; 3 4; 3 5; 5 6\")";
-    let output = grundy(&["solve", "--all-starts", "--json", tree]);
-    for line in String::from_utf8(output.stdout).unwrap().lines() {
-        let line: Value = serde_json::from_str(line).unwrap();
-        let alone = json(&["solve", "--json", line["position"].as_str().unwrap()]);
-        assert_eq!(alone["outcome"], line["outcome"], "{line}");
+    for game in [
+        "tree_walk(\"6 5; 1 2; 1 3; 3 4; 3 5; 5 6\")",
+        "geography(\"7 8; 1 2; 2 3; 3 1; 3 4; 4 5; 5 6; 6 4; 6 7\")",
+        "geography(\"5 4; 1 2; 2 3; 3 4; 4 5\")",
+    ] {
+        let output = grundy(&["solve", "--all-starts", "--json", game]);
+        assert!(output.status.success());
+        for line in String::from_utf8(output.stdout).unwrap().lines() {
+            let line: Value = serde_json::from_str(line).unwrap();
+            let alone = json(&["solve", "--json", line["position"].as_str().unwrap()]);
+            assert_eq!(alone["outcome"], line["outcome"], "{line}");
+            if line["outcome"] == "P" {
+                assert_eq!(line["nimber"], 0);
+            }
+        }
     }
     let (code, error) = failure(&["solve", "--all-starts", "nim(3)"]);
     assert_eq!(code, 2);

@@ -44,6 +44,8 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     grid_nim::ENTRY,
     graph::dag::ENTRY,
     graph::hackenbush::ENTRY,
+    graph::geography::ENTRY,
+    graph::geography::BOARD_ENTRY,
     graph::tree_walk::ENTRY,
     words::PREFIX_ENTRY,
     words::SUBSTRING_ENTRY,

@@ -117,7 +117,12 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
         .every_start(&sum, limits_of(args))
         .map_err(|e| Failure::language(&e, source))?;
     for (vertex, outcome) in every.outcomes.iter().enumerate() {
-        let nimber = every.nimbers.as_ref().map(|nimbers| nimbers[vertex]);
+        // A P-position's nimber is 0 whether or not a formula gives nimbers.
+        let nimber = every
+            .nimbers
+            .as_ref()
+            .map(|nimbers| nimbers[vertex])
+            .or((!outcome.first_player_wins()).then_some(0));
         if args.json {
             // Written by hand: a million `json!` objects cost twice the game.
             let position = serde_json::to_string(&every.position(vertex))

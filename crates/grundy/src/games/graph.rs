@@ -20,7 +20,7 @@ pub mod tree_walk;
 
 use std::sync::Arc;
 
-use crate::lang::{LangError, Term, Value, ValueKind};
+use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::sums::entry::BuildContext;
 use crate::theory::game::Outcome;
 use crate::theory::solver::Limit;
@@ -480,6 +480,14 @@ pub(crate) fn write_vertex_list(out: &mut String, vertices: &[u32]) {
     out.push(']');
 }
 
+/// The span of a whole term's arguments, for errors about their number.
+pub(crate) fn arguments_span(term: &Term) -> Span {
+    match (term.args.first(), term.args.last()) {
+        (Some(first), Some(last)) => Span::new(first.span.start, last.span.end),
+        _ => term.span,
+    }
+}
+
 /// The answer for every start vertex of a graph game at once
 /// (`grundy solve --all-starts`): the position `game(GRAPH, v)` for each
 /// vertex `v`.
@@ -535,6 +543,20 @@ pub(crate) fn every_start(
                     .collect(),
                 nimbers: Some(nimbers),
                 method: "mex in reverse topological order",
+            })
+        }
+        "geography" => {
+            let game = geography::Geography::from_input(graph_argument(term, 0, context)?);
+            Ok(EveryStart {
+                game: "geography",
+                graph: arg_text(term),
+                outcomes: game
+                    .start_outcomes(&[])
+                    .into_iter()
+                    .map(|outcome| outcome.unwrap_or(Outcome::PreviousPlayerWins))
+                    .collect(),
+                nimbers: None,
+                method: "maximum matchings (Gallai-Edmonds decomposition)",
             })
         }
         "tree_walk" => {
