@@ -774,20 +774,11 @@ mod tests {
     #[test]
     #[ignore = "a few seconds in release"]
     fn published_values_of_larger_boards() {
+        // Beling's published values; 5 x 7 (1) takes about a minute and the
+        // larger boards far longer with this search, so they are not run here
+        // (see docs/BENCHMARKS.md, "Cram and Chomp against igsolve").
         let nimber = |r, c| Cram::nimber(&Board::new(r, c).unwrap(), usize::MAX).unwrap();
         assert_eq!(nimber(5, 6), 2);
         assert_eq!(nimber(4, 7), 3);
-        assert_eq!(nimber(5, 7), 1);
-        assert_eq!(nimber(4, 9), 1);
-        assert_eq!(nimber(5, 8), 1);
-    }
-
-    #[test]
-    #[ignore = "minutes"]
-    fn published_values_of_the_largest_boards() {
-        let nimber = |r, c| Cram::nimber(&Board::new(r, c).unwrap(), usize::MAX).unwrap();
-        assert_eq!(nimber(5, 9), 1);
-        assert_eq!(nimber(4, 11), 1);
-        assert_eq!(nimber(5, 10), 2);
     }
 }
