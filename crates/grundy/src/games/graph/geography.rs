@@ -898,8 +898,15 @@ fn build_board(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangErr
     let family = Geography::on_board(rows, cols);
     let token = match &term.args[1..] {
         [row, col] => {
-            let r = vertex_argument(term, row, rows as usize)?;
-            let c = vertex_argument(term, col, cols as usize)?;
+            // Rows and columns are read as the vertices of a path would be.
+            let named = |what: &'static str| {
+                move |mut error: LangError| {
+                    error.message = error.message.replacen("vertex", what, 1);
+                    error
+                }
+            };
+            let r = vertex_argument(term, row, rows as usize).map_err(named("row"))?;
+            let c = vertex_argument(term, col, cols as usize).map_err(named("column"))?;
             let cell = r * cols + c;
             if blocked.binary_search(&cell).is_ok() {
                 return Err(LangError::new(
@@ -1351,7 +1358,21 @@ mod tests {
             ),
             ("geography_board(\"\")", "row 1 of the board is empty", ""),
             ("geography_board(\"..#\", 1, 3)", "is blocked", ""),
-            ("geography_board(\"..#\", 2, 1)", "out of 1..1", "2"),
+            (
+                "geography_board(\"..#\", 2, 1)",
+                "row 2 is out of 1..1",
+                "2",
+            ),
+            (
+                "geography_board(\"..#\", 1, 4)",
+                "column 4 is out of 1..3",
+                "4",
+            ),
+            (
+                "geography_board(\"..#\", 1, [1])",
+                "takes a column (1..3)",
+                "[1]",
+            ),
             ("geography_board(\"..#\", 1)", "found 2 arguments", ""),
             ("geography_board(3, 1, 1)", "as a quoted string", "3"),
         ];
