@@ -51,7 +51,12 @@ fn winning_moves_replay_to_p_positions() {
 
 #[test]
 fn too_large_is_exit_3_and_bad_input_exit_2() {
-    for expression in ["chomp(10, 10)", "chomp(65536, 1)", "chomp(1, 1000000)"] {
+    for expression in [
+        "chomp(10, 10)",
+        "chomp(65536, 1)",
+        "chomp(1, 1000000)",
+        "chomp(1, 70000)",
+    ] {
         let output = grundy(&["solve", "--max-states", "1000", expression]);
         assert_eq!(output.status.code(), Some(3), "{expression}");
         assert!(String::from_utf8_lossy(&output.stderr).contains("--max-states"));

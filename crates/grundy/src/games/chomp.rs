@@ -93,7 +93,7 @@ fn each_move(rows: &[u32], mut visit: impl FnMut(usize, u32, &[u32])) {
 impl Chomp {
     /// The nimber of every diagram inside the box of `rows` (by number), within
     /// `limit` diagrams.
-    fn table(rows: &[u32], limit: usize) -> Result<(Numbering, Vec<u16>), SearchError> {
+    fn table(rows: &[u32], limit: usize) -> Result<(Numbering, Vec<u32>), SearchError> {
         let too_many = SearchError::StateLimit { limit };
         let box_rows = rows.len();
         let box_columns = rows.first().copied().unwrap_or(0) as usize;
@@ -104,10 +104,15 @@ impl Chomp {
             return Err(too_many);
         }
         let numbering = Numbering::new(box_rows, box_columns).ok_or(too_many.clone())?;
-        if numbering.count > limit as u64 {
+        // The moves too: each diagram has fewer than r * c, and they are
+        // bounded at 200 a stored diagram (10 x 10 needs 100).
+        let moves = numbering
+            .count
+            .saturating_mul((box_rows * box_columns) as u64);
+        if numbering.count > limit as u64 || moves > (limit as u64).saturating_mul(200) {
             return Err(too_many);
         }
-        const UNKNOWN: u16 = u16::MAX;
+        const UNKNOWN: u32 = u32::MAX;
         let mut nimbers = vec![UNKNOWN; numbering.count as usize];
         // Depth-first, children before parents; a frame is a diagram whose
         // children have been pushed.
@@ -123,15 +128,7 @@ impl Chomp {
                 each_move(&diagram, |_, _, after| {
                     seen.push(nimbers[numbering.rank(after)]);
                 });
-                seen.sort_unstable();
-                let mut mex = 0u16;
-                for &g in &seen {
-                    if g == mex {
-                        mex += 1;
-                    } else if g > mex {
-                        break;
-                    }
-                }
+                let mex = crate::theory::nimber::mex(&seen);
                 nimbers[rank] = mex;
                 continue;
             }
@@ -314,7 +311,7 @@ mod tests {
                         let rank = numbering.rank(&rows);
                         ranks.push(rank);
                         assert_eq!(
-                            u32::from(nimbers[rank]),
+                            nimbers[rank],
                             solver.nimber(&vec![rows.clone()]).unwrap(),
                             "{rows:?}"
                         );
