@@ -17,8 +17,10 @@
 //! the `r x c` box, and there are `C(r + c, r)` of them (2,704,156 for 12 x 12).
 //! Each is numbered by the combinatorial number system (the row lengths `l_i`
 //! become the strictly decreasing `l_i + r - 1 - i`), and one table of nimbers
-//! indexed by that number is filled, each diagram after the diagrams its moves
-//! reach, with an explicit stack (no recursion).
+//! indexed by that number is filled in lexicographic order of the row
+//! lengths, each diagram after the diagrams its moves reach, the number of
+//! each option found in O(1) from running sums (12 x 12 in under a second,
+//! 14 x 14 in about 17 s).
 
 use std::sync::Arc;
 
@@ -38,17 +40,24 @@ pub type Rows = Vec<u32>;
 #[derive(Debug, PartialEq, Eq)]
 pub struct Chomp;
 
-/// Numbers the Young diagrams inside an `r x c` box.
+/// Numbers the Young diagrams inside an `r x c` box by the combinatorial
+/// number system: a diagram of row lengths `l_0 >= l_1 >= ...` is the set of
+/// the strictly decreasing `l_k + r - 1 - k`, and its number is the sum of
+/// `C(l_k + r - 1 - k, r - k)`. Each term grows with `l_k`, so a move (which
+/// shortens rows) always leads to a smaller number.
 struct Numbering {
     rows: usize,
-    /// `binomial[n][k]`, for `n <= r + c` and `k <= r`.
-    binomial: Vec<Vec<u64>>,
+    columns: usize,
+    /// `term[k * (columns + 1) + l] = C(l + r - 1 - k, r - k)`: row `k`'s share
+    /// of the number when it has length `l` (0 for an empty row).
+    term: Vec<u64>,
     count: u64,
 }
 
 impl Numbering {
     fn new(rows: usize, columns: usize) -> Option<Self> {
         let n = rows + columns;
+        // Pascal's triangle, one row at a time, up to C(n, rows).
         let mut binomial = vec![vec![0u64; rows + 1]; n + 1];
         for i in 0..=n {
             binomial[i][0] = 1;
@@ -56,22 +65,32 @@ impl Numbering {
                 binomial[i][k] = binomial[i - 1][k - 1].checked_add(binomial[i - 1][k])?;
             }
         }
-        let count = binomial[n][rows];
+        let mut term = vec![0u64; rows * (columns + 1)];
+        for k in 0..rows {
+            for l in 0..=columns {
+                term[k * (columns + 1) + l] = binomial[l + rows - 1 - k][rows - k];
+            }
+        }
         Some(Self {
             rows,
-            binomial,
-            count,
+            columns,
+            term,
+            count: binomial[n][rows],
         })
+    }
+
+    /// Row `k`'s share of the number at length `l`.
+    fn term(&self, k: usize, l: u32) -> u64 {
+        self.term[k * (self.columns + 1) + l as usize]
     }
 
     /// The number of a diagram (rows beyond its length are empty).
     fn rank(&self, diagram: &[u32]) -> usize {
-        let r = self.rows;
-        (0..r)
-            .map(|i| {
-                let length = diagram.get(i).copied().unwrap_or(0) as usize;
-                self.binomial[length + r - 1 - i][r - i]
-            })
+        diagram
+            .iter()
+            .take(self.rows)
+            .enumerate()
+            .map(|(k, &l)| self.term(k, l))
             .sum::<u64>() as usize
     }
 }
@@ -91,14 +110,22 @@ fn each_move(rows: &[u32], mut visit: impl FnMut(usize, u32, &[u32])) {
 }
 
 impl Chomp {
-    /// The nimber of every diagram inside the box of `rows` (by number), within
-    /// `limit` diagrams.
-    fn table(rows: &[u32], limit: usize) -> Result<(Numbering, Vec<u32>), SearchError> {
+    /// The nimber of every diagram inside `shape` (stored by its number in the
+    /// box of `shape`), within `limit` diagrams.
+    ///
+    /// The diagrams are taken in increasing lexicographic order of their row
+    /// lengths, which puts every diagram after the smaller ones its moves
+    /// reach. The number of the diagram left by eating `(i, j)` comes in O(1)
+    /// from running sums: with `m` the rows longer than `j` and
+    /// `tail(k) = sum over rows >= k of term(row, l_row)`, it is
+    /// `number - tail(i) + sum_{i <= k < m} term(k, j) + tail(m)`, so a
+    /// diagram costs one step per move, no allocation.
+    fn table(shape: &[u32], limit: usize) -> Result<(Numbering, Vec<u32>), SearchError> {
         let too_many = SearchError::StateLimit { limit };
-        let box_rows = rows.len();
-        let box_columns = rows.first().copied().unwrap_or(0) as usize;
-        // The numbering's table of binomials has (r + c + 1)(r + 1) entries:
-        // bounded like the diagrams themselves before it is built.
+        let box_rows = shape.len();
+        let box_columns = shape.first().copied().unwrap_or(0) as usize;
+        // The numbering's tables have (r + c + 1)(r + 1) + r (c + 1) entries:
+        // bounded like the diagrams themselves before they are built.
         let table_size = (box_rows + box_columns + 1).saturating_mul(box_rows + 1);
         if table_size > limit.saturating_mul(4) {
             return Err(too_many);
@@ -112,32 +139,51 @@ impl Chomp {
         if numbering.count > limit as u64 || moves > (limit as u64).saturating_mul(200) {
             return Err(too_many);
         }
-        const UNKNOWN: u32 = u32::MAX;
-        let mut nimbers = vec![UNKNOWN; numbering.count as usize];
-        // Depth-first, children before parents; a frame is a diagram whose
-        // children have been pushed.
-        let mut stack: Vec<(Rows, bool)> = vec![(rows.to_vec(), false)];
-        let mut seen = Vec::new();
-        while let Some((diagram, expanded)) = stack.pop() {
-            let rank = numbering.rank(&diagram);
-            if nimbers[rank] != UNKNOWN {
-                continue;
+        let mut nimbers = vec![0u32; numbering.count as usize];
+        if box_rows == 0 || box_columns == 0 {
+            return Ok((numbering, nimbers));
+        }
+        // The current diagram, its number, tail sums and row counts.
+        let mut rows = vec![0u32; box_rows];
+        rows[0] = 1;
+        let mut tail = vec![0u64; box_rows + 1];
+        let mut seen = crate::theory::nimber::MexSet::new();
+        loop {
+            for k in (0..box_rows).rev() {
+                tail[k] = tail[k + 1] + numbering.term(k, rows[k]);
             }
-            if expanded {
-                seen.clear();
-                each_move(&diagram, |_, _, after| {
-                    seen.push(nimbers[numbering.rank(after)]);
-                });
-                let mex = crate::theory::nimber::mex(&seen);
-                nimbers[rank] = mex;
-                continue;
-            }
-            stack.push((diagram.clone(), true));
-            each_move(&diagram, |_, _, after| {
-                if nimbers[numbering.rank(after)] == UNKNOWN {
-                    stack.push((after.to_vec(), false));
+            let number = tail[0];
+            seen.clear();
+            // `longer` = the rows longer than j, falling as j grows.
+            let mut longer = rows.iter().take_while(|&&l| l > 0).count();
+            for j in 0..rows[0] {
+                while longer > 0 && rows[longer - 1] <= j {
+                    longer -= 1;
                 }
-            });
+                let mut sum = tail[longer];
+                let lowest = usize::from(j == 0);
+                for i in (lowest..longer).rev() {
+                    sum += numbering.term(i, j);
+                    seen.insert(nimbers[(number - tail[i] + sum) as usize]);
+                }
+            }
+            nimbers[number as usize] = seen.mex();
+            // The next diagram in lexicographic order: raise the last row that
+            // can grow, empty the rows after it.
+            let Some(k) = (0..box_rows).rev().find(|&k| {
+                let bound = if k == 0 {
+                    shape[0]
+                } else {
+                    shape[k].min(rows[k - 1])
+                };
+                rows[k] < bound
+            }) else {
+                break;
+            };
+            rows[k] += 1;
+            for l in &mut rows[k + 1..] {
+                *l = 0;
+            }
         }
         Ok((numbering, nimbers))
     }
@@ -322,6 +368,33 @@ mod tests {
         ranks.sort_unstable();
         ranks.dedup();
         assert_eq!(ranks.len(), 126 - 1); // every diagram but the empty one
+    }
+
+    proptest::proptest! {
+        /// Any shape (not only boxes): the table against the generic search,
+        /// at the shape and after each of its moves.
+        #[test]
+        fn the_table_matches_search_inside_any_shape(
+            mut shape in proptest::collection::vec(1u32..=6, 1..=5)
+        ) {
+            shape.sort_unstable_by(|a, b| b.cmp(a));
+            let rules = Rules::new(Chomp);
+            let mut solver = Solver::new(&rules);
+            let (numbering, nimbers) = Chomp::table(&shape, usize::MAX).unwrap();
+            proptest::prop_assert_eq!(
+                nimbers[numbering.rank(&shape)],
+                solver.nimber(&vec![shape.clone()]).unwrap()
+            );
+            let mut options = Vec::new();
+            each_move(&shape, |_, _, after| options.push(after.to_vec()));
+            for after in options {
+                proptest::prop_assert_eq!(
+                    nimbers[numbering.rank(&after)],
+                    solver.nimber(&vec![after.clone()]).unwrap(),
+                    "{:?} after {:?}", shape, after
+                );
+            }
+        }
     }
 
     #[test]
