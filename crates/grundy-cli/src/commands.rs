@@ -5,3 +5,4 @@ pub mod games;
 pub mod pairs;
 pub mod seq;
 pub mod solve;
+pub mod table;

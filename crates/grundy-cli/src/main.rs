@@ -7,6 +7,7 @@
 mod commands;
 mod deadline;
 mod failure;
+mod interrupt;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,9 @@ enum Command {
     Games(commands::games::Args),
     /// The Grundy values of heaps 0..=N of a heap game, with its period.
     Seq(commands::seq::Args),
+    /// Tabulate nimbers or outcomes over one or two varying integers, find the
+    /// patterns in them, and plot them (`grundy table 'wythoff(x, y)' x=0..40 y=0..40`).
+    Table(commands::table::Args),
     /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
     Pairs(commands::pairs::Args),
     /// Print a completion script for a shell, e.g.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
+        Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
         Command::Completions(args) => commands::completions::run(&args),
     };

@@ -28,9 +28,11 @@ pub(crate) mod arguments;
 mod lexer;
 mod parser;
 mod syntax;
+mod template;
 
 pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
 pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
+pub use template::Template;
 
 use crate::theory::solver::Limit;
 

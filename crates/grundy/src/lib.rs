@@ -38,5 +38,5 @@ pub mod sequence;
 pub mod sums;
 pub mod theory;
 
-pub use sums::analysis;
+pub use sums::{analysis, table};
 pub use theory::{game, nimber, solver};

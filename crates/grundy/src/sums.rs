@@ -13,6 +13,7 @@ pub(crate) mod explorer;
 pub mod misere;
 pub mod position;
 pub mod rounds;
+pub mod table;
 
 use crate::theory::game::Convention;
 use entry::{EntryKind, GameEntry};

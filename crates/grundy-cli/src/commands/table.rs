@@ -1,0 +1,504 @@
+//! `grundy table EXPR VAR=LOW..HIGH [VAR=LOW..HIGH]`: the nimbers (or
+//! outcomes) of a position over one or two varying integers, as an aligned
+//! table, CSV or JSON, with the patterns found in it and, on request, a plot.
+//!
+//! The cells share one search ([`grundy::table::Tabulator`]): a table of
+//! `script[@g.rhai](n)` for `n` up to 10^5 explores each position once.
+
+mod plot;
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use grundy::analysis::SolveOptions;
+use grundy::catalogue::{BuildLimits, build_with};
+use grundy::game::Outcome;
+use grundy::lang::{Template, parse_with_limits};
+use grundy::table::Tabulator;
+use indicatif::{ProgressBar, ProgressStyle};
+use num_bigint::{BigInt, BigUint};
+use serde_json::{Value, json};
+
+use super::seq::parse_bytes;
+use crate::failure::Failure;
+use crate::interrupt;
+
+/// Arguments of `grundy table`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The position, with one or two variables standing for integers, e.g.
+    /// `wythoff(x, y)`, `bash[3](n)`, `script[@g.rhai](n) + nim(1)`.
+    expression: String,
+    /// The values of each variable: `n=0..1000`, `x=0..40 y=0..40` (both ends
+    /// included). The first variable runs down the rows, the second across.
+    #[arg(value_name = "VAR=LOW..HIGH", required = true, num_args = 1..=2)]
+    ranges: Vec<String>,
+    /// Tabulate who wins (`P`: the player to move loses, `N`: wins) instead of
+    /// the nimbers; needed for positions without a nimber (misère play).
+    #[arg(long)]
+    outcome: bool,
+    /// How the table is written.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write JSON (the same as --format json).
+    #[arg(long)]
+    json: bool,
+    /// Also draw the table into FILE: `.svg` or `.png`. One variable: the
+    /// values against it, P-positions marked; two: a heat map, P-positions black.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
+    /// Leave out the patterns found in the table.
+    #[arg(long)]
+    no_patterns: bool,
+    /// The most cells a table may have.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    max_cells: u64,
+    /// Store at most N components in the search shared by the whole table.
+    #[arg(long, value_name = "N", default_value_t = grundy::analysis::DEFAULT_MAX_STATES)]
+    max_states: usize,
+    /// Accept integers of at most N decimal digits.
+    #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]
+    max_digits: usize,
+    /// Work allowed for the values of heap games given by rules (as `grundy solve`).
+    #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
+    max_work: u64,
+    /// Memory allowed for those values: bytes, or with a suffix K, M, G or T.
+    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
+    max_memory: u64,
+    /// Largest heap whose values are computed when no period is proven.
+    #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
+    max_heap: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Csv,
+    Json,
+}
+
+/// One variable and its values.
+#[derive(Debug)]
+pub(crate) struct Axis {
+    pub(crate) name: String,
+    pub(crate) low: BigInt,
+    pub(crate) count: u64,
+}
+
+impl Axis {
+    pub(crate) fn value(&self, index: u64) -> BigInt {
+        &self.low + index
+    }
+}
+
+/// A cell of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Cell {
+    Nimber(BigUint),
+    Outcome(Outcome),
+}
+
+impl Cell {
+    fn text(&self) -> String {
+        match self {
+            Self::Nimber(n) => n.to_string(),
+            Self::Outcome(o) => o.letter().to_string(),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Self::Nimber(n) => u64::try_from(n)
+                .ok()
+                .filter(|&n| n < 1 << 53)
+                .map_or_else(|| json!(n.to_string()), |n| json!(n)),
+            Self::Outcome(o) => json!(o.letter().to_string()),
+        }
+    }
+
+    /// Whether the player to move loses.
+    pub(crate) fn is_p(&self) -> bool {
+        match self {
+            Self::Nimber(n) => *n == BigUint::default(),
+            Self::Outcome(o) => !o.first_player_wins(),
+        }
+    }
+
+    /// The nimber as a small number, for patterns and plots.
+    pub(crate) fn small(&self) -> Option<u32> {
+        match self {
+            Self::Nimber(n) => u32::try_from(n).ok(),
+            Self::Outcome(o) => Some(u32::from(o.first_player_wins())),
+        }
+    }
+}
+
+/// The computed table: cells in row-major order (the first variable's rows);
+/// fewer than all when Ctrl-C stopped it.
+#[derive(Debug)]
+pub(crate) struct Table {
+    pub(crate) axes: Vec<Axis>,
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) outcome: bool,
+}
+
+impl Table {
+    fn columns(&self) -> u64 {
+        self.axes.get(1).map_or(1, |axis| axis.count)
+    }
+
+    fn complete(&self) -> bool {
+        self.cells.len() as u64 == self.axes.iter().map(|a| a.count).product::<u64>()
+    }
+
+    fn measure(&self) -> &'static str {
+        if self.outcome { "outcome" } else { "nimber" }
+    }
+}
+
+/// Reads `n=0..1000`.
+fn parse_range(text: &str) -> Result<Axis, Failure> {
+    let bad = |why: &str| {
+        Failure::Input(format!(
+            "error: `{text}` is not a variable's values: {why} (write e.g. `n=0..1000`)"
+        ))
+    };
+    let (name, range) = text.split_once('=').ok_or_else(|| bad("no `=`"))?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name.starts_with(|c: char| c.is_ascii_lowercase())
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        return Err(bad(
+            "a variable's name is lower case letters, digits and `_`",
+        ));
+    }
+    let (low, high) = range.split_once("..").ok_or_else(|| bad("no `..`"))?;
+    let number = |s: &str| -> Result<BigInt, Failure> {
+        s.trim()
+            .parse::<BigInt>()
+            .map_err(|_| bad(&format!("`{}` is not an integer", s.trim())))
+    };
+    let (low, high) = (number(low)?, number(high)?);
+    if high < low {
+        return Err(bad("the range is empty"));
+    }
+    let count = u64::try_from(&high - &low + 1u8).unwrap_or(u64::MAX);
+    Ok(Axis {
+        name: name.to_owned(),
+        low,
+        count,
+    })
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// A [`Failure`] for bad input, a limit, or output that cannot be written.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let axes = args
+        .ranges
+        .iter()
+        .map(|r| parse_range(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    if axes.len() == 2 && axes[0].name == axes[1].name {
+        return Err(Failure::Input(format!(
+            "error: the variable `{}` is given twice",
+            axes[0].name
+        )));
+    }
+    let cells = axes
+        .iter()
+        .try_fold(1u64, |n, axis| n.checked_mul(axis.count))
+        .filter(|&n| n <= args.max_cells)
+        .ok_or_else(|| {
+            Failure::Limit(format!(
+                "error: the table has more than {} cells (the cell limit); raise it with --max-cells N",
+                args.max_cells
+            ))
+        })?;
+    let names: Vec<&str> = axes.iter().map(|a| a.name.as_str()).collect();
+    let template = Template::new(&args.expression, &names)
+        .map_err(|e| Failure::language(&e, &args.expression))?;
+    let table = compute(args, &template, axes, cells)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let format = if args.json { Format::Json } else { args.format };
+    let patterns = if args.no_patterns || !table.complete() {
+        Vec::new()
+    } else {
+        patterns(&table)
+    };
+    match format {
+        Format::Text => write_text(&table, &patterns, &mut out)?,
+        Format::Csv => write_csv(&table, &mut out)?,
+        Format::Json => write_json(args, &table, &patterns, &mut out)?,
+    }
+    out.flush()?;
+    if let Some(path) = &args.plot {
+        plot::draw(&table, &args.expression, path)?;
+    }
+    if table.complete() {
+        Ok(())
+    } else {
+        crate::failure::print_error(&format!(
+            "error: interrupted (Ctrl-C) after {} of {cells} cells; the table above holds them",
+            table.cells.len()
+        ));
+        Err(Failure::Reported(interrupt::EXIT_CODE))
+    }
+}
+
+/// Every cell, row by row, until done or Ctrl-C.
+fn compute(
+    args: &Args,
+    template: &Template,
+    axes: Vec<Axis>,
+    cells: u64,
+) -> Result<Table, Failure> {
+    interrupt::keep_partial_results();
+    let limits = BuildLimits {
+        work: args.max_work,
+        bytes: args.max_memory,
+        largest_heap: args.max_heap,
+    };
+    let mut tabulator = Tabulator::new(SolveOptions {
+        max_moves: 0,
+        max_states: args.max_states,
+        progress: None,
+    });
+    let mut bar = Bar::new(cells);
+    let columns = axes.get(1).map_or(1, |a| a.count);
+    let mut table = Table {
+        axes,
+        cells: Vec::new(),
+        outcome: args.outcome,
+    };
+    for index in 0..cells {
+        if interrupt::requested() {
+            break;
+        }
+        let mut values = vec![table.axes[0].value(index / columns)];
+        if let Some(axis) = table.axes.get(1) {
+            values.push(axis.value(index % columns));
+        }
+        let source = template.instantiate(&values);
+        let at = |what: String| format!("{what}\nin the cell {}", cell_name(&table.axes, &values));
+        let position = parse_with_limits(&source, args.max_digits)
+            .and_then(|sum| build_with(&sum, limits))
+            .map_err(|e| relabel(Failure::language(&e, &source), &at))?;
+        let cell = if args.outcome {
+            tabulator.outcome(&position).map(Cell::Outcome)
+        } else {
+            match tabulator.nimber(&position) {
+                Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
+                Ok(None) => {
+                    return Err(Failure::Input(format!(
+                        "error: `{source}` has no nimber (misère play); tabulate who wins with --outcome"
+                    )));
+                }
+                Err(e) => Err(e),
+            }
+        }
+        .map_err(|e| relabel(Failure::search(&e), &at))?;
+        table.cells.push(cell);
+        bar.update(index + 1);
+    }
+    Ok(table)
+}
+
+/// `x = 3, y = 5`.
+fn cell_name(axes: &[Axis], values: &[BigInt]) -> String {
+    axes.iter()
+        .zip(values)
+        .map(|(axis, value)| format!("{} = {value}", axis.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The same failure with the cell it happened in.
+fn relabel(failure: Failure, at: &impl Fn(String) -> String) -> Failure {
+    match failure {
+        Failure::Input(message) => Failure::Input(at(message)),
+        Failure::Limit(message) => Failure::Limit(at(message)),
+        other => other,
+    }
+}
+
+/// The patterns found, as sentences. Nimbers beyond 32 bits are not searched.
+fn patterns(table: &Table) -> Vec<String> {
+    let _ = table;
+    Vec::new()
+}
+
+fn write_text(table: &Table, patterns: &[String], out: &mut impl Write) -> io::Result<()> {
+    let texts: Vec<String> = table.cells.iter().map(Cell::text).collect();
+    match table.axes.as_slice() {
+        [axis] => {
+            let rows: Vec<String> = (0..texts.len() as u64)
+                .map(|i| axis.value(i).to_string())
+                .collect();
+            let left = rows
+                .iter()
+                .map(String::len)
+                .chain([axis.name.len()])
+                .max()
+                .unwrap_or(1);
+            writeln!(out, "{:>left$}  {}", axis.name, table.measure())?;
+            for (row, text) in rows.iter().zip(&texts) {
+                writeln!(out, "{row:>left$}  {text}")?;
+            }
+        }
+        [rows, columns] => {
+            let column_names: Vec<String> = (0..columns.count)
+                .map(|j| columns.value(j).to_string())
+                .collect();
+            let row_names: Vec<String> =
+                (0..rows.count).map(|i| rows.value(i).to_string()).collect();
+            let corner = format!("{}\\{}", rows.name, columns.name);
+            let left = row_names
+                .iter()
+                .map(String::len)
+                .chain([corner.len()])
+                .max()
+                .unwrap_or(1);
+            let width = texts
+                .iter()
+                .chain(&column_names)
+                .map(String::len)
+                .max()
+                .unwrap_or(1);
+            write!(out, "{corner:>left$}")?;
+            for name in &column_names {
+                write!(out, " {name:>width$}")?;
+            }
+            writeln!(out)?;
+            for (i, row) in texts.chunks(columns.count as usize).enumerate() {
+                write!(out, "{:>left$}", row_names[i])?;
+                for text in row {
+                    write!(out, " {text:>width$}")?;
+                }
+                writeln!(out)?;
+            }
+        }
+        _ => {}
+    }
+    if !patterns.is_empty() {
+        writeln!(out)?;
+        for pattern in patterns {
+            writeln!(out, "pattern: {pattern}")?;
+        }
+    }
+    Ok(())
+}
+
+fn write_csv(table: &Table, out: &mut impl Write) -> io::Result<()> {
+    let columns = table.columns();
+    let names: Vec<&str> = table.axes.iter().map(|a| a.name.as_str()).collect();
+    writeln!(out, "{},{}", names.join(","), table.measure())?;
+    for (index, cell) in table.cells.iter().enumerate() {
+        let index = index as u64;
+        let first = table.axes[0].value(index / columns);
+        match table.axes.get(1) {
+            Some(axis) => writeln!(
+                out,
+                "{first},{},{}",
+                axis.value(index % columns),
+                cell.text()
+            )?,
+            None => writeln!(out, "{first},{}", cell.text())?,
+        }
+    }
+    Ok(())
+}
+
+fn write_json(
+    args: &Args,
+    table: &Table,
+    patterns: &[String],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let variables: Vec<Value> = table
+        .axes
+        .iter()
+        .map(|axis| {
+            let high = axis.value(axis.count - 1);
+            json!({"name": axis.name, "from": big_json(&axis.low), "to": big_json(&high)})
+        })
+        .collect();
+    let values: Vec<Value> = table.cells.iter().map(Cell::json).collect();
+    let values = if table.axes.len() == 2 {
+        Value::Array(
+            values
+                .chunks(table.columns() as usize)
+                .map(|row| Value::Array(row.to_vec()))
+                .collect(),
+        )
+    } else {
+        Value::Array(values)
+    };
+    let object = json!({
+        "expression": args.expression,
+        "variables": variables,
+        "measure": table.measure(),
+        "values": values,
+        "complete": table.complete(),
+        "patterns": patterns,
+    });
+    serde_json::to_writer(&mut *out, &object)?;
+    writeln!(out)
+}
+
+fn big_json(n: &BigInt) -> Value {
+    i64::try_from(n)
+        .ok()
+        .filter(|n| n.unsigned_abs() < 1 << 53)
+        .map_or_else(|| json!(n.to_string()), |n| json!(n))
+}
+
+/// A progress bar on standard error, shown only on a terminal and once the
+/// table has taken a second.
+struct Bar {
+    started: Instant,
+    cells: u64,
+    shown: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Bar {
+    fn new(cells: u64) -> Self {
+        Self {
+            started: Instant::now(),
+            cells,
+            shown: io::stderr().is_terminal(),
+            bar: None,
+        }
+    }
+
+    fn update(&mut self, done: u64) {
+        if !self.shown || !done.is_multiple_of(64) {
+            return;
+        }
+        if self.bar.is_none() && self.started.elapsed() > Duration::from_secs(1) {
+            let bar = ProgressBar::new(self.cells);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} cells, {per_sec}, eta {eta} (Ctrl-C keeps the cells done)")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
