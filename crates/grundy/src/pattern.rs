@@ -64,6 +64,9 @@ const MIN_PERIODIC_VALUES: usize = 7;
 /// The most P-positions listed when they follow no pattern.
 const LISTED: usize = 50;
 
+/// The most P-positions of a table listed when they follow no pattern.
+const LISTED_CELLS: usize = 12;
+
 /// How many times a recurrence must be seen to hold.
 const MIN_RECURRENCE_CHECKS: usize = 5;
 
@@ -587,7 +590,7 @@ fn grid_p_positions(
     }
     Some(GridPPositions::Unstructured {
         count: zeros.len(),
-        first: zeros.iter().take(LISTED).copied().collect(),
+        first: zeros.iter().take(LISTED_CELLS).copied().collect(),
     })
 }
 
@@ -694,7 +697,11 @@ impl fmt::Display for SequenceFindings {
         };
         let range = range_text("n", self.first, last);
         match &self.period {
-            Some(period) => writeln!(f, "Values for {range}: {period} (checked, not proven).")?,
+            Some(period) => writeln!(
+                f,
+                "Values for {range}: {period} (checked on {}, not proven).",
+                range_text_full("n", period.from, last)
+            )?,
             None => writeln!(
                 f,
                 "Values for {range}: no pattern found (no period, pure or arithmetic, seen \
@@ -773,6 +780,9 @@ impl fmt::Display for SequenceFindings {
             }
             SequencePPositions::Seen(positions) if positions.is_empty() => {
                 writeln!(f, "No P-positions (value 0) for {range}.")
+            }
+            SequencePPositions::Seen(positions) if self.period.is_some() => {
+                writeln!(f, "P-positions for {range}: only n = {}.", list(positions))
             }
             SequencePPositions::Seen(positions) => writeln!(
                 f,
@@ -896,6 +906,13 @@ impl fmt::Display for GridFindings {
             let kind = if fixed == "x" { "row" } else { "column" };
             let periodic = lines.periodic();
             if periodic == 0 || self.nim_sum && periodic < lines.periods.len() {
+                continue;
+            }
+            if kind == "column" && self.symmetric == Some(true) && self.xs == self.ys {
+                writeln!(
+                    f,
+                    "By the symmetry, the columns are periodic as the rows are."
+                )?;
                 continue;
             }
             found = true;
