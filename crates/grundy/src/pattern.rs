@@ -46,7 +46,8 @@
 //!   `a_k = mex {a_i, b_i : i < k}` and `b_k = a_k + s·k` for a step `s >= 1`
 //!   (Wythoff's game: `s = 1`; `wythoff[d]`: `s = d + 1`). **Claim rule:** the
 //!   P-positions in range are exactly the cells these pairs give, for exactly one step
-//!   `s <= 32`, and at least five pairs `k >= 1` are seen. The ratio `a_k / k` of the
+//!   `s <= 32`, and at least five pairs `k >= 1` are seen (looked for when no
+//!   coordinate exceeds 2^20, since the pairs are generated from 0). The ratio `a_k / k` of the
 //!   last pair seen estimates the constant `α` of a Beatty sequence `a_k = ⌊k α⌋`
 //!   (the golden ratio for Wythoff), with the interval of `α` that every pair seen
 //!   allows, `max a_k / k <= α < min (a_k + 1) / k`: an estimate, assuming that form.
@@ -75,6 +76,10 @@ const MAX_COEFFICIENT: i64 = 3;
 
 /// The largest step of complementary pairs tried.
 const MAX_PAIR_STEP: u64 = 32;
+
+/// The largest coordinate for which complementary pairs are looked for (they are
+/// generated from 0).
+const MAX_PAIR_ENTRY: u64 = 1 << 20;
 
 /// The fewest complementary pairs (`k >= 1`) seen for a claim.
 const MIN_PAIRS: usize = 5;
@@ -133,7 +138,7 @@ pub enum SequencePPositions {
     Residues(ResidueClasses),
     /// A linear recurrence.
     Recurrence(Recurrence),
-    /// No pattern; every P-position in range, at most [`LISTED`] of them (maybe none).
+    /// No pattern; every P-position in range, at most 50 of them (maybe none).
     Seen(Vec<u64>),
     /// No pattern; too many to list.
     Many {
@@ -180,7 +185,7 @@ pub struct PairPattern {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {
     /// `y - x = c`.
-    Diagonal(i64),
+    Diagonal(i128),
     /// `x = c`.
     Column(u64),
     /// `y = c`.
@@ -266,11 +271,11 @@ pub struct GridFindings {
 /// assert!(found.to_string().contains("P-positions for n <= 99 are exactly n = 0 (mod 4)"));
 /// ```
 pub fn find_in_sequence(first: u64, values: &[u32]) -> SequenceFindings {
-    let last = (!values.is_empty()).then(|| first + values.len() as u64 - 1);
+    let last = (!values.is_empty()).then(|| first.saturating_add(values.len() as u64 - 1));
     let period = least_period(values, false)
         .or_else(|| least_period(values, true))
         .map(|(from, period, saltus)| Period {
-            from: first + from as u64,
+            from: first.saturating_add(from as u64),
             period: period as u64,
             saltus,
         });
@@ -406,7 +411,7 @@ fn period_of(first: u64, values: &[u32]) -> Option<Period> {
     least_period(values, false)
         .or_else(|| least_period(values, true))
         .map(|(from, period, saltus)| Period {
-            from: first + from as u64,
+            from: first.saturating_add(from as u64),
             period: period as u64,
             saltus,
         })
@@ -418,13 +423,13 @@ fn sequence_p_positions(first: u64, values: &[u32]) -> SequencePPositions {
         .iter()
         .enumerate()
         .filter(|(_, v)| **v == 0)
-        .map(|(i, _)| first + i as u64)
+        .map(|(i, _)| first.saturating_add(i as u64))
         .collect();
     if let Some(classes) = residue_classes(first, values) {
         return SequencePPositions::Residues(classes);
     }
-    let last = first + values.len() as u64;
-    if let Some(recurrence) = recurrence(&positions, last.saturating_sub(1)) {
+    let last = first.saturating_add((values.len() as u64).saturating_sub(1));
+    if let Some(recurrence) = recurrence(&positions, last) {
         return SequencePPositions::Recurrence(recurrence);
     }
     if positions.len() <= LISTED {
@@ -445,7 +450,7 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     let modulus = period as u64;
     let mut residues: Vec<u64> = (from..from + period)
         .filter(|&i| indicator[i] == 1)
-        .map(|i| (first + i as u64) % modulus)
+        .map(|i| first.saturating_add(i as u64) % modulus)
         .collect();
     if residues.is_empty() {
         return None;
@@ -454,7 +459,7 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     let in_class = |n: u64| residues.binary_search(&(n % modulus)).is_ok();
     let (mut also, mut except) = (Vec::new(), Vec::new());
     for (i, &flag) in indicator[..from].iter().enumerate() {
-        let n = first + i as u64;
+        let n = first.saturating_add(i as u64);
         match (flag == 1, in_class(n)) {
             (true, false) => also.push(n),
             (false, true) => except.push(n),
@@ -464,7 +469,7 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     Some(ResidueClasses {
         modulus,
         residues,
-        from: first + from as u64,
+        from: first.saturating_add(from as u64),
         also,
         except,
     })
@@ -552,13 +557,13 @@ fn grid_p_positions(
     let &(x, y) = zeros.first()?;
     let inside = |cell: (u64, u64)| xs.contains(&cell.0) && ys.contains(&cell.1);
     let lines = [
-        Line::Diagonal(y as i64 - x as i64),
+        Line::Diagonal(i128::from(y) - i128::from(x)),
         Line::Column(x),
         Line::Row(y),
     ];
     for line in lines {
         let on_line = |(x, y): (u64, u64)| match line {
-            Line::Diagonal(c) => y as i64 - x as i64 == c,
+            Line::Diagonal(c) => i128::from(y) - i128::from(x) == c,
             Line::Column(c) => x == c,
             Line::Row(c) => y == c,
         };
@@ -571,8 +576,14 @@ fn grid_p_positions(
             return Some(GridPPositions::Line(line));
         }
     }
-    let mut matches = (1..=MAX_PAIR_STEP).filter_map(|step| {
-        let pairs = complementary_pairs(step, (*xs.end()).max(*ys.end()));
+    let max = (*xs.end()).max(*ys.end());
+    let largest_step = if max <= MAX_PAIR_ENTRY {
+        MAX_PAIR_STEP
+    } else {
+        0
+    };
+    let mut matches = (1..=largest_step).filter_map(|step| {
+        let pairs = complementary_pairs(step, max);
         let mut predicted: Vec<(u64, u64)> = pairs
             .iter()
             .flat_map(|&(a, b)| [(a, b), (b, a)])
@@ -597,21 +608,22 @@ fn grid_p_positions(
 /// The pairs `(a_k, b_k)` with `a_k <= max`: `a_k` the mex of the earlier `a`s and `b`s,
 /// `b_k = a_k + step·k`.
 fn complementary_pairs(step: u64, max: u64) -> Vec<(u64, u64)> {
-    let mut used = std::collections::BTreeSet::new();
+    // Every b_k exceeds every earlier entry, so marks up to `max` suffice.
+    let mut used = vec![false; max as usize + 1];
     let mut pairs = Vec::new();
     let mut mex = 0u64;
     for k in 0u64.. {
-        while used.contains(&mex) {
+        while mex <= max && used[mex as usize] {
             mex += 1;
         }
         if mex > max {
             break;
         }
-        let Some(b) = k.checked_mul(step).and_then(|d| d.checked_add(mex)) else {
-            break;
-        };
-        used.insert(mex);
-        used.insert(b);
+        let b = mex + k * step;
+        used[mex as usize] = true;
+        if b <= max {
+            used[b as usize] = true;
+        }
         pairs.push((mex, b));
     }
     pairs

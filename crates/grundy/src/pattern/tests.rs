@@ -299,6 +299,19 @@ fn empty_and_tiny_inputs() {
     #[allow(clippy::reversed_empty_ranges)]
     let grid = find_in_grid(1..=0, 0..=5, |_, _| 0);
     assert_eq!(grid.to_string(), "No values: no pattern found.\n");
+    let found = find_in_sequence(u64::MAX, &[0]);
+    assert_eq!(found.last, Some(u64::MAX));
+    assert!(
+        !find_in_sequence(u64::MAX - 3, &[0; 10])
+            .to_string()
+            .is_empty()
+    );
+    // Far from 0: no pairs generated up to 10^15, and no overflow.
+    let far = 1u64 << 50;
+    let grid = find_in_grid(far..=far + 5, 0..=5, |x, y| u32::from(x % 7 != y));
+    assert!(!grid.to_string().is_empty());
+    let grid = find_in_grid(u64::MAX - 3..=u64::MAX, 0..=3, |x, y| ((x ^ y) & 7) as u32);
+    assert!(!grid.to_string().is_empty());
     let grid = find_in_grid(3..=3, 4..=4, |_, _| 0);
     assert_eq!(grid.symmetric, None);
     assert!(!grid.to_string().is_empty());
