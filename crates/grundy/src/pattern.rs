@@ -22,8 +22,8 @@
 //!   values for Kayles where three periods past the preperiod are 107; its core is
 //!   private to `sequence`, hence the few lines here.)
 //! - **P-positions as residue classes.** The same detection on the indicator of value
-//!   0 (pure periods only): when its period `q` from `m` has P-positions in its
-//!   periodic part, the P-positions are the classes `n = r (mod q)` that hold a
+//!   0 (pure periods only), the least period `q` (from `m`) whose periodic part holds a
+//!   P-position: the P-positions are the classes `n = r (mod q)` that hold a
 //!   P-position at `m..m + q`, and the positions before `m` that differ from the classes
 //!   are listed as exceptions ("and also n = 1", "except n = 7").
 //! - **P-positions by a recurrence**, when they are not residue classes:
@@ -384,6 +384,15 @@ fn claimed(len: usize, from: usize, period: usize) -> bool {
 /// The least period of `g` by the claim rule, pure (`arithmetic` false) or with a
 /// positive saltus, and its least start: `(from, period, saltus)` in indices.
 fn least_period(g: &[u32], arithmetic: bool) -> Option<(usize, usize, u32)> {
+    least_period_where(g, arithmetic, |_, _| true)
+}
+
+/// [`least_period`] among the relations `(from, period)` that `accept` takes.
+fn least_period_where(
+    g: &[u32],
+    arithmetic: bool,
+    accept: impl Fn(usize, usize) -> bool,
+) -> Option<(usize, usize, u32)> {
     let len = g.len();
     let last = len.checked_sub(1)?;
     for period in 1..=len / 3 {
@@ -399,7 +408,7 @@ fn least_period(g: &[u32], arithmetic: bool) -> Option<(usize, usize, u32)> {
         }
         // The relation holds for every index from `from` on, so the periodic part is
         // `from..len`: `len - from` values, the first `period` of them its base.
-        if claimed(len, from, period) {
+        if claimed(len, from, period) && accept(from, period) {
             return Some((from, period, saltus));
         }
     }
@@ -446,7 +455,10 @@ fn sequence_p_positions(first: u64, values: &[u32]) -> SequencePPositions {
 /// least one P-position in its periodic part.
 fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     let indicator: Vec<u32> = values.iter().map(|&v| u32::from(v == 0)).collect();
-    let (from, period, _) = least_period(&indicator, false)?;
+    // A run of non-zero values at the end is a period 1 holding no P-position; the
+    // classes are the least period whose periodic part holds one.
+    let (from, period, _) =
+        least_period_where(&indicator, false, |from, _| indicator[from..].contains(&1))?;
     let modulus = period as u64;
     let mut residues: Vec<u64> = (from..from + period)
         .filter(|&i| indicator[i] == 1)

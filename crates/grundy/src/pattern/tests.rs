@@ -89,6 +89,10 @@ fn subtraction_games_have_their_periods_and_residue_classes() {
         let seq = find_periodicity(&rule, &grundy_values(&rule, 300)).unwrap();
         assert_eq!((seq.preperiod as u64, seq.period as u64), (0, p));
     }
+    // Bash m = 9 to 209: the range ends with nine non-zero values after 200, a period
+    // 1 of the P-positions' indicator with none in it; the classes are still mod 10.
+    let found = find_in_sequence(0, &table(209, |n| format!("bash[9]({n})")));
+    assert_eq!(residues(&found), (10, vec![0], 0, vec![], vec![]));
     let text = find_in_sequence(0, &table(100, |n| format!("sub[1, 3, 4]({n})"))).to_string();
     assert!(
         text.contains(
