@@ -33,6 +33,7 @@ pub mod catalogue;
 pub mod family;
 pub mod games;
 pub mod lang;
+pub mod pattern;
 pub mod rules;
 pub mod sequence;
 pub mod sums;
