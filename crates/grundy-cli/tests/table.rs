@@ -96,6 +96,37 @@ fn text_and_csv_hold_the_same_cells() {
 }
 
 #[test]
+fn patterns_are_found_and_stated_on_their_range() {
+    let said = |args: &[&str]| {
+        let table = stdout_json(&grundy(args));
+        table["patterns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let bash = said(&["table", "--json", "bash[4](n)", "n=0..200"]);
+    assert!(bash.contains("period 5 from n = 0"), "{bash}");
+    assert!(
+        bash.contains("P-positions for n <= 200 are exactly n = 0 (mod 5)"),
+        "{bash}"
+    );
+    let wythoff = said(&["table", "--json", "wythoff(x, y)", "x=0..30", "y=0..30"]);
+    assert!(wythoff.contains("b_k = a_k + k"), "{wythoff}");
+    let grundy_game = said(&["table", "--json", "grundy_game(n)", "n=0..2000"]);
+    assert!(grundy_game.contains("no pattern found"), "{grundy_game}");
+    assert!(!grundy_game.contains("periodic"), "{grundy_game}");
+    let text = grundy(&["table", "sub[1, 3, 4](n)", "n=0..100"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("pattern: P-positions for n <= 100 are exactly n = 0, 2 (mod 7)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn plots_are_written_as_svg_and_png() {
     let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

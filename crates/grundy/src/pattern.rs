@@ -15,8 +15,9 @@
 //!   [`crate::sequence::find_periodicity`] does; a pure period is looked for first, an
 //!   arithmetic one only when no pure period is claimed. **Claim rule:** the values from
 //!   `n0` to the end hold the period at least three times (`N + 1 - n0 >= 3p`) and
-//!   number at least seven, so that two or three equal values at the end are not taken
-//!   for a period of 1. The least such `p` is reported, with its least `n0`. (That
+//!   number at least seven and a quarter of the range, so that a few equal values at
+//!   the end are not taken for a period of 1 (an outcome table of Fibonacci Nim to
+//!   1000 ends in 13 N-positions). The least such `p` is reported, with its least `n0`. (That
 //!   function needs a heap rule, whose theorems decide its claims, and its own claim
 //!   rule asks the periodic part to be as long as the preperiod plus a period: 166
 //!   values for Kayles where three periods past the preperiod are 107; its core is
@@ -378,7 +379,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// claimed (see the module documentation).
 fn claimed(len: usize, from: usize, period: usize) -> bool {
     let seen = len - from;
-    seen >= 3 * period && seen >= MIN_PERIODIC_VALUES
+    seen >= 3 * period && seen >= MIN_PERIODIC_VALUES && seen >= len.div_ceil(4)
 }
 
 /// The least period of `g` by the claim rule, pure (`arithmetic` false) or with a

@@ -327,10 +327,44 @@ fn relabel(failure: Failure, at: &impl Fn(String) -> String) -> Failure {
     }
 }
 
-/// The patterns found, as sentences. Nimbers beyond 32 bits are not searched.
+/// The patterns found ([`grundy::pattern`]), as sentences, each stating the
+/// range it was checked on. Tables with a nimber beyond 32 bits or a variable
+/// below 0 or beyond 64 bits are not searched.
 fn patterns(table: &Table) -> Vec<String> {
-    let _ = table;
-    Vec::new()
+    let Some(values) = table
+        .cells
+        .iter()
+        .map(Cell::small)
+        .collect::<Option<Vec<u32>>>()
+    else {
+        return Vec::new();
+    };
+    let Some(lows) = table
+        .axes
+        .iter()
+        .map(|axis| {
+            let low = u64::try_from(&axis.low).ok()?;
+            low.checked_add(axis.count - 1)?;
+            Some(low)
+        })
+        .collect::<Option<Vec<u64>>>()
+    else {
+        return Vec::new();
+    };
+    let found = match table.axes.as_slice() {
+        [_] => grundy::pattern::find_in_sequence(lows[0], &values).to_string(),
+        [rows, columns] => {
+            let width = columns.count;
+            grundy::pattern::find_in_grid(
+                lows[0]..=lows[0] + (rows.count - 1),
+                lows[1]..=lows[1] + (width - 1),
+                |x, y| values[((x - lows[0]) * width + (y - lows[1])) as usize],
+            )
+            .to_string()
+        }
+        _ => String::new(),
+    };
+    found.lines().map(str::to_owned).collect()
 }
 
 fn write_text(table: &Table, patterns: &[String], out: &mut impl Write) -> io::Result<()> {

@@ -522,12 +522,12 @@ proptest! {
         if let Some(p) = &found.period {
             let (from, period) = ((p.from - first) as usize, p.period as usize);
             prop_assert!(holds(&g, from, period, p.saltus));
-            prop_assert!(len - from >= 3 * period && len - from >= 7);
+            prop_assert!(len - from >= 3 * period && len - from >= 7 && len - from >= len.div_ceil(4));
             prop_assert!(from == 0 || !holds(&g, from - 1, period, p.saltus));
             // No smaller period of the same kind (pure, or any) is claimable.
             for q in 1..period {
                 for n0 in 0..len {
-                    if len - n0 >= 3 * q && len - n0 >= 7 {
+                    if len - n0 >= 3 * q && len - n0 >= 7 && len - n0 >= len.div_ceil(4) {
                         let s = g[n0 + q].wrapping_sub(g[n0]);
                         let kind = (s == 0) == (p.saltus == 0) || p.saltus != 0;
                         prop_assert!(!(kind && holds(&g, n0, q, s)), "period {q} saltus {s} from {n0}");
@@ -537,7 +537,7 @@ proptest! {
         } else {
             for q in 1..=len / 3 {
                 for n0 in 0..len {
-                    if len - n0 >= 3 * q && len - n0 >= 7 {
+                    if len - n0 >= 3 * q && len - n0 >= 7 && len - n0 >= len.div_ceil(4) {
                         let s = g[n0 + q].wrapping_sub(g[n0]);
                         prop_assert!(!holds(&g, n0, q, s), "missed period {q} saltus {s} from {n0}");
                     }
