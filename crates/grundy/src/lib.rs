@@ -15,7 +15,10 @@
 //! * [`sums`]: sums of components of any families and how they are answered
 //!   ([`analysis`]: who wins, nimber, winning moves; misère, every, rounds);
 //! * [`games`]: every family grundy knows, one module each;
-//! * [`catalogue`]: the registry that turns expressions into positions.
+//! * [`catalogue`]: the registry that turns expressions into positions;
+//! * [`table`] and [`pattern`]: many positions answered with one shared search
+//!   (`grundy table`), and the periods, residue classes, recurrences and
+//!   complementary pairs found in such tables, each stated on its range.
 //!
 //! ```
 //! use grundy::analysis::{solve, SolveOptions};
