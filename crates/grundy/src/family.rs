@@ -232,8 +232,7 @@ pub trait PositionSearch<P>: Send {
     ///
     /// # Errors
     /// [`SearchError::StateLimit`] when the search needs more than its limit.
-    fn moves_to_nimber(&mut self, target: &BigUint, max: usize)
-    -> Result<MovesTo<P>, SearchError>;
+    fn moves_to_nimber(&mut self, target: &BigUint, max: usize) -> Result<MovesTo<P>, SearchError>;
 }
 
 /// A position's nimber and its options' nimbers, found by a family's own search.

@@ -639,7 +639,11 @@ mod tests {
                     .filter(|after| solver.nimber(after).unwrap() == target)
                     .collect();
                 let found = search.moves_to_nimber(&target.into(), 2).unwrap();
-                assert_eq!(found.count, BigUint::from(expected.len()), "{board} to {target}");
+                assert_eq!(
+                    found.count,
+                    BigUint::from(expected.len()),
+                    "{board} to {target}"
+                );
                 let listed: Vec<&Vec<Board>> = found.listed.iter().collect();
                 assert_eq!(listed, expected.into_iter().take(2).collect::<Vec<_>>());
             }

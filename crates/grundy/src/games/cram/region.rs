@@ -23,7 +23,11 @@
 
 /// Bits `0..n` set (`n < 128`).
 pub(super) const fn low(n: usize) -> u128 {
-    if n >= 128 { u128::MAX } else { (1u128 << n) - 1 }
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
 }
 
 /// The column masks of a frame of stride `w`, over all 128 bits.
@@ -284,15 +288,19 @@ impl Shape {
         if base.w == base.h {
             let turned = base.transposed();
             let more = turned.mirrors();
-            image = image.min(turned.bits).min(more[0]).min(more[1]).min(more[2]);
+            image = image
+                .min(turned.bits)
+                .min(more[0])
+                .min(more[1])
+                .min(more[2]);
             let n = base.w;
             // `turned` is the transpose, (i, j) -> (j, i); its half turn `more[2]`
             // is the image under the anti-diagonal reflection,
             // (i, j) -> (n - 1 - j, n - 1 - i).
             let diagonal =
                 turned.bits == base.bits && (0..n).all(|i| base.bits & base.cell(i, i) == 0);
-            let anti = more[2] == base.bits
-                && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == 0);
+            let anti =
+                more[2] == base.bits && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == 0);
             zero = zero || diagonal || anti;
         }
         Canonical {

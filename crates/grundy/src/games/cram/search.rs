@@ -311,7 +311,8 @@ impl Search {
         }
         let g = candidates.set.trailing_zeros();
         if exact || g <= most {
-            self.table.insert(region.image, usize::from(region.w), g as u8)?;
+            self.table
+                .insert(region.image, usize::from(region.w), g as u8)?;
             Ok(Some(g as u8))
         } else {
             Ok(None)
@@ -503,7 +504,10 @@ impl BoardSearch {
         let mut g = bound;
         'values: for r in 0..bound {
             let options = &self.regions[k].options;
-            if options.iter().any(|o| matches!(o.1, Known::Exact(v) if v == r)) {
+            if options
+                .iter()
+                .any(|o| matches!(o.1, Known::Exact(v) if v == r))
+            {
                 continue;
             }
             for &i in &order {

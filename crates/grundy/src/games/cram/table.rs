@@ -140,12 +140,17 @@ mod tests {
     fn stores_packed_and_wide_keys_and_keeps_its_limit() {
         let mut table = Table::new(3000);
         for k in 0..2000u128 {
-            table.insert(k * 7919, (k % 11) as usize + 1, (k % 61) as u8).unwrap();
+            table
+                .insert(k * 7919, (k % 11) as usize + 1, (k % 61) as u8)
+                .unwrap();
         }
         table.insert(1 << 100, 3, 5).unwrap();
         assert_eq!(table.len(), 2001);
         for k in 0..2000u128 {
-            assert_eq!(table.get(k * 7919, (k % 11) as usize + 1), Some((k % 61) as u8));
+            assert_eq!(
+                table.get(k * 7919, (k % 11) as usize + 1),
+                Some((k % 61) as u8)
+            );
             assert_eq!(table.get(k * 7919, (k % 11) as usize + 2), None);
         }
         assert_eq!(table.get(1 << 100, 3), Some(5));
