@@ -21,6 +21,8 @@
 //! next to one and whose neighbours all have pendants (his "bridges"; they are
 //! never adjacent, so they go together). P. Beling, igs crate, `games::cram`.
 
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr, Sub};
+
 /// Bits `0..n` set (`n < 128`).
 pub(super) const fn low(n: usize) -> u128 {
     if n >= 128 {
@@ -30,63 +32,169 @@ pub(super) const fn low(n: usize) -> u128 {
     }
 }
 
-/// The column masks of a frame of stride `w`, over all 128 bits.
+/// The column masks of a frame of stride `w`, over all the bits of a word.
 #[derive(Clone, Copy)]
-pub(super) struct Masks {
-    pub(super) first_col: u128,
-    pub(super) last_col: u128,
+pub(super) struct Masks<B> {
+    first_col: B,
+    last_col: B,
 }
 
-impl Masks {
-    const fn of(w: usize) -> Self {
-        let mut first_col = 0u128;
-        let mut i = 0;
-        while i < 128 {
-            first_col |= 1 << i;
-            i += w;
-        }
-        Self {
-            first_col,
-            last_col: first_col << (w - 1),
-        }
-    }
-}
-
-/// The masks of every stride from 1 to 128 (index 0 is stride 1).
-static MASKS: [Masks; 128] = {
+/// The masks of every stride from 1 to `N` (index 0 is stride 1), over `N`
+/// bits.
+const fn masks_of<const N: usize>() -> [Masks<u128>; N] {
     let mut all = [Masks {
         first_col: 0,
         last_col: 0,
-    }; 128];
+    }; N];
     let mut w = 1;
-    while w <= 128 {
-        all[w - 1] = Masks::of(w);
+    while w <= N {
+        let mut first_col = 0u128;
+        let mut i = 0;
+        while i < N {
+            first_col |= 1 << i;
+            i += w;
+        }
+        all[w - 1] = Masks {
+            first_col,
+            last_col: first_col << (w - 1) & low(N),
+        };
         w += 1;
+    }
+    all
+}
+
+static MASKS_128: [Masks<u128>; 128] = masks_of::<128>();
+
+static MASKS_64: [Masks<u64>; 64] = {
+    let wide = masks_of::<64>();
+    let mut all = [Masks {
+        first_col: 0,
+        last_col: 0,
+    }; 64];
+    let mut i = 0;
+    while i < 64 {
+        all[i] = Masks {
+            first_col: wide[i].first_col as u64,
+            last_col: wide[i].last_col as u64,
+        };
+        i += 1;
     }
     all
 };
 
-/// The masks of stride `w` (`1..=128`).
-pub(super) fn masks(w: usize) -> Masks {
-    MASKS[w - 1]
+/// A word of cells: `u64` for frames of fewer than 64 cells (the common case,
+/// twice as fast), `u128` for the others. Shifts stay below the word's width:
+/// a frame of `h x w` cells in a word of `N` bits has `h * w < N`, or
+/// `h * w <= 128` for `u128` with every shift below 128.
+pub(super) trait Bits:
+    Copy
+    + Eq
+    + Ord
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+    + Sub<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: usize;
+    fn masks(w: usize) -> Masks<Self>;
+    fn count(self) -> u32;
+    fn trailing(self) -> usize;
+    fn leading(self) -> usize;
+    fn reversed(self) -> Self;
+    fn low(n: usize) -> Self;
+    fn wide(self) -> u128;
+    /// `bits` in a word of this width (the caller checks they fit).
+    fn narrow(bits: u128) -> Self;
+}
+
+impl Bits for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: usize = 64;
+    fn masks(w: usize) -> Masks<Self> {
+        MASKS_64[w - 1]
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn trailing(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn leading(self) -> usize {
+        self.leading_zeros() as usize
+    }
+    fn reversed(self) -> Self {
+        self.reverse_bits()
+    }
+    fn low(n: usize) -> Self {
+        if n >= 64 { Self::MAX } else { (1 << n) - 1 }
+    }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+    fn narrow(bits: u128) -> Self {
+        bits as Self
+    }
+}
+
+impl Bits for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: usize = 128;
+    fn masks(w: usize) -> Masks<Self> {
+        MASKS_128[w - 1]
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn trailing(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn leading(self) -> usize {
+        self.leading_zeros() as usize
+    }
+    fn reversed(self) -> Self {
+        self.reverse_bits()
+    }
+    fn low(n: usize) -> Self {
+        low(n)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+    fn narrow(bits: u128) -> Self {
+        bits
+    }
+}
+
+/// Whether a frame whose cells lie in `bits` (stride `w`) fits a `u64`, with
+/// every shift of the region code below 64.
+pub(super) const fn fits_u64(bits: u128, w: usize) -> bool {
+    bits >> 63 == 0 && w < 64
 }
 
 /// The cells next to a cell of `m`, in a frame of stride `w`.
-pub(super) fn spread(m: u128, w: usize) -> u128 {
-    let masks = masks(w);
+pub(super) fn spread<B: Bits>(m: B, w: usize) -> B {
+    let masks = B::masks(w);
     ((m & !masks.last_col) << 1) | ((m & !masks.first_col) >> 1) | (m << w) | (m >> w)
 }
 
 /// The horizontal dominoes of `s` (by their left cell) and its vertical ones
 /// (by their upper cell).
-pub(super) fn dominoes(s: u128, w: usize) -> (u128, u128) {
-    (s & (s >> 1) & !masks(w).last_col, s & (s >> w))
+pub(super) fn dominoes<B: Bits>(s: B, w: usize) -> (B, B) {
+    (s & (s >> 1) & !B::masks(w).last_col, s & (s >> w))
 }
 
 /// `s` without isolated cells and with the pendant reduction of the module
 /// documentation applied until nothing changes.
-pub(super) fn reduce(mut s: u128, w: usize) -> u128 {
-    let last = masks(w).last_col;
+pub(super) fn reduce<B: Bits>(mut s: B, w: usize) -> B {
+    let last = B::masks(w).last_col;
     loop {
         // Cells with a neighbour to the right, left, below, above.
         let right = s & (s >> 1) & !last;
@@ -98,23 +206,23 @@ pub(super) fn reduce(mut s: u128, w: usize) -> u128 {
         let pendants = any & !two;
         // The cell each pendant hangs on, direction by direction; a cell met
         // twice keeps its first pendant and loses the later ones.
-        let mut drop = 0u128;
+        let mut drop = B::ZERO;
         let mut held = (pendants & down) << w;
         let from_left = (pendants & right) << 1;
-        drop |= (from_left & held) >> 1;
-        held |= from_left;
+        drop = drop | (from_left & held) >> 1;
+        held = held | from_left;
         let from_below = (pendants & up) >> w;
-        drop |= (from_below & held) << w;
-        held |= from_below;
+        drop = drop | (from_below & held) << w;
+        held = held | from_below;
         let from_right = (pendants & left) >> 1;
-        drop |= (from_right & held) << 1;
-        held |= from_right;
+        drop = drop | (from_right & held) << 1;
+        held = held | from_right;
         // Bridges: neither pendant nor held, every neighbour held (isolated
         // cells too).
         let free = s & !held;
-        drop |= s & !pendants & !held & !spread(free, w);
+        drop = drop | (s & !pendants & !held & !spread(free, w));
         let before = s;
-        s &= any & !drop;
+        s = s & any & !drop;
         if s == before {
             return s;
         }
@@ -122,10 +230,10 @@ pub(super) fn reduce(mut s: u128, w: usize) -> u128 {
 }
 
 /// Calls `visit` with each connected region of `s` (of two cells or more).
-pub(super) fn each_region(s: u128, w: usize, mut visit: impl FnMut(u128)) {
+pub(super) fn each_region<B: Bits>(s: B, w: usize, mut visit: impl FnMut(B)) {
     let mut rest = s;
-    while rest != 0 {
-        let mut region = rest & rest.wrapping_neg();
+    while rest != B::ZERO {
+        let mut region = B::ONE << rest.trailing();
         loop {
             let grown = (region | spread(region, w)) & rest;
             if grown == region {
@@ -133,8 +241,8 @@ pub(super) fn each_region(s: u128, w: usize, mut visit: impl FnMut(u128)) {
             }
             region = grown;
         }
-        rest &= !region;
-        if region & (region - 1) != 0 {
+        rest = rest & !region;
+        if region & (region - B::ONE) != B::ZERO {
             visit(region);
         }
     }
@@ -142,8 +250,8 @@ pub(super) fn each_region(s: u128, w: usize, mut visit: impl FnMut(u128)) {
 
 /// A set of cells cropped to its bounding box: `h` rows of stride `w`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Shape {
-    pub(super) bits: u128,
+pub(super) struct Shape<B> {
+    pub(super) bits: B,
     pub(super) h: usize,
     pub(super) w: usize,
 }
@@ -158,83 +266,75 @@ pub(super) struct Canonical {
     pub(super) zero: bool,
 }
 
-/// Reverses the low `w` bits of `row` (`w <= 16`).
-const fn reversed(row: u128, w: usize) -> u128 {
-    ((row as u16).reverse_bits() >> (16 - w)) as u128
-}
-
-impl Shape {
+impl<B: Bits> Shape<B> {
     /// Crops the non-empty set `m` of a frame of stride `w`.
-    pub(super) fn crop(m: u128, w: usize) -> Self {
-        let r0 = m.trailing_zeros() as usize / w;
-        let r1 = (127 - m.leading_zeros() as usize) / w;
+    pub(super) fn crop(m: B, w: usize) -> Self {
+        let r0 = m.trailing() / w;
+        let r1 = (B::BITS - 1 - m.leading()) / w;
         let mut m = m >> (r0 * w);
         let h = r1 - r0 + 1;
         // The columns used: fold the rows onto the first.
-        let mut columns = 0u128;
-        let row = low(w);
+        let mut columns = B::ZERO;
+        let row = B::low(w);
         let mut rest = m;
-        while rest != 0 {
-            columns |= rest & row;
-            rest >>= w;
+        while rest != B::ZERO {
+            columns = columns | (rest & row);
+            rest = rest >> w;
         }
-        let c0 = columns.trailing_zeros() as usize;
-        let c1 = 127 - columns.leading_zeros() as usize;
+        let c0 = columns.trailing();
+        let c1 = B::BITS - 1 - columns.leading();
         let w2 = c1 - c0 + 1;
-        if c0 == 0 && w2 == w {
+        if w2 == w {
             return Self { bits: m, h, w };
         }
-        m >>= c0;
-        let row2 = low(w2);
-        let mut bits = 0u128;
+        m = m >> c0;
+        let row2 = B::low(w2);
+        let mut bits = B::ZERO;
         for i in 0..h {
-            bits |= ((m >> (i * w)) & row2) << (i * w2);
+            bits = bits | ((m >> (i * w)) & row2) << (i * w2);
         }
         Self { bits, h, w: w2 }
     }
 
-    /// The same cells turned a quarter about the main diagonal: `w` rows of
-    /// stride `h`.
+    /// The same cells turned about the main diagonal: `w` rows of stride `h`.
     fn transposed(&self) -> Self {
         let (h, w) = (self.h, self.w);
-        let mut bits = 0u128;
-        for i in 0..h {
-            let mut row = (self.bits >> (i * w)) & low(w);
-            while row != 0 {
-                let j = row.trailing_zeros() as usize;
-                row &= row - 1;
-                bits |= 1 << (j * h + i);
-            }
+        let mut bits = B::ZERO;
+        let mut rest = self.bits;
+        while rest != B::ZERO {
+            let p = rest.trailing();
+            rest = rest & (rest - B::ONE);
+            let (i, j) = (p / w, p % w);
+            bits = bits | B::ONE << (j * h + i);
         }
         Self { bits, h: w, w: h }
     }
 
-    /// The images mirrored left-right, top-bottom, and both (a half turn), of
-    /// a shape at most 16 wide.
-    fn mirrors(&self) -> [u128; 3] {
+    /// The images mirrored left-right, top-bottom, and both (a half turn).
+    fn mirrors(&self) -> [B; 3] {
         let (h, w) = (self.h, self.w);
-        let mut t = [0u128; 3];
+        let row = B::low(w);
+        let mut tb = B::ZERO;
         for i in 0..h {
-            let row = (self.bits >> (i * w)) & low(w);
-            let rev = reversed(row, w);
-            let down = (h - 1 - i) * w;
-            t[0] |= rev << (i * w);
-            t[1] |= row << down;
-            t[2] |= rev << down;
+            tb = tb | ((self.bits >> (i * w)) & row) << ((h - 1 - i) * w);
         }
-        t
+        // Reversing all the bits turns the frame half a turn.
+        let shift = B::BITS - h * w;
+        let half = self.bits.reversed() >> shift;
+        let lr = tb.reversed() >> shift;
+        [lr, tb, half]
     }
 
-    const fn cell(&self, i: usize, j: usize) -> u128 {
-        1 << (i * self.w + j)
+    fn cell(&self, i: usize, j: usize) -> B {
+        B::ONE << (i * self.w + j)
     }
 
     /// Whether the symmetry strategy proves this set a second-player win, given
     /// its mirror images: it is invariant under an involution of its box that
     /// fixes none of its cells and swaps no two adjacent ones of them.
-    fn zero_by_mirrors(&self, [lr, tb, half]: [u128; 3]) -> bool {
+    fn zero_by_mirrors(&self, [lr, tb, half]: [B; 3]) -> bool {
         let (s, h, w) = (self.bits, self.h, self.w);
-        let has = |m: u128| s & m == m;
+        let has = |m: B| s & m == m;
         if half == s {
             let holds = match (h % 2, w % 2) {
                 (0, 0) => true,
@@ -288,23 +388,19 @@ impl Shape {
         if base.w == base.h {
             let turned = base.transposed();
             let more = turned.mirrors();
-            image = image
-                .min(turned.bits)
-                .min(more[0])
-                .min(more[1])
-                .min(more[2]);
+            image = image.min(turned.bits).min(more[0]).min(more[1]).min(more[2]);
             let n = base.w;
             // `turned` is the transpose, (i, j) -> (j, i); its half turn `more[2]`
             // is the image under the anti-diagonal reflection,
             // (i, j) -> (n - 1 - j, n - 1 - i).
-            let diagonal =
-                turned.bits == base.bits && (0..n).all(|i| base.bits & base.cell(i, i) == 0);
-            let anti =
-                more[2] == base.bits && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == 0);
+            let diagonal = turned.bits == base.bits
+                && (0..n).all(|i| base.bits & base.cell(i, i) == B::ZERO);
+            let anti = more[2] == base.bits
+                && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == B::ZERO);
             zero = zero || diagonal || anti;
         }
         Canonical {
-            image,
+            image: image.wide(),
             w: base.w,
             zero,
         }

@@ -33,7 +33,7 @@
 //!   questions teach is kept per option, so that the moves to a given nimber
 //!   are then found with few new questions ([`BoardSearch`]).
 
-use super::region::{Shape, dominoes, each_region, reduce};
+use super::region::{Bits, Shape, dominoes, each_region, fits_u64, reduce};
 use super::table::Table;
 use crate::theory::solver::SearchError;
 
@@ -94,6 +94,18 @@ impl Candidates {
             self.remove_largest();
         }
     }
+}
+
+/// How far the domino on cells `p` and `p + step` of an `h x w` frame lies
+/// from the frame's centre (in half cells, at most 255): central moves are
+/// tried first among options of equal cost, as in Beling's move iterators.
+const fn off_centre(p: usize, step: usize, h: usize, w: usize) -> u32 {
+    let (i, j) = (p / w, p % w);
+    let (di, dj) = if step == 1 { (0, 1) } else { (1, 0) };
+    let rows = (2 * i + di).abs_diff(h - 1);
+    let cols = (2 * j + dj).abs_diff(w - 1);
+    let d = rows + cols;
+    if d > 255 { 255 } else { d as u32 }
 }
 
 /// The highest bit of `set` alone (0 for the empty set).
@@ -162,8 +174,8 @@ impl Search {
     }
 
     /// What is known of the connected set `m` of a frame of stride `w`.
-    fn part(&self, m: u128, w: usize) -> Part {
-        let cells = m.count_ones();
+    fn part<B: Bits>(&self, m: B, w: usize) -> Part {
+        let cells = m.count();
         if cells <= 3 {
             // A domino, a line of three or an L: every move leaves at most one cell.
             return Part::Known(1);
@@ -186,6 +198,15 @@ impl Search {
     /// unknown ones on the stack (two equal ones cancel) and gives the xor of
     /// the known ones' nimbers.
     fn split(&mut self, s: u128, w: usize) -> u8 {
+        SPLITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if fits_u64(s, w) {
+            self.split_in(u64::narrow(s), w)
+        } else {
+            self.split_in(s, w)
+        }
+    }
+
+    fn split_in<B: Bits>(&mut self, s: B, w: usize) -> u8 {
         let s = if self.reduction { reduce(s, w) } else { s };
         let start = self.regions.len();
         let mut x = 0u8;
@@ -239,6 +260,7 @@ impl Search {
         found
     }
 
+    #[allow(dead_code)]
     fn in_set_searched(
         &mut self,
         region: Region,
@@ -246,6 +268,8 @@ impl Search {
         pending: usize,
     ) -> Result<Option<u8>, SearchError> {
         let (s, w) = (region.image, usize::from(region.w));
+        NODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let h = (127 - s.leading_zeros() as usize) / w + 1;
         let (horizontal, vertical) = dominoes(s, w);
         let moves = horizontal.count_ones() + vertical.count_ones();
         let bound = moves.min(u32::from(region.cells) / 2);
@@ -271,7 +295,7 @@ impl Search {
                 if len == 0 {
                     candidates.remove(x);
                 } else {
-                    let cost = self.largest_first(start);
+                    let cost = self.largest_first(start) << 8 | off_centre(p, step, h, w);
                     self.pending.push(Pending {
                         first: start as u32,
                         len: len as u32,
@@ -390,6 +414,7 @@ impl BoardSearch {
         for k in 0..self.regions.len() {
             g ^= self.region_nimber(k)?;
         }
+        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("nodes {} splits {} stored {}", NODES.load(std::sync::atomic::Ordering::Relaxed), SPLITS.load(std::sync::atomic::Ordering::Relaxed), self.search.table.len()); }
         Ok(g)
     }
 
@@ -433,47 +458,45 @@ impl BoardSearch {
         self.regions[k].regions = list;
     }
 
-    /// Whether option `i` of root region `k` has nimber `target`, by the
-    /// search if not yet known.
-    fn has_nimber(&mut self, k: usize, i: usize, target: u8) -> Result<bool, SearchError> {
-        let Known::Unknown {
-            mut x,
-            first,
-            len,
-            excluded,
-        } = self.regions[k].options[i].1
-        else {
-            let Known::Exact(g) = self.regions[k].options[i].1 else {
-                unreachable!()
-            };
-            return Ok(g == target);
+    /// The nimber of option `i` of root region `k` if it lies in `set` (or
+    /// is known anyway), by the search if not yet known; what the search
+    /// answers is kept.
+    fn ask(&mut self, k: usize, i: usize, set: u64) -> Result<Option<u8>, SearchError> {
+        let (mut x, first, len, excluded) = match self.regions[k].options[i].1 {
+            Known::Exact(g) => return Ok(Some(g)),
+            Known::Unknown {
+                x,
+                first,
+                len,
+                excluded,
+            } => (x, first as usize, len as usize, excluded),
         };
-        if excluded >> target & 1 == 1 {
-            return Ok(false);
+        let set = set & !excluded;
+        if set == 0 {
+            return Ok(None);
         }
         // Value all regions but the largest, once.
-        let first = first as usize;
-        for index in first + 1..first + len as usize {
+        for index in first + 1..first + len {
             let region = self.regions[k].regions[index];
             x ^= self.search.exact(region)?;
         }
         let largest = self.regions[k].regions[first];
-        let asked = target ^ x;
-        let answer = if asked < 64 {
-            self.search.in_set(largest, 1 << asked)?
-        } else {
-            None
-        };
+        let answer = self.search.in_set(largest, xored(set, x))?.map(|g| g ^ x);
         self.regions[k].options[i].1 = match answer {
-            Some(g) => Known::Exact(g ^ x),
+            Some(g) => Known::Exact(g),
             None => Known::Unknown {
                 x,
                 first: first as u32,
                 len: 1,
-                excluded: excluded | 1 << target,
+                excluded: excluded | set,
             },
         };
-        Ok(answer.is_some_and(|g| g ^ x == target))
+        Ok(answer)
+    }
+
+    /// Whether option `i` of root region `k` has nimber `target` (below 64).
+    fn has_nimber(&mut self, k: usize, i: usize, target: u8) -> Result<bool, SearchError> {
+        Ok(self.ask(k, i, 1 << target)? == Some(target))
     }
 
     /// The nimber of root region `k`, by aspiration.
@@ -491,13 +514,20 @@ impl BoardSearch {
         let bound = count.min(cells.count_ones() / 2) as u8;
         // The options still unknown, cheapest first.
         let mut order: Vec<usize> = (0..self.regions[k].options.len()).collect();
-        let cost = |root: &RootRegion, i: usize| match root.options[i].1 {
-            Known::Exact(_) => 0,
-            Known::Unknown { first, len, .. } => root.regions
-                [first as usize..(first + len) as usize]
-                .iter()
-                .map(Region::cost)
-                .sum(),
+        let h = (127 - cells.leading_zeros() as usize) / w + 1;
+        let cost = |root: &RootRegion, i: usize| {
+            let (domino, known) = root.options[i];
+            let regions: u32 = match known {
+                Known::Exact(_) => 0,
+                Known::Unknown { first, len, .. } => root.regions
+                    [first as usize..(first + len) as usize]
+                    .iter()
+                    .map(Region::cost)
+                    .sum(),
+            };
+            let p = domino.trailing_zeros() as usize;
+            let step = 127 - domino.leading_zeros() as usize - p;
+            regions << 8 | off_centre(p, step, h, w)
         };
         let root = &self.regions[k];
         order.sort_by_key(|&i| cost(root, i));
@@ -510,8 +540,10 @@ impl BoardSearch {
             {
                 continue;
             }
+            // 0 is asked along: the moves to 0 are the winning moves of a
+            // lone region, asked for next.
             for &i in &order {
-                if self.has_nimber(k, i, r)? {
+                if self.ask(k, i, 1 << r | 1)? == Some(r) {
                     continue 'values;
                 }
             }
@@ -558,6 +590,10 @@ impl BoardSearch {
                 }
             }
         }
+        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("after moves: nodes {} splits {} stored {}", NODES.load(std::sync::atomic::Ordering::Relaxed), SPLITS.load(std::sync::atomic::Ordering::Relaxed), self.search.table.len()); }
         Ok(())
     }
 }
+
+static NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SPLITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
