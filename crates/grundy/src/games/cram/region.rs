@@ -388,13 +388,17 @@ impl<B: Bits> Shape<B> {
         if base.w == base.h {
             let turned = base.transposed();
             let more = turned.mirrors();
-            image = image.min(turned.bits).min(more[0]).min(more[1]).min(more[2]);
+            image = image
+                .min(turned.bits)
+                .min(more[0])
+                .min(more[1])
+                .min(more[2]);
             let n = base.w;
             // `turned` is the transpose, (i, j) -> (j, i); its half turn `more[2]`
             // is the image under the anti-diagonal reflection,
             // (i, j) -> (n - 1 - j, n - 1 - i).
-            let diagonal = turned.bits == base.bits
-                && (0..n).all(|i| base.bits & base.cell(i, i) == B::ZERO);
+            let diagonal =
+                turned.bits == base.bits && (0..n).all(|i| base.bits & base.cell(i, i) == B::ZERO);
             let anti = more[2] == base.bits
                 && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == B::ZERO);
             zero = zero || diagonal || anti;

@@ -364,8 +364,12 @@ enum Known {
 struct RootRegion {
     cells: u128,
     nimber: Option<u8>,
-    /// Each move (the two cells as a mask), in the board's move order.
-    options: Vec<(u128, Known)>,
+    /// Each move (the two cells as a mask), in the board's move order, with
+    /// its class: moves whose results are congruent (images of one another
+    /// under a symmetry of the square) are one class and have one nimber.
+    options: Vec<(u128, u32)>,
+    /// What is known of each class, and the first move of the class.
+    classes: Vec<(Known, u128)>,
     regions: Vec<Region>,
 }
 
@@ -388,6 +392,7 @@ impl BoardSearch {
                 cells,
                 nimber: None,
                 options: Vec::new(),
+                classes: Vec::new(),
                 regions: Vec::new(),
             });
         });
@@ -414,7 +419,14 @@ impl BoardSearch {
         for k in 0..self.regions.len() {
             g ^= self.region_nimber(k)?;
         }
-        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("nodes {} splits {} stored {}", NODES.load(std::sync::atomic::Ordering::Relaxed), SPLITS.load(std::sync::atomic::Ordering::Relaxed), self.search.table.len()); }
+        if std::env::var_os("CRAM_STATS").is_some() {
+            eprintln!(
+                "nodes {} splits {} stored {}",
+                NODES.load(std::sync::atomic::Ordering::Relaxed),
+                SPLITS.load(std::sync::atomic::Ordering::Relaxed),
+                self.search.table.len()
+            );
+        }
         Ok(g)
     }
 
@@ -427,6 +439,8 @@ impl BoardSearch {
         let (horizontal, vertical) = dominoes(cells, w);
         let mut both = horizontal | vertical;
         let mut options = Vec::new();
+        let mut classes = Vec::new();
+        let mut images: Vec<(u128, usize)> = Vec::new();
         let mut list = Vec::new();
         while both != 0 {
             let p = both.trailing_zeros() as usize;
@@ -436,6 +450,18 @@ impl BoardSearch {
                     continue;
                 }
                 let domino = 1 << p | 1 << (p + step);
+                let after = cells & !domino;
+                let image = if after == 0 {
+                    (0, 0)
+                } else {
+                    let shape = Shape::crop(after, w).canonical();
+                    (shape.image, shape.w)
+                };
+                if let Some(class) = images.iter().position(|&seen| seen == image) {
+                    options.push((domino, class as u32));
+                    continue;
+                }
+                images.push(image);
                 let start = self.search.regions.len();
                 let x = self.search.split(cells & !domino, w);
                 let known = if self.search.regions.len() == start {
@@ -451,18 +477,20 @@ impl BoardSearch {
                         excluded: 0,
                     }
                 };
-                options.push((domino, known));
+                options.push((domino, classes.len() as u32));
+                classes.push((known, domino));
             }
         }
         self.regions[k].options = options;
+        self.regions[k].classes = classes;
         self.regions[k].regions = list;
     }
 
-    /// The nimber of option `i` of root region `k` if it lies in `set` (or
-    /// is known anyway), by the search if not yet known; what the search
-    /// answers is kept.
-    fn ask(&mut self, k: usize, i: usize, set: u64) -> Result<Option<u8>, SearchError> {
-        let (mut x, first, len, excluded) = match self.regions[k].options[i].1 {
+    /// The nimber of the options of class `c` of root region `k` if it lies
+    /// in `set` (or is known anyway), by the search if not yet known; what
+    /// the search answers is kept.
+    fn ask(&mut self, k: usize, c: usize, set: u64) -> Result<Option<u8>, SearchError> {
+        let (mut x, first, len, excluded) = match self.regions[k].classes[c].0 {
             Known::Exact(g) => return Ok(Some(g)),
             Known::Unknown {
                 x,
@@ -482,7 +510,7 @@ impl BoardSearch {
         }
         let largest = self.regions[k].regions[first];
         let answer = self.search.in_set(largest, xored(set, x))?.map(|g| g ^ x);
-        self.regions[k].options[i].1 = match answer {
+        self.regions[k].classes[c].0 = match answer {
             Some(g) => Known::Exact(g),
             None => Known::Unknown {
                 x,
@@ -496,7 +524,8 @@ impl BoardSearch {
 
     /// Whether option `i` of root region `k` has nimber `target` (below 64).
     fn has_nimber(&mut self, k: usize, i: usize, target: u8) -> Result<bool, SearchError> {
-        Ok(self.ask(k, i, 1 << target)? == Some(target))
+        let class = self.regions[k].options[i].1 as usize;
+        Ok(self.ask(k, class, 1 << target)? == Some(target))
     }
 
     /// The nimber of root region `k`, by aspiration.
@@ -512,11 +541,11 @@ impl BoardSearch {
         self.prepare(k);
         let count = self.regions[k].options.len() as u32;
         let bound = count.min(cells.count_ones() / 2) as u8;
-        // The options still unknown, cheapest first.
-        let mut order: Vec<usize> = (0..self.regions[k].options.len()).collect();
+        // The classes of options, cheapest first.
+        let mut order: Vec<usize> = (0..self.regions[k].classes.len()).collect();
         let h = (127 - cells.leading_zeros() as usize) / w + 1;
         let cost = |root: &RootRegion, i: usize| {
-            let (domino, known) = root.options[i];
+            let (known, domino) = root.classes[i];
             let regions: u32 = match known {
                 Known::Exact(_) => 0,
                 Known::Unknown { first, len, .. } => root.regions
@@ -533,10 +562,10 @@ impl BoardSearch {
         order.sort_by_key(|&i| cost(root, i));
         let mut g = bound;
         'values: for r in 0..bound {
-            let options = &self.regions[k].options;
-            if options
+            let classes = &self.regions[k].classes;
+            if classes
                 .iter()
-                .any(|o| matches!(o.1, Known::Exact(v) if v == r))
+                .any(|c| matches!(c.0, Known::Exact(v) if v == r))
             {
                 continue;
             }
@@ -590,7 +619,14 @@ impl BoardSearch {
                 }
             }
         }
-        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("after moves: nodes {} splits {} stored {}", NODES.load(std::sync::atomic::Ordering::Relaxed), SPLITS.load(std::sync::atomic::Ordering::Relaxed), self.search.table.len()); }
+        if std::env::var_os("CRAM_STATS").is_some() {
+            eprintln!(
+                "after moves: nodes {} splits {} stored {}",
+                NODES.load(std::sync::atomic::Ordering::Relaxed),
+                SPLITS.load(std::sync::atomic::Ordering::Relaxed),
+                self.search.table.len()
+            );
+        }
         Ok(())
     }
 }

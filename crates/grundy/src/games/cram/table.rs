@@ -17,11 +17,17 @@ const NARROW: u32 = 54;
 /// The image and width of a packed slot; the nimber plus one lies above.
 const KEY_MASK: u64 = (1 << (NARROW + 4)) - 1;
 
+/// Eight packed slots, one cache line: a key is looked for in its home
+/// bucket and the following ones until a bucket with an empty slot.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket([u64; 8]);
+
 /// Exact nimbers of canonical regions.
 #[derive(Debug)]
 pub(super) struct Table {
-    /// Packed slots, 0 for empty; the length is 0 or a power of two.
-    slots: Vec<u64>,
+    /// Buckets of packed slots, 0 for empty; the length is 0 or a power of two.
+    slots: Vec<Bucket>,
     /// Filled packed slots.
     narrow: usize,
     wide: FxHashMap<u128, u8>,
@@ -72,12 +78,13 @@ impl Table {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                return None;
-            }
-            if slot & KEY_MASK == key {
-                return Some((slot >> (NARROW + 4)) as u8 - 1);
+            for &slot in &self.slots[i].0 {
+                if slot == 0 {
+                    return None;
+                }
+                if slot & KEY_MASK == key {
+                    return Some((slot >> (NARROW + 4)) as u8 - 1);
+                }
             }
             i = (i + 1) & mask;
         }
@@ -99,35 +106,35 @@ impl Table {
             self.wide.insert(Self::wide_key(image, w), nimber);
             return Ok(());
         };
-        if (self.narrow + 1) * 4 > self.slots.len() * 3 {
+        // At most seven eighths full.
+        if (self.narrow + 1) * 8 > self.slots.len() * 8 * 7 {
             self.grow();
         }
+        self.place(key | u64::from(nimber + 1) << (NARROW + 4));
+        self.narrow += 1;
+        Ok(())
+    }
+
+    /// Puts `slot`, whose key is absent, in the first empty slot from its home.
+    fn place(&mut self, slot: u64) {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
+        let mut i = self.home(slot & KEY_MASK);
         loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                self.slots[i] = key | u64::from(nimber + 1) << (NARROW + 4);
-                self.narrow += 1;
-                return Ok(());
-            }
-            if slot & KEY_MASK == key {
-                return Ok(());
+            if let Some(free) = self.slots[i].0.iter_mut().find(|s| **s == 0) {
+                *free = slot;
+                return;
             }
             i = (i + 1) & mask;
         }
     }
 
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1 << 10);
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        let mask = self.slots.len() - 1;
-        for slot in old.into_iter().filter(|&slot| slot != 0) {
-            let mut i = self.home(slot & KEY_MASK);
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
+        let size = (self.slots.len() * 2).max(1 << 7);
+        let old = std::mem::replace(&mut self.slots, vec![Bucket::default(); size]);
+        for bucket in old {
+            for slot in bucket.0.into_iter().filter(|&slot| slot != 0) {
+                self.place(slot);
             }
-            self.slots[i] = slot;
         }
     }
 }
