@@ -25,13 +25,21 @@
 //!   central cells and then mirrors: such boards are first-player wins
 //!   (nimber not 0), but their nimber is known only by search. The same test is
 //!   applied to every region met in the search.
-//! * **Search.** The rest is a depth-first search with a transposition table
-//!   of region nimbers, bounded by `--max-states`, as in Beling's igsolve
-//!   (P. Beling, M. Rogalski, *On pruning search trees of impartial games*,
-//!   Artificial Intelligence 283, 2020): regions as keys, canonical under
-//!   symmetry, cells counted by bit operations. Published values (Uiterwijk
-//!   and Barton; Beling): 4 x 5 = 2, 5 x 5 = 0, 5 x 6 = 2, 4 x 7 = 3, 5 x 7 = 1,
-//!   5 x 8 = 1, 4 x 9 = 1, 5 x 9 = 1, 5 x 10 = 2, 4 x 11 = 1.
+//! * **Reduction.** A cell whose every neighbour has a pendant cell (one
+//!   with no other neighbour) other than itself can be removed: the game is
+//!   unchanged (proof in the module `region`; Beling's star and bridge reductions).
+//! * **Search.** The rest is Beling and Rogalski's pruned search (P. Beling,
+//!   M. Rogalski, *On pruning search trees of impartial games*, Artificial
+//!   Intelligence 283, 2020), as in Beling's igsolve: a region is asked only
+//!   whether its nimber lies in a set, options are tried smallest first, and
+//!   the whole board's regions by aspiration (is the nimber 0, 1, ...?); see
+//!   the module `search`. Exact nimbers of canonical regions go to a
+//!   transposition table of at most `--max-states` regions (module `table`). The search is kept
+//!   after the nimber to find the moves to a given nimber (the winning moves)
+//!   with what it learnt ([`Family::position_search`]). Published values
+//!   (Uiterwijk and Barton; Beling): 4 x 5 = 2, 5 x 5 = 0, 5 x 6 = 2,
+//!   4 x 7 = 3, 5 x 7 = 1, 5 x 8 = 1, 4 x 9 = 1, 5 x 9 = 1, 5 x 10 = 2,
+//!   4 x 11 = 1.
 //!
 //! Boards of at most [`MOST_CELLS`] cells are supported (11 x 11, 8 x 15,
 //! 4 x 30, 1 x 121); larger ones are refused when the term is read.
@@ -379,8 +387,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             under a point reflection or mirror that fixes no empty cell and swaps no two adjacent \
             ones are 0 by the symmetry strategy (every even x even board); odd x even boards are \
             first-player wins by the same strategy after a central move. Other nimbers come \
-            from a search of regions, canonical under the 8 symmetries, in a table of at most \
-            --max-states regions (as in Beling's igsolve).",
+            from Beling and Rogalski's pruned search of regions (as in Beling's igsolve), \
+            canonical under the 8 symmetries, in a table of at most --max-states regions.",
     syntax: "cram(r, c), cram(\"ROW/ROW/...\")",
     examples: &["cram(4, 5)", "cram(\"..#./....\")", "cram(3, 3) + nim(2)"],
     kind: EntryKind::Game(build),
@@ -696,11 +704,12 @@ mod tests {
     #[test]
     #[ignore = "a few seconds in release"]
     fn published_values_of_larger_boards() {
-        // Beling's published values; 5 x 7 (1) takes about a minute and the
-        // larger boards far longer with this search, so they are not run here
-        // (see docs/BENCHMARKS.md, "Cram and Chomp against igsolve").
+        // Beling's published values; 5 x 7 takes under a second in release
+        // with the pruned search, 5 x 8 a few, the larger boards far longer:
+        // they are left to the benchmarks (scripts/bench-vs-igsolve.sh).
         let nimber = |r, c| Cram::nimber(&Board::new(r, c).unwrap(), usize::MAX).unwrap();
         assert_eq!(nimber(5, 6), 2);
         assert_eq!(nimber(4, 7), 3);
+        assert_eq!(nimber(7, 5), 1);
     }
 }

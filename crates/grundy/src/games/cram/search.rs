@@ -198,7 +198,6 @@ impl Search {
     /// unknown ones on the stack (two equal ones cancel) and gives the xor of
     /// the known ones' nimbers.
     fn split(&mut self, s: u128, w: usize) -> u8 {
-        SPLITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if fits_u64(s, w) {
             self.split_in(u64::narrow(s), w)
         } else {
@@ -260,7 +259,6 @@ impl Search {
         found
     }
 
-    #[allow(dead_code)]
     fn in_set_searched(
         &mut self,
         region: Region,
@@ -268,7 +266,6 @@ impl Search {
         pending: usize,
     ) -> Result<Option<u8>, SearchError> {
         let (s, w) = (region.image, usize::from(region.w));
-        NODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let h = (127 - s.leading_zeros() as usize) / w + 1;
         let (horizontal, vertical) = dominoes(s, w);
         let moves = horizontal.count_ones() + vertical.count_ones();
@@ -418,14 +415,6 @@ impl BoardSearch {
         let mut g = 0;
         for k in 0..self.regions.len() {
             g ^= self.region_nimber(k)?;
-        }
-        if std::env::var_os("CRAM_STATS").is_some() {
-            eprintln!(
-                "nodes {} splits {} stored {}",
-                NODES.load(std::sync::atomic::Ordering::Relaxed),
-                SPLITS.load(std::sync::atomic::Ordering::Relaxed),
-                self.search.table.len()
-            );
         }
         Ok(g)
     }
@@ -619,17 +608,6 @@ impl BoardSearch {
                 }
             }
         }
-        if std::env::var_os("CRAM_STATS").is_some() {
-            eprintln!(
-                "after moves: nodes {} splits {} stored {}",
-                NODES.load(std::sync::atomic::Ordering::Relaxed),
-                SPLITS.load(std::sync::atomic::Ordering::Relaxed),
-                self.search.table.len()
-            );
-        }
         Ok(())
     }
 }
-
-static NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static SPLITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -4,7 +4,7 @@
 //! A region whose canonical image fits in 54 bits (every region of a board of
 //! at most 54 cells) takes one `u64` slot of an open-addressing table: image,
 //! width (at most 11, four bits) and nimber plus one (at most 61, six bits;
-//! a nimber is at most half the cells, see [`super::search`]). Larger images go
+//! a nimber is at most half the cells, see the module `search`). Larger images go
 //! to a hash map. Nothing is ever evicted: when `limit` regions are stored the
 //! search stops with [`SearchError::StateLimit`].
 
