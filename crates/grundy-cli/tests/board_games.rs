@@ -1,4 +1,4 @@
-//! Chomp and the divisor game from the command line (issue #15): winning
+//! Chomp, Cram and the divisor game from the command line (issue #15): winning
 //! moves that replay to P-positions, and bad input named.
 
 use std::process::Command;
@@ -74,4 +74,59 @@ fn too_large_is_exit_3_and_bad_input_exit_2() {
         let error = String::from_utf8_lossy(&output.stderr);
         assert!(error.contains(expected), "{expression}: {error}");
     }
+}
+
+/// Cram (issue #15): the nimber, every winning move replayed to a P-position
+/// (alone, with holes, and in sums, including a board that theory answers 0
+/// whose moves to 1 are then searched), bad input named with its column, and
+/// the state limit named.
+#[test]
+fn cram_winning_moves_replay_and_bad_input_is_named() {
+    let answer = json("cram(3, 4)");
+    assert_eq!(answer["position"], "cram(\"..../..../....\")");
+    assert_eq!(answer["nimber"], 1);
+    assert_eq!(answer["winning_move_count"], 7);
+    for expression in [
+        "cram(3, 4)",
+        "cram(3, 5)",
+        "cram(\"..#./..../.#..\")",
+        "cram(\"...../.#.#./.....\")",
+        "cram(3, 5) + nim(1)",
+        "cram(4, 4) + nim(1)",
+        "cram(3, 3) + cram(2, 3) + nim(3)",
+    ] {
+        let answer = json(expression);
+        let moves = answer["winning_moves"].as_array().unwrap();
+        assert_eq!(answer["winning_move_count"], moves.len(), "{expression}");
+        assert_eq!(
+            answer["outcome"] == "N",
+            !moves.is_empty(),
+            "{expression}: {answer}"
+        );
+        for mv in moves {
+            let to = mv["to"].as_str().unwrap();
+            let after = json(to);
+            assert_eq!(after["outcome"], "P", "{expression} -> {to}");
+            assert_eq!(after["nimber"], 0, "{expression} -> {to}");
+        }
+    }
+    // Even by even boards are 0 by the symmetry strategy; two equal boards
+    // cancel.
+    assert_eq!(json("cram(4, 6)")["outcome"], "P");
+    assert_eq!(json("cram(3, 5) + cram(5, 3)")["nimber"], 0);
+
+    for (expression, expected) in [
+        ("cram(\"..x\")", "(column 9)"),
+        ("cram(\"../...\")", "row 2 has 3"),
+        ("cram(12, 11)", "at most 121 cells"),
+        ("cram(0, 3)", "not a side"),
+    ] {
+        let output = grundy(&["solve", expression]);
+        assert_eq!(output.status.code(), Some(2), "{expression}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains(expected), "{expression}: {error}");
+    }
+    let output = grundy(&["solve", "--max-states", "10", "cram(4, 5)"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--max-states"));
 }

@@ -145,6 +145,21 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// A search of `position` by the family's own algorithm that keeps what it
+    /// learns from one question to the next: its nimber, then its moves to a
+    /// given nimber (the winning moves, in a sum), each found without valuing
+    /// every option exactly (Cram's pruned search). `None` (the default) when
+    /// the family has none; when it has one, `solve` asks it rather than
+    /// [`nimbers_by_search`](Family::nimbers_by_search). `limit` bounds what
+    /// the search may store, in positions, as there.
+    fn position_search(
+        &self,
+        _position: &Self::Position,
+        _limit: usize,
+    ) -> Option<Box<dyn PositionSearch<Self::Position>>> {
+        None
+    }
+
     /// A representative of the positions equivalent to `position` (the same
     /// game up to renaming: Wythoff's piles in either order), when the family
     /// knows one: searches store one node per class, so equivalent positions
@@ -202,6 +217,22 @@ impl<P> MovesTo<P> {
                 .collect(),
         }
     }
+}
+
+/// A family's own search of one position ([`Family::position_search`]).
+pub trait PositionSearch<P>: Send {
+    /// The nimber of the position.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the search needs more than its limit.
+    fn nimber(&mut self) -> Result<BigUint, SearchError>;
+
+    /// The moves to positions of nimber `target`: their exact number and the
+    /// first `max`, in the order of [`Family::moves`].
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the search needs more than its limit.
+    fn moves_to_nimber(&mut self, target: &BigUint, max: usize) -> Result<MovesTo<P>, SearchError>;
 }
 
 /// A position's nimber and its options' nimbers, found by a family's own search.
@@ -269,6 +300,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// As [`Family::nimbers_by_search`].
     fn nimbers_by_search(&self, limit: usize)
     -> Option<Result<SearchedNimbers<Part>, SearchError>>;
+
+    /// As [`Family::position_search`].
+    fn position_search(&self, limit: usize) -> Option<Box<dyn PositionSearch<Part>>>;
 
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
@@ -399,6 +433,14 @@ impl<F: Family> Component for Typed<F> {
         )
     }
 
+    fn position_search(&self, limit: usize) -> Option<Box<dyn PositionSearch<Part>>> {
+        let search = self.family.position_search(&self.position, limit)?;
+        Some(Box::new(TypedSearch {
+            family: Arc::clone(&self.family),
+            search,
+        }))
+    }
+
     fn position_hash(&self) -> u64 {
         rustc_hash::FxBuildHasher.hash_one(&self.position)
     }
@@ -412,6 +454,27 @@ impl<F: Family> Component for Typed<F> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// A family's search of one position, answering with components.
+struct TypedSearch<F: Family> {
+    family: Arc<F>,
+    search: Box<dyn PositionSearch<F::Position>>,
+}
+
+impl<F: Family> PositionSearch<Part> for TypedSearch<F> {
+    fn nimber(&mut self) -> Result<BigUint, SearchError> {
+        self.search.nimber()
+    }
+
+    fn moves_to_nimber(
+        &mut self,
+        target: &BigUint,
+        max: usize,
+    ) -> Result<MovesTo<Part>, SearchError> {
+        let found = self.search.moves_to_nimber(target, max)?;
+        Ok(found.map(|p| part(&self.family, p)))
     }
 }
 

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::family::{Part, SearchedNimbers};
+use crate::family::{Part, PositionSearch, SearchedNimbers};
 use crate::sums::explorer::Explorer;
 use crate::sums::explorer::{GraphGame, SlotGame};
 use crate::sums::position::{Compound, Position, PositionText};
@@ -201,6 +201,9 @@ enum Known {
     Node(u32),
     /// Found by the family's own search, with every option's nimber.
     Searched(SearchedNimbers<Part>),
+    /// Found by the family's own search, which is kept to find the moves to a
+    /// given nimber afterwards.
+    Searching(Box<dyn PositionSearch<Part>>, BigUint),
 }
 
 /// Answers `position`.
@@ -385,9 +388,14 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 }
                 None => {
                     methods.insert("search");
-                    match part.nimbers_by_search(options.max_states) {
-                        Some(found) => Known::Searched(found?),
-                        None => Known::Node(explorer.explore(part)?),
+                    if let Some(mut search) = part.position_search(options.max_states) {
+                        let nimber = search.nimber()?;
+                        Known::Searching(search, nimber)
+                    } else {
+                        match part.nimbers_by_search(options.max_states) {
+                            Some(found) => Known::Searched(found?),
+                            None => Known::Node(explorer.explore(part)?),
+                        }
                     }
                 }
             });
@@ -405,6 +413,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 Known::Theory(nimber) => nimber.clone(),
                 Known::Node(id) => solver.nimber(&explorer.multiset([*id]))?.into(),
                 Known::Searched(found) => found.nimber.clone(),
+                Known::Searching(_, nimber) => nimber.clone(),
             };
             total ^= &nimber;
             group_nimbers.push(nimber);
@@ -419,7 +428,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             for (i, part) in group.parts.iter().enumerate() {
                 let target = &nimbers[g][i] ^ &total;
                 let room = options.max_moves.saturating_sub(moves.len());
-                let (found, listed) = match &known[g][i] {
+                let (found, listed) = match &mut known[g][i] {
                     Known::Node(id) => {
                         let mut found = 0u64;
                         let mut listed = Vec::new();
@@ -439,6 +448,10 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         let winning = found.options.iter().filter(|(_, n)| *n == target);
                         let listed = winning.clone().take(room).map(|(l, _)| l.clone()).collect();
                         (BigUint::from(winning.count()), listed)
+                    }
+                    Known::Searching(search, _) => {
+                        let found = search.moves_to_nimber(&target, room)?;
+                        (found.count, found.listed)
                     }
                     Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
                         Ok(found) => found,
@@ -522,6 +535,10 @@ fn moves_to_nimber(
             refusal,
             nimber: None,
         });
+    }
+    if let Some(mut search) = part.position_search(options.max_states) {
+        let found = search.moves_to_nimber(target, room)?;
+        return Ok((found.count, found.listed));
     }
     let mut found = 0u64;
     let mut listed = Vec::new();

@@ -25,23 +25,36 @@
 //!   central cells and then mirrors: such boards are first-player wins
 //!   (nimber not 0), but their nimber is known only by search. The same test is
 //!   applied to every region met in the search.
-//! * **Search.** The rest is a depth-first search with a transposition table
-//!   of region nimbers, bounded by `--max-states`, as in Beling's igsolve
-//!   (P. Beling, M. Rogalski, *On pruning search trees of impartial games*,
-//!   Artificial Intelligence 283, 2020): regions as keys, canonical under
-//!   symmetry, cells counted by bit operations. Published values (Uiterwijk
-//!   and Barton; Beling): 4 x 5 = 2, 5 x 5 = 0, 5 x 6 = 2, 4 x 7 = 3, 5 x 7 = 1,
-//!   5 x 8 = 1, 4 x 9 = 1, 5 x 9 = 1, 5 x 10 = 2, 4 x 11 = 1.
+//! * **Reduction.** A cell whose every neighbour has a pendant cell (one
+//!   with no other neighbour) other than itself can be removed: the game is
+//!   unchanged (proof in the module `region`; Beling's star and bridge reductions).
+//! * **Search.** The rest is Beling and Rogalski's pruned search (P. Beling,
+//!   M. Rogalski, *On pruning search trees of impartial games*, Artificial
+//!   Intelligence 283, 2020), as in Beling's igsolve: a region is asked only
+//!   whether its nimber lies in a set, options are tried smallest first, and
+//!   the whole board's regions by aspiration (is the nimber 0, 1, ...?); see
+//!   the module `search`. Exact nimbers of canonical regions go to a
+//!   transposition table of at most `--max-states` regions (module `table`). The search is kept
+//!   after the nimber to find the moves to a given nimber (the winning moves)
+//!   with what it learnt ([`Family::position_search`]). Published values
+//!   (Uiterwijk and Barton; Beling): 4 x 5 = 2, 5 x 5 = 0, 5 x 6 = 2,
+//!   4 x 7 = 3, 5 x 7 = 1, 5 x 8 = 1, 4 x 9 = 1, 5 x 9 = 1, 5 x 10 = 2,
+//!   4 x 11 = 1.
 //!
 //! Boards of at most [`MOST_CELLS`] cells are supported (11 x 11, 8 x 15,
 //! 4 x 30, 1 x 121); larger ones are refused when the term is read.
 
+mod region;
+mod search;
+mod table;
+
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use rustc_hash::FxHashMap;
 
-use crate::family::{Family, SearchedNimbers, part};
+use self::region::{Shape, dominoes, low};
+use self::search::{BoardSearch, Search};
+use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
@@ -58,11 +71,6 @@ pub struct Board {
     rows: u8,
     cols: u8,
     empty: u128,
-}
-
-/// Bits `0..n` set (`n < 128`).
-const fn low(n: usize) -> u128 {
-    (1u128 << n) - 1
 }
 
 impl Board {
@@ -152,10 +160,8 @@ impl Board {
     /// Every move: the two cells (bit indices) a domino fills, row by row,
     /// each cell's horizontal domino before its vertical one.
     fn each_move(&self, mut visit: impl FnMut(usize, usize)) {
-        let (w, e) = (self.cols(), self.empty);
-        let masks = Masks::of(w);
-        let horizontal = e & (e >> 1) & !masks.last_col;
-        let vertical = e & (e >> w);
+        let w = self.cols();
+        let (horizontal, vertical) = dominoes(self.empty, w);
         let mut both = horizontal | vertical;
         while both != 0 {
             let p = both.trailing_zeros() as usize;
@@ -192,259 +198,6 @@ impl std::fmt::Display for Board {
     }
 }
 
-/// The column masks of a frame of stride `w`, over all 128 bits.
-#[derive(Clone, Copy)]
-struct Masks {
-    first_col: u128,
-    last_col: u128,
-}
-
-impl Masks {
-    fn of(w: usize) -> Self {
-        let mut first_col = 0u128;
-        let mut i = 0;
-        while i < 128 {
-            first_col |= 1 << i;
-            i += w;
-        }
-        Self {
-            first_col,
-            last_col: first_col << (w - 1),
-        }
-    }
-}
-
-/// The cells of `s` next to a cell of `m`, in a frame of stride `w`.
-const fn spread(m: u128, w: usize, masks: &Masks) -> u128 {
-    ((m & !masks.last_col) << 1) | ((m & !masks.first_col) >> 1) | (m << w) | (m >> w)
-}
-
-/// A set of cells cropped to its bounding box: `h` rows of stride `w`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Shape {
-    bits: u128,
-    h: usize,
-    w: usize,
-}
-
-impl Shape {
-    /// Crops the non-empty set `m` of a frame of stride `w`.
-    fn crop(m: u128, w: usize) -> Self {
-        let r0 = m.trailing_zeros() as usize / w;
-        let r1 = (127 - m.leading_zeros() as usize) / w;
-        let row = low(w);
-        let mut columns = 0u128;
-        for i in r0..=r1 {
-            columns |= (m >> (i * w)) & row;
-        }
-        let c0 = columns.trailing_zeros() as usize;
-        let c1 = 127 - columns.leading_zeros() as usize;
-        let w2 = c1 - c0 + 1;
-        let row2 = low(w2);
-        let mut bits = 0u128;
-        for i in r0..=r1 {
-            bits |= ((m >> (i * w + c0)) & row2) << ((i - r0) * w2);
-        }
-        Self {
-            bits,
-            h: r1 - r0 + 1,
-            w: w2,
-        }
-    }
-
-    /// The eight images under the symmetries of the square: identity, mirror
-    /// left-right, mirror top-bottom, half turn (all `h x w`), then the
-    /// transpose and its three compositions (all `w x h`), the last being the
-    /// anti-diagonal mirror.
-    fn images(&self) -> [u128; 8] {
-        let (h, w) = (self.h, self.w);
-        let mut t = [0u128; 8];
-        t[0] = self.bits;
-        for i in 0..h {
-            let mut row = (self.bits >> (i * w)) & low(w);
-            let ri = h - 1 - i;
-            while row != 0 {
-                let j = row.trailing_zeros() as usize;
-                row &= row - 1;
-                let rj = w - 1 - j;
-                t[1] |= 1 << (i * w + rj);
-                t[2] |= 1 << (ri * w + j);
-                t[3] |= 1 << (ri * w + rj);
-                t[4] |= 1 << (j * h + i);
-                t[5] |= 1 << (j * h + ri);
-                t[6] |= 1 << (rj * h + i);
-                t[7] |= 1 << (rj * h + ri);
-            }
-        }
-        t
-    }
-
-    /// The cell `(i, j)` as a one-bit mask.
-    const fn cell(&self, i: usize, j: usize) -> u128 {
-        1 << (i * self.w + j)
-    }
-
-    /// Whether the symmetry strategy proves this set of empty cells a
-    /// second-player win: it is invariant under an involution of its box that
-    /// fixes none of its cells and swaps no two adjacent ones of them.
-    fn zero_by_symmetry(&self, t: &[u128; 8]) -> bool {
-        let (s, h, w) = (self.bits, self.h, self.w);
-        let has = |m: u128| s & m == m;
-        // Point reflection (half turn).
-        if t[3] == s {
-            let holds = match (h % 2, w % 2) {
-                (0, 0) => true,
-                (1, 1) => !has(self.cell(h / 2, w / 2)),
-                (1, 0) => !has(self.cell(h / 2, w / 2 - 1) | self.cell(h / 2, w / 2)),
-                _ => !has(self.cell(h / 2 - 1, w / 2) | self.cell(h / 2, w / 2)),
-            };
-            if holds {
-                return true;
-            }
-        }
-        // Mirror left-right: the middle column, or the pairs across the axis.
-        if t[1] == s {
-            let holds = (0..h).all(|i| {
-                if w % 2 == 1 {
-                    !has(self.cell(i, w / 2))
-                } else {
-                    !has(self.cell(i, w / 2 - 1) | self.cell(i, w / 2))
-                }
-            });
-            if holds {
-                return true;
-            }
-        }
-        // Mirror top-bottom.
-        if t[2] == s {
-            let holds = (0..w).all(|j| {
-                if h % 2 == 1 {
-                    !has(self.cell(h / 2, j))
-                } else {
-                    !has(self.cell(h / 2 - 1, j) | self.cell(h / 2, j))
-                }
-            });
-            if holds {
-                return true;
-            }
-        }
-        // The diagonals of a square box fix their cells and swap no adjacent pair.
-        if h == w {
-            if t[4] == s && (0..h).all(|i| !has(self.cell(i, i))) {
-                return true;
-            }
-            if t[7] == s && (0..h).all(|i| !has(self.cell(i, w - 1 - i))) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// The least of the eight images, with its width, packed in one key:
-    /// the image in bits `0..121` and its width above.
-    fn key(&self, t: &[u128; 8]) -> u128 {
-        let mut best = (self.w, t[0]);
-        for (k, &image) in t.iter().enumerate().skip(1) {
-            let width = if k < 4 { self.w } else { self.h };
-            best = best.min((width, image));
-        }
-        best.1 | (best.0 as u128) << MOST_CELLS
-    }
-}
-
-/// The search: region nimbers in a transposition table of at most `limit`
-/// regions.
-struct Search {
-    table: FxHashMap<[u64; 2], u8>,
-    masks: Vec<Masks>,
-    limit: usize,
-    /// Whether regions met may be answered by the symmetry strategy.
-    symmetry: bool,
-}
-
-impl Search {
-    fn new(limit: usize) -> Self {
-        Self {
-            table: FxHashMap::default(),
-            masks: (0..=MOST_CELLS).map(|w| Masks::of(w.max(1))).collect(),
-            limit,
-            symmetry: true,
-        }
-    }
-
-    /// The nimber of the empty cells `s` of a frame of stride `w`: the xor of
-    /// its regions' nimbers.
-    fn value(&mut self, s: u128, w: usize) -> Result<u8, SearchError> {
-        let masks = self.masks[w];
-        // Cells with no empty neighbour take no part in any move.
-        let mut rest = s & spread(s, w, &masks);
-        let mut nimber = 0u8;
-        while rest != 0 {
-            let mut region = rest & rest.wrapping_neg();
-            loop {
-                let grown = (region | spread(region, w, &masks)) & rest;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
-            rest &= !region;
-            nimber ^= self.region(region, w)?;
-        }
-        Ok(nimber)
-    }
-
-    /// The nimber of a connected region of at least two cells.
-    fn region(&mut self, region: u128, w: usize) -> Result<u8, SearchError> {
-        let cells = region.count_ones();
-        if cells <= 3 {
-            // A domino, a line of three or an L: every move leaves at most one cell.
-            return Ok(1);
-        }
-        let shape = Shape::crop(region, w);
-        let images = shape.images();
-        if self.symmetry && shape.zero_by_symmetry(&images) {
-            return Ok(0);
-        }
-        let key = shape.key(&images);
-        let key = [key as u64, (key >> 64) as u64];
-        if let Some(&g) = self.table.get(&key) {
-            return Ok(g);
-        }
-        let (s, w) = (shape.bits, shape.w);
-        let masks = self.masks[w];
-        let horizontal = s & (s >> 1) & !masks.last_col;
-        let vertical = s & (s >> w);
-        let mut seen = [0u128; 2];
-        let mut each = |this: &mut Self, mut dominoes: u128, step: usize| {
-            while dominoes != 0 {
-                let p = dominoes.trailing_zeros() as usize;
-                dominoes &= dominoes - 1;
-                let g = this.value(s & !(1 << p | 1 << (p + step)), w)?;
-                seen[usize::from(g >> 7)] |= 1 << (g & 127);
-            }
-            Ok::<(), SearchError>(())
-        };
-        each(self, horizontal, 1)?;
-        each(self, vertical, w)?;
-        let mex = if seen[0] == u128::MAX {
-            128 + seen[1].trailing_ones()
-        } else {
-            seen[0].trailing_ones()
-        };
-        let mex = mex as u8;
-        if self.table.len() >= self.limit {
-            return Err(SearchError::StateLimit { limit: self.limit });
-        }
-        self.table.insert(key, mex);
-        Ok(mex)
-    }
-
-    fn board(&mut self, board: &Board) -> Result<u8, SearchError> {
-        self.value(board.empty, board.cols())
-    }
-}
-
 /// Cram.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Cram;
@@ -455,7 +208,9 @@ impl Cram {
     /// # Errors
     /// [`SearchError::StateLimit`] when the search needs more.
     pub fn nimber(board: &Board, limit: usize) -> Result<u32, SearchError> {
-        Search::new(limit).board(board).map(u32::from)
+        BoardSearch::new(board.empty, board.cols(), Search::new(limit))
+            .nimber()
+            .map(u32::from)
     }
 }
 
@@ -498,32 +253,21 @@ impl Family for Cram {
         if board.empty == 0 {
             return Some((BigUint::default(), "symmetry strategy"));
         }
-        let shape = Shape::crop(board.empty, board.cols());
-        shape
-            .zero_by_symmetry(&shape.images())
+        Shape::crop(board.empty, board.cols())
+            .canonical()
+            .zero
             .then(|| (BigUint::default(), "symmetry strategy"))
     }
 
-    fn nimbers_by_search(
+    fn position_search(
         &self,
         board: &Board,
         limit: usize,
-    ) -> Option<Result<SearchedNimbers<Board>, SearchError>> {
-        let mut search = Search::new(limit);
-        Some((|| {
-            let nimber = search.board(board)?;
-            let mut moves = Vec::new();
-            board.each_move(|a, b| moves.push(board.without(a, b)));
-            let mut options = Vec::with_capacity(moves.len());
-            for after in moves {
-                let g = search.board(&after)?;
-                options.push((vec![after], BigUint::from(g)));
-            }
-            Ok(SearchedNimbers {
-                nimber: nimber.into(),
-                options,
-            })
-        })())
+    ) -> Option<Box<dyn PositionSearch<Board>>> {
+        Some(Box::new(Searching {
+            board: *board,
+            search: BoardSearch::new(board.empty, board.cols(), Search::new(limit)),
+        }))
     }
 
     fn canonical_form(&self, board: &Board) -> Option<Board> {
@@ -535,10 +279,8 @@ impl Family for Cram {
                 empty: 0,
             });
         }
-        let shape = Shape::crop(board.empty, board.cols());
-        let key = shape.key(&shape.images());
-        let w = (key >> MOST_CELLS) as usize;
-        let bits = key & low(MOST_CELLS);
+        let canonical = Shape::crop(board.empty, board.cols()).canonical();
+        let (bits, w) = (canonical.image, canonical.w);
         let h = (127 - bits.leading_zeros() as usize) / w + 1;
         let canonical = Board {
             rows: h as u8,
@@ -546,6 +288,44 @@ impl Family for Cram {
             empty: bits,
         };
         (canonical != *board).then_some(canonical)
+    }
+}
+
+/// A board's search, kept between the questions of `solve`.
+#[derive(Debug)]
+struct Searching {
+    board: Board,
+    search: BoardSearch,
+}
+
+impl PositionSearch<Board> for Searching {
+    fn nimber(&mut self) -> Result<BigUint, SearchError> {
+        self.search.nimber().map(BigUint::from)
+    }
+
+    fn moves_to_nimber(
+        &mut self,
+        target: &BigUint,
+        max: usize,
+    ) -> Result<MovesTo<Board>, SearchError> {
+        let mut found = MovesTo::default();
+        // Nimbers are at most half the cells: a larger target has no move.
+        let Ok(target) = u8::try_from(target) else {
+            return Ok(found);
+        };
+        if target >= 64 {
+            return Ok(found);
+        }
+        let board = self.board;
+        let mut count = 0usize;
+        self.search.moves_to(target, |a, b| {
+            count += 1;
+            if found.listed.len() < max {
+                found.listed.push(vec![board.without(a, b)]);
+            }
+        })?;
+        found.count = count.into();
+        Ok(found)
     }
 }
 
@@ -607,8 +387,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             under a point reflection or mirror that fixes no empty cell and swaps no two adjacent \
             ones are 0 by the symmetry strategy (every even x even board); odd x even boards are \
             first-player wins by the same strategy after a central move. Other nimbers come \
-            from a search of regions, canonical under the 8 symmetries, in a table of at most \
-            --max-states regions (as in Beling's igsolve).",
+            from Beling and Rogalski's pruned search of regions (as in Beling's igsolve), \
+            canonical under the 8 symmetries, in a table of at most --max-states regions.",
     syntax: "cram(r, c), cram(\"ROW/ROW/...\")",
     examples: &["cram(4, 5)", "cram(\"..#./....\")", "cram(3, 3) + nim(2)"],
     kind: EntryKind::Game(build),
@@ -669,8 +449,93 @@ mod tests {
         assert_eq!(moves[0][0].to_string(), "###/...");
     }
 
+    /// The old search, kept as the oracle: the full mex of every region, in a
+    /// table keyed by the region's cells as they lie on the board (no
+    /// symmetry, no reduction, no pruning).
+    struct Oracle {
+        table: rustc_hash::FxHashMap<u128, u8>,
+        w: usize,
+    }
+
+    impl Oracle {
+        fn new(w: usize) -> Self {
+            Self {
+                table: rustc_hash::FxHashMap::default(),
+                w,
+            }
+        }
+
+        fn value(&mut self, s: u128) -> u8 {
+            let mut regions = Vec::new();
+            region::each_region(s, self.w, |m| regions.push(m));
+            regions.into_iter().fold(0, |g, m| g ^ self.region(m))
+        }
+
+        fn region(&mut self, m: u128) -> u8 {
+            if let Some(&g) = self.table.get(&m) {
+                return g;
+            }
+            let (horizontal, vertical) = dominoes(m, self.w);
+            let mut seen = 0u128;
+            for (mut each, step) in [(horizontal, 1), (vertical, self.w)] {
+                while each != 0 {
+                    let p = each.trailing_zeros() as usize;
+                    each &= each - 1;
+                    seen |= 1 << self.value(m & !(1 << p | 1 << (p + step)));
+                }
+            }
+            let g = seen.trailing_ones() as u8;
+            self.table.insert(m, g);
+            g
+        }
+    }
+
+    /// Every way of searching: with and without the symmetry shortcut and
+    /// the pendant reduction.
+    fn searches(limit: usize) -> Vec<Search> {
+        let mut all = Vec::new();
+        for symmetry in [true, false] {
+            for reduction in [true, false] {
+                let mut search = Search::new(limit);
+                search.symmetry = symmetry;
+                search.reduction = reduction;
+                all.push(search);
+            }
+        }
+        all
+    }
+
+    /// The nimber of `board` by `search`, and its moves to every nimber up
+    /// to 4 (as bit masks of the two cells), keeping the search.
+    fn searched(board: &Board, search: Search) -> (Search, u8, Vec<Vec<u128>>) {
+        let mut by_search = BoardSearch::new(board.empty, board.cols(), search);
+        let g = by_search.nimber().unwrap();
+        let mut moves = Vec::new();
+        for target in 0..5 {
+            let mut to = Vec::new();
+            by_search
+                .moves_to(target, |a, b| to.push(1u128 << a | 1 << b))
+                .unwrap();
+            moves.push(to);
+        }
+        (by_search.into_search(), g, moves)
+    }
+
+    /// The moves of `board` to each nimber up to 4, by the oracle.
+    fn oracle_moves(board: &Board, oracle: &mut Oracle) -> Vec<Vec<u128>> {
+        let mut moves = vec![Vec::new(); 5];
+        board.each_move(|a, b| {
+            let g = oracle.value(board.empty & !(1 << a | 1 << b));
+            if let Some(to) = moves.get_mut(usize::from(g)) {
+                to.push(1u128 << a | 1 << b);
+            }
+        });
+        moves
+    }
+
     /// The search against the generic solver on every board with holes up to
-    /// 3 x 4 (and 2 x 6, 4 x 3), with and without the symmetry shortcut.
+    /// 3 x 4 (and 2 x 6, 4 x 3), in every way of searching, with the moves to
+    /// each nimber checked against the oracle.
     #[test]
     fn the_search_matches_brute_force_on_every_small_board() {
         let rules = Rules::new(Cram);
@@ -687,13 +552,18 @@ mod tests {
             (3, 4),
             (4, 3),
         ] {
-            let mut plain = Search::new(usize::MAX);
-            plain.symmetry = false;
-            let mut fast = Search::new(usize::MAX);
+            let mut kept = searches(usize::MAX);
+            let mut oracle = Oracle::new(cols);
             for board in every_board(rows, cols) {
                 let expected = solver.nimber(&vec![board]).unwrap();
-                assert_eq!(u32::from(plain.board(&board).unwrap()), expected, "{board}");
-                assert_eq!(u32::from(fast.board(&board).unwrap()), expected, "{board}");
+                assert_eq!(u32::from(oracle.value(board.empty)), expected, "{board}");
+                let moves = oracle_moves(&board, &mut oracle);
+                for search in std::mem::take(&mut kept) {
+                    let (search, g, to) = searched(&board, search);
+                    assert_eq!(u32::from(g), expected, "{board}");
+                    assert_eq!(to, moves, "{board}");
+                    kept.push(search);
+                }
                 if let Some((g, _)) = Cram.nimber_by_theory(&board) {
                     assert_eq!(g, BigUint::from(expected), "{board}");
                 }
@@ -708,6 +578,56 @@ mod tests {
         }
     }
 
+    /// A board of `rows x cols` whose cells are filled where `holes` has a bit.
+    fn holed(rows: usize, cols: usize, holes: u128) -> Board {
+        let mut board = Board::new(rows, cols).unwrap();
+        board.empty &= !holes;
+        board
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The pruned search against the oracle (the full mex of every region)
+        /// on boards up to 5 x 6 with random holes, fresh and with a table
+        /// kept from the previous boards: the nimber and the moves to each
+        /// nimber up to 4.
+        #[test]
+        fn the_pruned_search_equals_the_full_mex(
+            rows in 1usize..=5,
+            cols in 1usize..=6,
+            holes in proptest::prelude::any::<u128>(),
+            sparse in proptest::prelude::any::<u128>(),
+        ) {
+            // About one cell in four filled.
+            let board = holed(rows, cols, holes & sparse);
+            let mut oracle = Oracle::new(cols);
+            let expected = oracle.value(board.empty);
+            let moves = oracle_moves(&board, &mut oracle);
+            for search in searches(usize::MAX) {
+                let (_, g, to) = searched(&board, search);
+                proptest::prop_assert_eq!(g, expected, "{}", board);
+                proptest::prop_assert_eq!(&to, &moves, "{}", board);
+            }
+        }
+    }
+
+    /// A search whose table already holds regions of other boards answers as
+    /// a fresh one (the table is shared by the sums' components).
+    #[test]
+    fn a_kept_table_answers_as_a_fresh_one() {
+        let mut search = Search::new(usize::MAX);
+        for text in ["..../..../....", "...../..#../.....", "..#../...../.#..."] {
+            let board = Board::parse(text).unwrap();
+            let mut oracle = Oracle::new(board.cols());
+            let (kept, g, to) = searched(&board, search);
+            assert_eq!(g, oracle.value(board.empty), "{board}");
+            assert_eq!(to, oracle_moves(&board, &mut oracle), "{board}");
+            search = kept;
+        }
+        assert!(search.stored() > 0);
+    }
+
     #[test]
     fn options_are_valued_move_by_move() {
         let rules = Rules::new(Cram);
@@ -715,18 +635,28 @@ mod tests {
         for board in [
             Board::new(3, 4).unwrap(),
             Board::parse("..#./..../.#..").unwrap(),
+            Board::new(3, 5).unwrap(),
         ] {
-            let found = Cram.nimbers_by_search(&board, usize::MAX).unwrap().unwrap();
-            assert_eq!(
-                found.nimber,
-                BigUint::from(solver.nimber(&vec![board]).unwrap())
-            );
+            let mut search = Cram.position_search(&board, usize::MAX).unwrap();
+            let nimber = search.nimber().unwrap();
+            assert_eq!(nimber, BigUint::from(solver.nimber(&vec![board]).unwrap()));
             let moves = Cram.moves(&board, usize::MAX).unwrap();
-            assert_eq!(found.options.len(), moves.len());
-            for ((leaves, g), after) in found.options.iter().zip(&moves) {
-                assert_eq!(leaves, after);
-                assert_eq!(*g, BigUint::from(solver.nimber(after).unwrap()));
+            for target in 0..4u32 {
+                let expected: Vec<&Vec<Board>> = moves
+                    .iter()
+                    .filter(|after| solver.nimber(after).unwrap() == target)
+                    .collect();
+                let found = search.moves_to_nimber(&target.into(), 2).unwrap();
+                assert_eq!(
+                    found.count,
+                    BigUint::from(expected.len()),
+                    "{board} to {target}"
+                );
+                let listed: Vec<&Vec<Board>> = found.listed.iter().collect();
+                assert_eq!(listed, expected.into_iter().take(2).collect::<Vec<_>>());
             }
+            let none = search.moves_to_nimber(&1000u32.into(), 2).unwrap();
+            assert_eq!(none.count, BigUint::default());
         }
     }
 
@@ -774,11 +704,12 @@ mod tests {
     #[test]
     #[ignore = "a few seconds in release"]
     fn published_values_of_larger_boards() {
-        // Beling's published values; 5 x 7 (1) takes about a minute and the
-        // larger boards far longer with this search, so they are not run here
-        // (see docs/BENCHMARKS.md, "Cram and Chomp against igsolve").
+        // Beling's published values; 5 x 7 takes under a second in release
+        // with the pruned search, 5 x 8 a few, the larger boards far longer:
+        // they are left to the benchmarks (scripts/bench-vs-igsolve.sh).
         let nimber = |r, c| Cram::nimber(&Board::new(r, c).unwrap(), usize::MAX).unwrap();
         assert_eq!(nimber(5, 6), 2);
         assert_eq!(nimber(4, 7), 3);
+        assert_eq!(nimber(7, 5), 1);
     }
 }

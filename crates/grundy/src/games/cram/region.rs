@@ -1,0 +1,484 @@
+//! Sets of empty cells as bits, their regions, their reduction and their
+//! canonical images under the eight symmetries of the square.
+//!
+//! A set of cells lives in a *frame* of stride `w`: cell `(i, j)` is bit
+//! `i * w + j`. Boards use their own width; a region is cropped to its bounding
+//! box and turned so that its frame is the narrower side.
+//!
+//! # Reduction (pendant cells)
+//! A *pendant* is an empty cell with exactly one empty neighbour. **If every
+//! neighbour of an empty cell `c` has a pendant other than `c`, removing `c`
+//! leaves an equivalent game.** Proof, by induction on the cells: the moves of
+//! `H` are those of `H - c` and the dominoes `{c, s}` over the neighbours `s`
+//! of `c`. The condition survives every move that spares `c` (a pendant `t`
+//! of `s` keeps `s` as its only neighbour until `s` is filled, and then `s` is
+//! no longer next to `c`), so by induction those moves have the same value in
+//! `H` and `H - c`. And `{c, s}` leaves `H - c - s` (where the pendant `t` of
+//! `s` is now alone), which is `H - s - t` without `c`: the value of the move
+//! `{s, t}` of `H - c`. So `H` and `H - c` have the same set of option values.
+//! Two cases are applied: of the pendants of one cell all but one are removed
+//! (Beling's "star reduction"), and every cell that is neither a pendant nor
+//! next to one and whose neighbours all have pendants (his "bridges"; they are
+//! never adjacent, so they go together). P. Beling, igs crate, `games::cram`.
+
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr, Sub};
+
+/// Bits `0..n` set (`n < 128`).
+pub(super) const fn low(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
+/// The column masks of a frame of stride `w`, over all the bits of a word.
+#[derive(Clone, Copy)]
+pub(super) struct Masks<B> {
+    first_col: B,
+    last_col: B,
+}
+
+/// The masks of every stride from 1 to `N` (index 0 is stride 1), over `N`
+/// bits.
+const fn masks_of<const N: usize>() -> [Masks<u128>; N] {
+    let mut all = [Masks {
+        first_col: 0,
+        last_col: 0,
+    }; N];
+    let mut w = 1;
+    while w <= N {
+        let mut first_col = 0u128;
+        let mut i = 0;
+        while i < N {
+            first_col |= 1 << i;
+            i += w;
+        }
+        all[w - 1] = Masks {
+            first_col,
+            last_col: first_col << (w - 1) & low(N),
+        };
+        w += 1;
+    }
+    all
+}
+
+static MASKS_128: [Masks<u128>; 128] = masks_of::<128>();
+
+static MASKS_64: [Masks<u64>; 64] = {
+    let wide = masks_of::<64>();
+    let mut all = [Masks {
+        first_col: 0,
+        last_col: 0,
+    }; 64];
+    let mut i = 0;
+    while i < 64 {
+        all[i] = Masks {
+            first_col: wide[i].first_col as u64,
+            last_col: wide[i].last_col as u64,
+        };
+        i += 1;
+    }
+    all
+};
+
+/// A word of cells: `u64` for frames of fewer than 64 cells (the common case,
+/// twice as fast), `u128` for the others. Shifts stay below the word's width:
+/// a frame of `h x w` cells in a word of `N` bits has `h * w < N`, or
+/// `h * w <= 128` for `u128` with every shift below 128.
+pub(super) trait Bits:
+    Copy
+    + Eq
+    + Ord
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+    + Sub<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: usize;
+    fn masks(w: usize) -> Masks<Self>;
+    fn count(self) -> u32;
+    fn trailing(self) -> usize;
+    fn leading(self) -> usize;
+    fn reversed(self) -> Self;
+    fn low(n: usize) -> Self;
+    fn wide(self) -> u128;
+    /// `bits` in a word of this width (the caller checks they fit).
+    fn narrow(bits: u128) -> Self;
+}
+
+impl Bits for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: usize = 64;
+    fn masks(w: usize) -> Masks<Self> {
+        MASKS_64[w - 1]
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn trailing(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn leading(self) -> usize {
+        self.leading_zeros() as usize
+    }
+    fn reversed(self) -> Self {
+        self.reverse_bits()
+    }
+    fn low(n: usize) -> Self {
+        if n >= 64 { Self::MAX } else { (1 << n) - 1 }
+    }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+    fn narrow(bits: u128) -> Self {
+        bits as Self
+    }
+}
+
+impl Bits for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: usize = 128;
+    fn masks(w: usize) -> Masks<Self> {
+        MASKS_128[w - 1]
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn trailing(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn leading(self) -> usize {
+        self.leading_zeros() as usize
+    }
+    fn reversed(self) -> Self {
+        self.reverse_bits()
+    }
+    fn low(n: usize) -> Self {
+        low(n)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+    fn narrow(bits: u128) -> Self {
+        bits
+    }
+}
+
+/// Whether a frame whose cells lie in `bits` (stride `w`) fits a `u64`, with
+/// every shift of the region code below 64.
+pub(super) const fn fits_u64(bits: u128, w: usize) -> bool {
+    bits >> 63 == 0 && w < 64
+}
+
+/// The cells next to a cell of `m`, in a frame of stride `w`.
+pub(super) fn spread<B: Bits>(m: B, w: usize) -> B {
+    let masks = B::masks(w);
+    ((m & !masks.last_col) << 1) | ((m & !masks.first_col) >> 1) | (m << w) | (m >> w)
+}
+
+/// The horizontal dominoes of `s` (by their left cell) and its vertical ones
+/// (by their upper cell).
+pub(super) fn dominoes<B: Bits>(s: B, w: usize) -> (B, B) {
+    (s & (s >> 1) & !B::masks(w).last_col, s & (s >> w))
+}
+
+/// `s` without isolated cells and with the pendant reduction of the module
+/// documentation applied until nothing changes.
+pub(super) fn reduce<B: Bits>(mut s: B, w: usize) -> B {
+    let last = B::masks(w).last_col;
+    loop {
+        // Cells with a neighbour to the right, left, below, above.
+        let right = s & (s >> 1) & !last;
+        let left = s & ((s & !last) << 1);
+        let down = s & (s >> w);
+        let up = s & (s << w);
+        let any = right | left | down | up;
+        let two = (right & left) | (down & up) | ((right | left) & (down | up));
+        let pendants = any & !two;
+        // The cell each pendant hangs on, direction by direction; a cell met
+        // twice keeps its first pendant and loses the later ones.
+        let mut drop = B::ZERO;
+        let mut held = (pendants & down) << w;
+        let from_left = (pendants & right) << 1;
+        drop = drop | (from_left & held) >> 1;
+        held = held | from_left;
+        let from_below = (pendants & up) >> w;
+        drop = drop | (from_below & held) << w;
+        held = held | from_below;
+        let from_right = (pendants & left) >> 1;
+        drop = drop | (from_right & held) << 1;
+        held = held | from_right;
+        // Bridges: neither pendant nor held, every neighbour held (isolated
+        // cells too).
+        let free = s & !held;
+        drop = drop | (s & !pendants & !held & !spread(free, w));
+        let before = s;
+        s = s & any & !drop;
+        if s == before {
+            return s;
+        }
+    }
+}
+
+/// Calls `visit` with each connected region of `s` (of two cells or more).
+pub(super) fn each_region<B: Bits>(s: B, w: usize, mut visit: impl FnMut(B)) {
+    let mut rest = s;
+    while rest != B::ZERO {
+        let mut region = B::ONE << rest.trailing();
+        loop {
+            let grown = (region | spread(region, w)) & rest;
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        rest = rest & !region;
+        if region & (region - B::ONE) != B::ZERO {
+            visit(region);
+        }
+    }
+}
+
+/// A set of cells cropped to its bounding box: `h` rows of stride `w`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Shape<B> {
+    pub(super) bits: B,
+    pub(super) h: usize,
+    pub(super) w: usize,
+}
+
+/// A canonical image: the least of the images of a shape under the eight
+/// symmetries, among those of the narrower width, with that width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Canonical {
+    pub(super) image: u128,
+    pub(super) w: usize,
+    /// Whether the symmetry strategy proves the shape a second-player win.
+    pub(super) zero: bool,
+}
+
+impl<B: Bits> Shape<B> {
+    /// Crops the non-empty set `m` of a frame of stride `w`.
+    pub(super) fn crop(m: B, w: usize) -> Self {
+        let r0 = m.trailing() / w;
+        let r1 = (B::BITS - 1 - m.leading()) / w;
+        let mut m = m >> (r0 * w);
+        let h = r1 - r0 + 1;
+        // The columns used: fold the rows onto the first.
+        let mut columns = B::ZERO;
+        let row = B::low(w);
+        let mut rest = m;
+        while rest != B::ZERO {
+            columns = columns | (rest & row);
+            rest = rest >> w;
+        }
+        let c0 = columns.trailing();
+        let c1 = B::BITS - 1 - columns.leading();
+        let w2 = c1 - c0 + 1;
+        if w2 == w {
+            return Self { bits: m, h, w };
+        }
+        m = m >> c0;
+        let row2 = B::low(w2);
+        let mut bits = B::ZERO;
+        for i in 0..h {
+            bits = bits | ((m >> (i * w)) & row2) << (i * w2);
+        }
+        Self { bits, h, w: w2 }
+    }
+
+    /// The same cells turned about the main diagonal: `w` rows of stride `h`.
+    fn transposed(&self) -> Self {
+        let (h, w) = (self.h, self.w);
+        let mut bits = B::ZERO;
+        let mut rest = self.bits;
+        while rest != B::ZERO {
+            let p = rest.trailing();
+            rest = rest & (rest - B::ONE);
+            let (i, j) = (p / w, p % w);
+            bits = bits | B::ONE << (j * h + i);
+        }
+        Self { bits, h: w, w: h }
+    }
+
+    /// The images mirrored left-right, top-bottom, and both (a half turn).
+    fn mirrors(&self) -> [B; 3] {
+        let (h, w) = (self.h, self.w);
+        let row = B::low(w);
+        let mut tb = B::ZERO;
+        for i in 0..h {
+            tb = tb | ((self.bits >> (i * w)) & row) << ((h - 1 - i) * w);
+        }
+        // Reversing all the bits turns the frame half a turn.
+        let shift = B::BITS - h * w;
+        let half = self.bits.reversed() >> shift;
+        let lr = tb.reversed() >> shift;
+        [lr, tb, half]
+    }
+
+    fn cell(&self, i: usize, j: usize) -> B {
+        B::ONE << (i * self.w + j)
+    }
+
+    /// Whether the symmetry strategy proves this set a second-player win, given
+    /// its mirror images: it is invariant under an involution of its box that
+    /// fixes none of its cells and swaps no two adjacent ones of them.
+    fn zero_by_mirrors(&self, [lr, tb, half]: [B; 3]) -> bool {
+        let (s, h, w) = (self.bits, self.h, self.w);
+        let has = |m: B| s & m == m;
+        if half == s {
+            let holds = match (h % 2, w % 2) {
+                (0, 0) => true,
+                (1, 1) => !has(self.cell(h / 2, w / 2)),
+                (1, 0) => !has(self.cell(h / 2, w / 2 - 1) | self.cell(h / 2, w / 2)),
+                _ => !has(self.cell(h / 2 - 1, w / 2) | self.cell(h / 2, w / 2)),
+            };
+            if holds {
+                return true;
+            }
+        }
+        if lr == s {
+            let holds = (0..h).all(|i| {
+                if w % 2 == 1 {
+                    !has(self.cell(i, w / 2))
+                } else {
+                    !has(self.cell(i, w / 2 - 1) | self.cell(i, w / 2))
+                }
+            });
+            if holds {
+                return true;
+            }
+        }
+        if tb == s {
+            let holds = (0..w).all(|j| {
+                if h % 2 == 1 {
+                    !has(self.cell(h / 2, j))
+                } else {
+                    !has(self.cell(h / 2 - 1, j) | self.cell(h / 2, j))
+                }
+            });
+            if holds {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The canonical image of this shape, and whether the symmetry strategy
+    /// proves it zero (by a mirror, a half turn, or a diagonal of a square box:
+    /// the diagonals fix their own cells and swap no adjacent pair).
+    pub(super) fn canonical(&self) -> Canonical {
+        let base = if self.w <= self.h {
+            *self
+        } else {
+            self.transposed()
+        };
+        let mirrors = base.mirrors();
+        let mut image = base.bits.min(mirrors[0]).min(mirrors[1]).min(mirrors[2]);
+        let mut zero = base.zero_by_mirrors(mirrors);
+        if base.w == base.h {
+            let turned = base.transposed();
+            let more = turned.mirrors();
+            image = image
+                .min(turned.bits)
+                .min(more[0])
+                .min(more[1])
+                .min(more[2]);
+            let n = base.w;
+            // `turned` is the transpose, (i, j) -> (j, i); its half turn `more[2]`
+            // is the image under the anti-diagonal reflection,
+            // (i, j) -> (n - 1 - j, n - 1 - i).
+            let diagonal =
+                turned.bits == base.bits && (0..n).all(|i| base.bits & base.cell(i, i) == B::ZERO);
+            let anti = more[2] == base.bits
+                && (0..n).all(|i| base.bits & base.cell(i, n - 1 - i) == B::ZERO);
+            zero = zero || diagonal || anti;
+        }
+        Canonical {
+            image: image.wide(),
+            w: base.w,
+            zero,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `rows` as bits of a frame of their width: `.` a cell of the set.
+    fn set(rows: &str) -> (u128, usize) {
+        let lines: Vec<&str> = rows.split('/').collect();
+        let w = lines[0].len();
+        let mut s = 0u128;
+        for (i, line) in lines.iter().enumerate() {
+            for (j, ch) in line.chars().enumerate() {
+                if ch == '.' {
+                    s |= 1 << (i * w + j);
+                }
+            }
+        }
+        (s, w)
+    }
+
+    #[test]
+    fn reduction_drops_extra_pendants_and_bridges_only() {
+        // A line of three: one pendant of the middle cell goes.
+        let (s, w) = set("...");
+        assert_eq!(reduce(s, w).count_ones(), 2);
+        // A line of five: the middle cell is a bridge between two held cells.
+        let (s, w) = set(".....");
+        assert_eq!(reduce(s, w).count_ones(), 4);
+        // A 2 x 2 square has no pendant: nothing changes.
+        let (s, w) = set("../..");
+        assert_eq!(reduce(s, w), s);
+        // A domino stays a domino; isolated cells go.
+        let (s, w) = set("..#./....");
+        assert_eq!(reduce(s, w), s);
+        let (s, w) = set(".#./#..");
+        assert_eq!(reduce(s, w).count_ones(), 2);
+        // A plus sign: four pendants on one cell, three go.
+        let (s, w) = set("#.#/.../#.#");
+        assert_eq!(reduce(s, w).count_ones(), 2);
+    }
+
+    #[test]
+    fn canonical_images_agree_under_the_eight_symmetries() {
+        let (s, w) = set("...#/.#../..##");
+        let shape = Shape::crop(s, w);
+        let c = shape.canonical();
+        let t = shape.transposed();
+        for other in [shape, t] {
+            let m = other.mirrors();
+            for bits in [other.bits, m[0], m[1], m[2]] {
+                let image = Shape {
+                    bits,
+                    h: other.h,
+                    w: other.w,
+                };
+                assert_eq!(image.canonical(), c);
+            }
+        }
+        assert_eq!(c.w, 3);
+        assert!(!c.zero);
+        assert!(Shape::crop(set("../..").0, 2).canonical().zero);
+        assert!(!Shape::crop(set("...").0, 3).canonical().zero);
+    }
+
+    #[test]
+    fn crop_removes_empty_rows_and_columns() {
+        let (s, w) = set("####/#.#./#..#/####");
+        let shape = Shape::crop(s, w);
+        assert_eq!((shape.h, shape.w), (2, 3));
+        assert_eq!(shape.bits, set(".#./..#").0);
+    }
+}

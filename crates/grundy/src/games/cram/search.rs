@@ -1,0 +1,613 @@
+//! The search: Beling and Rogalski's pruning of nimber searches, over regions.
+//!
+//! # Theorems used
+//! * **Bound.** A position of nimber `g > 0` has an option of nimber `g - 1`,
+//!   so some play lasts `g` moves: a region of `n` cells has nimber at most
+//!   `n / 2`, and at most its number of moves `m`.
+//! * **Nimber in a set** (P. Beling, M. Rogalski, *On pruning search trees of
+//!   impartial games*, Artificial Intelligence 283, 2020, algorithm BR).
+//!   [`Search::in_set`] answers "the nimber, if it lies in the requested set
+//!   `R`", else nothing, without valuing every option. It keeps a set `P` of
+//!   `m + 1` candidates, `{0, ..., m}` at first, and removes one per option:
+//!   the option's nimber if it is in `P`, else the largest of `P`. With the
+//!   exact nimbers of all options this leaves exactly the mex, which is never
+//!   removed (it is no option's nimber, and were it removed as the largest,
+//!   the last candidate would be a smaller non-option nimber). The option is
+//!   asked only for `P` without its largest, cut at `T = max R`; when it
+//!   answers "not in that set" the largest is removed. Were the mex `g <= T`
+//!   then removed as the largest, the other candidates, all below `g`, would
+//!   each be the nimber of a distinct option not yet seen (a seen one would
+//!   have removed its own), this option among them, which would then have
+//!   answered. So when `g <= T`, `g` stays in `P`: the search stops as soon
+//!   as `P` and `R` are disjoint, and the last candidate `p` is the nimber
+//!   when `p <= T` or every answer was exact; otherwise `g` is not in `R`.
+//!   Candidates above the bound `n / 2` are counted, not stored.
+//! * **Sums.** An option that splits into regions `A + B + ...` has nimber
+//!   `a ^ b ^ ...`: all regions but the largest are valued exactly and the
+//!   largest is asked for the set xored with their nimbers. Equal regions
+//!   cancel. Options are tried smallest first (the sum of the squares of their
+//!   regions' cells), as in Beling's `SmallerComponentsFirst`.
+//! * **Aspiration** (Beling and Rogalski, *ibid.*): the nimber of a whole
+//!   region is the least `r` that no option has, so for `r = 0, 1, ...` each
+//!   option not yet known is asked whether its nimber is `r`. What these
+//!   questions teach is kept per option, so that the moves to a given nimber
+//!   are then found with few new questions ([`BoardSearch`]).
+
+use super::region::{Bits, Shape, dominoes, each_region, fits_u64, reduce};
+use super::table::Table;
+use crate::theory::solver::SearchError;
+
+/// A connected region of at least four cells, as its canonical image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Region {
+    image: u128,
+    w: u8,
+    cells: u8,
+}
+
+impl Region {
+    const fn cost(&self) -> u32 {
+        let n = self.cells as u32;
+        n * n
+    }
+}
+
+/// An option being searched: regions `first .. first + len` of the stack of
+/// regions (the largest first), and the xor `x` of the other regions' nimbers.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    first: u32,
+    len: u32,
+    x: u8,
+    cost: u32,
+}
+
+/// The candidates of [`Search::in_set`]: a set of small nimbers and a count of
+/// candidates above the bound, which are larger than all of them.
+#[derive(Clone, Copy, Debug)]
+struct Candidates {
+    set: u64,
+    above: u32,
+}
+
+impl Candidates {
+    const fn without_largest(self) -> u64 {
+        if self.above > 0 {
+            self.set
+        } else {
+            self.set & !top_bit(self.set)
+        }
+    }
+
+    fn remove_largest(&mut self) {
+        if self.above > 0 {
+            self.above -= 1;
+        } else {
+            self.set &= !top_bit(self.set);
+        }
+    }
+
+    fn remove(&mut self, nimber: u8) {
+        if nimber < 64 && self.set >> nimber & 1 == 1 {
+            self.set &= !(1 << nimber);
+        } else {
+            self.remove_largest();
+        }
+    }
+}
+
+/// How far the domino on cells `p` and `p + step` of an `h x w` frame lies
+/// from the frame's centre (in half cells, at most 255): central moves are
+/// tried first among options of equal cost, as in Beling's move iterators.
+const fn off_centre(p: usize, step: usize, h: usize, w: usize) -> u32 {
+    let (i, j) = (p / w, p % w);
+    let (di, dj) = if step == 1 { (0, 1) } else { (1, 0) };
+    let rows = (2 * i + di).abs_diff(h - 1);
+    let cols = (2 * j + dj).abs_diff(w - 1);
+    let d = rows + cols;
+    if d > 255 { 255 } else { d as u32 }
+}
+
+/// The highest bit of `set` alone (0 for the empty set).
+const fn top_bit(set: u64) -> u64 {
+    if set == 0 {
+        0
+    } else {
+        1 << (63 - set.leading_zeros())
+    }
+}
+
+/// `{v ^ x : v in set}`, for nimbers below 64.
+fn xored(mut set: u64, x: u8) -> u64 {
+    if x == 0 {
+        return set;
+    }
+    let mut out = 0u64;
+    while set != 0 {
+        let v = set.trailing_zeros() as u8;
+        set &= set - 1;
+        out |= 1 << (v ^ x);
+    }
+    out
+}
+
+/// The set `{0, ..., n - 1}` (`n <= 64`).
+const fn first(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
+/// A region's part of an option: known, or still to search.
+enum Part {
+    Known(u8),
+    Unknown(Region),
+}
+
+/// The search over canonical regions, with its transposition table.
+#[derive(Debug)]
+pub(super) struct Search {
+    table: Table,
+    /// The regions of the options being searched, frame above frame.
+    regions: Vec<Region>,
+    pending: Vec<Pending>,
+    /// Whether regions are answered 0 by the symmetry strategy (tests turn
+    /// it off to check the search alone).
+    pub(super) symmetry: bool,
+    /// Whether options are reduced by the pendant rule (likewise).
+    pub(super) reduction: bool,
+}
+
+impl Search {
+    pub(super) fn new(limit: usize) -> Self {
+        Self {
+            table: Table::new(limit),
+            regions: Vec::new(),
+            pending: Vec::new(),
+            symmetry: true,
+            reduction: true,
+        }
+    }
+
+    /// How many regions the table holds.
+    #[cfg(test)]
+    pub(super) fn stored(&self) -> usize {
+        self.table.len()
+    }
+
+    /// What is known of the connected set `m` of a frame of stride `w`.
+    fn part<B: Bits>(&self, m: B, w: usize) -> Part {
+        let cells = m.count();
+        if cells <= 3 {
+            // A domino, a line of three or an L: every move leaves at most one cell.
+            return Part::Known(1);
+        }
+        let canonical = Shape::crop(m, w).canonical();
+        if self.symmetry && canonical.zero {
+            return Part::Known(0);
+        }
+        if let Some(g) = self.table.get(canonical.image, canonical.w) {
+            return Part::Known(g);
+        }
+        Part::Unknown(Region {
+            image: canonical.image,
+            w: canonical.w as u8,
+            cells: cells as u8,
+        })
+    }
+
+    /// Splits the cells `s` of a frame of stride `w` into regions: pushes the
+    /// unknown ones on the stack (two equal ones cancel) and gives the xor of
+    /// the known ones' nimbers.
+    fn split(&mut self, s: u128, w: usize) -> u8 {
+        if fits_u64(s, w) {
+            self.split_in(u64::narrow(s), w)
+        } else {
+            self.split_in(s, w)
+        }
+    }
+
+    fn split_in<B: Bits>(&mut self, s: B, w: usize) -> u8 {
+        let s = if self.reduction { reduce(s, w) } else { s };
+        let start = self.regions.len();
+        let mut x = 0u8;
+        let mut found = std::mem::take(&mut self.regions);
+        each_region(s, w, |m| match self.part(m, w) {
+            Part::Known(g) => x ^= g,
+            Part::Unknown(region) => match found[start..].iter().position(|r| *r == region) {
+                Some(i) => {
+                    found.swap_remove(start + i);
+                }
+                None => found.push(region),
+            },
+        });
+        self.regions = found;
+        x
+    }
+
+    /// Moves the largest of the regions `start..` to `start`, and gives the sum
+    /// of their costs.
+    fn largest_first(&mut self, start: usize) -> u32 {
+        let parts = &mut self.regions[start..];
+        let mut largest = 0;
+        for i in 1..parts.len() {
+            if parts[i].cells > parts[largest].cells {
+                largest = i;
+            }
+        }
+        parts.swap(0, largest);
+        parts.iter().map(Region::cost).sum()
+    }
+
+    /// The exact nimber of `region`.
+    fn exact(&mut self, region: Region) -> Result<u8, SearchError> {
+        match self.in_set(region, u64::MAX)? {
+            Some(g) => Ok(g),
+            // Asked for every nimber up to the bound, the search answers.
+            None => unreachable!("a search for every nimber answered none"),
+        }
+    }
+
+    /// The nimber of `region` if it lies in `requested`, or if the search
+    /// finds it exactly anyway; `None` only when it is not in `requested`.
+    fn in_set(&mut self, region: Region, requested: u64) -> Result<Option<u8>, SearchError> {
+        if let Some(g) = self.table.get(region.image, usize::from(region.w)) {
+            return Ok(Some(g));
+        }
+        let (regions, pending) = (self.regions.len(), self.pending.len());
+        let found = self.in_set_searched(region, requested, pending);
+        self.regions.truncate(regions);
+        self.pending.truncate(pending);
+        found
+    }
+
+    fn in_set_searched(
+        &mut self,
+        region: Region,
+        requested: u64,
+        pending: usize,
+    ) -> Result<Option<u8>, SearchError> {
+        let (s, w) = (region.image, usize::from(region.w));
+        let h = (127 - s.leading_zeros() as usize) / w + 1;
+        let (horizontal, vertical) = dominoes(s, w);
+        let moves = horizontal.count_ones() + vertical.count_ones();
+        let bound = moves.min(u32::from(region.cells) / 2);
+        let requested = requested & first(bound + 1);
+        if requested == 0 {
+            return Ok(None);
+        }
+        let mut candidates = Candidates {
+            set: first(bound + 1),
+            above: moves - bound,
+        };
+        // Options known from the table at once; the others wait.
+        for (mut each, step) in [(horizontal, 1), (vertical, w)] {
+            while each != 0 {
+                if candidates.set & requested == 0 {
+                    return Ok(None);
+                }
+                let p = each.trailing_zeros() as usize;
+                each &= each - 1;
+                let start = self.regions.len();
+                let x = self.split(s & !(1 << p | 1 << (p + step)), w);
+                let len = self.regions.len() - start;
+                if len == 0 {
+                    candidates.remove(x);
+                } else {
+                    let cost = self.largest_first(start) << 8 | off_centre(p, step, h, w);
+                    self.pending.push(Pending {
+                        first: start as u32,
+                        len: len as u32,
+                        x,
+                        cost,
+                    });
+                }
+            }
+        }
+        self.pending[pending..].sort_by_key(|p| p.cost);
+        let most = 63 - requested.leading_zeros();
+        let upto = first(most + 1);
+        let mut exact = true;
+        for index in pending..self.pending.len() {
+            if candidates.set & requested == 0 {
+                return Ok(None);
+            }
+            let option = self.pending[index];
+            let mut x = option.x;
+            let first = option.first as usize;
+            for k in first + 1..first + option.len as usize {
+                let other = self.regions[k];
+                x ^= self.exact(other)?;
+            }
+            let ask = xored(candidates.without_largest() & upto, x);
+            match self.in_set(self.regions[first], ask)? {
+                Some(g) => candidates.remove(g ^ x),
+                None => {
+                    candidates.remove_largest();
+                    exact = false;
+                }
+            }
+        }
+        if candidates.above > 0 || candidates.set == 0 {
+            debug_assert!(!exact, "an exact search lost the mex");
+            return Ok(None);
+        }
+        let g = candidates.set.trailing_zeros();
+        if exact || g <= most {
+            self.table
+                .insert(region.image, usize::from(region.w), g as u8)?;
+            Ok(Some(g as u8))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// What the root search knows of one option of a region of the board.
+#[derive(Clone, Copy, Debug)]
+enum Known {
+    Exact(u8),
+    /// The option is `x` xor the nimber of regions `first .. first + len` of
+    /// its root region's list, and its nimber is none of `excluded`.
+    Unknown {
+        x: u8,
+        first: u32,
+        len: u32,
+        excluded: u64,
+    },
+}
+
+/// A region of the board, as it stands (unreduced), with what the search
+/// knows of its options.
+#[derive(Debug)]
+struct RootRegion {
+    cells: u128,
+    nimber: Option<u8>,
+    /// Each move (the two cells as a mask), in the board's move order, with
+    /// its class: moves whose results are congruent (images of one another
+    /// under a symmetry of the square) are one class and have one nimber.
+    options: Vec<(u128, u32)>,
+    /// What is known of each class, and the first move of the class.
+    classes: Vec<(Known, u128)>,
+    regions: Vec<Region>,
+}
+
+/// A board searched region by region, keeping what the search learns between
+/// the questions of [`crate::family::PositionSearch`].
+#[derive(Debug)]
+pub(super) struct BoardSearch {
+    empty: u128,
+    w: usize,
+    search: Search,
+    regions: Vec<RootRegion>,
+}
+
+impl BoardSearch {
+    /// The board of empty cells `empty` in a frame of stride `w`.
+    pub(super) fn new(empty: u128, w: usize, search: Search) -> Self {
+        let mut regions = Vec::new();
+        each_region(empty, w, |cells| {
+            regions.push(RootRegion {
+                cells,
+                nimber: None,
+                options: Vec::new(),
+                classes: Vec::new(),
+                regions: Vec::new(),
+            });
+        });
+        Self {
+            empty,
+            w,
+            search,
+            regions,
+        }
+    }
+
+    /// The search, with its table, for another board.
+    #[cfg(test)]
+    pub(super) fn into_search(self) -> Search {
+        self.search
+    }
+
+    /// The nimber of the board: the xor of its regions'.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the table fills.
+    pub(super) fn nimber(&mut self) -> Result<u8, SearchError> {
+        let mut g = 0;
+        for k in 0..self.regions.len() {
+            g ^= self.region_nimber(k)?;
+        }
+        Ok(g)
+    }
+
+    /// Lists the options of root region `k` once.
+    fn prepare(&mut self, k: usize) {
+        if !self.regions[k].options.is_empty() {
+            return;
+        }
+        let (cells, w) = (self.regions[k].cells, self.w);
+        let (horizontal, vertical) = dominoes(cells, w);
+        let mut both = horizontal | vertical;
+        let mut options = Vec::new();
+        let mut classes = Vec::new();
+        let mut images: Vec<(u128, usize)> = Vec::new();
+        let mut list = Vec::new();
+        while both != 0 {
+            let p = both.trailing_zeros() as usize;
+            both &= both - 1;
+            for (moves, step) in [(horizontal, 1), (vertical, w)] {
+                if moves >> p & 1 == 0 {
+                    continue;
+                }
+                let domino = 1 << p | 1 << (p + step);
+                let after = cells & !domino;
+                let image = if after == 0 {
+                    (0, 0)
+                } else {
+                    let shape = Shape::crop(after, w).canonical();
+                    (shape.image, shape.w)
+                };
+                if let Some(class) = images.iter().position(|&seen| seen == image) {
+                    options.push((domino, class as u32));
+                    continue;
+                }
+                images.push(image);
+                let start = self.search.regions.len();
+                let x = self.search.split(cells & !domino, w);
+                let known = if self.search.regions.len() == start {
+                    Known::Exact(x)
+                } else {
+                    self.search.largest_first(start);
+                    let first = list.len() as u32;
+                    list.extend(self.search.regions.drain(start..));
+                    Known::Unknown {
+                        x,
+                        first,
+                        len: list.len() as u32 - first,
+                        excluded: 0,
+                    }
+                };
+                options.push((domino, classes.len() as u32));
+                classes.push((known, domino));
+            }
+        }
+        self.regions[k].options = options;
+        self.regions[k].classes = classes;
+        self.regions[k].regions = list;
+    }
+
+    /// The nimber of the options of class `c` of root region `k` if it lies
+    /// in `set` (or is known anyway), by the search if not yet known; what
+    /// the search answers is kept.
+    fn ask(&mut self, k: usize, c: usize, set: u64) -> Result<Option<u8>, SearchError> {
+        let (mut x, first, len, excluded) = match self.regions[k].classes[c].0 {
+            Known::Exact(g) => return Ok(Some(g)),
+            Known::Unknown {
+                x,
+                first,
+                len,
+                excluded,
+            } => (x, first as usize, len as usize, excluded),
+        };
+        let set = set & !excluded;
+        if set == 0 {
+            return Ok(None);
+        }
+        // Value all regions but the largest, once.
+        for index in first + 1..first + len {
+            let region = self.regions[k].regions[index];
+            x ^= self.search.exact(region)?;
+        }
+        let largest = self.regions[k].regions[first];
+        let answer = self.search.in_set(largest, xored(set, x))?.map(|g| g ^ x);
+        self.regions[k].classes[c].0 = match answer {
+            Some(g) => Known::Exact(g),
+            None => Known::Unknown {
+                x,
+                first: first as u32,
+                len: 1,
+                excluded: excluded | set,
+            },
+        };
+        Ok(answer)
+    }
+
+    /// Whether option `i` of root region `k` has nimber `target` (below 64).
+    fn has_nimber(&mut self, k: usize, i: usize, target: u8) -> Result<bool, SearchError> {
+        let class = self.regions[k].options[i].1 as usize;
+        Ok(self.ask(k, class, 1 << target)? == Some(target))
+    }
+
+    /// The nimber of root region `k`, by aspiration.
+    fn region_nimber(&mut self, k: usize) -> Result<u8, SearchError> {
+        if let Some(g) = self.regions[k].nimber {
+            return Ok(g);
+        }
+        let (cells, w) = (self.regions[k].cells, self.w);
+        if let Part::Known(g) = self.search.part(cells, w) {
+            self.regions[k].nimber = Some(g);
+            return Ok(g);
+        }
+        self.prepare(k);
+        let count = self.regions[k].options.len() as u32;
+        let bound = count.min(cells.count_ones() / 2) as u8;
+        // The classes of options, cheapest first.
+        let mut order: Vec<usize> = (0..self.regions[k].classes.len()).collect();
+        let h = (127 - cells.leading_zeros() as usize) / w + 1;
+        let cost = |root: &RootRegion, i: usize| {
+            let (known, domino) = root.classes[i];
+            let regions: u32 = match known {
+                Known::Exact(_) => 0,
+                Known::Unknown { first, len, .. } => root.regions
+                    [first as usize..(first + len) as usize]
+                    .iter()
+                    .map(Region::cost)
+                    .sum(),
+            };
+            let p = domino.trailing_zeros() as usize;
+            let step = 127 - domino.leading_zeros() as usize - p;
+            regions << 8 | off_centre(p, step, h, w)
+        };
+        let root = &self.regions[k];
+        order.sort_by_key(|&i| cost(root, i));
+        let mut g = bound;
+        'values: for r in 0..bound {
+            let classes = &self.regions[k].classes;
+            if classes
+                .iter()
+                .any(|c| matches!(c.0, Known::Exact(v) if v == r))
+            {
+                continue;
+            }
+            // 0 is asked along: the moves to 0 are the winning moves of a
+            // lone region, asked for next.
+            for &i in &order {
+                if self.ask(k, i, 1 << r | 1)? == Some(r) {
+                    continue 'values;
+                }
+            }
+            g = r;
+            break;
+        }
+        let shape = Shape::crop(cells, w).canonical();
+        self.search.table.insert(shape.image, shape.w, g)?;
+        self.regions[k].nimber = Some(g);
+        Ok(g)
+    }
+
+    /// The moves of the board to positions of nimber `target`, in the board's
+    /// move order: each as its two cells.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] when the table fills.
+    pub(super) fn moves_to(
+        &mut self,
+        target: u8,
+        mut visit: impl FnMut(usize, usize),
+    ) -> Result<(), SearchError> {
+        let total = self.nimber()?;
+        let (horizontal, vertical) = dominoes(self.empty, self.w);
+        let mut both = horizontal | vertical;
+        while both != 0 {
+            let p = both.trailing_zeros() as usize;
+            both &= both - 1;
+            for (moves, step) in [(horizontal, 1), (vertical, self.w)] {
+                if moves >> p & 1 == 0 {
+                    continue;
+                }
+                let domino = 1u128 << p | 1 << (p + step);
+                let Some(k) = self.regions.iter().position(|r| r.cells >> p & 1 == 1) else {
+                    continue;
+                };
+                let wanted = target ^ total ^ self.regions[k].nimber.unwrap_or(0);
+                self.prepare(k);
+                let Some(i) = self.regions[k].options.iter().position(|o| o.0 == domino) else {
+                    continue;
+                };
+                if wanted < 64 && self.has_nimber(k, i, wanted)? {
+                    visit(p, p + step);
+                }
+            }
+        }
+        Ok(())
+    }
+}
