@@ -1,0 +1,2 @@
+//! Tests of scripted games.
+use super::*;
