@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 use grundy::games::heap::HeapRule;
 use grundy::games::heap::take_and_break::parse_rule;
+use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, Proof, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
     find_periodicity, find_unproven_periodicity, read_values, save_to_file, until_proven,
     write_values,
 };
-use grundy::games::script::Script;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -724,11 +724,14 @@ fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failu
     let values = script
         .sequence(args.last_heap, &mut |report| bar.update(report))
         .map_err(|error| Failure::search(&error))?
-        .ok_or_else(|| Failure::Input(format!("error: the values of {rule_text} were interrupted")))?;
+        .ok_or_else(|| {
+            Failure::Input(format!("error: the values of {rule_text} were interrupted"))
+        })?;
     drop(bar);
     let periodicity = find_unproven_periodicity(&values);
     if let Some(path) = &args.out {
-        let failed = |error: io::Error| Failure::Input(format!("error: `{}`: {error}", path.display()));
+        let failed =
+            |error: io::Error| Failure::Input(format!("error: `{}`: {error}", path.display()));
         // A check file beside FILE vouches for values no longer there: it goes.
         let check = check_file_path(path);
         if std::fs::read(&check).is_ok_and(|text| text.starts_with(b"grundy-check")) {

@@ -42,8 +42,8 @@
 //! builds it without modules (`import` cannot read a file) and adds no function of its
 //! own but `print` and `debug`, which write to standard error. Each call of a script
 //! function may run at most [`operations_per_call`] operations, a hundredth of the work
-//! limit (`--max-work STEPS`, 3·10^8 by default: 3·10^6 operations, well under a
-//! second), so an endless loop stops with exit 3 naming `--max-work`. Calls nest at
+//! limit (`--max-work STEPS`, 3·10^8 by default: 3·10^6 operations, about a tenth of
+//! a second), so an endless loop stops with exit 3 naming `--max-work`. Calls nest at
 //! most [`MAX_CALL_LEVELS`] deep, and strings, arrays and maps hold at most
 //! [`MAX_DATA_SIZE`] characters or elements (counted through nested arrays), which
 //! bounds the memory one value takes. A game that loops (a position reachable from
@@ -67,7 +67,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use num_traits::ToPrimitive;
-use rhai::{Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString, AST};
+use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString};
 
 use crate::family::Family;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
@@ -84,8 +84,10 @@ pub const MAX_CALL_LEVELS: usize = 48;
 pub const MAX_DATA_SIZE: usize = 1 << 20;
 /// The largest script file read, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
-/// Work steps (as `--max-work` counts them) per script operation: a Rhai operation
-/// takes about as long as a hundred steps of the sequence engine.
+/// Work steps (as `--max-work` counts them) per script operation. Not a measure of
+/// speed (a Rhai operation takes about 30 ns, three steps' time): the ratio that gives
+/// one call 3·10^6 operations under the default work limit, a tenth of a second, so
+/// that an endless loop stops at once while any sensible `moves` has room to spare.
 const STEPS_PER_OPERATION: u64 = 100;
 
 /// The operations one call of a script function may run within the work limit `work`
@@ -252,15 +254,14 @@ impl Script {
                 .map(|function| function.params.len())
                 .collect::<Vec<_>>()
         };
-        let check = |function: &str, params: usize, signature: &str| match arity(function)
-            .as_slice()
-        {
-            [] => Ok(false),
-            counts if counts.contains(&params) => Ok(true),
-            _ => Err(format!(
-                "{name} defines `{function}` without the form grundy calls: `{signature}`"
-            )),
-        };
+        let check =
+            |function: &str, params: usize, signature: &str| match arity(function).as_slice() {
+                [] => Ok(false),
+                counts if counts.contains(&params) => Ok(true),
+                _ => Err(format!(
+                    "{name} defines `{function}` without the form grundy calls: `{signature}`"
+                )),
+            };
         if !check("moves", 1, "fn moves(p)")? {
             return Err(format!(
                 "{name} defines no `fn moves(p)`, which returns the array of positions one move from `p` leads to"
@@ -309,7 +310,8 @@ impl Script {
                 format!(
                     "{name}: {call} ran more than {} operations, the limit of one call (a hundredth of the work limit){}: an endless loop?",
                     self.operations,
-                    at.line().map_or_else(String::new, |_| format!(", at {}", place(at)))
+                    at.line()
+                        .map_or_else(String::new, |_| format!(", at {}", place(at)))
                 ),
                 &[Limit::Work],
             )),
@@ -330,10 +332,7 @@ impl Script {
                 let bare = message
                     .strip_suffix(&format!(" ({at})"))
                     .unwrap_or(&message);
-                CallError::Script(format!(
-                    "{name}: {call} failed at {}: {bare}",
-                    place(at)
-                ))
+                CallError::Script(format!("{name}: {call} failed at {}: {bare}", place(at)))
             }
         }
     }
@@ -416,7 +415,9 @@ impl Script {
                 let mut value = 0;
                 for part in self.parts(option).map_err(CallError::into_search)? {
                     let smaller = match part {
-                        ScriptPosition::Integer(m) if (0..n).contains(&m) => usize::try_from(m).ok(),
+                        ScriptPosition::Integer(m) if (0..n).contains(&m) => {
+                            usize::try_from(m).ok()
+                        }
                         _ => None,
                     };
                     let Some(smaller) = smaller else {
@@ -476,24 +477,31 @@ fn a_type(type_name: &str) -> String {
 
 /// A script value as a position, or what it is instead.
 fn position_of(value: Dynamic) -> Result<ScriptPosition, String> {
-    if let Some(n) = value.as_int().ok() {
+    if let Ok(n) = value.as_int() {
         return Ok(ScriptPosition::Integer(n));
     }
     if value.is_string() {
         let text = value.into_immutable_string().unwrap_or_default();
         return Ok(ScriptPosition::Text(text.as_str().into()));
     }
-    let type_name = value.type_name();
-    let described = format!("{} ({value})", a_type(type_name));
-    match value.try_cast::<Array>() {
-        Some(items) => items
-            .into_iter()
+    // Described only when it is not a position: formatting every array would cost
+    // more than the script's own work.
+    let described = |value: &Dynamic| format!("{} ({value})", a_type(value.type_name()));
+    if !value.is_array() {
+        return Err(described(&value));
+    }
+    let integers = value.read_lock::<Array>().and_then(|items| {
+        items
+            .iter()
             .map(|item| item.as_int().ok())
             .collect::<Option<Box<[i64]>>>()
-            .map(ScriptPosition::List)
-            .ok_or_else(|| format!("an array holding something else than integers ({described})")),
-        None => Err(described),
-    }
+    });
+    integers.map(ScriptPosition::List).ok_or_else(|| {
+        format!(
+            "an array holding something else than integers ({})",
+            described(&value)
+        )
+    })
 }
 
 impl Family for Script {
@@ -545,7 +553,7 @@ impl Family for Script {
             };
             let call = || format!("describe({}, {})", from.bracketed(), written());
             if let Ok(text) = self.call("describe", (from.to_dynamic(), to_value), &call)
-                && let Some(text) = text.into_immutable_string().ok()
+                && let Ok(text) = text.into_immutable_string()
             {
                 return text.to_string();
             }
@@ -601,7 +609,8 @@ fn script_of(term: &Term, work: u64) -> Result<(Script, String), LangError> {
 }
 
 fn read_script(path: &str, span: Span) -> Result<String, LangError> {
-    let cannot = |why: String| LangError::new(format!("cannot read the script `{path}`: {why}"), span);
+    let cannot =
+        |why: String| LangError::new(format!("cannot read the script `{path}`: {why}"), span);
     let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
     let mut text = String::new();
     std::io::Read::read_to_string(
@@ -610,7 +619,9 @@ fn read_script(path: &str, span: Span) -> Result<String, LangError> {
     )
     .map_err(|e| cannot(e.to_string()))?;
     if text.len() as u64 > MAX_SCRIPT_BYTES {
-        return Err(cannot(format!("it is longer than {MAX_SCRIPT_BYTES} bytes")));
+        return Err(cannot(format!(
+            "it is longer than {MAX_SCRIPT_BYTES} bytes"
+        )));
     }
     Ok(text)
 }
@@ -681,7 +692,11 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let positions = positions_of(term, &script)?;
     let mut parts = Vec::with_capacity(positions.len());
     for (position, span) in positions {
-        parts.extend(script.parts(position).map_err(|error| error.into_lang(span))?);
+        parts.extend(
+            script
+                .parts(position)
+                .map_err(|error| error.into_lang(span))?,
+        );
     }
     let script = Arc::new(script);
     Ok(Group::new(head, crate::family::parts(&script, parts)))

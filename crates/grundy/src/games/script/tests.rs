@@ -125,7 +125,9 @@ fn the_lists_of_two_spellings_are_one_position() {
 #[test]
 fn canonical_forms_parse_back_to_the_same_position() {
     let lists = r#"script["fn moves(p) { if type_of(p) == \"array\" && p.len() > 0 { let q = p; q.pop(); [q] } else { [] } }"]"#;
-    let texts = format!(r#"script["fn moves(p) {{ if p.len() > 0 {{ [p.sub_string(1)] }} else {{ [] }} }}"]("a\"b")"#);
+    let texts =
+        r#"script["fn moves(p) { if p.len() > 0 { [p.sub_string(1)] } else { [] } }"]("a\"b")"#
+            .to_owned();
     let mut cases = vec![
         format!("{lists}([1])"),
         format!("{lists}([])"),
@@ -310,9 +312,14 @@ fn solve_error(text: &str, work: u64, states: usize) -> SearchError {
 
 #[test]
 fn a_syntax_error_names_the_script_line_and_column() {
-    let error = build_error("nim(1) + script[\"fn moves(n) {\\n  let x = ;\\n}\"](3)", 1000);
+    let error = build_error(
+        "nim(1) + script[\"fn moves(n) {\\n  let x = ;\\n}\"](3)",
+        1000,
+    );
     assert!(
-        error.message.contains("syntax error in the inline script at line 2, column 11"),
+        error
+            .message
+            .contains("syntax error in the inline script at line 2, column 11"),
         "{}",
         error.message
     );
@@ -323,9 +330,17 @@ fn a_syntax_error_names_the_script_line_and_column() {
 #[test]
 fn a_missing_file_or_function_is_bad_input() {
     let error = build_error("script[@/no/such/file.rhai](3)", 1000);
-    assert!(error.message.contains("cannot read the script"), "{}", error.message);
+    assert!(
+        error.message.contains("cannot read the script"),
+        "{}",
+        error.message
+    );
     let error = build_error("script[\"fn move(n) { [] }\"](3)", 1000);
-    assert!(error.message.contains("defines no `fn moves(p)`"), "{}", error.message);
+    assert!(
+        error.message.contains("defines no `fn moves(p)`"),
+        "{}",
+        error.message
+    );
     let error = build_error("script[\"fn moves(a, b) { [] }\"](3)", 1000);
     assert!(error.message.contains("`fn moves(p)`"), "{}", error.message);
     let error = build_error("script[\"fn moves(n) { [] } fn split() { [] }\"](3)", 1000);
@@ -337,8 +352,14 @@ fn arguments_of_the_wrong_kind_are_refused_at_their_column() {
     let nim = example("nim");
     let lasker = example("lasker");
     for (text, said) in [
-        (format!("script[@{nim}](9223372036854775808)"), "out of range"),
-        (format!("script[@{nim}](-9223372036854775809)"), "out of range"),
+        (
+            format!("script[@{nim}](9223372036854775808)"),
+            "out of range",
+        ),
+        (
+            format!("script[@{nim}](-9223372036854775809)"),
+            "out of range",
+        ),
         (format!("script[@{nim}](1, \"a\")"), "holds integers"),
         (format!("script[@{nim}]([1, [2]])"), "holds integers"),
         (format!("script[@{nim}](1..3)"), "an integer, a list"),
@@ -365,14 +386,32 @@ fn arguments_of_the_wrong_kind_are_refused_at_their_column() {
 #[test]
 fn a_runtime_error_names_the_line_and_the_position() {
     for (source, said) in [
-        ("fn moves(n) {\\n  let a = [1];\\n  [a[n]]\\n}", "moves(3) failed at line 3"),
-        ("fn moves(n) { throw \\\"boom\\\" }", "moves(3) failed at line 1"),
-        ("fn moves(n) { n }", "moves(3) returned an integer, not an array"),
-        ("fn moves(n) { [1.5] }", "element 0 (from 0) is a decimal number"),
+        (
+            "fn moves(n) {\\n  let a = [1];\\n  [a[n]]\\n}",
+            "moves(3) failed at line 3",
+        ),
+        (
+            "fn moves(n) { throw \\\"boom\\\" }",
+            "moves(3) failed at line 1",
+        ),
+        (
+            "fn moves(n) { n }",
+            "moves(3) returned an integer, not an array",
+        ),
+        (
+            "fn moves(n) { [1.5] }",
+            "element 0 (from 0) is a decimal number",
+        ),
         ("fn moves(n) { [#{a: 1}] }", "element 0 (from 0) is a map"),
-        ("fn moves(n) { [[1, \\\"x\\\"]] }", "an array holding something else"),
+        (
+            "fn moves(n) { [[1, \\\"x\\\"]] }",
+            "an array holding something else",
+        ),
         ("fn moves(n) { moves(n) }", "nested calls more than 48 deep"),
-        ("fn moves(n) { undefined_function(n) }", "Function not found"),
+        (
+            "fn moves(n) { undefined_function(n) }",
+            "Function not found",
+        ),
     ] {
         let text = format!("script[\"{source}\"](3)");
         let SearchError::Script { message } = solve_error(&text, 300_000_000, 10_000) else {
@@ -389,8 +428,16 @@ fn an_error_in_split_at_build_time_is_at_the_argument() {
         "script[\"fn moves(n) { [] } fn split(p) { p.nothing() }\"](1, 2)",
         1000,
     );
-    assert!(error.message.contains("split(1) failed"), "{}", error.message);
-    assert_eq!(&"script[\"fn moves(n) { [] } fn split(p) { p.nothing() }\"](1, 2)"[error.span.start..error.span.end], "1");
+    assert!(
+        error.message.contains("split(1) failed"),
+        "{}",
+        error.message
+    );
+    assert_eq!(
+        &"script[\"fn moves(n) { [] } fn split(p) { p.nothing() }\"](1, 2)"
+            [error.span.start..error.span.end],
+        "1"
+    );
 }
 
 #[test]
@@ -404,16 +451,28 @@ fn an_endless_loop_stops_at_the_work_limit_within_seconds() {
     ) else {
         panic!("an endless loop is a limit");
     };
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(refusal.raised_by, vec![Limit::Work]);
-    assert!(refusal.reason.contains("ran more than 3000000 operations"), "{}", refusal.reason);
+    assert!(
+        refusal.reason.contains("ran more than 3000000 operations"),
+        "{}",
+        refusal.reason
+    );
     // At build time (in `split`), the same limit.
     let error = build_error(
         "script[\"fn moves(n) { [] } fn split(p) { loop {} }\"](3)",
         100_000,
     );
     assert_eq!(error.limit, Some(Limit::Work));
-    assert!(error.message.contains("split(3) ran more than 1000"), "{}", error.message);
+    assert!(
+        error.message.contains("split(3) ran more than 1000"),
+        "{}",
+        error.message
+    );
 }
 
 #[test]
@@ -425,7 +484,11 @@ fn a_string_too_large_is_a_limit() {
     ) else {
         panic!("a huge string is a limit");
     };
-    assert!(refusal.reason.contains("larger than the sandbox allows"), "{}", refusal.reason);
+    assert!(
+        refusal.reason.contains("larger than the sandbox allows"),
+        "{}",
+        refusal.reason
+    );
 }
 
 #[test]
@@ -435,13 +498,21 @@ fn a_loopy_game_is_a_cycle() {
         "script[\"fn moves(n) { [(n + 1) % 4] }\"](0) + nim(2)",
         "misere(script[\"fn moves(n) { [(n + 1) % 4] }\"](0))",
     ] {
-        assert_eq!(solve_error(text, 300_000_000, 10_000), SearchError::Cycle, "{text}");
+        assert_eq!(
+            solve_error(text, 300_000_000, 10_000),
+            SearchError::Cycle,
+            "{text}"
+        );
     }
 }
 
 #[test]
 fn a_huge_game_stops_at_the_state_limit() {
-    let error = solve_error("script[\"fn moves(n) { [n + 1] }\"](0)", 300_000_000, 10_000);
+    let error = solve_error(
+        "script[\"fn moves(n) { [n + 1] }\"](0)",
+        300_000_000,
+        10_000,
+    );
     assert!(matches!(error, SearchError::StateLimit { .. }), "{error:?}");
 }
 
@@ -454,7 +525,10 @@ fn text_positions_and_describe() {
     assert_eq!(answer.nimber, Some(1u32.into()));
     assert_eq!(answer.winning_move_count, 3u32.into());
     assert_eq!(answer.winning_moves[0].description, "abc to bc");
-    assert_eq!(answer.target(&answer.winning_moves[0]), format!("script[{}](\"bc\")", text_value(source)));
+    assert_eq!(
+        answer.target(&answer.winning_moves[0]),
+        format!("script[{}](\"bc\")", text_value(source))
+    );
 }
 
 /// Pieces of script text, to build random scripts that are often valid.
