@@ -108,6 +108,20 @@ fn scripted_wythoff_is_wythoff() {
 }
 
 #[test]
+fn scripted_pairs_are_a_sum_of_two_heaps() {
+    let path = example("pairs");
+    for a in 0..=9 {
+        for b in 0..=9 {
+            assert_eq!(
+                nimber_and_count(&format!("script[@{path}]({a}, {b})")),
+                nimber_and_count(&format!("bash[2]({a}, {b})")),
+                "({a}, {b})"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_lists_of_two_spellings_are_one_position() {
     let path = example("wythoff");
     let spread = format!("script[@{path}](5, 3)");
@@ -472,6 +486,34 @@ fn an_endless_loop_stops_at_the_work_limit_within_seconds() {
         error.message.contains("split(3) ran more than 1000"),
         "{}",
         error.message
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflowing_the_stack() {
+    // The deepest expressions and calls the sandbox allows, on a test thread's stack
+    // (2 MiB, smaller than the command line's).
+    let deep = |depth: usize| format!("{}n{}", "(".repeat(depth), ")".repeat(depth));
+    let nested = format!(
+        "fn f(n) {{ if n <= 0 {{ 0 }} else {{ f(n - 1) + {} }} }} fn moves(n) {{ f(40); [] }}",
+        deep(12)
+    );
+    let text = format!("script[{}](3)", text_value(&nested));
+    assert_eq!(answer(&text).nimber, Some(0u32.into()));
+    let too_deep = format!("fn moves(n) {{ [{}] }}", deep(200));
+    let error = build_error(&format!("script[{}](3)", text_value(&too_deep)), 1000);
+    assert!(error.message.contains("syntax error"), "{}", error.message);
+    let recursion = "fn f(n) { f(n + 1) + ((((((((n)))))))) } fn moves(n) { f(0) }";
+    let SearchError::Script { message } = solve_error(
+        &format!("script[{}](3)", text_value(recursion)),
+        300_000_000,
+        100,
+    ) else {
+        panic!("an endless recursion is a script error");
+    };
+    assert!(
+        message.contains("nested calls more than 48 deep"),
+        "{message}"
     );
 }
 
