@@ -275,7 +275,14 @@ fn a_runtime_error_names_the_line_and_the_position() {
     let output = grundy_in(&dir, &["solve", "script[@throw.rhai](5)"]);
     fails(&output, 2, &["moves(2) failed at line 2", "no"]);
     let output = grundy_in(&dir, &["solve", "script[@type.rhai](1) + nim(1)"]);
-    fails(&output, 2, &["moves(1) returned", "a decimal number"]);
+    fails(
+        &output,
+        2,
+        &[
+            "moves(1) (`fn moves` at line 1) returned",
+            "a decimal number",
+        ],
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

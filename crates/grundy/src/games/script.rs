@@ -38,15 +38,15 @@
 //! mex ([`Script::sequence`]).
 //!
 //! # The sandbox
-//! Rhai's engine has no access to files, the network or the clock's control: grundy
-//! builds it without modules (`import` cannot read a file) and adds no function of its
-//! own but `print` and `debug`, which write to standard error. Each call of a script
-//! function may run at most [`operations_per_call`] operations, a hundredth of the work
-//! limit (`--max-work STEPS`, 3·10^8 by default: 3·10^6 operations, about a tenth of
-//! a second), so an endless loop stops with exit 3 naming `--max-work`. Calls nest at
-//! most [`MAX_CALL_LEVELS`] deep, and strings, arrays and maps hold at most
-//! [`MAX_DATA_SIZE`] characters or elements (counted through nested arrays), which
-//! bounds the memory one value takes. A game that loops (a position reachable from
+//! Rhai's engine has no access to files or the network: grundy builds it without
+//! modules (`import` cannot read a file), sends `print` and `debug` to standard error,
+//! and replaces `sleep` (which would block where no operation is counted) by an error.
+//! Each call of a script function may run at most [`operations_per_call`] operations,
+//! a hundredth of the work limit (`--max-work STEPS`, 3·10^8 by default: 3·10^6
+//! operations, about a tenth of a second), so an endless loop stops with exit 3 naming
+//! `--max-work`. Calls nest at most [`MAX_CALL_LEVELS`] deep, and strings, arrays and
+//! maps hold at most [`MAX_DATA_SIZE`] characters or elements (counted through nested
+//! arrays), which bounds the memory one value takes. A game that loops (a position reachable from
 //! itself) is found by the generic search ([`SearchError::Cycle`]), and a huge state
 //! space stops at `--max-states`.
 //!
@@ -249,6 +249,14 @@ impl Script {
             .set_strict_variables(true)
             .on_print(to_stderr)
             .on_debug(|text, _, _| to_stderr(text));
+        // Rhai's standard library can block the thread (`sleep(seconds)`), where no
+        // operation is counted: refused instead, so no script can hang.
+        let no_sleep = || -> Result<(), Box<EvalAltResult>> {
+            Err("`sleep` is not available in grundy's sandbox".into())
+        };
+        engine
+            .register_fn("sleep", move |_: i64| no_sleep())
+            .register_fn("sleep", move |_: f64| no_sleep());
         let ast = engine.compile(source).map_err(|error| {
             let rhai::ParseError(kind, at) = error;
             format!("syntax error in {name} at {}: {kind}", place(at))
@@ -369,6 +377,11 @@ impl Script {
         function: &str,
     ) -> Result<Vec<ScriptPosition>, CallError> {
         let name = &self.name;
+        // The value returned has no place in the script: the function's line stands in.
+        let call = || match definition_line(&self.source, function) {
+            Some(line) => format!("{} (`fn {function}` at line {line})", call()),
+            None => call(),
+        };
         let type_name = result.type_name();
         let Some(items) = result.try_cast::<Array>() else {
             return Err(CallError::Script(format!(
@@ -456,6 +469,20 @@ impl Script {
         }
         Ok(Some(values))
     }
+}
+
+/// The line (from 1) where `source` defines `fn function(`, if it is found.
+fn definition_line(source: &str, function: &str) -> Option<usize> {
+    source
+        .lines()
+        .position(|line| {
+            line.split("fn").skip(1).any(|rest| {
+                rest.trim_start()
+                    .strip_prefix(function)
+                    .is_some_and(|after| after.trim_start().starts_with('('))
+            })
+        })
+        .map(|index| index + 1)
 }
 
 /// "line 3, column 9" of a place in a script.
@@ -749,7 +776,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             `grundy seq 'script[@g.rhai]' -n N` gives the values of 0..=N when every move from \
             an integer leads to smaller non-negative integers (after `split`); a period seen is \
             never proven.\n\n\
-            Sandbox: no file, network or module access (`print` writes to stderr). Each call \
+            Sandbox: no file, network or module access (`print` writes to stderr; `sleep` is \
+            an error). Each call \
             may run --max-work / 100 operations (3,000,000 by default; more is exit 3 naming \
             --max-work); calls nest at most 48 deep; strings and arrays hold at most 1,048,576 \
             elements; a script file is at most 1 MiB. A script error (a syntax error, an \

@@ -410,7 +410,7 @@ fn a_runtime_error_names_the_line_and_the_position() {
         ),
         (
             "fn moves(n) { n }",
-            "moves(3) returned an integer, not an array",
+            "moves(3) (`fn moves` at line 1) returned an integer, not an array",
         ),
         (
             "fn moves(n) { [1.5] }",
@@ -425,6 +425,14 @@ fn a_runtime_error_names_the_line_and_the_position() {
         (
             "fn moves(n) { undefined_function(n) }",
             "Function not found",
+        ),
+        (
+            "fn moves(n) { sleep(1000); [] }",
+            "`sleep` is not available",
+        ),
+        (
+            "fn moves(n) { sleep(1000.0); [] }",
+            "`sleep` is not available",
         ),
     ] {
         let text = format!("script[\"{source}\"](3)");
