@@ -44,6 +44,7 @@ impl Failure {
                 "error: the search needs more than {limit} positions, or more than 4 moves stored per position allowed (the state limit); raise it with --max-states N"
             )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
+            SearchError::Script { message } => Self::Input(format!("error: {message}")),
             SearchError::CountLimit { refusal, nimber } => Self::Limit(match nimber {
                 Some(nimber) => format!(
                     "error: the first player wins (nimber {nimber}), but the winning moves cannot be counted: {}{}",

@@ -16,6 +16,7 @@ pub mod graph;
 pub mod grid_nim;
 pub mod heap;
 pub mod moore;
+pub mod script;
 pub mod staircase;
 pub mod words;
 pub mod wythoff;
@@ -57,6 +58,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     chomp::ENTRY,
     divisors::ENTRY,
     cram::ENTRY,
+    script::ENTRY,
 ];
 
 /// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.

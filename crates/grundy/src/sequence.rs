@@ -44,7 +44,7 @@ pub use file::{
 };
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
-    until_proven,
+    find_unproven_periodicity, until_proven,
 };
 pub use storage::GrundyValues;
 

@@ -17,10 +17,12 @@ use std::time::{Duration, Instant};
 
 use grundy::games::heap::HeapRule;
 use grundy::games::heap::take_and_break::parse_rule;
+use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, Proof, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
-    find_periodicity, read_values, save_to_file, until_proven,
+    find_periodicity, find_unproven_periodicity, read_values, save_to_file, until_proven,
+    write_values,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -516,6 +518,10 @@ impl Drop for Bar {
 /// A [`Failure`] for a bad rule, a file that cannot be used, or output that
 /// cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.max_work) {
+        let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
+        return run_script(args, &script, &rule_text);
+    }
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
     let method = match args.method {
@@ -701,6 +707,40 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         )));
     }
     write_answer(args, &rule_text, solver.values(), periodicity.as_ref())
+}
+
+/// `seq` of a scripted game (`script[@g.rhai]`): the values of `0..=N` by mex over the
+/// script's moves ([`Script::sequence`]), one by one, with a progress bar on a
+/// terminal. No theorem covers a script, so a period found is reported unproven; the
+/// flags of heap rules' engine (`--method`, `--until-proven`, resuming `--out`) do not
+/// apply: `--out` writes the values whole, without a check file.
+fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failure> {
+    if args.until_proven {
+        return Err(Failure::Input(format!(
+            "error: --until-proven needs a theorem to prove a period, and none covers a script: drop it to see the period of the values of {rule_text} up to N"
+        )));
+    }
+    let mut bar = Bar::new(args.last_heap.saturating_add(1));
+    let values = script
+        .sequence(args.last_heap, &mut |report| bar.update(report))
+        .map_err(|error| Failure::search(&error))?
+        .ok_or_else(|| {
+            Failure::Input(format!("error: the values of {rule_text} were interrupted"))
+        })?;
+    drop(bar);
+    let periodicity = find_unproven_periodicity(&values);
+    if let Some(path) = &args.out {
+        let failed =
+            |error: io::Error| Failure::Input(format!("error: `{}`: {error}", path.display()));
+        // A check file beside FILE vouches for values no longer there: it goes.
+        let check = check_file_path(path);
+        if std::fs::read(&check).is_ok_and(|text| text.starts_with(b"grundy-check")) {
+            std::fs::remove_file(&check).map_err(failed)?;
+        }
+        let mut file = std::fs::File::create(path).map_err(failed)?;
+        write_values(&values, args.format.into(), &mut file).map_err(failed)?;
+    }
+    write_answer(args, rule_text, &values, periodicity.as_ref())
 }
 
 /// Prints the answer: the values of heaps `0..=N` (or where they were written) and the

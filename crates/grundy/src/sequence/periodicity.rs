@@ -291,6 +291,17 @@ pub fn find_periodicity(rule: &HeapRule, values: &GrundyValues) -> Option<Period
     detection(rule, values).found
 }
 
+/// The period seen in `values` of a rule no theorem here covers (a game a user's
+/// script defines): detected as by [`find_periodicity`], and never proven.
+pub fn find_unproven_periodicity(values: &GrundyValues) -> Option<Periodicity> {
+    let unproven = |_, _, _| Proof::Unproven;
+    match &values.store {
+        Store::Narrow(g) => detect_counting(g, unproven, &mut 0).found,
+        Store::Medium(g) => detect_counting(g, unproven, &mut 0).found,
+        Store::Wide(g) => detect_counting(g, unproven, &mut 0).found,
+    }
+}
+
 /// [`find_periodicity`], with the relation seen over the most heaps.
 fn detection(rule: &HeapRule, values: &GrundyValues) -> Detection {
     // Read in place, at the storage's own width: no copy of a long sequence.

@@ -120,6 +120,14 @@ pub enum SearchError {
         /// Which component, the work it needs, the limit, and what raises it.
         refusal: Refusal,
     },
+    /// A game's script (a `script[...]` term) failed: it raised an error, returned
+    /// something that is not a position, or broke a rule its use needs. The message
+    /// names the script, its line and the position it was called with.
+    #[error("{message}")]
+    Script {
+        /// What went wrong, in words.
+        message: String,
+    },
 }
 
 /// The default budget of stored positions: about 1 GiB for small positions.

@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn huge_heaps_are_exact() {
-        let big = "1".to_owned() + &"0".repeat(100);
+        let big = "1".to_owned() + "0".repeat(100).as_str();
         let answer = answer(&format!("nim({big}, {big}, 1)"));
         assert_eq!(answer.nimber, Some(1u32.into()));
         assert_eq!(answer.winning_move_count, 1u32.into());

@@ -1,0 +1,655 @@
+//! Tests of scripted games: the example scripts of `examples/scripts/` against the
+//! built-in games, canonical forms, the sandbox's limits and errors, and a fuzz of
+//! term building.
+
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+use proptest::prelude::*;
+
+use super::*;
+use crate::analysis::{Answer, SolveOptions, solve};
+use crate::catalogue::{BuildLimits, Catalogue, Position};
+use crate::lang::parse;
+use crate::theory::game::Outcome;
+
+/// The path of an example script of the repository.
+fn example(name: &str) -> String {
+    format!(
+        "{}/../../examples/scripts/{name}.rhai",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn build_within(text: &str, limits: BuildLimits) -> Result<Position, LangError> {
+    Catalogue::standard().build(&parse(text).expect("the text parses"), limits)
+}
+
+fn position(text: &str) -> Position {
+    build_within(text, BuildLimits::default())
+        .unwrap_or_else(|error| panic!("`{text}` builds: {error}"))
+}
+
+fn answer(text: &str) -> Answer {
+    solve(&position(text), &SolveOptions::default())
+        .unwrap_or_else(|error| panic!("`{text}` is solved: {error}"))
+}
+
+/// The nimber and the number of winning moves of `text`.
+fn nimber_and_count(text: &str) -> (Option<BigUint>, BigUint) {
+    let answer = answer(text);
+    (answer.nimber, answer.winning_move_count)
+}
+
+/// Asserts that the scripted heap game `script` has the nimbers and winning-move
+/// counts of the built-in `builtin` on every heap up to `largest`, and on sums of
+/// two heaps with a Nim heap.
+fn same_as_builtin(script: &str, builtin: &str, largest: u32) {
+    let path = example(script);
+    for heap in 0..=largest {
+        let scripted = format!("script[@{path}]({heap})");
+        let native = format!("{builtin}({heap})");
+        assert_eq!(
+            nimber_and_count(&scripted),
+            nimber_and_count(&native),
+            "{script} and {builtin} differ on heap {heap}"
+        );
+        let scripted_sum = format!("{scripted} + nim({})", heap % 7);
+        let native_sum = format!("{native} + nim({})", heap % 7);
+        assert_eq!(
+            nimber_and_count(&scripted_sum),
+            nimber_and_count(&native_sum),
+            "{script} and {builtin} differ on heap {heap} beside nim({})",
+            heap % 7
+        );
+    }
+}
+
+#[test]
+fn scripted_nim_is_nim() {
+    same_as_builtin("nim", "nim", 30);
+}
+
+#[test]
+fn scripted_bash_is_bash_3() {
+    same_as_builtin("bash", "bash[3]", 30);
+}
+
+#[test]
+fn scripted_subtraction_is_sub_1_3_4() {
+    same_as_builtin("subtraction", "sub[1, 3, 4]", 30);
+}
+
+#[test]
+fn scripted_lasker_is_lasker() {
+    same_as_builtin("lasker", "lasker", 30);
+}
+
+#[test]
+fn scripted_grundy_game_is_grundy_game() {
+    same_as_builtin("grundy_game", "grundy_game", 30);
+}
+
+#[test]
+fn scripted_wythoff_is_wythoff() {
+    let path = example("wythoff");
+    for a in 0..=12 {
+        for b in 0..=12 {
+            let scripted = answer(&format!("script[@{path}]({a}, {b})"));
+            let native = answer(&format!("wythoff({a}, {b})"));
+            assert_eq!(scripted.nimber, native.nimber, "wythoff({a}, {b})");
+            assert_eq!(scripted.outcome, native.outcome, "wythoff({a}, {b})");
+            assert_eq!(
+                scripted.winning_move_count, native.winning_move_count,
+                "wythoff({a}, {b})"
+            );
+        }
+    }
+}
+
+#[test]
+fn scripted_pairs_are_a_sum_of_two_heaps() {
+    let path = example("pairs");
+    for a in 0..=9 {
+        for b in 0..=9 {
+            assert_eq!(
+                nimber_and_count(&format!("script[@{path}]({a}, {b})")),
+                nimber_and_count(&format!("bash[2]({a}, {b})")),
+                "({a}, {b})"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_lists_of_two_spellings_are_one_position() {
+    let path = example("wythoff");
+    let spread = format!("script[@{path}](5, 3)");
+    assert_eq!(position(&spread).to_string(), spread);
+    assert_eq!(
+        position(&format!("script[@{path}]([5, 3])")).to_string(),
+        spread
+    );
+    assert_eq!(
+        nimber_and_count(&spread),
+        nimber_and_count(&format!("script[@{path}]([5, 3])"))
+    );
+}
+
+#[test]
+fn canonical_forms_parse_back_to_the_same_position() {
+    let lists = r#"script["fn moves(p) { if type_of(p) == \"array\" && p.len() > 0 { let q = p; q.pop(); [q] } else { [] } }"]"#;
+    let texts =
+        r#"script["fn moves(p) { if p.len() > 0 { [p.sub_string(1)] } else { [] } }"]("a\"b")"#
+            .to_owned();
+    let mut cases = vec![
+        format!("{lists}([1])"),
+        format!("{lists}([])"),
+        format!("{lists}(4, -5)"),
+        format!("{lists}(7)"),
+        texts,
+        format!("script[@{}](3, 4)", example("lasker")),
+        format!("script[@{}]()", example("lasker")),
+        format!("script[@{}]([2, 5], 1)", example("lasker")),
+    ];
+    cases.push(format!("{} + nim(2)", cases[0]));
+    for text in cases {
+        let first = position(&text).to_string();
+        let again = position(&first).to_string();
+        assert_eq!(first, again, "`{text}` is written `{first}`");
+        assert_eq!(
+            nimber_and_count(&text),
+            nimber_and_count(&first),
+            "`{text}` and `{first}`"
+        );
+    }
+}
+
+#[test]
+fn split_applies_to_the_start_and_every_move() {
+    let lasker = example("lasker");
+    // `[2, 5]` is split into two heaps: the sum lasker(2, 5) = lasker(2) + lasker(5).
+    assert_eq!(
+        position(&format!("script[@{lasker}]([2, 5])")).to_string(),
+        format!("script[@{lasker}](2, 5)")
+    );
+    assert_eq!(
+        nimber_and_count(&format!("script[@{lasker}](2, 5)")),
+        nimber_and_count("lasker(2, 5)")
+    );
+    // A split move leaves two heaps, written as two arguments, each a part: from
+    // G(3) + 3 = 4 + 3, the split of 3 into 1 and 2 (value 1 + 2 = 3) wins.
+    let answer = answer(&format!("script[@{lasker}](3) + nim(3)"));
+    let moves: Vec<(String, String)> = answer
+        .winning_moves
+        .iter()
+        .map(|m| (answer.target(m), m.description.clone()))
+        .collect();
+    assert_eq!(
+        moves,
+        vec![(
+            format!("script[@{lasker}](1, 2) + nim(3)"),
+            "split the heap of 3 into 1 and 2".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn winning_moves_lead_to_p_positions_and_are_described() {
+    let path = example("subtraction");
+    let text = format!("script[@{path}](10) + nim(4)");
+    let answer = answer(&text);
+    assert_eq!(answer.outcome, Outcome::NextPlayerWins);
+    assert!(!answer.winning_moves.is_empty());
+    for winning in &answer.winning_moves {
+        let after = solve(&position(&answer.target(winning)), &SolveOptions::default()).unwrap();
+        assert_eq!(after.outcome, Outcome::PreviousPlayerWins);
+    }
+    let scripted = crate::analysis::solve(
+        &position(&format!("script[@{path}](2) + nim(1)")),
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        scripted
+            .winning_moves
+            .iter()
+            .map(|m| m.description.clone())
+            .collect::<Vec<_>>(),
+        // The script's own description, and Nim's.
+        vec![
+            "take 1 from the heap of 2".to_owned(),
+            "take 1 from the heap of 1".to_owned()
+        ]
+    );
+}
+
+#[test]
+fn misere_play_of_a_script_is_misere_play_of_the_builtin() {
+    let nim = example("nim");
+    for heaps in [[1, 1, 1], [1, 1, 0], [2, 2, 0], [3, 4, 5], [1, 2, 3]] {
+        let scripted = heaps
+            .iter()
+            .map(|h| format!("script[@{nim}]({h})"))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let native = format!("nim({}, {}, {})", heaps[0], heaps[1], heaps[2]);
+        let scripted = answer(&format!("misere({scripted})"));
+        let native = answer(&format!("misere({native})"));
+        assert_eq!(scripted.outcome, native.outcome, "{heaps:?}");
+        assert_eq!(
+            scripted.winning_move_count, native.winning_move_count,
+            "{heaps:?}"
+        );
+    }
+}
+
+#[test]
+fn scripts_with_the_same_text_are_the_same_game() {
+    let source = std::fs::read_to_string(example("nim")).unwrap();
+    let from_file = Script::compile(&source, "`nim.rhai`", 1000).unwrap();
+    let inline = Script::compile(&source, "the inline script", 5000).unwrap();
+    assert_eq!(from_file, inline);
+    let other = Script::compile("fn moves(n) { [] }", "x", 1000).unwrap();
+    assert_ne!(from_file, other);
+}
+
+#[test]
+fn the_sequence_of_a_script_is_the_builtin_sequence() {
+    use crate::rules::HeapRule;
+    let sequence = |name: &str, last: usize| {
+        let source = std::fs::read_to_string(example(name)).unwrap();
+        let script = Script::compile(&source, name, 1_000_000).unwrap();
+        script
+            .sequence(last, &mut |_| ControlFlow::Continue(()))
+            .unwrap()
+            .unwrap()
+            .to_vec()
+    };
+    let builtin = |rule: &str, last: usize| {
+        let (rule, _) = crate::games::heap::take_and_break::parse_rule(rule).unwrap();
+        let rule: HeapRule = rule;
+        crate::sequence::grundy_values(&rule, last).to_vec()
+    };
+    assert_eq!(sequence("subtraction", 200), builtin("sub[1, 3, 4]", 200));
+    assert_eq!(sequence("bash", 100), builtin("bash[3]", 100));
+    assert_eq!(sequence("lasker", 60), builtin("lasker", 60));
+    assert_eq!(sequence("grundy_game", 60), builtin("grundy_game", 60));
+    assert_eq!(sequence("nim", 40), (0..=40).collect::<Vec<u32>>());
+}
+
+#[test]
+fn the_sequence_needs_moves_to_smaller_integers() {
+    let script = |source: &str| Script::compile(source, "the inline script", 100_000).unwrap();
+    let run = |source: &str| {
+        script(source)
+            .sequence(10, &mut |_| ControlFlow::Continue(()))
+            .unwrap_err()
+    };
+    let SearchError::Script { message } = run("fn moves(n) { [n + 1] }") else {
+        panic!("a move up is refused");
+    };
+    assert!(message.contains("moves(0) returned 1"), "{message}");
+    let SearchError::Script { message } = run("fn moves(n) { if n == 3 { [[1, 2]] } else { [] } }")
+    else {
+        panic!("a list without split is refused");
+    };
+    assert!(message.contains("moves(3) returned [1, 2]"), "{message}");
+    let SearchError::Script { message } = run("fn moves(n) { [n] }") else {
+        panic!("a move to itself is refused");
+    };
+    assert!(message.contains("moves(0) returned 0"), "{message}");
+}
+
+/// The message of a term that fails to build, and whether it is a limit.
+fn build_error(text: &str, work: u64) -> LangError {
+    let limits = BuildLimits {
+        work,
+        ..BuildLimits::default()
+    };
+    build_within(text, limits).expect_err("the term is refused")
+}
+
+/// The error of solving a term that builds.
+fn solve_error(text: &str, work: u64, states: usize) -> SearchError {
+    let limits = BuildLimits {
+        work,
+        ..BuildLimits::default()
+    };
+    let position = build_within(text, limits).expect("the term builds");
+    let options = SolveOptions {
+        max_states: states,
+        ..SolveOptions::default()
+    };
+    solve(&position, &options).expect_err("the search fails")
+}
+
+#[test]
+fn a_syntax_error_names_the_script_line_and_column() {
+    let error = build_error(
+        "nim(1) + script[\"fn moves(n) {\\n  let x = ;\\n}\"](3)",
+        1000,
+    );
+    assert!(
+        error
+            .message
+            .contains("syntax error in the inline script at line 2, column 11"),
+        "{}",
+        error.message
+    );
+    assert_eq!(error.span.start, 16, "the column of the script in the term");
+    assert_eq!(error.limit, None);
+}
+
+#[test]
+fn a_missing_file_or_function_is_bad_input() {
+    let error = build_error("script[@/no/such/file.rhai](3)", 1000);
+    assert!(
+        error.message.contains("cannot read the script"),
+        "{}",
+        error.message
+    );
+    let error = build_error("script[\"fn move(n) { [] }\"](3)", 1000);
+    assert!(
+        error.message.contains("defines no `fn moves(p)`"),
+        "{}",
+        error.message
+    );
+    let error = build_error("script[\"fn moves(a, b) { [] }\"](3)", 1000);
+    assert!(error.message.contains("`fn moves(p)`"), "{}", error.message);
+    let error = build_error("script[\"fn moves(n) { [] } fn split() { [] }\"](3)", 1000);
+    assert!(error.message.contains("`fn split(p)`"), "{}", error.message);
+}
+
+#[test]
+fn arguments_of_the_wrong_kind_are_refused_at_their_column() {
+    let nim = example("nim");
+    let lasker = example("lasker");
+    for (text, said) in [
+        (
+            format!("script[@{nim}](9223372036854775808)"),
+            "out of range",
+        ),
+        (
+            format!("script[@{nim}](-9223372036854775809)"),
+            "out of range",
+        ),
+        (format!("script[@{nim}](1, \"a\")"), "holds integers"),
+        (format!("script[@{nim}]([1, [2]])"), "holds integers"),
+        (format!("script[@{nim}](1..3)"), "an integer, a list"),
+        (format!("script[@{nim}](@x.txt)"), "an integer, a list"),
+        (format!("script[@{nim}]()"), "takes its position"),
+        (format!("script[@{lasker}](1..3)"), "an integer, a list"),
+        (format!("script[k=@{nim}](1)"), "one parameter"),
+        (format!("script[@{nim}, @{nim}](1)"), "one parameter"),
+        ("script(1)".to_owned(), "one parameter"),
+        ("script[7](1)".to_owned(), "`@PATH` or a quoted text"),
+    ] {
+        let error = build_error(&text, 1000);
+        assert!(error.message.contains(said), "`{text}`: {}", error.message);
+        // At the argument or the parameter, or the whole term when none is given.
+        assert!(
+            error.span.start > 0 || text.starts_with("script(") || text.ends_with("]()"),
+            "`{text}`"
+        );
+    }
+    // In range: the extremes of 64 bits are positions.
+    position(&format!("script[@{nim}](-9223372036854775808)"));
+}
+
+#[test]
+fn a_runtime_error_names_the_line_and_the_position() {
+    for (source, said) in [
+        (
+            "fn moves(n) {\\n  let a = [1];\\n  [a[n]]\\n}",
+            "moves(3) failed at line 3",
+        ),
+        (
+            "fn moves(n) { throw \\\"boom\\\" }",
+            "moves(3) failed at line 1",
+        ),
+        (
+            "fn moves(n) { n }",
+            "moves(3) (`fn moves` at line 1) returned an integer, not an array",
+        ),
+        (
+            "fn moves(n) { [1.5] }",
+            "element 0 (from 0) is a decimal number",
+        ),
+        ("fn moves(n) { [#{a: 1}] }", "element 0 (from 0) is a map"),
+        (
+            "fn moves(n) { [[1, \\\"x\\\"]] }",
+            "an array holding something else",
+        ),
+        ("fn moves(n) { moves(n) }", "nested calls more than 48 deep"),
+        (
+            "fn moves(n) { undefined_function(n) }",
+            "Function not found",
+        ),
+        (
+            "fn moves(n) { sleep(1000); [] }",
+            "`sleep` is not available",
+        ),
+        (
+            "fn moves(n) { sleep(1000.0); [] }",
+            "`sleep` is not available",
+        ),
+    ] {
+        let text = format!("script[\"{source}\"](3)");
+        let SearchError::Script { message } = solve_error(&text, 300_000_000, 10_000) else {
+            panic!("`{text}` is a script error");
+        };
+        assert!(message.contains(said), "`{text}`: {message}");
+        assert!(message.starts_with("the inline script"), "{message}");
+    }
+}
+
+#[test]
+fn an_error_in_split_at_build_time_is_at_the_argument() {
+    let error = build_error(
+        "script[\"fn moves(n) { [] } fn split(p) { p.nothing() }\"](1, 2)",
+        1000,
+    );
+    assert!(
+        error.message.contains("split(1) failed"),
+        "{}",
+        error.message
+    );
+    assert_eq!(
+        &"script[\"fn moves(n) { [] } fn split(p) { p.nothing() }\"](1, 2)"
+            [error.span.start..error.span.end],
+        "1"
+    );
+}
+
+#[test]
+fn an_endless_loop_stops_at_the_work_limit_within_seconds() {
+    let started = Instant::now();
+    let SearchError::TheoryLimit { refusal } = solve_error(
+        "script[\"fn moves(n) { let i = 0; loop { i += 1; } }\"](3)",
+        // The default: 3·10^6 operations a call.
+        BuildLimits::default().work,
+        10_000,
+    ) else {
+        panic!("an endless loop is a limit");
+    };
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(refusal.raised_by, vec![Limit::Work]);
+    assert!(
+        refusal.reason.contains("ran more than 3000000 operations"),
+        "{}",
+        refusal.reason
+    );
+    // At build time (in `split`), the same limit.
+    let error = build_error(
+        "script[\"fn moves(n) { [] } fn split(p) { loop {} }\"](3)",
+        100_000,
+    );
+    assert_eq!(error.limit, Some(Limit::Work));
+    assert!(
+        error.message.contains("split(3) ran more than 1000"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflowing_the_stack() {
+    // The deepest expressions and calls the sandbox allows, on a test thread's stack
+    // (2 MiB, smaller than the command line's).
+    let deep = |depth: usize| format!("{}n{}", "(".repeat(depth), ")".repeat(depth));
+    let nested = format!(
+        "fn f(n) {{ if n <= 0 {{ 0 }} else {{ f(n - 1) + {} }} }} fn moves(n) {{ f(40); [] }}",
+        deep(12)
+    );
+    let text = format!("script[{}](3)", text_value(&nested));
+    assert_eq!(answer(&text).nimber, Some(0u32.into()));
+    let too_deep = format!("fn moves(n) {{ [{}] }}", deep(200));
+    let error = build_error(&format!("script[{}](3)", text_value(&too_deep)), 1000);
+    assert!(error.message.contains("syntax error"), "{}", error.message);
+    let recursion = "fn f(n) { f(n + 1) + ((((((((n)))))))) } fn moves(n) { f(0) }";
+    let SearchError::Script { message } = solve_error(
+        &format!("script[{}](3)", text_value(recursion)),
+        300_000_000,
+        100,
+    ) else {
+        panic!("an endless recursion is a script error");
+    };
+    assert!(
+        message.contains("nested calls more than 48 deep"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_string_too_large_is_a_limit() {
+    let SearchError::TheoryLimit { refusal } = solve_error(
+        "script[\"fn moves(n) { let s = \\\"x\\\"; loop { s += s; } }\"](3)",
+        300_000_000,
+        10_000,
+    ) else {
+        panic!("a huge string is a limit");
+    };
+    assert!(
+        refusal.reason.contains("larger than the sandbox allows"),
+        "{}",
+        refusal.reason
+    );
+}
+
+#[test]
+fn a_loopy_game_is_a_cycle() {
+    for text in [
+        "script[\"fn moves(n) { [n] }\"](3)",
+        "script[\"fn moves(n) { [(n + 1) % 4] }\"](0) + nim(2)",
+        "misere(script[\"fn moves(n) { [(n + 1) % 4] }\"](0))",
+    ] {
+        assert_eq!(
+            solve_error(text, 300_000_000, 10_000),
+            SearchError::Cycle,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_game_stops_at_the_state_limit() {
+    let error = solve_error(
+        "script[\"fn moves(n) { [n + 1] }\"](0)",
+        300_000_000,
+        10_000,
+    );
+    assert!(matches!(error, SearchError::StateLimit { .. }), "{error:?}");
+}
+
+#[test]
+fn text_positions_and_describe() {
+    // Remove one letter: a word of length n has nimber n mod 2.
+    let source = "fn moves(w) { let m = []; for i in 0..w.len() { m.push(w.sub_string(0, i) + w.sub_string(i + 1)) } m } fn describe(from, to) { `${from} to ${to}` }";
+    let text = format!("script[{}](\"abc\")", text_value(source));
+    let answer = answer(&text);
+    assert_eq!(answer.nimber, Some(1u32.into()));
+    assert_eq!(answer.winning_move_count, 3u32.into());
+    assert_eq!(answer.winning_moves[0].description, "abc to bc");
+    assert_eq!(
+        answer.target(&answer.winning_moves[0]),
+        format!("script[{}](\"bc\")", text_value(source))
+    );
+}
+
+/// Pieces of script text, to build random scripts that are often valid.
+const PIECES: &[&str] = &[
+    "fn moves(n) {",
+    "fn split(p) {",
+    "fn describe(a, b) {",
+    "}",
+    "[",
+    "]",
+    "[n - 1]",
+    "if n > 0 {",
+    "} else {",
+    "[]",
+    "n",
+    "p",
+    "[p]",
+    "loop {}",
+    "\"x\"",
+    ";",
+    ",",
+    "let m = [];",
+    "m.push(n / 2);",
+    "m",
+    "1.5",
+    "#{}",
+    "throw 1;",
+    "n % 3",
+    "(",
+    ")",
+    "for i in 0..n {",
+    "m.push(i);",
+    "moves(n)",
+];
+
+fn random_script() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[ -~\n]{0,60}",
+        prop::collection::vec(prop::sample::select(PIECES), 0..16).prop_map(|p| p.join(" ")),
+    ]
+}
+
+fn random_argument() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i128>().prop_map(|n| n.to_string()),
+        (-5i64..20).prop_map(|n| n.to_string()),
+        "[a-z\"]{0,4}".prop_map(|t| text_value(&t)),
+        prop::collection::vec(-3i64..9, 0..4).prop_map(|v| format!("{v:?}")),
+        Just("1..2".to_owned()),
+        Just("[[1]]".to_owned()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn building_and_solving_random_scripts_never_panics(
+        source in random_script(),
+        args in prop::collection::vec(random_argument(), 0..4),
+    ) {
+        let text = format!("script[{}]({})", text_value(&source), args.join(", "));
+        let Ok(sum) = parse(&text) else { return Ok(()) };
+        let limits = BuildLimits { work: 1_000_000, ..BuildLimits::default() };
+        if let Ok(position) = Catalogue::standard().build(&sum, limits) {
+            let options = SolveOptions { max_states: 2000, ..SolveOptions::default() };
+            let _ = solve(&position, &options);
+            let _ = position.to_string();
+        }
+        if let Some(Ok((script, _))) = sequence_rule(&format!("script[{}]", text_value(&source)), 1_000_000) {
+            let _ = script.sequence(20, &mut |_| ControlFlow::Continue(()));
+        }
+    }
+}
