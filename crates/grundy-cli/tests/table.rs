@@ -265,3 +265,33 @@ fn ctrl_c_keeps_the_cells_done() {
         assert_eq!(v[2], v[0] ^ v[1] ^ (v[0] % 6), "{row}");
     }
 }
+
+/// Scripted games tabulate as their built-in versions do (issue #16).
+#[test]
+fn scripted_games_give_the_builtin_tables() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/scripts");
+    for (scripted, builtin, ranges) in [
+        (
+            "subtraction.rhai](n)",
+            "sub[1, 3, 4](n)",
+            &["n=0..3000"][..],
+        ),
+        ("bash.rhai](n)", "bash[3](n)", &["n=0..500"][..]),
+        ("lasker.rhai](n)", "lasker(n)", &["n=0..300"][..]),
+        ("nim.rhai](n)", "nim(n)", &["n=0..300"][..]),
+        (
+            "wythoff.rhai](x, y)",
+            "wythoff(x, y)",
+            &["x=0..25", "y=0..25"][..],
+        ),
+    ] {
+        let scripted = format!("script[@{examples}/{scripted}");
+        let mut args = vec!["table", "--json", scripted.as_str()];
+        args.extend(ranges);
+        let ours = stdout_json(&grundy(&args));
+        args[2] = builtin;
+        let theirs = stdout_json(&grundy(&args));
+        assert_eq!(ours["values"], theirs["values"], "{scripted}");
+        assert_eq!(ours["patterns"], theirs["patterns"], "{scripted}");
+    }
+}

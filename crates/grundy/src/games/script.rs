@@ -600,7 +600,7 @@ impl Family for Script {
 /// # Errors
 /// A missing or malformed parameter, a file that cannot be read, or a script that
 /// does not compile (at the parameter's column).
-fn script_of(term: &Term, work: u64) -> Result<(Script, String), LangError> {
+fn script_of(term: &Term, work: u64) -> Result<(Arc<Script>, String), LangError> {
     let example = "for example `script[@game.rhai](7)` or `script[\"fn moves(n) { if n > 0 { [n - 1] } else { [] } }\"](3)`";
     let param = match term.params.as_slice() {
         [param] if param.key.is_none() => param,
@@ -635,9 +635,41 @@ fn script_of(term: &Term, work: u64) -> Result<(Script, String), LangError> {
             .with_help(example));
         }
     };
-    let script = Script::compile(&source, &name, operations_per_call(work))
+    let script = compiled(&source, &name, operations_per_call(work))
         .map_err(|message| LangError::new(message, span))?;
     Ok((script, format!("script[{}]", param.value)))
+}
+
+/// The most compiled scripts kept for reuse.
+const COMPILED_KEPT: usize = 16;
+
+/// [`Script::compile`], kept for reuse: a table (`grundy table
+/// 'script[@g.rhai](n)' n=0..100000`) or a batch file builds the same term
+/// thousands of times, and compiling is most of the cost of building one.
+/// Keyed by the source text, its name and the operations allowed, so a
+/// changed file is compiled anew.
+fn compiled(source: &str, name: &str, operations: u64) -> Result<Arc<Script>, String> {
+    type Kept = Vec<((Box<str>, Box<str>, u64), Arc<Script>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let found = KEPT.lock().ok().and_then(|kept| {
+        kept.iter()
+            .find(|((s, n, o), _)| &**s == source && &**n == name && *o == operations)
+            .map(|(_, script)| Arc::clone(script))
+    });
+    if let Some(script) = found {
+        return Ok(script);
+    }
+    let script = Arc::new(Script::compile(source, name, operations)?);
+    if let Ok(mut kept) = KEPT.lock() {
+        if kept.len() >= COMPILED_KEPT {
+            kept.remove(0);
+        }
+        kept.push((
+            (source.into(), name.into(), operations),
+            Arc::clone(&script),
+        ));
+    }
+    Ok(script)
 }
 
 fn read_script(path: &str, span: Span) -> Result<String, LangError> {
@@ -730,7 +762,6 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
                 .map_err(|error| error.into_lang(span))?,
         );
     }
-    let script = Arc::new(script);
     Ok(Group::new(head, crate::family::parts(&script, parts)))
 }
 
@@ -741,7 +772,7 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
 /// # Errors
 /// As building the term: a parse error, a missing file, a script that does not
 /// compile, or arguments given.
-pub fn sequence_rule(rule: &str, work: u64) -> Option<Result<(Script, String), LangError>> {
+pub fn sequence_rule(rule: &str, work: u64) -> Option<Result<(Arc<Script>, String), LangError>> {
     let sum = crate::lang::parse(&format!("{rule}()")).ok()?;
     let [term] = sum.terms.as_slice() else {
         return None;
