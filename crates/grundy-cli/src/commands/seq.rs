@@ -500,6 +500,9 @@ impl Bar {
             bar.set_length(progress.total as u64);
             bar.set_position(progress.done as u64);
         }
+        if crate::interrupt::requested() {
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     }
 }
@@ -518,6 +521,8 @@ impl Drop for Bar {
 /// A [`Failure`] for a bad rule, a file that cannot be used, or output that
 /// cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    // Ctrl-C stops the values between two progress reports; what is computed is kept.
+    crate::interrupt::keep_partial_results();
     if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.max_work) {
         let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
         return run_script(args, &script, &rule_text);
@@ -659,19 +664,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     announce_time(args, &rule_text, &model, &mut probe, held, estimated_reach);
     let mut solver = match (file, &args.out) {
         (Some(mut file), Some(path)) => {
-            file.extend_to(args.last_heap, &mut progress)
-                .map_err(|error| file_failure(&error, path, args.format, &rule_text))?;
+            match file.extend_to(args.last_heap, &mut progress) {
+                Err(FileError::Interrupted { done }) if crate::interrupt::requested() => {
+                    return Err(interrupted(&rule_text, done, path));
+                }
+                other => {
+                    other.map_err(|error| file_failure(&error, path, args.format, &rule_text))?;
+                }
+            }
             file.into_solver()
         }
         _ => {
             let mut solver = probe;
-            // The progress callback never stops the run; memory or 32 bits may.
-            solver
-                .extend_to_with_progress(args.last_heap, &mut progress)
-                .map_err(|stop| {
-                    let estimated = estimate(&model, args.last_heap).bytes;
-                    stopped(&rule_text, stop, estimated, &limits)
-                })?;
+            // The progress callback stops the run only for Ctrl-C; memory or 32 bits may.
+            if let Err(stop) = solver.extend_to_with_progress(args.last_heap, &mut progress) {
+                if crate::interrupt::requested() {
+                    return write_partial(args, &rule_text, solver.values());
+                }
+                let estimated = estimate(&model, args.last_heap).bytes;
+                return Err(stopped(&rule_text, stop, estimated, &limits));
+            }
             solver
         }
     };
@@ -694,6 +706,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         ) => {
             let estimated = estimate(&model, reach).bytes;
             return Err(stopped(&rule_text, stop, estimated, &limits));
+        }
+        Err(_) if crate::interrupt::requested() && args.out.is_none() => {
+            drop(bar);
+            return write_partial(args, &rule_text, solver.values());
         }
         Err(_) => None,
     };
@@ -725,7 +741,10 @@ fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failu
         .sequence(args.last_heap, &mut |report| bar.update(report))
         .map_err(|error| Failure::search(&error))?
         .ok_or_else(|| {
-            Failure::Input(format!("error: the values of {rule_text} were interrupted"))
+            print_error(&format!(
+                "error: interrupted (Ctrl-C) before the values of {rule_text} were all computed"
+            ));
+            Failure::Reported(crate::interrupt::EXIT_CODE)
         })?;
     drop(bar);
     let periodicity = find_unproven_periodicity(&values);
@@ -741,6 +760,38 @@ fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failu
         write_values(&values, args.format.into(), &mut file).map_err(failed)?;
     }
     write_answer(args, rule_text, &values, periodicity.as_ref())
+}
+
+/// Ctrl-C during `seq --out FILE`: FILE holds every value computed, and its check
+/// file their sums, so a rerun resumes from there.
+fn interrupted(rule_text: &str, done: usize, path: &Path) -> Failure {
+    print_error(&format!(
+        "error: interrupted (Ctrl-C) after the values of {rule_text} up to heap {}: `{}` holds them, and running the command again resumes from there",
+        done.saturating_sub(1),
+        path.display()
+    ));
+    Failure::Reported(crate::interrupt::EXIT_CODE)
+}
+
+/// Ctrl-C during `seq` without a file: the values computed so far are written as the
+/// answer (heaps `0..=K`, no period looked for), and the run ends with exit 130.
+fn write_partial(args: &Args, rule_text: &str, values: &GrundyValues) -> Result<(), Failure> {
+    let last_heap = values.len().saturating_sub(1);
+    if !values.is_empty() {
+        let stdout = io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+        if args.json {
+            write_json(&mut out, rule_text, values, last_heap, None, None)?;
+        } else {
+            write_human(&mut out, rule_text, values, last_heap, None, None)?;
+        }
+        out.flush()?;
+    }
+    print_error(&format!(
+        "error: interrupted (Ctrl-C): the values of {rule_text} up to heap {last_heap} are above, of the {} asked",
+        args.last_heap.saturating_add(1)
+    ));
+    Err(Failure::Reported(crate::interrupt::EXIT_CODE))
 }
 
 /// Prints the answer: the values of heaps `0..=N` (or where they were written) and the
