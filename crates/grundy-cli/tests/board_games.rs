@@ -130,3 +130,28 @@ fn cram_winning_moves_replay_and_bad_input_is_named() {
     assert_eq!(output.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--max-states"));
 }
+
+#[test]
+fn no_moves_answers_the_nimber_alone() {
+    for (expression, nimber) in [
+        ("cram(4, 5)", 2),
+        ("cram(4, 5) + nim(3)", 1),
+        ("nim(3, 5)", 6),
+    ] {
+        let output = grundy(&["solve", "--json", "--no-moves", expression]);
+        assert!(output.status.success(), "{expression}");
+        let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(answer["nimber"], nimber, "{expression}");
+        assert_eq!(answer["outcome"], "N", "{expression}");
+        assert!(answer["winning_move_count"].is_null(), "{expression}");
+        let human = grundy(&["solve", "--no-moves", expression]);
+        let text = String::from_utf8_lossy(&human.stdout);
+        assert!(text.contains("first player wins"), "{text}");
+        assert!(text.contains("winning moves: not counted"), "{text}");
+    }
+    // A P-position has no winning move to skip: the count is 0 as usual.
+    let answer = json("cram(4, 6)");
+    let output = grundy(&["solve", "--json", "--no-moves", "cram(4, 6)"]);
+    let skipped: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(skipped["winning_move_count"], answer["winning_move_count"]);
+}

@@ -66,6 +66,11 @@ pub struct Args {
     /// `dag`); with --json, one JSON object a line.
     #[arg(long, requires = "expression")]
     all_starts: bool,
+    /// Answer the outcome and the nimber only: the winning moves are neither
+    /// listed nor counted (`winning_move_count` is null, and a note says why)
+    /// where skipping them saves work, as in a searched board (`cram(5, 8)`).
+    #[arg(long)]
+    no_moves: bool,
 }
 
 /// The human form cuts positions longer than this.
@@ -200,6 +205,7 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
             });
             hook
         }),
+        winning_moves: !args.no_moves,
     };
     let answer = solve(&position, &options);
     if let Some(bar) = spinner {
@@ -458,6 +464,8 @@ fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::R
         };
         if answer.moves_counted {
             writeln!(out, "{count} winning move{plural}:")?;
+        } else if answer.winning_moves.is_empty() {
+            writeln!(out, "winning moves: not counted (see the notes)")?;
         } else {
             writeln!(
                 out,

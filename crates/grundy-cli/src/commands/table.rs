@@ -268,6 +268,7 @@ fn compute(
         max_moves: 0,
         max_states: args.max_states,
         progress: None,
+        winning_moves: false,
     });
     let mut bar = Bar::new(cells);
     let columns = axes.get(1).map_or(1, |a| a.count);

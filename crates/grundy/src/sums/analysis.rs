@@ -63,6 +63,12 @@ pub struct SolveOptions {
     pub max_states: usize,
     /// Told of a long search's progress, if anyone is listening.
     pub progress: Option<ProgressHook>,
+    /// Whether the winning moves are looked for at all. Without them a sum
+    /// under normal play is answered by its nimber alone (for a searched
+    /// component such as Cram, only the nimber is searched); the answer then
+    /// lists none and says its count is unknown (`moves_counted` false, with
+    /// a note).
+    pub winning_moves: bool,
 }
 
 impl std::fmt::Debug for SolveOptions {
@@ -71,6 +77,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("max_moves", &self.max_moves)
             .field("max_states", &self.max_states)
             .field("progress", &self.progress.is_some())
+            .field("winning_moves", &self.winning_moves)
             .finish()
     }
 }
@@ -81,6 +88,7 @@ impl Default for SolveOptions {
             max_moves: 100,
             max_states: DEFAULT_MAX_STATES,
             progress: None,
+            winning_moves: true,
         }
     }
 }
@@ -423,7 +431,10 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     let mut moves = Vec::new();
     let mut count = BigUint::zero();
     let mut uncounted = Vec::new();
-    if !total.is_zero() {
+    if !options.winning_moves && !total.is_zero() {
+        uncounted
+            .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
+    } else if !total.is_zero() {
         for (g, group) in position.groups.iter().enumerate() {
             for (i, part) in group.parts.iter().enumerate() {
                 let target = &nimbers[g][i] ^ &total;

@@ -100,6 +100,7 @@ impl Tabulator {
     fn quiet(&self) -> SolveOptions {
         SolveOptions {
             max_moves: 0,
+            winning_moves: false,
             ..self.options.clone()
         }
     }
