@@ -8,7 +8,7 @@ set -u
 RUNS=${1:-3}
 LIMIT=${2:-300}
 cd "$(dirname "$0")/.."
-IGSOLVE=${IGSOLVE:-/tmp/igs-scratch/bin/igsolve}
+IGSOLVE=${IGSOLVE:-$(command -v igsolve || echo /tmp/igs-scratch/bin/igsolve)}
 GRUNDY=target/release/grundy
 cargo build --release -p grundy-cli >/dev/null 2>&1 || exit 1
 [ -x "$IGSOLVE" ] || { echo "install igsolve: cargo install --root /tmp/igs-scratch igsolve"; exit 1; }
@@ -28,7 +28,9 @@ run() { # label command...
 
 for rc in "5 7" "5 8" "4 11" "5 9"; do
     set -- $rc
-    run "grundy  cram $1 x $2" "$GRUNDY" solve --max-states 100000000 "cram($1, $2)"
+    # igsolve gives the nimber alone: --no-moves asks grundy the same question.
+    run "grundy  cram $1 x $2 (nimber)" "$GRUNDY" solve --no-moves --max-states 100000000 "cram($1, $2)"
+    run "grundy  cram $1 x $2 (moves)" "$GRUNDY" solve --max-states 100000000 "cram($1, $2)"
     run "igsolve cram $1 x $2" "$IGSOLVE" cram -r "$1" -c "$2"
 done
 for n in 10 12; do
