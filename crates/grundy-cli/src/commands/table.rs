@@ -537,3 +537,40 @@ impl Drop for Bar {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_read_or_refused_with_the_text() {
+        let axis = parse_range("n=3..10").unwrap();
+        assert_eq!((axis.name.as_str(), axis.count), ("n", 8));
+        assert_eq!(axis.low, BigInt::from(3));
+        let axis = parse_range(" x = -5 .. -5 ").unwrap();
+        assert_eq!((axis.name.as_str(), axis.count), ("x", 1));
+        let huge = parse_range("n=0..100000000000000000000000000").unwrap();
+        assert_eq!(huge.count, u64::MAX);
+        for bad in [
+            "n", "n=3", "n=5..3", "=0..3", "N=0..3", "n=a..3", "n=0...3", "1n=0..3",
+        ] {
+            let Err(Failure::Input(message)) = parse_range(bad) else {
+                panic!("{bad} was read");
+            };
+            assert!(message.starts_with("error: `"), "{message}");
+            assert!(message.contains(bad), "{message}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Fuzz: any argument is a range or an `error:` naming it, never a panic.
+        #[test]
+        fn any_argument_is_a_range_or_an_error(text in "[a-z0-9=. _-]{0,24}") {
+            match parse_range(&text) {
+                Ok(axis) => proptest::prop_assert!(axis.count >= 1),
+                Err(Failure::Input(message)) => proptest::prop_assert!(message.starts_with("error: `")),
+                Err(_) => proptest::prop_assert!(false, "not an input error"),
+            }
+        }
+    }
+}

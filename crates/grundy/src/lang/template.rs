@@ -143,4 +143,24 @@ mod tests {
         );
         assert!(Template::new("nim(\"x)", &["x"]).is_err());
     }
+
+    proptest::proptest! {
+        /// Fuzz: any text over the language's characters is a template or a
+        /// clear error, never a panic; a template's instances replace exactly
+        /// the variables' places and keep the rest of the text.
+        #[test]
+        fn any_text_is_a_template_or_an_error(
+            source in "[a-z0-9xy()\\[\\],=+@\". _-]{0,40}",
+            value in -1000i64..1000,
+        ) {
+            if let Ok(template) = Template::new(&source, &["x", "y"]) {
+                let text = template.instantiate(&values(&[value, value]));
+                let places = template.places.len();
+                let digits = value.to_string().len();
+                proptest::prop_assert_eq!(text.len(), source.len() + places * digits - places);
+                // The instance is read by the position language without a panic.
+                let _ = crate::lang::parse(&text);
+            }
+        }
+    }
 }
