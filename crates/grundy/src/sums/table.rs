@@ -11,7 +11,7 @@
 //!
 //! Components with a nimber by theory (Nim, octal games, Wythoff's outcome
 //! aside) never enter the graph; those with a search of their own (Chomp's
-//! table) use it; positions that are not plain sums under normal play
+//! table, Cram's pruned search, one board at a time) use it; positions that are not plain sums under normal play
 //! (misère, `every`, `rounds`) are answered one by one by `solve`.
 
 use num_bigint::BigUint;
@@ -108,6 +108,9 @@ impl Tabulator {
     fn part_nimber(&mut self, part: &Part) -> Result<BigUint, SearchError> {
         if let Some((nimber, _)) = part.nimber_by_theory() {
             return Ok(nimber);
+        }
+        if let Some(mut search) = part.position_search(self.options.max_states) {
+            return search.nimber();
         }
         if let Some(found) = part.nimbers_by_search(self.options.max_states) {
             return Ok(found?.nimber);
