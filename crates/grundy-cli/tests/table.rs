@@ -194,6 +194,23 @@ fn bad_tables_are_named_and_limits_are_exit_3() {
         ),
         (&["table", "nim(x)", "x=-3..3"][..], 2, "cell x = -3"),
         (&["table", "misere(nim(x))", "x=0..3"][..], 2, "--outcome"),
+        // A plot that could not be written is refused before the table.
+        (
+            &["table", "nim(x)", "x=0..3", "--plot", "t.gif"][..],
+            2,
+            "`.svg` or `.png`",
+        ),
+        (
+            &[
+                "table",
+                "nim(x)",
+                "x=0..3",
+                "--plot",
+                "/no/such/folder/t.svg",
+            ][..],
+            2,
+            "does not exist",
+        ),
         (
             &["table", "nim(x, y)", "x=0..99999", "y=0..99999"][..],
             3,
@@ -215,6 +232,7 @@ fn bad_tables_are_named_and_limits_are_exit_3() {
         let output = grundy(args);
         let error = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(code), "{args:?}: {error}");
+        assert!(output.stdout.is_empty(), "{args:?} wrote a table");
         assert!(
             error.starts_with("error: ") && error.contains(said),
             "{args:?}: {error}"
@@ -317,4 +335,33 @@ fn boards_are_searched_by_their_own_engines() {
             }
         }
     }
+}
+
+#[test]
+fn patterns_speak_of_the_tables_own_variables() {
+    let table = stdout_json(&grundy(&["table", "--json", "bash[3](k)", "k=0..50"]));
+    let patterns: Vec<&str> = table["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(
+        patterns.contains(&"Values for k <= 50: periodic with period 4 from k = 0 on: G(k + 4) = G(k) (checked on 0 <= k <= 50, not proven)."),
+        "{patterns:?}"
+    );
+    assert!(
+        patterns
+            .contains(&"P-positions for k <= 50 are exactly k = 0 (mod 4) (checked, not proven)."),
+        "{patterns:?}"
+    );
+    let output = grundy(&["table", "nim(a) + nim(b)", "a=0..7", "b=0..7"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(
+            "pattern: G(a, b) = a xor b (the nim-sum) for every 0 <= a <= 7, 0 <= b <= 7"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("exactly the cells with a = b"), "{text}");
 }

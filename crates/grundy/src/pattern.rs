@@ -699,17 +699,24 @@ fn list(numbers: &[u64]) -> String {
 
 impl fmt::Display for Period {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_named(f, "n")
+    }
+}
+
+impl Period {
+    /// The statement, the variable called `v`.
+    fn write_named(&self, f: &mut impl fmt::Write, v: &str) -> fmt::Result {
         let (p, n0, s) = (self.period, self.from, self.saltus);
         if s == 0 {
             write!(
                 f,
-                "periodic with period {p} from n = {n0} on: G(n + {p}) = G(n)"
+                "periodic with period {p} from {v} = {n0} on: G({v} + {p}) = G({v})"
             )
         } else {
             write!(
                 f,
-                "arithmetic-periodic with period {p} and saltus {s} from n = {n0} on: \
-                 G(n + {p}) = G(n) + {s}"
+                "arithmetic-periodic with period {p} and saltus {s} from {v} = {n0} on: \
+                 G({v} + {p}) = G({v}) + {s}"
             )
         }
     }
@@ -717,20 +724,37 @@ impl fmt::Display for Period {
 
 impl fmt::Display for SequenceFindings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_named(f, "n")
+    }
+}
+
+impl SequenceFindings {
+    /// What was found, stated with the variable called `name` (`n` in
+    /// [`Display`](fmt::Display)): `grundy table 'bash[3](k)' k=0..100` speaks
+    /// of `k`.
+    #[must_use]
+    pub fn named(&self, name: &str) -> String {
+        let mut out = String::new();
+        let _ = self.write_named(&mut out, name);
+        out
+    }
+
+    fn write_named(&self, f: &mut impl fmt::Write, v: &str) -> fmt::Result {
         let Some(last) = self.last else {
             return writeln!(f, "No values: no pattern found.");
         };
-        let range = range_text("n", self.first, last);
+        let range = range_text(v, self.first, last);
         match &self.period {
             Some(period) => writeln!(
                 f,
-                "Values for {range}: {period} (checked on {}, not proven).",
-                range_text_full("n", period.from, last)
+                "Values for {range}: {} (checked on {}, not proven).",
+                Named(period, v),
+                range_text_full(v, period.from, last)
             )?,
             None => writeln!(
                 f,
                 "Values for {range}: no pattern found (no period, pure or arithmetic, seen \
-                 at least three times up to n = {last})."
+                 at least three times up to {v} = {last})."
             )?,
         }
         match &self.p_positions {
@@ -739,26 +763,26 @@ impl fmt::Display for SequenceFindings {
                 let m = classes.modulus;
                 let exceptions = classes.also.len() + classes.except.len();
                 let classes_text = if m == 1 {
-                    "every n".to_owned()
+                    format!("every {v}")
                 } else {
-                    format!("n = {residues} (mod {m})")
+                    format!("{v} = {residues} (mod {m})")
                 };
                 if exceptions <= 10 {
                     write!(f, "P-positions for {range} are exactly {classes_text}")?;
                     if !classes.also.is_empty() {
-                        write!(f, ", and also n = {}", list(&classes.also))?;
+                        write!(f, ", and also {v} = {}", list(&classes.also))?;
                     }
                     if !classes.except.is_empty() {
-                        write!(f, ", except n = {}", list(&classes.except))?;
+                        write!(f, ", except {v} = {}", list(&classes.except))?;
                     }
                     writeln!(f, " (checked, not proven).")
                 } else {
                     writeln!(
                         f,
                         "P-positions for {} are exactly {classes_text} (checked, not \
-                         proven); before n = {} they differ from these classes at {} \
+                         proven); before {v} = {} they differ from these classes at {} \
                          positions.",
-                        range_text("n", classes.from, last),
+                        range_text(v, classes.from, last),
                         classes.from,
                         exceptions
                     )
@@ -795,7 +819,7 @@ impl fmt::Display for SequenceFindings {
                     f,
                     "P-positions for {range} are p(0), p(1), ... = {}{more}: p(k) = {} for \
                      every k >= {} (checked on all {} P-positions, and the next it gives, \
-                     {}, lies past n = {last}; not proven).",
+                     {}, lies past {v} = {last}; not proven).",
                     list(&shown),
                     terms.join(" "),
                     r.start + d,
@@ -807,17 +831,21 @@ impl fmt::Display for SequenceFindings {
                 writeln!(f, "No P-positions (value 0) for {range}.")
             }
             SequencePPositions::Seen(positions) if self.period.is_some() => {
-                writeln!(f, "P-positions for {range}: only n = {}.", list(positions))
+                writeln!(
+                    f,
+                    "P-positions for {range}: only {v} = {}.",
+                    list(positions)
+                )
             }
             SequencePPositions::Seen(positions) => writeln!(
                 f,
-                "P-positions for {range}: only n = {} (no pattern found; this is what \
+                "P-positions for {range}: only {v} = {} (no pattern found; this is what \
                  was seen).",
                 list(positions)
             ),
             SequencePPositions::Many { count, first } => writeln!(
                 f,
-                "P-positions for {range}: {count} of them, beginning n = {}, ... (no \
+                "P-positions for {range}: {count} of them, beginning {v} = {}, ... (no \
                  pattern found).",
                 list(first)
             ),
@@ -825,8 +853,32 @@ impl fmt::Display for SequenceFindings {
     }
 }
 
+/// A period stated with its variable's name.
+struct Named<'a>(&'a Period, &'a str);
+
+impl fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write_named(f, self.1)
+    }
+}
+
 impl fmt::Display for GridFindings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_named(f, "x", "y")
+    }
+}
+
+impl GridFindings {
+    /// What was found, stated with the variables called `x` and `y` (as in
+    /// [`Display`](fmt::Display)) or as given.
+    #[must_use]
+    pub fn named(&self, x: &str, y: &str) -> String {
+        let mut out = String::new();
+        let _ = self.write_named(&mut out, x, y);
+        out
+    }
+
+    fn write_named(&self, f: &mut impl fmt::Write, x: &str, y: &str) -> fmt::Result {
         if self.xs.is_empty() || self.ys.is_empty() {
             return writeln!(f, "No values: no pattern found.");
         }
@@ -838,15 +890,15 @@ impl fmt::Display for GridFindings {
         );
         let range = format!(
             "{}, {}",
-            range_text_full("x", x0, x1),
-            range_text_full("y", y0, y1)
+            range_text_full(x, x0, x1),
+            range_text_full(y, y0, y1)
         );
         let mut found = false;
         if self.nim_sum {
             found = true;
             writeln!(
                 f,
-                "G(x, y) = x xor y (the nim-sum) for every {range} (checked, not proven)."
+                "G({x}, {y}) = {x} xor {y} (the nim-sum) for every {range} (checked, not proven)."
             )?;
         }
         match self.symmetric {
@@ -855,7 +907,7 @@ impl fmt::Display for GridFindings {
                 let (a, b) = (x0.max(y0), x1.min(y1));
                 writeln!(
                     f,
-                    "The table is symmetric: G(x, y) = G(y, x) for {a} <= x, y <= {b} \
+                    "The table is symmetric: G({x}, {y}) = G({y}, {x}) for {a} <= {x}, {y} <= {b} \
                      (checked, not proven)."
                 )?;
             }
@@ -867,11 +919,11 @@ impl fmt::Display for GridFindings {
             Some(GridPPositions::Line(line)) => {
                 found = true;
                 let cells = match line {
-                    Line::Diagonal(0) => "x = y".to_owned(),
-                    Line::Diagonal(c) if *c > 0 => format!("y = x + {c}"),
-                    Line::Diagonal(c) => format!("x = y + {}", -c),
-                    Line::Column(c) => format!("x = {c}"),
-                    Line::Row(c) => format!("y = {c}"),
+                    Line::Diagonal(0) => format!("{x} = {y}"),
+                    Line::Diagonal(c) if *c > 0 => format!("{y} = {x} + {c}"),
+                    Line::Diagonal(c) => format!("{x} = {y} + {}", -c),
+                    Line::Column(c) => format!("{x} = {c}"),
+                    Line::Row(c) => format!("{y} = {c}"),
                 };
                 writeln!(
                     f,
@@ -927,8 +979,9 @@ impl fmt::Display for GridFindings {
                 )?;
             }
         }
-        for (lines, fixed, free) in [(&self.rows, "x", "y"), (&self.columns, "y", "x")] {
-            let kind = if fixed == "x" { "row" } else { "column" };
+        for (lines, fixed, free, kind) in
+            [(&self.rows, x, y, "row"), (&self.columns, y, x, "column")]
+        {
             let periodic = lines.periodic();
             if periodic == 0 || self.nim_sum && periodic < lines.periods.len() {
                 continue;

@@ -219,6 +219,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 args.max_cells
             ))
         })?;
+    if let Some(path) = &args.plot {
+        plot::check(path)?;
+    }
     let names: Vec<&str> = axes.iter().map(|a| a.name.as_str()).collect();
     let template = Template::new(&args.expression, &names)
         .map_err(|e| Failure::language(&e, &args.expression))?;
@@ -353,7 +356,7 @@ fn patterns(table: &Table) -> Vec<String> {
         return Vec::new();
     };
     let found = match table.axes.as_slice() {
-        [_] => grundy::pattern::find_in_sequence(lows[0], &values).to_string(),
+        [axis] => grundy::pattern::find_in_sequence(lows[0], &values).named(&axis.name),
         [rows, columns] => {
             let width = columns.count;
             grundy::pattern::find_in_grid(
@@ -361,7 +364,7 @@ fn patterns(table: &Table) -> Vec<String> {
                 lows[1]..=lows[1] + (width - 1),
                 |x, y| values[((x - lows[0]) * width + (y - lows[1])) as usize],
             )
-            .to_string()
+            .named(&rows.name, &columns.name)
         }
         _ => String::new(),
     };

@@ -446,9 +446,13 @@ impl Script {
                         };
                         return Err(SearchError::Script {
                             message: format!(
-                                "{}: moves({n}) returned {written}{whose} not an integer from 0 to {}: `grundy seq` computes the values in increasing order, so every move must lead to smaller non-negative integers",
+                                "{}: moves({n}) returned {written}{whose} not {}: `grundy seq` computes the values in increasing order, so every move must lead to smaller non-negative integers",
                                 self.name,
-                                n - 1
+                                if n == 0 {
+                                    "smaller than 0".to_owned()
+                                } else {
+                                    format!("an integer from 0 to {}", n - 1)
+                                }
                             ),
                         });
                     };

@@ -21,6 +21,30 @@ static FONT: Once = Once::new();
 /// The pixels of a plot.
 const SIZE: (u32, u32) = (960, 720);
 
+/// Refuses a plot that could not be written, before the table is computed:
+/// a name without `.svg` or `.png`, or a folder that does not exist.
+pub(super) fn check(path: &str) -> Result<(), Failure> {
+    let file = Path::new(path);
+    let extension = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(extension.as_deref(), Some("svg" | "png")) {
+        return Err(Failure::Input(format!(
+            "error: `{path}`: a plot is written as `.svg` or `.png`"
+        )));
+    }
+    match file.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(Failure::Input(format!(
+                "error: cannot draw the plot into `{path}`: the folder `{}` does not exist",
+                folder.display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Draws `table` into `path`, SVG or PNG by its extension.
 ///
 /// # Errors
