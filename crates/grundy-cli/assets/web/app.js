@@ -85,6 +85,9 @@ const state = {
   engineSide: 1,    // 0: the engine moves first; 1: second
   busy: false,
   hinted: null,
+  generation: 0,    // counts the games started
+  board: [0, 0],    // the largest Wythoff board drawn in this game
+  lastEngine: null, // the engine's last answer, for the status line
 };
 
 const moverIndex = () => (state.history.length - 1) % 2;
@@ -97,37 +100,50 @@ function playerName(index) {
 function setStatus(text) { $('status').textContent = text; }
 function setError(text) { $('error').textContent = text || ''; }
 
+function setBusy(busy) {
+  state.busy = busy;
+  document.body.dataset.busy = String(busy);
+}
+
 async function start(position) {
   setError('');
+  // Answers still on their way for an earlier game are dropped.
+  state.generation += 1;
   state.mode = $('mode').value;
   state.engineSide = 1;
   state.history = [];
   state.answers = [];
-  await goTo(position);
+  state.lastEngine = null;
+  state.board = [0, 0];
+  await goTo(position, state.generation);
 }
 
-// Shows `position` as the next one in the game.
-async function goTo(position) {
-  state.busy = true;
+// Shows `position` as the next one in the game (of `generation`), then lets
+// the engine answer if it is to move.
+async function goTo(position, generation) {
+  setBusy(true);
   try {
     const answer = await api('/api/solve', { position });
+    if (generation !== state.generation) return;
     state.history.push(answer.position);
     state.answers.push(answer);
     state.hinted = null;
     render();
-    await maybeEngine();
+    await maybeEngine(generation);
   } catch (e) {
-    setError(e.message);
+    if (generation === state.generation) setError(e.message);
   } finally {
-    state.busy = false;
-    renderControls();
+    if (generation === state.generation) {
+      setBusy(false);
+      renderControls();
+    }
   }
 }
 
 const current = () => state.answers[state.answers.length - 1];
 const gameOver = (answer) => answer.moves.length === 0 && answer.moves_complete;
 
-async function maybeEngine() {
+async function maybeEngine(generation) {
   const answer = current();
   if (state.mode !== 'engine' || gameOver(answer) || moverIndex() !== state.engineSide) return;
   setStatus('The engine is thinking...');
@@ -137,15 +153,16 @@ async function maybeEngine() {
     return;
   }
   await new Promise((resolve) => setTimeout(resolve, 250));
+  if (generation !== state.generation) return;
   state.lastEngine = reply;
-  await goTo(reply.move.to);
+  await goTo(reply.move.to, generation);
 }
 
 async function play(move) {
   if (state.busy) return;
   if (state.mode === 'engine' && moverIndex() === state.engineSide) return;
   state.lastEngine = null;
-  await goTo(move.to);
+  await goTo(move.to, state.generation);
 }
 
 function undo() {
@@ -215,10 +232,12 @@ function renderStatus() {
     setStatus(text);
     $('status').dataset.over = 'true';
     $('status').dataset.winner = answer.convention === 'misere' ? loser : winner;
+    document.body.dataset.turn = 'over';
     return;
   }
   $('status').dataset.over = 'false';
   delete $('status').dataset.winner;
+  document.body.dataset.turn = state.mode === 'engine' && mover === state.engineSide ? 'engine' : 'human';
   const prefix = state.lastEngine
     ? `The engine played ${state.lastEngine.move.move} (${state.lastEngine.reason}). ` : '';
   if (state.mode === 'engine' && mover === state.engineSide) {
@@ -384,23 +403,26 @@ function drawWythoff(answer, part, term) {
   const [a, b] = term.args.map(Number);
   if (!Number.isFinite(a) || !Number.isFinite(b) || a > 40 || b > 40) return null;
   const moves = movesOf(answer, part);
-  const cell = Math.max(14, Math.min(28, Math.floor(420 / (Math.max(a, b) + 1))));
-  const columns = a + 1, rows = b + 1;
+  // The board keeps the size of the game's start as the queen nears the corner.
+  state.board = [Math.max(state.board[0], a), Math.max(state.board[1], b)];
+  const [width, height] = state.board;
+  const cell = Math.max(14, Math.min(28, Math.floor(420 / (Math.max(width, height) + 1))));
+  const columns = width + 1, rows = height + 1;
   const picture = svg('svg', { width: columns * cell + 30, height: rows * cell + 30, class: 'wythoff', role: 'img' });
-  for (let x = 0; x <= a; x++) {
-    for (let y = 0; y <= b; y++) {
+  for (let x = 0; x <= width; x++) {
+    for (let y = 0; y <= height; y++) {
       const square = svg('rect', {
-        x: 24 + x * cell, y: (b - y) * cell + 4, width: cell, height: cell,
+        x: 24 + x * cell, y: (height - y) * cell + 4, width: cell, height: cell,
         class: `square ${(x + y) % 2 ? 'dark' : 'light'}`, 'data-cell': `${x},${y}`,
       });
       clickable(square, moves.get(`${term.head}(${x}, ${y})`));
       picture.append(square);
     }
   }
-  for (let x = 0; x <= a; x++) picture.append(svg('text', { x: 24 + x * cell + cell / 2, y: rows * cell + 18, 'text-anchor': 'middle', class: 'label' }, x));
-  for (let y = 0; y <= b; y++) picture.append(svg('text', { x: 12, y: (b - y) * cell + 4 + cell * 0.7, 'text-anchor': 'middle', class: 'label' }, y));
+  for (let x = 0; x <= width; x++) picture.append(svg('text', { x: 24 + x * cell + cell / 2, y: rows * cell + 18, 'text-anchor': 'middle', class: 'label' }, x));
+  for (let y = 0; y <= height; y++) picture.append(svg('text', { x: 12, y: (height - y) * cell + 4 + cell * 0.7, 'text-anchor': 'middle', class: 'label' }, y));
   picture.append(svg('text', {
-    x: 24 + a * cell + cell / 2, y: 4 + cell * 0.78, 'text-anchor': 'middle', class: 'queen', 'font-size': cell * 0.85,
+    x: 24 + a * cell + cell / 2, y: (height - b) * cell + 4 + cell * 0.78, 'text-anchor': 'middle', class: 'queen', 'font-size': cell * 0.85,
   }, '♛'));
   return picture;
 }
@@ -629,11 +651,18 @@ document.addEventListener('DOMContentLoaded', () => {
   $('show-colours').addEventListener('change', () => { if (current()) render(); });
   $('engine-first').addEventListener('click', async () => {
     if (state.history.length !== 1 || state.mode !== 'engine') return;
+    const generation = state.generation;
     state.engineSide = 0;
+    setBusy(true);
     render();
-    state.busy = true;
     renderControls();
-    try { await maybeEngine(); } catch (e) { setError(e.message); } finally { state.busy = false; renderControls(); }
+    try {
+      await maybeEngine(generation);
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      if (generation === state.generation) { setBusy(false); renderControls(); }
+    }
   });
   $('seq-form').addEventListener('submit', plotSeq);
   $('table-form').addEventListener('submit', plotTable);
