@@ -172,6 +172,18 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
     let position = &solved.position;
     let mut found = Vec::new();
     let mut complete = true;
+    // The moves of each component, counted once: the moves after a move are
+    // these but for the component moved, replaced by what it leaves.
+    let count = |part: &Part| {
+        part.moves(budget.max_options)
+            .map_or(budget.max_options, |moves| moves.len())
+    };
+    let counts: Vec<Vec<usize>> = position
+        .groups
+        .iter()
+        .map(|group| group.parts.iter().map(count).collect())
+        .collect();
+    let total: usize = counts.iter().flatten().sum();
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
             let room = budget.max_options.saturating_sub(found.len());
@@ -199,22 +211,12 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                     term: g,
                     component: i,
                     after: value,
-                    replies: replies(&after, budget.max_options),
+                    replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
                 });
             }
         }
     }
     Ok((found, complete))
-}
-
-/// The number of moves in `position`, counting at most `cap` per component.
-fn replies(position: &Position, cap: usize) -> usize {
-    position
-        .groups
-        .iter()
-        .flat_map(|group| &group.parts)
-        .map(|part| part.moves(cap).map_or(cap, |moves| moves.len()))
-        .sum()
 }
 
 /// A failure's message without its `error: ` prefix.
