@@ -155,6 +155,34 @@ test('a human with hints beats the engine from a winning position', async () => 
   await page.close();
 });
 
+test('two humans: turns alternate, a hint shows the winning move, undo takes one move back', async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  await page.fill('#position', 'nim(1, 2)');
+  await page.selectOption('#mode', 'humans');
+  await page.click('#start');
+  await settled(page);
+  assert.match(await page.textContent('#status'), /Player 1 to move/);
+  await page.click('#hint');
+  assert.equal(await page.locator('#moves button.move.hinted').getAttribute('data-to'), 'nim(1, 1)');
+  await page.locator('#moves button.move.hinted').click();
+  await settled(page);
+  assert.match(await page.textContent('#status'), /Player 2 to move/);
+  assert.equal(await page.textContent('#current'), 'nim(1, 1)');
+  await page.click('#undo');
+  await settled(page);
+  assert.equal(await page.textContent('#current'), 'nim(1, 2)');
+  // Play it out: player 1 wins from nim(1, 2) by the hinted moves.
+  for (let turn = 0; turn < 10; turn++) {
+    if (await settled(page)) break;
+    const winning = page.locator('#moves button.move.win');
+    await ((await winning.count()) > 0 ? winning.first() : page.locator('#moves button.move').first()).click();
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.winner), 'player 1');
+  await page.close();
+});
+
 test('Explore: a sequence with its period and a table as a heat map', async () => {
   const page = await context.newPage();
   await page.goto(url);

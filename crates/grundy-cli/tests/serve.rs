@@ -113,6 +113,26 @@ fn the_page_and_its_assets_are_served() {
 }
 
 #[test]
+fn requests_to_other_host_names_are_refused() {
+    let server = Server::start(&[]);
+    let port = server.url.rsplit(':').next().unwrap();
+    let mut response = Server::agent()
+        .get(&format!("{}/api/games", server.url))
+        .header("host", &format!("rebound.example:{port}"))
+        .call()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 403);
+    let text = response.body_mut().read_to_string().unwrap();
+    assert!(text.contains("localhost"), "{text}");
+    let mut response = Server::agent()
+        .get(&format!("{}/api/games", server.url))
+        .header("host", &format!("localhost:{port}"))
+        .call()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+}
+
+#[test]
 fn the_catalogue_lists_the_games_with_examples() {
     let server = Server::start(&[]);
     let (status, text) = server.get("/api/games");

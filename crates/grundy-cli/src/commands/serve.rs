@@ -33,9 +33,11 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::Request;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, Uri, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use grundy::catalogue::{BuildLimits, Catalogue, entries};
@@ -179,7 +181,11 @@ async fn serve(server: Shared, address: SocketAddr, max_body: usize) -> Result<(
         writeln!(out, "listening on http://{bound}")?;
         out.flush()?;
     }
-    axum::serve(listener, router(server, max_body))
+    let mut app = router(server, max_body);
+    if address.ip().is_loopback() {
+        app = app.layer(axum::middleware::from_fn(local_hosts_only));
+    }
+    axum::serve(listener, app)
         .await
         .map_err(|e| Failure::Input(format!("error: the server stopped: {e}")))
 }
@@ -206,6 +212,39 @@ fn router(server: Shared, max_body: usize) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(server)
+}
+
+/// Served on loopback, the server answers only requests addressed to this
+/// machine by name (`Host: localhost:P`, `127.0.0.1:P`, `[::1]:P`): a web page
+/// elsewhere cannot reach it through a name of its own that resolves to
+/// 127.0.0.1 (DNS rebinding) and read the answers.
+async fn local_hosts_only(request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    if is_local_host(host) {
+        next.run(request).await
+    } else {
+        error(
+            StatusCode::FORBIDDEN,
+            format!(
+                "this server answers requests to localhost, 127.0.0.1 or [::1] only, not to `{host}`"
+            ),
+        )
+    }
+}
+
+/// Whether a `Host` header names this machine: `localhost`, `127.0.0.1` or
+/// `[::1]`, with or without a port.
+fn is_local_host(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().map(|inside| format!("[{inside}]"))
+    } else {
+        host.split(':').next().map(str::to_owned)
+    };
+    matches!(name.as_deref(), Some("localhost" | "127.0.0.1" | "[::1]"))
 }
 
 fn page(content_type: &'static str, body: &'static str) -> Response {
@@ -512,5 +551,32 @@ async fn run_child(server: &Shared, mut arguments: Vec<String>) -> Response {
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("the computation failed: {message}"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_names_of_this_machine_are_local_hosts() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(is_local_host(host), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example",
+            "evil.example:8080",
+            "127.0.0.1.evil.example",
+            "[::2]:1",
+        ] {
+            assert!(!is_local_host(host), "{host}");
+        }
     }
 }

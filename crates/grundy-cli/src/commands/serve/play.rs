@@ -372,3 +372,48 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
         "reason": reason,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget() -> Budget {
+        Budget {
+            max_states: 100_000,
+            max_digits: 100,
+            build: BuildLimits::default(),
+            max_options: 50,
+            deadline: Instant::now() + Duration::from_secs(60),
+            time: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn files_are_refused_and_messages_lose_their_prefix() {
+        assert!(refuse_files("nim(3, 5)").is_ok());
+        let refused = refuse_files("nim(@heaps.txt)").unwrap_err();
+        assert!(message_of(refused).starts_with("positions read from files"));
+    }
+
+    #[test]
+    fn every_move_is_valued_and_the_engine_prolongs_a_lost_game() {
+        let answer = analyse("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        assert_eq!(answer["nim_sum"], 3 ^ 0);
+        assert_eq!(answer["moves"].as_array().unwrap().len(), 1 + 2 + 2);
+        let engine = engine_move("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        assert_eq!(engine["reason"], "winning");
+        assert_eq!(engine["move"]["to"], "nim(1, 1) + bash[2](3)");
+        // Lost: the move leaving the most moves takes one token from the heap of 2.
+        let engine = engine_move("nim(2, 2)", &budget()).unwrap();
+        assert_eq!(engine["reason"], "prolonging");
+        assert_eq!(engine["move"]["to"], "nim(1, 2)");
+    }
+
+    #[test]
+    fn a_passed_deadline_is_the_time_limit() {
+        let mut late = budget();
+        late.deadline = Instant::now() - Duration::from_secs(1);
+        let failure = analyse("nim(3, 5, 7)", &late).unwrap_err();
+        assert!(message_of(failure).contains("(the time limit)"));
+    }
+}
