@@ -124,7 +124,7 @@ fn requests_to_other_host_names_are_refused() {
     assert_eq!(response.status().as_u16(), 403);
     let text = response.body_mut().read_to_string().unwrap();
     assert!(text.contains("localhost"), "{text}");
-    let mut response = Server::agent()
+    let response = Server::agent()
         .get(&format!("{}/api/games", server.url))
         .header("host", &format!("localhost:{port}"))
         .call()
