@@ -183,6 +183,25 @@ test('two humans: turns alternate, a hint shows the winning move, undo takes one
   await page.close();
 });
 
+test('graphs and coins are drawn; a Hackenbush edge is cut by clicking it', async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  await page.fill('#position', 'hackenbush("5 5; 1 2; 2 3; 3 4; 4 5; 5 2") + turtles("hthht")');
+  await page.selectOption('#mode', 'humans');
+  await page.click('#start');
+  await settled(page);
+  assert.equal(await page.locator('svg.graph circle.vertex').count(), 5);
+  assert.equal(await page.locator('svg.coins circle.coin').count(), 5);
+  await page.screenshot({ path: join(shots, 'graph-and-coins.png'), fullPage: true });
+  // Cutting edge 1 (1-2) leaves every other edge hanging: drawn faint.
+  await page.locator('svg.graph line.edge.target[data-edge="1"]').click();
+  await settled(page);
+  assert.match(await page.textContent('#current'), /^hackenbush\("5 5; 1 2; 2 3; 3 4; 4 5; 5 2", \[1\]\)/);
+  assert.equal(await page.locator('svg.graph line.edge.faint').count(), 4);
+  await page.close();
+});
+
 test('Explore: a sequence with its period and a table as a heat map', async () => {
   const page = await context.newPage();
   await page.goto(url);

@@ -354,7 +354,7 @@ function renderBoard(answer) {
     if (term.name === 'wythoff') drawing = drawWythoff(answer, part, term);
     else if (HEAP_GAMES.has(term.name)) drawing = drawHeaps(answer, part, term);
     else if (COIN_GAMES.has(term.name)) drawing = drawCoins(term);
-    else if (GRAPH_GAMES.has(term.name)) drawing = drawGraph(term);
+    else if (GRAPH_GAMES.has(term.name)) drawing = drawGraph(answer, part, term);
     else if (term.name === 'chomp') drawing = drawChomp(term);
     if (drawing) box.append(drawing);
     board.append(box);
@@ -441,42 +441,87 @@ function drawCoins(term) {
   return picture;
 }
 
+// A list argument `[1, 4]` as numbers.
+const numbers = (text) => (text || '').replace(/[[\]]/g, '').split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0);
+
 // A graph "n m; u v; ..." drawn with its vertices on a circle (the ground,
-// vertex 1, at the bottom for Hackenbush), tokens on the vertices named.
-function drawGraph(term) {
+// vertex 1, at the bottom for Hackenbush). Hackenbush: the edges cut are left
+// out and those no longer joined to the ground drawn faint; an edge that can
+// be cut is clicked to cut it. Geography and the tree walk: the token's vertex
+// filled, deleted vertices grey, and a vertex the token may go to is clicked
+// to move there. Dag: the vertices holding tokens filled.
+function drawGraph(answer, part, term) {
   const text = unquote(term.args[0] || '');
   const lines = text.split(/[;\n]/).map((l) => l.replace(/#.*/, '').trim()).filter((l) => l);
   if (lines.length === 0) return null;
   const [n] = lines[0].split(/\s+/).map(Number);
   if (!Number.isFinite(n) || n < 1 || n > 60) return null;
   const edges = lines.slice(1).map((l) => l.split(/\s+/).map(Number)).filter((e) => e.length >= 2);
-  const tokens = term.args.slice(1).filter((a) => /^\d+$/.test(a)).map(Number);
+  const walking = term.name === 'geography' || term.name === 'tree_walk';
+  let tokens = [];
+  let deleted = new Set();
+  let cut = new Set();
+  if (term.name === 'dag') tokens = term.args.slice(1).filter((a) => /^\d+$/.test(a)).map(Number);
+  if (walking && /^\d+$/.test(term.args[1] || '')) tokens = [Number(term.args[1])];
+  if (walking) deleted = new Set(numbers(term.args[2]));
+  if (term.name === 'hackenbush') cut = new Set(numbers(term.args[1]));
+  // Hackenbush: the edges still joined to the ground.
+  const grounded = new Set();
+  if (term.name === 'hackenbush') {
+    const reached = new Set([1]);
+    for (let changed = true; changed;) {
+      changed = false;
+      edges.forEach(([u, v], i) => {
+        if (cut.has(i + 1) || grounded.has(i)) return;
+        if (reached.has(u) || reached.has(v)) {
+          grounded.add(i);
+          if (!reached.has(u) || !reached.has(v)) changed = true;
+          reached.add(u);
+          reached.add(v);
+        }
+      });
+    }
+  }
+  const moves = answer.moves.filter((m) => m.term === part.group && m.component === part.component);
   const size = 260, r = 100, c = size / 2;
   const spot = (v) => {
     const angle = Math.PI / 2 + (2 * Math.PI * (v - 1)) / n;
     return [c + r * Math.cos(angle), c + r * Math.sin(angle)];
   };
   const directed = term.name === 'dag';
-  const picture = svg('svg', { width: size, height: size, class: 'graph', role: 'img' });
+  const picture = svg('svg', { width: size, height: size, class: `graph ${term.name}`, role: 'img' });
   const defs = svg('defs');
   const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '18', refY: '5', markerWidth: '6', markerHeight: '6', orient: 'auto-start-reverse' });
   marker.append(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrowhead' }));
   defs.append(marker);
   picture.append(defs);
-  for (const [u, v] of edges) {
+  edges.forEach(([u, v], i) => {
+    if (cut.has(i + 1)) return;
+    const faint = term.name === 'hackenbush' && !grounded.has(i);
     const [x1, y1] = spot(u), [x2, y2] = spot(v);
-    if (u === v) {
-      picture.append(svg('circle', { cx: x1, cy: y1 + 14, r: 12, class: 'edge', fill: 'none' }));
-      continue;
-    }
-    const line = svg('line', { x1, y1, x2, y2, class: 'edge' });
+    const line = u === v
+      ? svg('circle', { cx: x1, cy: y1 + 14, r: 12, fill: 'none', class: `edge${faint ? ' faint' : ''}` })
+      : svg('line', { x1, y1, x2, y2, class: `edge${faint ? ' faint' : ''}`, 'data-edge': i + 1 });
     if (directed) line.setAttribute('marker-end', 'url(#arrow)');
+    if (term.name === 'hackenbush') {
+      clickable(line, moves.find((m) => new RegExp(`^cut edge ${i + 1} `).test(m.move)));
+    }
     picture.append(line);
-  }
+  });
   for (let v = 1; v <= n; v++) {
     const [x, y] = spot(v);
     const ground = term.name === 'hackenbush' && v === 1;
-    picture.append(svg('circle', { cx: x, cy: y, r: 11, class: `vertex${ground ? ' ground' : ''}${tokens.includes(v) ? ' occupied' : ''}` }));
+    const vertex = svg('circle', {
+      cx: x, cy: y, r: 11, 'data-vertex': v,
+      class: `vertex${ground ? ' ground' : ''}${tokens.includes(v) ? ' occupied' : ''}${deleted.has(v) ? ' deleted' : ''}`,
+    });
+    if (walking) {
+      clickable(vertex, moves.find((m) => {
+        const to = parseTerm(m.component_to || '');
+        return to && Number(to.args[1]) === v;
+      }));
+    }
+    picture.append(vertex);
     picture.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'vertex-label' }, v));
   }
   return picture;
