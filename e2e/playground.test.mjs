@@ -183,7 +183,7 @@ test('two humans: turns alternate, a hint shows the winning move, undo takes one
   await page.close();
 });
 
-test('graphs and coins are drawn; a Hackenbush edge is cut by clicking it', async () => {
+test('graphs and coins are drawn; a coin is turned and a Hackenbush edge cut by clicks', async () => {
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
@@ -194,6 +194,10 @@ test('graphs and coins are drawn; a Hackenbush edge is cut by clicking it', asyn
   assert.equal(await page.locator('svg.graph circle.vertex').count(), 5);
   assert.equal(await page.locator('svg.coins circle.coin').count(), 5);
   await page.screenshot({ path: join(shots, 'graph-and-coins.png'), fullPage: true });
+  // Coin 4 (heads) is turned alone by a click.
+  await page.locator('svg.coins circle.coin.target[data-coin="4"]').click();
+  await settled(page);
+  assert.match(await page.textContent('#current'), /turtles\("hthtt"\)$/);
   // Cutting edge 1 (1-2) leaves every other edge hanging: drawn faint.
   await page.locator('svg.graph line.edge.target[data-edge="1"]').click();
   await settled(page);

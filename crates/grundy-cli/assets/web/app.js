@@ -353,7 +353,7 @@ function renderBoard(answer) {
     let drawing = null;
     if (term.name === 'wythoff') drawing = drawWythoff(answer, part, term);
     else if (HEAP_GAMES.has(term.name)) drawing = drawHeaps(answer, part, term);
-    else if (COIN_GAMES.has(term.name)) drawing = drawCoins(term);
+    else if (COIN_GAMES.has(term.name)) drawing = drawCoins(answer, part, term);
     else if (GRAPH_GAMES.has(term.name)) drawing = drawGraph(answer, part, term);
     else if (term.name === 'chomp') drawing = drawChomp(term);
     if (drawing) box.append(drawing);
@@ -427,14 +427,19 @@ function drawWythoff(answer, part, term) {
   return picture;
 }
 
-function drawCoins(term) {
+// A row of coins, coin 1 leftmost; clicking a coin turns it alone, where the
+// rule allows that (moves turning several coins are in the list).
+function drawCoins(answer, part, term) {
   const row = unquote(term.args[0] || '');
+  const moves = answer.moves.filter((m) => m.term === part.group && m.component === part.component);
   const size = 26;
   const picture = svg('svg', { width: row.length * (size + 4) + 8, height: size + 26, class: 'coins', role: 'img' });
   [...row].forEach((c, i) => {
     const heads = c === 'h' || c === 'H';
     const x = 4 + i * (size + 4) + size / 2;
-    picture.append(svg('circle', { cx: x, cy: size / 2 + 2, r: size / 2 - 1, class: heads ? 'coin heads' : 'coin tails' }));
+    const coin = svg('circle', { cx: x, cy: size / 2 + 2, r: size / 2 - 1, class: heads ? 'coin heads' : 'coin tails', 'data-coin': i + 1 });
+    clickable(coin, moves.find((m) => m.move === `turn coin ${i + 1}`));
+    picture.append(coin);
     picture.append(svg('text', { x, y: size / 2 + 7, 'text-anchor': 'middle', class: 'coin-face' }, heads ? 'H' : 'T'));
     picture.append(svg('text', { x, y: size + 20, 'text-anchor': 'middle', class: 'label' }, i + 1));
   });
