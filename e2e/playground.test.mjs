@@ -217,6 +217,8 @@ test('Explore: a sequence with its period and a table as a heat map', async () =
   assert.match(await page.textContent('#seq-info'), /period 34 from heap 53/);
   await page.click('#table-go');
   await page.waitForSelector('#table-plot svg rect.cell.p');
+  // Rows found periodic (x = 1: period 3 saltus 3, ...) have their first period outlined.
+  assert.ok(await page.locator('#table-plot svg rect.period-outline').count() > 0);
   await page.screenshot({ path: join(shots, 'explore.png'), fullPage: true });
   await page.close();
 });

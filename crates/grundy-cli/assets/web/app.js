@@ -597,7 +597,28 @@ function barPlot(values, { period = null, preperiod = null, saltus = 0, xLabel =
   return picture;
 }
 
-function heatMap(rows, names, measure) {
+// The periods of rows and columns stated in a table's patterns:
+// "x = 1: period 3 saltus 3 from y = 0" (one row), "Every row (fixed x) is
+// periodic in y, all with period 3 from y = 0 on" (all of them).
+function periodsOf(patterns, names, count) {
+  const found = [];
+  for (const pattern of patterns) {
+    for (const m of pattern.matchAll(/(\w+) = (-?\d+): period (\d+)(?: saltus (\d+))? from (\w+) = (-?\d+)/g)) {
+      const row = m[1] === names[0];
+      found.push({ row, index: Number(m[2]), period: Number(m[3]), from: Number(m[6]) });
+    }
+    const every = /Every (row|column) .*?with period (\d+) from \w+ = (-?\d+)/.exec(pattern);
+    if (every) {
+      const row = every[1] === 'row';
+      for (let index = 0; index < count[row ? 0 : 1]; index++) {
+        found.push({ row, index, period: Number(every[2]), from: Number(every[3]), all: true });
+      }
+    }
+  }
+  return found;
+}
+
+function heatMap(rows, names, measure, patterns = [], variables = []) {
   const r = rows.length, c = rows[0] ? rows[0].length : 0;
   const cell = Math.max(4, Math.min(22, Math.floor(640 / Math.max(r, c, 1))));
   const picture = svg('svg', { width: c * cell + 60, height: r * cell + 40, class: 'heat', role: 'img' });
@@ -614,6 +635,20 @@ function heatMap(rows, names, measure) {
     square.append(svg('title', {}, `${names[0]} = ${i}${names[1] ? `, ${names[1]} = ${j}` : ''}: ${v}`));
     picture.append(square);
   }));
+  // Each period found, outlined once: its first window of cells, from where it starts.
+  const low = variables.map((v) => Number(v.from) || 0);
+  for (const found of periodsOf(patterns, names, [r, c])) {
+    const start = found.from - low[found.row ? 1 : 0];
+    const line = found.index - low[found.row ? 0 : 1];
+    if (line < 0 || line >= (found.row ? r : c) || start < 0) continue;
+    const length = Math.min(found.period, (found.row ? c : r) - start);
+    const box = found.row
+      ? { x: 40 + start * cell, y: 4 + line * cell, width: length * cell, height: cell }
+      : { x: 40 + line * cell, y: 4 + start * cell, width: cell, height: length * cell };
+    const outline = svg('rect', { ...box, class: 'period-outline', fill: 'none' });
+    outline.append(svg('title', {}, `${found.row ? names[0] : names[1]} = ${found.index}: period ${found.period} from ${found.from}`));
+    picture.append(outline);
+  }
   picture.append(svg('text', { x: 2, y: 14, class: 'label' }, `${names[0]}↓`));
   picture.append(svg('text', { x: 40, y: r * cell + 20, class: 'label' }, `${names[1]}→  (black: P-positions)`));
   return picture;
@@ -655,7 +690,7 @@ async function plotTable(event) {
       }
       $('table-plot').append(barPlot(values, { period, preperiod, xLabel: names[0] }));
     } else {
-      $('table-plot').append(heatMap(answer.values, names, answer.measure));
+      $('table-plot').append(heatMap(answer.values, names, answer.measure, answer.patterns, answer.variables));
     }
     for (const pattern of answer.patterns) $('table-patterns').append(el('li', {}, pattern));
   } catch (e) {
