@@ -4,5 +4,6 @@ pub mod completions;
 pub mod games;
 pub mod pairs;
 pub mod seq;
+pub mod serve;
 pub mod solve;
 pub mod table;

@@ -39,6 +39,10 @@ enum Command {
     Table(commands::table::Args),
     /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
     Pairs(commands::pairs::Args),
+    /// The web playground: play any position against the engine, see every
+    /// move's nimber, plot sequences and tables (`grundy serve --port 8080`,
+    /// then open http://127.0.0.1:8080).
+    Serve(commands::serve::Args),
     /// Print a completion script for a shell, e.g.
     /// `grundy completions bash > ~/.local/share/bash-completion/completions/grundy`.
     Completions(commands::completions::Args),
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Seq(args) => commands::seq::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
         Command::Completions(args) => commands::completions::run(&args),
     };
     match result {

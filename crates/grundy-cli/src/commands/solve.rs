@@ -229,6 +229,16 @@ fn write_answer(
     }
 }
 
+/// The JSON object `solve --json` prints for `answer` (of `position`), as a
+/// value: what `grundy serve` answers with.
+pub(crate) fn answer_json(answer: &Answer, position: &Position) -> Value {
+    let compact = answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
+    let mut bytes = Vec::new();
+    // Writing to memory cannot fail, and what is written is JSON.
+    let _ = write_json(&mut bytes, answer, compact.then_some(position));
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+}
+
 /// Answers every line of `input` (named `name` in errors) as its own position:
 /// batch mode, so that many queries take one process. Each answer is flushed as
 /// soon as it is written, so a program may feed lines and read answers in turn.

@@ -1,0 +1,420 @@
+//! What the playground shows of a position, and the engine's move.
+//!
+//! [`analyse`] answers a position as `grundy solve --json` does and adds what a
+//! player needs to see: each component with its nimber (`parts`, `nim_sum`) and
+//! every available move with the value of the position it leads to (`moves`),
+//! so that the page can colour each move win or lose. [`engine_move`] chooses a
+//! move: a winning one when there is one, otherwise the one that leaves the
+//! opponent the most moves, so that a lost game lasts.
+//!
+//! Every solve here runs within the server's budget ([`Budget`]): a state
+//! limit, build limits, and a deadline checked by the search's progress hook
+//! and between moves.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use grundy::analysis::{Answer, ProgressHook, SolveOptions, solve};
+use grundy::catalogue::{BuildLimits, build_with};
+use grundy::family::Part;
+use grundy::game::Convention;
+use grundy::lang::parse_with_limits;
+use grundy::sums::position::{Compound, Position};
+use num_bigint::BigUint;
+use serde_json::{Map, Value, json};
+
+use crate::commands::solve::answer_json;
+use crate::failure::Failure;
+
+/// What one request may spend.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// The most positions a search may store (`--max-states`).
+    pub max_states: usize,
+    /// The most decimal digits of an integer (`--max-digits`).
+    pub max_digits: usize,
+    /// The work and memory allowed for heap values (`--max-work`, `--max-memory`).
+    pub build: BuildLimits,
+    /// The most moves listed with their values (`--max-options`).
+    pub max_options: usize,
+    /// When the request must be answered.
+    pub deadline: Instant,
+    /// The time allowed, for messages (`--request-time`).
+    pub time: Duration,
+}
+
+/// The payload of the panic by which the progress hook stops a search whose
+/// deadline has passed; caught around the solve (see `serve::compute`).
+#[derive(Debug)]
+pub struct TimeUp;
+
+impl Budget {
+    /// The failure of a request that ran out of time.
+    pub fn time_up(&self) -> Failure {
+        Failure::Limit(format!(
+            "error: the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
+            self.time.as_secs_f64()
+        ))
+    }
+
+    fn check_time(&self) -> Result<(), Failure> {
+        if Instant::now() > self.deadline {
+            Err(self.time_up())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Solve options within the budget; the search stops (by a [`TimeUp`]
+    /// panic) once the deadline has passed.
+    fn options(&self, winning_moves: bool) -> SolveOptions {
+        let deadline = self.deadline;
+        let hook: ProgressHook = Arc::new(move |_| {
+            if Instant::now() > deadline {
+                std::panic::panic_any(TimeUp);
+            }
+        });
+        SolveOptions {
+            max_states: self.max_states,
+            progress: Some(hook),
+            winning_moves,
+            ..Default::default()
+        }
+    }
+}
+
+/// Positions naming files (`@PATH`, `script[@g.rhai]`) are refused: the server
+/// must not read its own files for whoever asks.
+pub fn refuse_files(source: &str) -> Result<(), Failure> {
+    if source.contains('@') {
+        return Err(Failure::Input(
+            "error: positions read from files (`@PATH`) are not accepted by the web server; \
+             write the position out in full"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// A position parsed, built and answered.
+struct Solved {
+    position: Position,
+    answer: Answer,
+}
+
+fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
+    refuse_files(source)?;
+    let sum =
+        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source))?;
+    let position = build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source))?;
+    budget.check_time()?;
+    let answer = solve(&position, &budget.options(true)).map_err(|e| Failure::search(&e))?;
+    Ok(Solved { position, answer })
+}
+
+/// An integer as JSON: a number below 2^53, a decimal string above (as `solve --json`).
+fn big_json(value: &BigUint) -> Value {
+    match u64::try_from(value) {
+        Ok(small) if small < (1 << 53) => json!(small),
+        _ => Value::String(value.to_string()),
+    }
+}
+
+/// One available move and the value of the position it leads to.
+struct Option_ {
+    to: String,
+    /// The term the changed component becomes (`nim(4)`), as in `solve --json`'s compact form.
+    component_to: String,
+    description: String,
+    term: usize,
+    component: usize,
+    /// The answer after the move; `None` when it could not be found in budget.
+    after: Result<(bool, Option<BigUint>), String>,
+    /// Moves the opponent has after it (the engine's measure of length).
+    replies: usize,
+}
+
+impl Option_ {
+    /// Whether the move wins: it leaves the opponent a lost position.
+    fn wins(&self) -> Option<bool> {
+        self.after.as_ref().ok().map(|(next_wins, _)| !next_wins)
+    }
+
+    fn json(&self) -> Value {
+        let (outcome, nimber, error) = match &self.after {
+            Ok((next_wins, nimber)) => (
+                json!(if *next_wins { "N" } else { "P" }),
+                nimber.as_ref().map_or(Value::Null, big_json),
+                Value::Null,
+            ),
+            Err(message) => (Value::Null, Value::Null, json!(message)),
+        };
+        let mut object = json!({
+            "to": self.to,
+            "component_to": self.component_to,
+            "move": self.description,
+            "term": self.term,
+            "component": self.component,
+            "outcome": outcome,
+            "nimber": nimber,
+            "wins": self.wins(),
+        });
+        if !error.is_null() {
+            object["error"] = error;
+        }
+        object
+    }
+}
+
+/// Every move of `solved` (a plain sum) with its value, at most
+/// `budget.max_options`; the flag says whether all were listed.
+fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Failure> {
+    let position = &solved.position;
+    let mut found = Vec::new();
+    let mut complete = true;
+    // The moves of each component, counted once: the moves after a move are
+    // these but for the component moved, replaced by what it leaves.
+    let count = |part: &Part| {
+        part.moves(budget.max_options)
+            .map_or(budget.max_options, |moves| moves.len())
+    };
+    let counts: Vec<Vec<usize>> = position
+        .groups
+        .iter()
+        .map(|group| group.parts.iter().map(count).collect())
+        .collect();
+    let total: usize = counts.iter().flatten().sum();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            let room = budget.max_options.saturating_sub(found.len());
+            let moves = match part.moves(room) {
+                Ok(moves) if moves.len() <= room => moves,
+                _ => {
+                    complete = false;
+                    continue;
+                }
+            };
+            for leaves in moves {
+                budget.check_time()?;
+                let after = Position {
+                    convention: position.convention,
+                    compound: Compound::Sum,
+                    groups: position.groups_after(g, i, &leaves),
+                };
+                let value = solve(&after, &budget.options(false))
+                    .map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
+                    .map_err(|e| message_of(Failure::search(&e)));
+                found.push(Option_ {
+                    to: solved.answer.position.replacing(g, i, &leaves),
+                    component_to: group.term_with(&leaves),
+                    description: part.describe_move(&leaves),
+                    term: g,
+                    component: i,
+                    after: value,
+                    replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
+                });
+            }
+        }
+    }
+    Ok((found, complete))
+}
+
+/// A failure's message without its `error: ` prefix.
+pub fn message_of(failure: Failure) -> String {
+    let text = match failure {
+        Failure::Input(text) | Failure::Limit(text) => text,
+        Failure::Output(error) => error.to_string(),
+        Failure::Reported(code) => format!("failed with exit code {code}"),
+    };
+    text.strip_prefix("error: ").unwrap_or(&text).to_owned()
+}
+
+/// Each component alone with its nimber under normal play.
+fn parts(position: &Position, budget: &Budget) -> Result<Vec<Value>, Failure> {
+    let mut parts = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            parts.push(json!({
+                "term": group.term_with(std::slice::from_ref(part)),
+                "group": g,
+                "component": i,
+                "nimber": part_nimber(group, part, budget).as_ref().map_or(Value::Null, big_json),
+            }));
+        }
+    }
+    Ok(parts)
+}
+
+fn part_nimber(
+    group: &grundy::sums::position::Group,
+    part: &Part,
+    budget: &Budget,
+) -> Option<BigUint> {
+    if let Some((nimber, _)) = part.nimber_by_theory() {
+        return Some(nimber);
+    }
+    let alone = Position::sum(
+        Convention::Normal,
+        vec![group.with_parts(vec![part.clone()])],
+    );
+    solve(&alone, &budget.options(false)).ok()?.nimber
+}
+
+/// The playground's answer: the `solve --json` object with `parts` (each
+/// component and its nimber), `nim_sum`, `moves` (every move with the outcome
+/// and nimber after it and whether it wins) and `moves_complete`.
+pub fn analyse(source: &str, budget: &Budget) -> Result<Value, Failure> {
+    let solved = solve_source(source, budget)?;
+    let mut object = match answer_json(&solved.answer, &solved.position) {
+        Value::Object(object) => object,
+        _ => Map::new(),
+    };
+    add_play(&mut object, &solved, budget)?;
+    Ok(Value::Object(object))
+}
+
+fn add_play(
+    object: &mut Map<String, Value>,
+    solved: &Solved,
+    budget: &Budget,
+) -> Result<(), Failure> {
+    if solved.position.compound != Compound::Sum {
+        object.insert("parts".into(), json!([]));
+        object.insert("nim_sum".into(), Value::Null);
+        object.insert("moves".into(), json!([]));
+        object.insert("moves_complete".into(), json!(false));
+        object.insert(
+            "play_note".into(),
+            json!("the playground lists the moves of plain sums only (not every(...) or rounds[k](...))"),
+        );
+        return Ok(());
+    }
+    let parts = parts(&solved.position, budget)?;
+    let nim_sum = parts
+        .iter()
+        .map(|part| match &part["nimber"] {
+            Value::Number(n) => n.as_u64().map(BigUint::from),
+            Value::String(s) => s.parse::<BigUint>().ok(),
+            _ => None,
+        })
+        .try_fold(BigUint::default(), |sum, n| Some(sum ^ n?));
+    let (moves, complete) = options(solved, budget)?;
+    object.insert("parts".into(), Value::Array(parts));
+    object.insert(
+        "nim_sum".into(),
+        nim_sum.as_ref().map_or(Value::Null, big_json),
+    );
+    object.insert(
+        "moves".into(),
+        Value::Array(moves.iter().map(Option_::json).collect()),
+    );
+    object.insert("moves_complete".into(), json!(complete));
+    if !complete {
+        object.insert(
+            "play_note".into(),
+            json!(format!(
+                "not every move is listed: a component has too many moves (the server lists at most {}; --max-options raises it)",
+                budget.max_options
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// The engine's move from `source`: `{"position", "outcome", "move", "reason"}`.
+///
+/// A winning move when there is one (the first listed); otherwise, in a lost
+/// position, the move that leaves the opponent the most moves of their own
+/// (ties: the largest nimber after it, then the first listed), so that the
+/// game lasts and the opponent must keep finding winning moves. `move` is null
+/// when there is no move (the player to move has lost).
+pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
+    let solved = solve_source(source, budget)?;
+    let answer = &solved.answer;
+    let outcome = answer.outcome.letter().to_string();
+    let (moves, _) = if solved.position.compound == Compound::Sum {
+        options(&solved, budget)?
+    } else {
+        (Vec::new(), false)
+    };
+    let winning = moves.iter().find(|m| m.wins() == Some(true));
+    let (chosen, reason) = if let Some(winning) = winning {
+        (Some(winning.json()), "winning")
+    } else if let Some(first) = answer.winning_moves.first() {
+        // Moves not listed (a huge component): the solver's first winning move.
+        let to = answer.target(first);
+        (
+            Some(
+                json!({"to": to, "move": first.description, "term": first.group,
+                        "component": first.part, "outcome": "P", "nimber": 0, "wins": true}),
+            ),
+            "winning",
+        )
+    } else {
+        let longest = moves.iter().enumerate().max_by(|(ia, a), (ib, b)| {
+            let nimber = |m: &Option_| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
+            a.replies
+                .cmp(&b.replies)
+                .then_with(|| nimber(a).cmp(&nimber(b)))
+                .then_with(|| ib.cmp(ia))
+        });
+        match longest {
+            Some((_, chosen)) => (Some(chosen.json()), "prolonging"),
+            None if answer.outcome.first_player_wins() => (None, "no move listed"),
+            None => (None, "no move: the player to move has lost"),
+        }
+    };
+    Ok(json!({
+        "position": answer.position.as_str(),
+        "outcome": outcome,
+        "move": chosen.unwrap_or(Value::Null),
+        "reason": reason,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget() -> Budget {
+        Budget {
+            max_states: 100_000,
+            max_digits: 100,
+            build: BuildLimits::default(),
+            max_options: 50,
+            deadline: Instant::now() + Duration::from_secs(60),
+            time: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn files_are_refused_and_messages_lose_their_prefix() {
+        assert!(refuse_files("nim(3, 5)").is_ok());
+        let refused = refuse_files("nim(@heaps.txt)").unwrap_err();
+        assert!(message_of(refused).starts_with("positions read from files"));
+    }
+
+    #[test]
+    fn every_move_is_valued_and_the_engine_prolongs_a_lost_game() {
+        let answer = analyse("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        // G(1) ^ G(2) ^ G_bash2(3) = 1 ^ 2 ^ 0.
+        assert_eq!(answer["nim_sum"], 3);
+        assert_eq!(answer["moves"].as_array().unwrap().len(), 1 + 2 + 2);
+        let engine = engine_move("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        assert_eq!(engine["reason"], "winning");
+        assert_eq!(engine["move"]["to"], "nim(1, 1) + bash[2](3)");
+        // Lost: the move leaving the most moves takes one token from the heap of 2.
+        let engine = engine_move("nim(2, 2)", &budget()).unwrap();
+        assert_eq!(engine["reason"], "prolonging");
+        assert_eq!(engine["move"]["to"], "nim(1, 2)");
+    }
+
+    #[test]
+    fn a_passed_deadline_is_the_time_limit() {
+        let mut late = budget();
+        late.deadline = Instant::now() - Duration::from_secs(1);
+        let failure = analyse("nim(3, 5, 7)", &late).unwrap_err();
+        assert!(message_of(failure).contains("(the time limit)"));
+    }
+}

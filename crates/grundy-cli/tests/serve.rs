@@ -1,0 +1,416 @@
+//! `grundy serve`: every endpoint of the web playground's API on the built
+//! binary, bad input (400), an oversized body (413), the budgets (422), an
+//! unknown route (404), and a bounded load test (200 concurrent solves).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// A running `grundy serve --port 0`, stopped when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("grundy serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_owned();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        Self { child, url }
+    }
+
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into()
+    }
+
+    /// GET `path`: the status and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut response = Self::agent()
+            .get(&format!("{}{path}", self.url))
+            .call()
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_to_string().unwrap())
+    }
+
+    /// POST `body` (raw text) to `path`: the status and the body as JSON.
+    fn post_text(&self, path: &str, body: &str) -> (u16, Value) {
+        let mut response = Self::agent()
+            .post(&format!("{}{path}", self.url))
+            .header("content-type", "application/json")
+            .send(body)
+            .unwrap();
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap();
+        let value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}"));
+        (status, value)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_text(path, &body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `grundy ARGS` printing one JSON object.
+fn cli_json(args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The error of a failed request: it names `needle`.
+fn assert_error(answer: &(u16, Value), status: u16, needle: &str) {
+    assert_eq!(answer.0, status, "{}", answer.1);
+    let message = answer.1["error"].as_str().expect("an error message");
+    assert!(message.contains(needle), "{message:?} lacks {needle:?}");
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start(&[]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("grundy playground") && page.contains("/app.js"));
+    for asset in ["/app.js", "/style.css"] {
+        let (status, text) = server.get(asset);
+        assert_eq!(status, 200, "{asset}");
+        assert!(text.len() > 1000, "{asset}");
+    }
+    let (status, text) = server.get("/no/such/thing");
+    assert_eq!(status, 404);
+    let error: Value = serde_json::from_str(&text).unwrap();
+    assert!(error["error"].as_str().unwrap().contains("/no/such/thing"));
+}
+
+#[test]
+fn requests_to_other_host_names_are_refused() {
+    let server = Server::start(&[]);
+    let port = server.url.rsplit(':').next().unwrap();
+    let mut response = Server::agent()
+        .get(&format!("{}/api/games", server.url))
+        .header("host", &format!("rebound.example:{port}"))
+        .call()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 403);
+    let text = response.body_mut().read_to_string().unwrap();
+    assert!(text.contains("localhost"), "{text}");
+    let response = Server::agent()
+        .get(&format!("{}/api/games", server.url))
+        .header("host", &format!("localhost:{port}"))
+        .call()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+}
+
+#[test]
+fn the_catalogue_lists_the_games_with_examples() {
+    let server = Server::start(&[]);
+    let (status, text) = server.get("/api/games");
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&text).unwrap();
+    let games = games["games"].as_array().unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    for name in ["nim", "wythoff", "turtles", "hackenbush", "octal"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    for game in games {
+        for example in game["examples"].as_array().unwrap() {
+            assert!(!example.as_str().unwrap().contains('@'), "{example}");
+        }
+        assert!(game["syntax"].is_string() && game["rules"].is_string());
+    }
+}
+
+#[test]
+fn solve_answers_as_the_cli_and_values_every_move() {
+    let server = Server::start(&[]);
+    let (status, answer) = server.post("/api/solve", &json!({"position": "nim(3, 5, 7)"}));
+    assert_eq!(status, 200, "{answer}");
+    // The fields of `solve --json` are the same.
+    let cli = cli_json(&["solve", "--json", "nim(3, 5, 7)"]);
+    for (key, value) in cli.as_object().unwrap() {
+        assert_eq!(&answer[key], value, "{key}");
+    }
+    let nimbers: Vec<u64> = answer["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["nimber"].as_u64().unwrap())
+        .collect();
+    assert_eq!(nimbers, [3, 5, 7]);
+    assert_eq!(answer["parts"][1]["term"], "nim(5)");
+    assert_eq!(answer["nim_sum"], 1);
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3 + 5 + 7);
+    assert_eq!(answer["moves_complete"], true);
+    let winning: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["wins"] == true)
+        .map(|m| m["to"].as_str().unwrap())
+        .collect();
+    assert_eq!(winning, ["nim(2, 5, 7)", "nim(3, 4, 7)", "nim(3, 5, 6)"]);
+    for m in moves {
+        // Each move's nimber is the nim-sum after it, and it wins iff that is 0.
+        let to = m["to"].as_str().unwrap();
+        let heaps: Vec<u64> = to[4..to.len() - 1]
+            .split(", ")
+            .map(|h| h.parse().unwrap())
+            .collect();
+        let nimber = heaps.iter().fold(0, |x, h| x ^ h);
+        assert_eq!(m["nimber"], nimber, "{to}");
+        assert_eq!(m["wins"], nimber == 0, "{to}");
+        assert_eq!(m["outcome"], if nimber == 0 { "P" } else { "N" });
+    }
+    assert_eq!(moves[0]["move"], "take 3 from the heap of 3");
+    assert_eq!(moves[0]["component_to"], "nim(0)");
+
+    // Wythoff: every move of the queen; two lead to P-positions, (3, 5) and (4, 7).
+    let (status, answer) = server.post("/api/solve", &json!({"position": "wythoff(5, 8)"}));
+    assert_eq!(status, 200, "{answer}");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5 + 8 + 5);
+    let winning: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["wins"] == true)
+        .map(|m| m["to"].as_str().unwrap())
+        .collect();
+    assert_eq!(winning, ["wythoff(5, 3)", "wythoff(4, 7)"]);
+
+    // Misère play: outcomes without nimbers.
+    let (status, answer) = server.post("/api/solve", &json!({"position": "misere(nim(1, 1))"}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["outcome"], "N");
+    assert!(
+        answer["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["wins"] == true)
+    );
+}
+
+#[test]
+fn the_engine_wins_when_it_can_and_prolongs_when_it_cannot() {
+    let server = Server::start(&[]);
+    let (status, answer) = server.post("/api/engine", &json!({"position": "nim(3, 5, 7)"}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["reason"], "winning");
+    assert_eq!(answer["move"]["to"], "nim(2, 5, 7)");
+    assert_eq!(answer["move"]["nimber"], 0);
+
+    // From a P-position: the move leaving the most moves (one token taken).
+    let (_, answer) = server.post("/api/engine", &json!({"position": "nim(1, 2, 3)"}));
+    assert_eq!(answer["reason"], "prolonging");
+    assert_eq!(answer["move"]["wins"], false);
+    let to = answer["move"]["to"].as_str().unwrap();
+    assert!(
+        ["nim(0, 2, 3)", "nim(1, 1, 3)", "nim(1, 2, 2)"].contains(&to),
+        "{to}"
+    );
+
+    let (_, answer) = server.post("/api/engine", &json!({"position": "wythoff(5, 8)"}));
+    assert_eq!(answer["move"]["to"], "wythoff(5, 3)");
+
+    // No move left: the player to move has lost.
+    let (status, answer) = server.post("/api/engine", &json!({"position": "nim(0, 0)"}));
+    assert_eq!(status, 200);
+    assert_eq!(answer["move"], Value::Null);
+    assert_eq!(answer["outcome"], "P");
+}
+
+#[test]
+fn bad_input_is_400_with_the_parsers_message() {
+    let server = Server::start(&[]);
+    for path in ["/api/solve", "/api/engine"] {
+        let answer = server.post(path, &json!({"position": "nim(3"}));
+        assert_error(&answer, 400, "column 6");
+        assert_error(
+            &server.post(path, &json!({"position": "nimm(3)"})),
+            400,
+            "nim",
+        );
+        assert_error(&server.post_text(path, "not json"), 400, "bad request body");
+        assert_error(
+            &server.post(path, &json!({"pos": "nim(3)"})),
+            400,
+            "position",
+        );
+        assert_error(
+            &server.post(path, &json!({"position": "nim(@/etc/passwd)"})),
+            400,
+            "files",
+        );
+        assert_error(
+            &server.post(path, &json!({"position": "dag(\"2 2; 1 2; 2 1\", 1)"})),
+            400,
+            "cycle",
+        );
+    }
+    assert_error(
+        &server.post("/api/seq", &json!({"rule": "octal[0.9x]", "n": 10})),
+        400,
+        "",
+    );
+    assert_error(
+        &server.post("/api/seq", &json!({"rule": "--help", "n": 10})),
+        400,
+        "",
+    );
+    assert_error(&server.post("/api/seq", &json!({"rule": "nim"})), 400, "n");
+    assert_error(
+        &server.post(
+            "/api/table",
+            &json!({"expression": "wythoff(x, y)", "ranges": ["x=0..3", "z"]}),
+        ),
+        400,
+        "",
+    );
+    assert_error(
+        &server.post("/api/table", &json!({"expression": "nim(x)", "ranges": []})),
+        400,
+        "ranges",
+    );
+    // GET on a POST endpoint: 405, not a crash.
+    assert_eq!(server.get("/api/solve").0, 405);
+}
+
+#[test]
+fn limits_are_413_and_422_naming_the_limit() {
+    let server = Server::start(&["--max-states", "1000"]);
+    let huge = format!("{{\"position\": \"nim({})\"}}", "1, ".repeat(30_000));
+    assert_error(&server.post_text("/api/solve", &huge), 413, "body limit");
+    let digits = format!("nim({})", "9".repeat(2000));
+    assert_error(
+        &server.post("/api/solve", &json!({"position": digits})),
+        422,
+        "--max-digits",
+    );
+    assert_error(
+        &server.post("/api/solve", &json!({"position": "cram(5, 7)"})),
+        422,
+        "--max-states",
+    );
+    assert_error(
+        &server.post("/api/seq", &json!({"rule": "nim", "n": 10_000_000})),
+        422,
+        "value limit",
+    );
+    assert_error(
+        &server.post(
+            "/api/table",
+            &json!({"expression": "wythoff(x, y)", "ranges": ["x=0..1000", "y=0..1000"]}),
+        ),
+        422,
+        "cell limit",
+    );
+    // The server is still answering.
+    let (status, _) = server.post("/api/solve", &json!({"position": "nim(1)"}));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_request_out_of_time_is_422_naming_the_time_limit() {
+    let server = Server::start(&["--request-time", "0.3", "--max-states", "100000000"]);
+    let started = std::time::Instant::now();
+    assert_error(
+        &server.post("/api/solve", &json!({"position": "cram(7, 7)"})),
+        422,
+        "time limit",
+    );
+    assert!(started.elapsed().as_secs_f64() < 5.0);
+    assert_error(
+        &server.post("/api/seq", &json!({"rule": "octal[0.9]", "n": 100_000})),
+        422,
+        "",
+    );
+}
+
+#[test]
+fn seq_and_table_are_the_clis_objects() {
+    let server = Server::start(&[]);
+    let (status, answer) = server.post("/api/seq", &json!({"rule": "octal[0.07]", "n": 60}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer,
+        cli_json(&["seq", "--json", "octal[0.07]", "-n", "60"])
+    );
+    assert_eq!(answer["period"], 34);
+
+    let request = json!({"expression": "wythoff(x, y)", "ranges": ["x=0..6", "y=0..6"]});
+    let (status, answer) = server.post("/api/table", &request);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer,
+        cli_json(&["table", "--json", "wythoff(x, y)", "x=0..6", "y=0..6"])
+    );
+    let request = json!({"expression": "misere(nim(n, 1))", "ranges": ["n=0..9"], "outcome": true});
+    let (status, answer) = server.post("/api/table", &request);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["measure"], "outcome");
+}
+
+/// 200 solves at once on loopback, each checked against Bouton's theorem.
+#[test]
+fn two_hundred_concurrent_solves_are_all_answered_correctly() {
+    let server = Server::start(&[]);
+    let url = server.url.clone();
+    let started = std::time::Instant::now();
+    let threads: Vec<_> = (0..200u64)
+        .map(|i| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let (a, b, c) = (i % 13, (i * 7) % 11 + 1, (i * 5) % 17);
+                let position = format!("nim({a}, {b}, {c}) + bash[3]({i})");
+                let mut response = Server::agent()
+                    .post(&format!("{url}/api/solve"))
+                    .header("content-type", "application/json")
+                    .send(json!({ "position": position }).to_string())
+                    .unwrap();
+                assert_eq!(response.status().as_u16(), 200, "{position}");
+                let answer: Value =
+                    serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+                let nimber = a ^ b ^ c ^ (i % 4);
+                assert_eq!(answer["nimber"], nimber, "{position}");
+                assert_eq!(answer["first_player_wins"], nimber != 0, "{position}");
+                assert_eq!(answer["nim_sum"], nimber, "{position}");
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    eprintln!(
+        "200 concurrent solves answered in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,224 @@
+// End-to-end tests of the web playground in a real browser: Debian's chromium
+// driven by playwright-core. Starts `grundy serve --port 0` (GRUNDY_BIN, by
+// default target/release/grundy), plays full games of Nim and Wythoff against
+// the engine through clicks, and checks that the engine, moving first from a
+// winning position, wins whatever the human plays. Screenshots go to
+// e2e/screenshots/.
+//
+// Run: cargo build --release -p grundy-cli && cd e2e && npm ci && npm test
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const binary = process.env.GRUNDY_BIN || resolve(here, '../target/release/grundy');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = join(here, 'screenshots');
+
+let server;
+let url;
+let context;
+let profile;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error('grundy serve printed no URL in 10 s')), 10_000);
+    server.once('exit', (code) => reject(new Error(`grundy serve exited with ${code}`)));
+    createInterface({ input: server.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const match = /^listening on (http:\/\/\S+)$/.exec(line.trim());
+      if (match) resolveUrl(match[1]);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+  profile = mkdtempSync(join(tmpdir(), 'grundy-e2e-'));
+  // These flags keep chromium off the (closed) network and out of the sandbox
+  // a container cannot give it.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: browserPath,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (server) server.kill();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+// The page's state after a move: the game is over, or the human is to move.
+async function settled(page) {
+  await page.waitForFunction(() => document.body.dataset.busy === 'false'
+    && ['over', 'human'].includes(document.body.dataset.turn), null, { timeout: 20_000 });
+  return page.evaluate(() => document.body.dataset.turn === 'over');
+}
+
+async function startGame(page, position) {
+  await page.goto(url);
+  await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  await page.fill('#position', position);
+  await page.selectOption('#mode', 'engine');
+  await page.click('#start');
+  await page.waitForFunction((p) => document.getElementById('current').textContent === p
+    && document.body.dataset.busy === 'false', position);
+}
+
+// Plays a whole game in which the engine moves first from `position` (an
+// N-position); `humanMove` clicks one move. Returns the number of plies.
+async function engineFirst(page, position, name, humanMove) {
+  await startGame(page, position);
+  assert.match(await page.textContent('#outcome'), /N-position/);
+  await page.screenshot({ path: join(shots, `${name}-start.png`), fullPage: true });
+  await page.click('#engine-first');
+  let plies = 0;
+  for (let turn = 0; turn < 200; turn++) {
+    if (await settled(page)) break;
+    // The engine always leaves a P-position: no move of the human wins.
+    assert.match(await page.textContent('#outcome'), /P-position/);
+    assert.equal(await page.locator('#moves button.move.win').count(), 0);
+    assert.equal(await page.textContent('#nim-sum').catch(() => '0'), '0');
+    if (turn === 1) await page.screenshot({ path: join(shots, `${name}-middle.png`), fullPage: true });
+    await humanMove(page);
+    plies += 2;
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.over), 'true');
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.winner), 'the engine');
+  assert.match(await page.textContent('#status'), /the engine wins/);
+  await page.screenshot({ path: join(shots, `${name}-end.png`), fullPage: true });
+  return plies;
+}
+
+test('Nim: the engine, moving first from nim(3, 5, 7), wins whatever the human plays', async () => {
+  const page = await context.newPage();
+  // The human takes one token from the last heap that has one: the longest game.
+  const plies = await engineFirst(page, 'nim(3, 5, 7)', 'nim', async (p) => {
+    const buttons = p.locator('#moves button.move');
+    const count = await buttons.count();
+    const texts = await buttons.allTextContents();
+    let pick = count - 1;
+    for (let i = count - 1; i >= 0; i--) {
+      if (/^take 1 from/.test(texts[i])) { pick = i; break; }
+    }
+    await buttons.nth(pick).click();
+  });
+  assert.ok(plies >= 4, `a game of ${plies} plies`);
+  await page.close();
+});
+
+test('Wythoff: the engine, moving first from wythoff(5, 8), wins; the human clicks squares on the board', async () => {
+  const page = await context.newPage();
+  let clicks = 0;
+  await engineFirst(page, 'wythoff(5, 8)', 'wythoff', async (p) => {
+    // The queen's reachable squares are clickable; take the one farthest from the corner.
+    const squares = p.locator('svg.wythoff rect.square.target');
+    const count = await squares.count();
+    assert.ok(count > 0, 'the board shows the queen\'s moves');
+    const cells = await squares.evaluateAll((nodes) => nodes.map((n) => n.dataset.cell));
+    let best = 0, far = -1;
+    cells.forEach((cell, i) => {
+      const [x, y] = cell.split(',').map(Number);
+      if (x + y > far) { far = x + y; best = i; }
+    });
+    await squares.nth(best).click();
+    clicks += 1;
+  });
+  assert.ok(clicks >= 1);
+  await page.close();
+});
+
+test('a human with hints beats the engine from a winning position', async () => {
+  const page = await context.newPage();
+  await startGame(page, 'nim(2, 3, 4)');
+  for (let turn = 0; turn < 100; turn++) {
+    if (await settled(page)) break;
+    await page.click('#hint');
+    const hinted = page.locator('#moves button.move.hinted');
+    assert.equal(await hinted.count(), 1);
+    assert.equal(await hinted.getAttribute('data-wins'), 'true');
+    await hinted.click();
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.winner), 'you');
+  // Undo takes back the human's last move and the engine's answer.
+  await page.click('#undo');
+  await page.waitForFunction(() => document.getElementById('status').dataset.over === 'false');
+  await page.close();
+});
+
+test('two humans: turns alternate, a hint shows the winning move, undo takes one move back', async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  await page.fill('#position', 'nim(1, 2)');
+  await page.selectOption('#mode', 'humans');
+  await page.click('#start');
+  await settled(page);
+  assert.match(await page.textContent('#status'), /Player 1 to move/);
+  await page.click('#hint');
+  assert.equal(await page.locator('#moves button.move.hinted').getAttribute('data-to'), 'nim(1, 1)');
+  await page.locator('#moves button.move.hinted').click();
+  await settled(page);
+  assert.match(await page.textContent('#status'), /Player 2 to move/);
+  assert.equal(await page.textContent('#current'), 'nim(1, 1)');
+  await page.click('#undo');
+  await settled(page);
+  assert.equal(await page.textContent('#current'), 'nim(1, 2)');
+  // Play it out: player 1 wins from nim(1, 2) by the hinted moves.
+  for (let turn = 0; turn < 10; turn++) {
+    if (await settled(page)) break;
+    const winning = page.locator('#moves button.move.win');
+    await ((await winning.count()) > 0 ? winning.first() : page.locator('#moves button.move').first()).click();
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.winner), 'player 1');
+  await page.close();
+});
+
+test('graphs and coins are drawn; a coin is turned and a Hackenbush edge cut by clicks', async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  await page.fill('#position', 'hackenbush("5 5; 1 2; 2 3; 3 4; 4 5; 5 2") + turtles("hthht")');
+  await page.selectOption('#mode', 'humans');
+  await page.click('#start');
+  await settled(page);
+  assert.equal(await page.locator('svg.graph circle.vertex').count(), 5);
+  assert.equal(await page.locator('svg.coins circle.coin').count(), 5);
+  await page.screenshot({ path: join(shots, 'graph-and-coins.png'), fullPage: true });
+  // Coin 4 (heads) is turned alone by a click.
+  await page.locator('svg.coins circle.coin.target[data-coin="4"]').click();
+  await settled(page);
+  assert.match(await page.textContent('#current'), /turtles\("hthtt"\)$/);
+  // Cutting edge 1 (1-2) leaves every other edge hanging: drawn faint.
+  await page.locator('svg.graph line.edge.target[data-edge="1"]').click();
+  await settled(page);
+  assert.match(await page.textContent('#current'), /^hackenbush\("5 5; 1 2; 2 3; 3 4; 4 5; 5 2", \[1\]\)/);
+  assert.equal(await page.locator('svg.graph line.edge.faint').count(), 4);
+  await page.close();
+});
+
+test('Explore: a sequence with its period and a table as a heat map', async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.click('#tab-explore');
+  await page.fill('#seq-rule', 'octal[0.07]');
+  await page.fill('#seq-n', '150');
+  await page.click('#seq-go');
+  await page.waitForSelector('#seq-plot svg rect.period-band');
+  assert.match(await page.textContent('#seq-info'), /period 34 from heap 53/);
+  await page.click('#table-go');
+  await page.waitForSelector('#table-plot svg rect.cell.p');
+  // Rows found periodic (x = 1: period 3 saltus 3, ...) have their first period outlined.
+  assert.ok(await page.locator('#table-plot svg rect.period-outline').count() > 0);
+  await page.screenshot({ path: join(shots, 'explore.png'), fullPage: true });
+  await page.close();
+});
