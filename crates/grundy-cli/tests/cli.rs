@@ -649,7 +649,10 @@ fn rest_nim_counts_up_to_its_limit_and_explains_beyond() {
     let output = grundy(&["solve", "rest_nim(2000, 3)"]);
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("winning moves: not counted (see the notes)"), "{text}");
+    assert!(
+        text.contains("winning moves: not counted (see the notes)"),
+        "{text}"
+    );
 }
 
 #[test]
