@@ -414,3 +414,75 @@ fn two_hundred_concurrent_solves_are_all_answered_correctly() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// Fuzz: mangled examples of every game and random bodies, sent to the
+/// position endpoints, are answered 200, 400 or 422 with JSON (an error with
+/// its message), never a 500, and the server keeps answering.
+#[test]
+fn mangled_positions_and_bodies_are_never_a_500() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    let server = Server::start(&["--request-time", "2", "--max-states", "20000"]);
+    let (status, games) = server.get("/api/games");
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&games).unwrap();
+    let examples: Vec<String> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["examples"].as_array().unwrap().iter())
+        .filter_map(|e| e.as_str().map(str::to_owned))
+        .collect();
+    assert!(examples.len() > 20, "{} examples", examples.len());
+
+    let mangled = (
+        proptest::sample::select(examples),
+        proptest::collection::vec(
+            (any::<prop::sample::Index>(), "[ -~]{0,3}", 0..3usize),
+            1..4,
+        ),
+    )
+        .prop_map(|(example, edits)| {
+            let mut text: Vec<char> = example.chars().collect();
+            for (at, insert, cut) in edits {
+                let i = at.index(text.len() + 1);
+                let end = (i + cut).min(text.len());
+                text.splice(i..end, insert.chars());
+            }
+            text.into_iter().collect::<String>()
+        });
+    let mut runner = TestRunner::new(Config {
+        cases: 150,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(
+            &(mangled, "[ -~]{0,30}", proptest::bool::ANY),
+            |(position, raw, engine)| {
+                let path = if engine { "/api/engine" } else { "/api/solve" };
+                let (status, answer) = server.post(path, &json!({ "position": position }));
+                prop_assert!(
+                    [200, 400, 422].contains(&status),
+                    "{path} {position:?}: {status} {answer}"
+                );
+                if status != 200 {
+                    prop_assert!(answer["error"].is_string(), "{position:?}: {answer}");
+                }
+                let (status, answer) = server.post_text("/api/solve", &raw);
+                prop_assert!(
+                    [200, 400, 422].contains(&status),
+                    "raw body {raw:?}: {status} {answer}"
+                );
+                if status != 200 {
+                    prop_assert!(answer["error"].is_string(), "{raw:?}: {answer}");
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+    // Still serving after all that.
+    let (status, answer) = server.post("/api/solve", &json!({ "position": "nim(1, 2)" }));
+    assert_eq!((status, answer["nimber"].clone()), (200, json!(3)));
+}
