@@ -114,6 +114,21 @@ impl Failure {
     }
 }
 
+/// Reports a panic as an internal error on standard error, never panicking
+/// itself (a second panic would abort): the panic hooks of `main` and of
+/// `grundy serve`.
+pub fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let message = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    print_error(&format!(
+        "error: internal error, please report it: {message}"
+    ));
+}
+
 /// Writes `message` and a line break to standard error, ignoring any failure
 /// to write: unlike `eprintln!`, it never panics.
 pub fn print_error(message: &str) {

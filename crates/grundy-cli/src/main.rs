@@ -51,17 +51,7 @@ enum Command {
 fn main() -> ExitCode {
     // A bug must still look like an error, not a backtrace; and the hook must
     // not panic itself (a second panic aborts), so it writes without failing.
-    std::panic::set_hook(Box::new(|info| {
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        failure::print_error(&format!(
-            "error: internal error, please report it: {message}"
-        ));
-    }));
+    std::panic::set_hook(Box::new(failure::report_panic));
     let cli = Cli::parse();
     if let Some(limit) = cli.max_time {
         deadline::start(limit);

@@ -47,7 +47,7 @@ use tokio::sync::Semaphore;
 
 use self::play::{Budget, TimeUp, message_of, refuse_files};
 use super::seq::parse_bytes;
-use crate::failure::{Failure, print_error};
+use crate::failure::{Failure, report_panic};
 
 /// Arguments of `grundy serve`.
 #[derive(Debug, clap::Args)]
@@ -131,15 +131,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         if info.payload().downcast_ref::<TimeUp>().is_some() {
             return;
         }
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        print_error(&format!(
-            "error: internal error, please report it: {message}"
-        ));
+        report_panic(info);
     }));
     let program = std::env::current_exe()
         .map_err(|e| Failure::Input(format!("error: cannot find this program's path: {e}")))?;
