@@ -11,8 +11,9 @@
 //!
 //! Components with a nimber by theory (Nim, octal games, Wythoff's outcome
 //! aside) never enter the graph; those with a search of their own (Chomp's
-//! table, Cram's pruned search, one board at a time) use it; positions that are not plain sums under normal play
-//! (misère, `every`, `rounds`) are answered one by one by `solve`.
+//! table, Cram's pruned search, one board at a time) use it; positions that
+//! are not plain sums under normal play (misère, `every`, `rounds`) are
+//! answered one by one by `solve`.
 
 use num_bigint::BigUint;
 

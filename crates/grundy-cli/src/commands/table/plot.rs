@@ -21,20 +21,23 @@ static FONT: Once = Once::new();
 /// The pixels of a plot.
 const SIZE: (u32, u32) = (960, 720);
 
+/// The extension of `path`, in lower case: the plot's format.
+fn extension(path: &str) -> Option<String> {
+    Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
 /// Refuses a plot that could not be written, before the table is computed:
 /// a name without `.svg` or `.png`, or a folder that does not exist.
 pub(super) fn check(path: &str) -> Result<(), Failure> {
-    let file = Path::new(path);
-    let extension = file
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if !matches!(extension.as_deref(), Some("svg" | "png")) {
+    if !matches!(extension(path).as_deref(), Some("svg" | "png")) {
         return Err(Failure::Input(format!(
             "error: `{path}`: a plot is written as `.svg` or `.png`"
         )));
     }
-    match file.parent() {
+    match Path::new(path).parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
             Err(Failure::Input(format!(
                 "error: cannot draw the plot into `{path}`: the folder `{}` does not exist",
@@ -60,13 +63,9 @@ pub(super) fn draw(table: &Table, title: &str, path: &str) -> Result<(), Failure
             include_bytes!("../../../assets/DejaVuSans.ttf"),
         );
     });
-    let extension = Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
     let failed =
         |e: String| Failure::Input(format!("error: cannot draw the plot into `{path}`: {e}"));
-    match extension.as_deref() {
+    match extension(path).as_deref() {
         Some("svg") => {
             let root = SVGBackend::new(path, SIZE).into_drawing_area();
             draw_on(&root, table, title).map_err(failed)?;
