@@ -8,6 +8,7 @@ mod commands;
 mod deadline;
 mod failure;
 mod interrupt;
+mod math;
 
 use std::process::ExitCode;
 

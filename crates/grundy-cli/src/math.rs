@@ -1,0 +1,45 @@
+//! The C math functions the binary's dependencies call, defined from the `libm` crate
+//! (Rust's port of musl's libm), so that the process does not load glibc's `libm.so.6`.
+//!
+//! Rhai's number functions (`sin`, `exp`, `log`, ...) and the plots (`hypot`, `atan2`,
+//! `powf`, ...) are the only callers, and rarely run; but a library the binary needs is
+//! mapped and relocated at every start, and `libm.so.6` cost 0.5 MB of resident memory
+//! on every run, `grundy solve 'cram(5, 7)'` included (docs/BENCHMARKS.md, issue #15).
+//! The linker resolves these names here first; `--as-needed` then drops `libm.so.6`.
+//! `tests/layout.rs` checks that the binary does not need it: a dependency calling a
+//! function missing below brings it back, and the function is to be added here.
+#![allow(unsafe_code)] // `no_mangle` names a symbol; every body is a plain call.
+
+/// Defines each C function by the `libm` function of the same name and signature.
+macro_rules! from_libm {
+    ($($name:ident($($argument:ident: $type:ty),*) -> $result:ty;)*) => {
+        $(
+            #[doc = concat!("C's `", stringify!($name), "`, computed by `libm::", stringify!($name), "`.")]
+            #[unsafe(no_mangle)]
+            pub extern "C" fn $name($($argument: $type),*) -> $result {
+                libm::$name($($argument),*)
+            }
+        )*
+    };
+}
+
+from_libm! {
+    acos(x: f64) -> f64;
+    asin(x: f64) -> f64;
+    atan(x: f64) -> f64;
+    atan2(y: f64, x: f64) -> f64;
+    cos(x: f64) -> f64;
+    cosh(x: f64) -> f64;
+    exp(x: f64) -> f64;
+    hypot(x: f64, y: f64) -> f64;
+    log(x: f64) -> f64;
+    log10(x: f64) -> f64;
+    log1p(x: f64) -> f64;
+    log2(x: f64) -> f64;
+    pow(x: f64, y: f64) -> f64;
+    powf(x: f32, y: f32) -> f32;
+    sin(x: f64) -> f64;
+    sinh(x: f64) -> f64;
+    tan(x: f64) -> f64;
+    tanh(x: f64) -> f64;
+}
