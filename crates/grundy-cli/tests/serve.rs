@@ -220,18 +220,22 @@ fn solve_answers_as_the_cli_and_values_every_move() {
 }
 
 #[test]
-fn the_engine_wins_when_it_can_and_prolongs_when_it_cannot() {
+fn the_engine_wins_quickest_and_loses_slowest() {
     let server = Server::start(&[]);
     let (status, answer) = server.post("/api/engine", &json!({"position": "nim(3, 5, 7)"}));
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["reason"], "winning");
     assert_eq!(answer["move"]["to"], "nim(2, 5, 7)");
     assert_eq!(answer["move"]["nimber"], 0);
+    // Played by remoteness: the game then lasts an even number of moves (a P-position).
+    assert_eq!(answer["by"], "remoteness");
+    assert_eq!(answer["remoteness"].as_u64().unwrap() % 2, 0, "{answer}");
 
-    // From a P-position: the move leaving the most moves (one token taken).
+    // From a P-position: the slowest loss (one token taken).
     let (_, answer) = server.post("/api/engine", &json!({"position": "nim(1, 2, 3)"}));
     assert_eq!(answer["reason"], "prolonging");
     assert_eq!(answer["move"]["wins"], false);
+    assert_eq!(answer["remoteness"].as_u64().unwrap() % 2, 1, "{answer}");
     let to = answer["move"]["to"].as_str().unwrap();
     assert!(
         ["nim(0, 2, 3)", "nim(1, 1, 3)", "nim(1, 2, 2)"].contains(&to),

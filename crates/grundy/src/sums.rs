@@ -12,6 +12,7 @@ pub mod every_sg;
 pub(crate) mod explorer;
 pub mod misere;
 pub mod position;
+pub mod remoteness;
 pub mod rounds;
 pub mod table;
 

@@ -1,7 +1,8 @@
 //! The theory every family stands on: what an impartial game is, nimbers and
-//! their arithmetic, and the generic memoized solver that is the oracle for
-//! every closed form.
+//! their arithmetic, the generic memoized solver that is the oracle for
+//! every closed form, and remoteness (how long best play lasts).
 
 pub mod game;
 pub mod nimber;
+pub mod remoteness;
 pub mod solver;

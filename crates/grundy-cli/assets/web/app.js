@@ -98,6 +98,16 @@ function playerName(index) {
 }
 
 function setStatus(text) { $('status').textContent = text; }
+
+// Why the engine chose its move. With remoteness (the number of moves the game lasts
+// when the winner hurries and the loser delays), how long that is.
+function engineWhy(reply) {
+  if (reply.remoteness == null) return reply.reason;
+  const moves = `${reply.remoteness} more move${reply.remoteness === 1 ? '' : 's'}`;
+  return reply.reason === 'winning'
+    ? `winning: the game ends within ${moves}`
+    : `prolonging: a perfect reply still needs ${moves} to win`;
+}
 function setError(text) { $('error').textContent = text || ''; }
 
 function setBusy(busy) {
@@ -239,7 +249,7 @@ function renderStatus() {
   delete $('status').dataset.winner;
   document.body.dataset.turn = state.mode === 'engine' && mover === state.engineSide ? 'engine' : 'human';
   const prefix = state.lastEngine
-    ? `The engine played ${state.lastEngine.move.move} (${state.lastEngine.reason}). ` : '';
+    ? `The engine played ${state.lastEngine.move.move} (${engineWhy(state.lastEngine)}). ` : '';
   if (state.mode === 'engine' && mover === state.engineSide) {
     setStatus(`${prefix}The engine is to move.`);
   } else {

@@ -4,8 +4,8 @@
 //! player needs to see: each component with its nimber (`parts`, `nim_sum`) and
 //! every available move with the value of the position it leads to (`moves`),
 //! so that the page can colour each move win or lose. [`engine_move`] chooses a
-//! move: a winning one when there is one, otherwise the one that leaves the
-//! opponent the most moves, so that a lost game lasts.
+//! move as a perfect player does: the quickest win, or the slowest loss (by
+//! remoteness, when the sum's graph is small enough to search whole).
 //!
 //! Every solve here runs within the server's budget ([`Budget`]): a state
 //! limit, build limits, and a deadline checked by the search's progress hook
@@ -20,6 +20,7 @@ use grundy::family::Part;
 use grundy::game::Convention;
 use grundy::lang::parse_with_limits;
 use grundy::sums::position::{Compound, Position};
+use grundy::sums::remoteness::remotenesses;
 use num_bigint::BigUint;
 use serde_json::{Map, Value, json};
 
@@ -130,8 +131,11 @@ struct Option_ {
     component: usize,
     /// The answer after the move; `None` when it could not be found in budget.
     after: Result<(bool, Option<BigUint>), String>,
-    /// Moves the opponent has after it (the engine's measure of length).
+    /// Moves the opponent has after it (the engine's measure of length when
+    /// remoteness is out of reach).
     replies: usize,
+    /// The position after the move.
+    position_after: Position,
 }
 
 impl Option_ {
@@ -204,6 +208,7 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                 let value = solve(&after, &budget.options(false))
                     .map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
                     .map_err(|e| message_of(Failure::search(&e)));
+                let position_after = after;
                 found.push(Option_ {
                     to: solved.answer.position.replacing(g, i, &leaves),
                     component_to: group.term_with(&leaves),
@@ -212,6 +217,7 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                     component: i,
                     after: value,
                     replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
+                    position_after,
                 });
             }
         }
@@ -322,13 +328,30 @@ fn add_play(
     Ok(())
 }
 
-/// The engine's move from `source`: `{"position", "outcome", "move", "reason"}`.
+/// The most positions (and components) the engine's remoteness search stores; past
+/// it the engine falls back on counting the opponent's replies.
+const REMOTENESS_LIMIT: usize = 50_000;
+
+/// The remoteness after each listed move (`grundy::sums::remoteness`), when the
+/// sum is a plain normal-play sum whose graph fits the limit.
+fn remoteness_after(moves: &[Option_], budget: &Budget) -> Option<Vec<u32>> {
+    let positions: Vec<Position> = moves.iter().map(|m| m.position_after.clone()).collect();
+    let limit = budget.max_states.min(REMOTENESS_LIMIT);
+    remotenesses(&positions, limit).ok().flatten()
+}
+
+/// The engine's move from `source`:
+/// `{"position", "outcome", "move", "reason", "remoteness", "by"}`.
 ///
-/// A winning move when there is one (the first listed); otherwise, in a lost
-/// position, the move that leaves the opponent the most moves of their own
-/// (ties: the largest nimber after it, then the first listed), so that the
-/// game lasts and the opponent must keep finding winning moves. `move` is null
-/// when there is no move (the player to move has lost).
+/// A perfect player's move when the sum's graph is small enough to search whole
+/// (normal play; `by`: `"remoteness"`): the winning move that wins quickest, or in a
+/// lost position the move that makes the loss slowest, so that the opponent must keep
+/// finding winning moves as long as possible (Steinhaus's and Smith's remoteness,
+/// Winning Ways ch. 9). `remoteness` is then how many moves the game lasts after the
+/// engine's move under such play. Otherwise (`by`: `"replies"`): the first winning
+/// move, or the move that leaves the opponent the most moves of their own (ties: the
+/// largest nimber after it, then the first listed). `move` is null when there is no
+/// move (the player to move has lost).
 pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = &solved.answer;
@@ -338,38 +361,58 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
     } else {
         (Vec::new(), false)
     };
-    let winning = moves.iter().find(|m| m.wins() == Some(true));
-    let (chosen, reason) = if let Some(winning) = winning {
-        (Some(winning.json()), "winning")
+    budget.check_time()?;
+    let remoteness = remoteness_after(&moves, budget);
+    let mut by = if remoteness.is_some() {
+        "remoteness"
+    } else {
+        "replies"
+    };
+    let remoteness_of = |index: usize| remoteness.as_ref().map(|r| r[index]);
+    // The quickest win: a winning move (the solver's word) to the least remoteness,
+    // which is even (a P-position) exactly when the move wins.
+    let winning = moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.wins() == Some(true))
+        .min_by_key(|&(index, _)| remoteness_of(index));
+    let (chosen, reason) = if let Some((index, winning)) = winning {
+        (Some((winning.json(), remoteness_of(index))), "winning")
     } else if let Some(first) = answer.winning_moves.first() {
         // Moves not listed (a huge component): the solver's first winning move.
         let to = answer.target(first);
+        by = "replies";
         (
-            Some(
+            Some((
                 json!({"to": to, "move": first.description, "term": first.group,
                         "component": first.part, "outcome": "P", "nimber": 0, "wins": true}),
-            ),
+                None,
+            )),
             "winning",
         )
     } else {
-        let longest = moves.iter().enumerate().max_by(|(ia, a), (ib, b)| {
-            let nimber = |m: &Option_| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
-            a.replies
-                .cmp(&b.replies)
+        let nimber = |m: &Option_| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
+        let longest = moves.iter().enumerate().max_by(|&(ia, a), &(ib, b)| {
+            remoteness_of(ia)
+                .cmp(&remoteness_of(ib))
+                .then_with(|| a.replies.cmp(&b.replies))
                 .then_with(|| nimber(a).cmp(&nimber(b)))
-                .then_with(|| ib.cmp(ia))
+                .then_with(|| ib.cmp(&ia))
         });
         match longest {
-            Some((_, chosen)) => (Some(chosen.json()), "prolonging"),
+            Some((index, chosen)) => (Some((chosen.json(), remoteness_of(index))), "prolonging"),
             None if answer.outcome.first_player_wins() => (None, "no move listed"),
             None => (None, "no move: the player to move has lost"),
         }
     };
+    let (chosen, remoteness) = chosen.map_or((Value::Null, None), |(m, r)| (m, r));
     Ok(json!({
         "position": answer.position.as_str(),
         "outcome": outcome,
-        "move": chosen.unwrap_or(Value::Null),
+        "move": chosen,
         "reason": reason,
+        "remoteness": remoteness,
+        "by": by,
     }))
 }
 
@@ -408,6 +451,70 @@ mod tests {
         let engine = engine_move("nim(2, 2)", &budget()).unwrap();
         assert_eq!(engine["reason"], "prolonging");
         assert_eq!(engine["move"]["to"], "nim(1, 2)");
+    }
+
+    /// The remoteness of a position in the playground's text.
+    fn remoteness(source: &str) -> u32 {
+        let position = build_with(
+            &parse_with_limits(source, 100).unwrap(),
+            BuildLimits::default(),
+        );
+        remotenesses(&[position.unwrap()], 100_000)
+            .unwrap()
+            .unwrap()[0]
+    }
+
+    #[test]
+    fn the_engine_wins_quickest_and_loses_slowest() {
+        for source in [
+            "nim(3, 5, 6, 7)",
+            "nim(2, 3) + kayles(5)",
+            "wythoff(4, 9)",
+            "sub[1, 2](5) + nim(1, 4)",
+            "nim(2, 2)",
+            "nim(1, 2, 3) + kayles(4)",
+            "wythoff(3, 5) + nim(1, 1)",
+        ] {
+            let engine = engine_move(source, &budget()).unwrap();
+            assert_eq!(engine["by"], "remoteness", "{source}");
+            let analysis = analyse(source, &budget()).unwrap();
+            let moves = analysis["moves"].as_array().unwrap();
+            let after: Vec<(u32, bool)> = moves
+                .iter()
+                .map(|m| (remoteness(m["to"].as_str().unwrap()), m["wins"] == true))
+                .collect();
+            let chosen = remoteness(engine["move"]["to"].as_str().unwrap());
+            assert_eq!(engine["remoteness"], chosen, "{source}");
+            if analysis["outcome"] == "N" {
+                // The quickest win: the least remoteness among the winning moves,
+                // and winning moves are exactly those to an even remoteness.
+                assert_eq!(engine["reason"], "winning");
+                let quickest = after
+                    .iter()
+                    .filter(|(_, wins)| *wins)
+                    .map(|(r, _)| *r)
+                    .min();
+                assert_eq!(Some(chosen), quickest, "{source}");
+                assert!(
+                    after.iter().all(|&(r, wins)| wins == (r % 2 == 0)),
+                    "{source}"
+                );
+            } else {
+                assert_eq!(engine["reason"], "prolonging");
+                let slowest = after.iter().map(|(r, _)| *r).max();
+                assert_eq!(Some(chosen), slowest, "{source}");
+            }
+        }
+    }
+
+    #[test]
+    fn past_the_remoteness_limit_the_engine_counts_replies() {
+        let mut small = budget();
+        small.max_states = 20;
+        let engine = engine_move("nim(6, 6, 6)", &small).unwrap();
+        assert_eq!(engine["by"], "replies");
+        assert_eq!(engine["remoteness"], Value::Null);
+        assert_eq!(engine["reason"], "winning");
     }
 
     #[test]
