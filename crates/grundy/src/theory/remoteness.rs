@@ -11,8 +11,6 @@
 //!
 //! Remoteness is not additive over sums (unlike nimbers), so a sum is searched whole.
 
-use std::collections::hash_map::Entry;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::theory::game::ImpartialGame;
@@ -106,9 +104,7 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
         if self.known.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
-        if let Entry::Vacant(entry) = self.known.entry(position) {
-            entry.insert(value);
-        }
+        self.known.insert(position, value);
         Ok(())
     }
 }

@@ -208,7 +208,6 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                 let value = solve(&after, &budget.options(false))
                     .map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
                     .map_err(|e| message_of(Failure::search(&e)));
-                let position_after = after;
                 found.push(Option_ {
                     to: solved.answer.position.replacing(g, i, &leaves),
                     component_to: group.term_with(&leaves),
@@ -217,7 +216,7 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                     component: i,
                     after: value,
                     replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
-                    position_after,
+                    position_after: after,
                 });
             }
         }
@@ -405,13 +404,13 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
             None => (None, "no move: the player to move has lost"),
         }
     };
-    let (chosen, remoteness) = chosen.map_or((Value::Null, None), |(m, r)| (m, r));
+    let (chosen, remoteness) = chosen.unzip();
     Ok(json!({
         "position": answer.position.as_str(),
         "outcome": outcome,
-        "move": chosen,
+        "move": chosen.unwrap_or(Value::Null),
         "reason": reason,
-        "remoteness": remoteness,
+        "remoteness": remoteness.flatten(),
         "by": by,
     }))
 }
