@@ -43,6 +43,9 @@ impl Failure {
             SearchError::StateLimit { limit } => Self::Limit(format!(
                 "error: the search needs more than {limit} positions, or more than 4 moves stored per position allowed (the state limit); raise it with --max-states N"
             )),
+            SearchError::MemoryLimit { limit } => Self::Limit(format!(
+                "error: the search needs more than {limit} bytes of memory (the memory limit); raise it with --max-memory BYTES"
+            )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
             SearchError::Script { message } => Self::Input(format!("error: {message}")),
             SearchError::CountLimit { refusal, nimber } => Self::Limit(match nimber {

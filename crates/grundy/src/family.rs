@@ -54,7 +54,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use crate::theory::game::{ImpartialGame, Outcome};
-use crate::theory::solver::{Refusal, SearchError};
+use crate::theory::solver::{Budget, Refusal, SearchError};
 
 /// The rules of a game family over typed positions.
 ///
@@ -132,15 +132,17 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The nimber of `position` and of each of its moves by the family's own
     /// search (a dense table, say), for positions whose game graph is too large
     /// for the generic explorer, which stores every move: `None` when the
-    /// family has none. `limit` bounds what the search may store, in
-    /// positions, as the explorer's state limit does.
+    /// family has none. `budget` bounds what the search may store, in
+    /// positions (as the explorer's state limit does) and in bytes; a search
+    /// that knows its size checks it before it allocates.
     ///
     /// # Errors
-    /// [`SearchError::StateLimit`] when the search needs more than `limit`.
+    /// [`SearchError::StateLimit`] or [`SearchError::MemoryLimit`] when the
+    /// search needs more than `budget`.
     fn nimbers_by_search(
         &self,
         _position: &Self::Position,
-        _limit: usize,
+        _budget: Budget,
     ) -> Option<Result<SearchedNimbers<Self::Position>, SearchError>> {
         None
     }
@@ -150,12 +152,12 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// given nimber (the winning moves, in a sum), each found without valuing
     /// every option exactly (Cram's pruned search). `None` (the default) when
     /// the family has none; when it has one, `solve` asks it rather than
-    /// [`nimbers_by_search`](Family::nimbers_by_search). `limit` bounds what
-    /// the search may store, in positions, as there.
+    /// [`nimbers_by_search`](Family::nimbers_by_search). `budget` bounds what
+    /// the search may store, as there.
     fn position_search(
         &self,
         _position: &Self::Position,
-        _limit: usize,
+        _budget: Budget,
     ) -> Option<Box<dyn PositionSearch<Self::Position>>> {
         None
     }
@@ -298,11 +300,13 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     fn canonical_form(&self) -> Option<Part>;
 
     /// As [`Family::nimbers_by_search`].
-    fn nimbers_by_search(&self, limit: usize)
-    -> Option<Result<SearchedNimbers<Part>, SearchError>>;
+    fn nimbers_by_search(
+        &self,
+        budget: Budget,
+    ) -> Option<Result<SearchedNimbers<Part>, SearchError>>;
 
     /// As [`Family::position_search`].
-    fn position_search(&self, limit: usize) -> Option<Box<dyn PositionSearch<Part>>>;
+    fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>>;
 
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
@@ -415,11 +419,11 @@ impl<F: Family> Component for Typed<F> {
 
     fn nimbers_by_search(
         &self,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<Part>, SearchError>> {
         Some(
             self.family
-                .nimbers_by_search(&self.position, limit)?
+                .nimbers_by_search(&self.position, budget)?
                 .map(|found| SearchedNimbers {
                     nimber: found.nimber,
                     options: found
@@ -433,8 +437,8 @@ impl<F: Family> Component for Typed<F> {
         )
     }
 
-    fn position_search(&self, limit: usize) -> Option<Box<dyn PositionSearch<Part>>> {
-        let search = self.family.position_search(&self.position, limit)?;
+    fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>> {
+        let search = self.family.position_search(&self.position, budget)?;
         Some(Box::new(TypedSearch {
             family: Arc::clone(&self.family),
             search,

@@ -48,7 +48,8 @@ pub struct Args {
     /// about a second; as `grundy seq --max-work`).
     #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
     max_work: u64,
-    /// Memory allowed for those values: bytes, or with a suffix K, M, G or T.
+    /// Memory allowed for those values and for every search (its tables and
+    /// pending moves, counted as it grows): bytes, or with a suffix K, M, G or T.
     #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
     max_memory: u64,
     /// Largest heap whose values are computed when no period is proven.
@@ -194,6 +195,7 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let options = SolveOptions {
         max_moves: args.max_moves,
         max_states: args.max_states,
+        max_memory: args.max_memory,
         progress: spinner.clone().map(|bar| {
             let hook: ProgressHook = Arc::new(move |progress: SearchProgress| {
                 bar.set_message(format!(
@@ -495,7 +497,9 @@ fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::R
             }
         }
         let listed = answer.winning_moves.len();
-        if answer.truncated && listed < max_moves {
+        if answer.truncated && listed < max_moves && !answer.notes.is_empty() {
+            writeln!(out, "  ... {listed} listed (see the notes)")?;
+        } else if answer.truncated && listed < max_moves {
             // The theory counted every move but listed only the first ones it finds
             // cheaply (three-heap splits of huge heaps, smallest part first).
             writeln!(

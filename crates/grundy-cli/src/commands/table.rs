@@ -62,7 +62,8 @@ pub struct Args {
     /// Work allowed for the values of heap games given by rules (as `grundy solve`).
     #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
     max_work: u64,
-    /// Memory allowed for those values: bytes, or with a suffix K, M, G or T.
+    /// Memory allowed for those values and for every search (its tables and
+    /// pending moves, counted as it grows): bytes, or with a suffix K, M, G or T.
     #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
     max_memory: u64,
     /// Largest heap whose values are computed when no period is proven.
@@ -270,6 +271,7 @@ fn compute(
     let mut tabulator = Tabulator::new(SolveOptions {
         max_moves: 0,
         max_states: args.max_states,
+        max_memory: args.max_memory,
         progress: None,
         winning_moves: false,
     });

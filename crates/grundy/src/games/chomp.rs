@@ -30,7 +30,7 @@ use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Budget, SearchError};
 
 /// The row lengths of a position, non-increasing, no empty rows; row 0 holds
 /// the poison.
@@ -234,9 +234,12 @@ impl Family for Chomp {
     fn nimbers_by_search(
         &self,
         rows: &Rows,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<Rows>, SearchError>> {
-        Some(Self::table(rows, limit).map(|(numbering, nimbers)| {
+        // A position: its nimber in a dense table, and its rank's share of the
+        // numbering.
+        let table = budget.search_positions(8, |limit| Self::table(rows, limit));
+        Some(table.map(|(numbering, nimbers)| {
             let mut options = Vec::new();
             each_move(rows, |_, _, after| {
                 options.push((
@@ -402,7 +405,10 @@ mod tests {
         for r in 1..=6u32 {
             for c in 1..=6u32 {
                 let rows = vec![c; r as usize];
-                let found = Chomp.nimbers_by_search(&rows, usize::MAX).unwrap().unwrap();
+                let found = Chomp
+                    .nimbers_by_search(&rows, Budget::UNLIMITED)
+                    .unwrap()
+                    .unwrap();
                 assert_eq!(
                     found.nimber == BigUint::default(),
                     r == 1 && c == 1,

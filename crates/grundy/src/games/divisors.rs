@@ -22,7 +22,7 @@ use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Budget, SearchError};
 
 /// The most numbers a position may hold.
 pub const MOST_NUMBERS: usize = 128;
@@ -139,9 +139,11 @@ impl Family for Divisors {
     fn nimbers_by_search(
         &self,
         set: &Board,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<Board>, SearchError>> {
-        Some(self.table(*set, limit).map(|nimbers| {
+        // A position: a 128-bit set and its value in a hash table.
+        let table = budget.search_positions(40, |limit| self.table(*set, limit));
+        Some(table.map(|nimbers| {
             let mut options = Vec::new();
             self.each_move(*set, |_, after| {
                 options.push((vec![after], BigUint::from(nimbers[&after])));

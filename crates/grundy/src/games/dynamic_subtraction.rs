@@ -76,7 +76,7 @@ use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::{ImpartialGame, Outcome};
-use crate::theory::solver::{SearchError, Solver};
+use crate::theory::solver::{Budget, SearchError, Solver};
 
 /// The largest heap, in bits, that the closed form accepts (about 39,000
 /// decimal digits).
@@ -733,9 +733,16 @@ impl Family for DynamicFamily {
     fn nimbers_by_search(
         &self,
         position: &DynamicHeap,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<DynamicHeap>, SearchError>> {
-        let too_many = SearchError::StateLimit { limit };
+        // A cell of the triangle: its value, 4 bytes, and as much again for
+        // the sets that find it.
+        let limit = budget.positions(8);
+        let too_many = budget.exceeded(
+            u64::try_from(limit.saturating_add(1))
+                .unwrap_or(u64::MAX)
+                .saturating_mul(8),
+        );
         let Some(heap) = position.heap.to_usize() else {
             return Some(Err(too_many));
         };

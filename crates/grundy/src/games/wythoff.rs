@@ -72,7 +72,7 @@ use crate::lang::{LangError, Term};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
-use crate::theory::solver::{SearchError, Solver};
+use crate::theory::solver::{Budget, SearchError, Solver};
 
 /// The largest pile, in bits, that the closed form accepts: 131,072 bits, about
 /// 39,000 decimal digits. Beyond it the integer square roots (quadratic-time
@@ -558,11 +558,12 @@ impl Family for Wythoff {
     fn nimbers_by_search(
         &self,
         piles: &Piles,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<Piles>, SearchError>> {
         if self.difference_bound != 0 {
             return None;
         }
+        let limit = budget.states;
         let too_many = SearchError::StateLimit { limit };
         let (first, second) = piles;
         let (Ok(first), Ok(second)) = (usize::try_from(first), usize::try_from(second)) else {

@@ -33,12 +33,16 @@ use crate::sums::explorer::Explorer;
 use crate::sums::explorer::{GraphGame, SlotGame};
 use crate::sums::position::{Compound, Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
-use crate::theory::solver::{SearchError, Solver};
+use crate::theory::solver::{Budget, SearchError, Solver};
 
 /// The default budget of a search for one answer: two million components or
 /// positions (and four moves per component in the explored graphs), so that
 /// `solve` answers or refuses within a few seconds; `--max-states` raises it.
 pub const DEFAULT_MAX_STATES: usize = 2_000_000;
+
+/// The default memory a search may hold: 4 GiB, as the command line's
+/// `--max-memory`.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 /// How far the exploration of a search has come, for a progress indicator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +65,9 @@ pub struct SolveOptions {
     pub max_moves: usize,
     /// The most positions a search may store.
     pub max_states: usize,
+    /// The most bytes a search may hold (its tables, keys and pending moves,
+    /// counted as it grows).
+    pub max_memory: u64,
     /// Told of a long search's progress, if anyone is listening.
     pub progress: Option<ProgressHook>,
     /// Whether the winning moves are looked for at all. Without them a sum
@@ -76,6 +83,7 @@ impl std::fmt::Debug for SolveOptions {
         f.debug_struct("SolveOptions")
             .field("max_moves", &self.max_moves)
             .field("max_states", &self.max_states)
+            .field("max_memory", &self.max_memory)
             .field("progress", &self.progress.is_some())
             .field("winning_moves", &self.winning_moves)
             .finish()
@@ -87,6 +95,7 @@ impl Default for SolveOptions {
         Self {
             max_moves: 100,
             max_states: DEFAULT_MAX_STATES,
+            max_memory: DEFAULT_MAX_MEMORY,
             progress: None,
             winning_moves: true,
         }
@@ -94,9 +103,30 @@ impl Default for SolveOptions {
 }
 
 impl SolveOptions {
-    /// An explorer within these options' state limit, reporting to their hook.
+    /// An explorer within these options' limits, reporting to their hook.
     pub(crate) fn explorer(&self) -> Explorer {
-        Explorer::new(self.max_states).with_progress(self.progress.clone())
+        Explorer::new(self.max_states)
+            .with_memory_limit(self.max_memory)
+            .with_progress(self.progress.clone())
+    }
+
+    /// The budget of one search: these options' state and memory limits.
+    #[must_use]
+    pub const fn budget(&self) -> Budget {
+        Budget {
+            states: self.max_states,
+            bytes: self.max_memory,
+        }
+    }
+
+    /// A solver of `game` within these options' limits, with dense tables for
+    /// numberings of at most `dense_slots` positions.
+    pub(crate) fn solver<'g, G: ImpartialGame>(
+        &self,
+        game: &'g G,
+        dense_slots: usize,
+    ) -> Solver<'g, G> {
+        Solver::new(game).with_budget(self.budget(), dense_slots)
     }
 }
 
@@ -260,10 +290,13 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
     let nimber = if alone.outcome == Outcome::PreviousPlayerWins {
         Some(BigUint::zero())
     } else {
-        let limit = options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT);
-        let searched = match part.nimbers_by_search(options.max_states) {
+        let budget = Budget {
+            states: options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT),
+            ..options.budget()
+        };
+        let searched = match part.nimbers_by_search(options.budget()) {
             Some(found) => found.map(|found| found.nimber),
-            None => nimber_by_search(part, limit).map(BigUint::from),
+            None => nimber_by_search(part, budget).map(BigUint::from),
         };
         match searched {
             Ok(nimber) => Some(nimber),
@@ -301,15 +334,16 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
 }
 
 /// The nimber of one component by search of its game graph alone, storing at
-/// most `limit` components.
+/// most `budget.states` components within `budget.bytes` (the graph and the
+/// solver each).
 ///
 /// # Errors
 /// As [`Explorer::explore`] and [`Solver::nimber`].
-fn nimber_by_search(part: &Part, limit: usize) -> Result<u32, SearchError> {
-    let mut explorer = Explorer::new(limit);
+fn nimber_by_search(part: &Part, budget: Budget) -> Result<u32, SearchError> {
+    let mut explorer = Explorer::new(budget.states).with_memory_limit(budget.bytes);
     let id = explorer.explore(part)?;
     let game = GraphGame::new(&explorer);
-    let mut solver = Solver::new(&game).with_state_limit(limit);
+    let mut solver = Solver::new(&game).with_budget(budget, budget.states);
     solver.nimber(&explorer.multiset([id]))
 }
 
@@ -396,11 +430,11 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 }
                 None => {
                     methods.insert("search");
-                    if let Some(mut search) = part.position_search(options.max_states) {
+                    if let Some(mut search) = part.position_search(options.budget()) {
                         let nimber = search.nimber()?;
                         Known::Searching(search, nimber)
                     } else {
-                        match part.nimbers_by_search(options.max_states) {
+                        match part.nimbers_by_search(options.budget()) {
                             Some(found) => Known::Searched(found?),
                             None => Known::Node(explorer.explore(part)?),
                         }
@@ -411,7 +445,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         known.push(parts);
     }
     let game = GraphGame::new(&explorer);
-    let mut solver = Solver::new(&game).with_state_limit(options.max_states);
+    let mut solver = options.solver(&game, options.max_states);
     let mut nimbers = Vec::with_capacity(known.len());
     let mut total = BigUint::zero();
     for parts in &known {
@@ -431,6 +465,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     let mut moves = Vec::new();
     let mut count = BigUint::zero();
     let mut uncounted = Vec::new();
+    let mut listing = Listing::new(options);
     if !options.winning_moves && !total.is_zero() {
         uncounted
             .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
@@ -438,7 +473,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         for (g, group) in position.groups.iter().enumerate() {
             for (i, part) in group.parts.iter().enumerate() {
                 let target = &nimbers[g][i] ^ &total;
-                let room = options.max_moves.saturating_sub(moves.len());
+                let room = listing.room(part, options.max_moves.saturating_sub(moves.len()));
                 let (found, listed) = match &mut known[g][i] {
                     Known::Node(id) => {
                         let mut found = 0u64;
@@ -481,6 +516,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         Err(other) => return Err(other),
                     },
                 };
+                listing.listed(listed.len(), &found);
                 count += found;
                 for leaves in listed {
                     moves.push(WinningMove::in_component(part, g, i, leaves));
@@ -488,6 +524,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             }
         }
     }
+    uncounted.extend(listing.note());
     let method = if methods.is_empty() {
         // No component: the player to move cannot move and loses.
         "empty sum: no move".to_owned()
@@ -521,6 +558,67 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     })
 }
 
+/// The share of the memory limit that the winning moves listed in an answer
+/// may hold: a quarter, the rest being the searches'.
+const LISTED_MOVES_SHARE: u64 = 4;
+
+/// The memory the winning moves listed in an answer hold, kept within
+/// [`LISTED_MOVES_SHARE`] of the memory limit: a move of a component holds a
+/// whole new position of it, so a component of a million steps (staircase
+/// Nim) costs tens of megabytes a move, and the moves listed stop before they
+/// fill the memory (the count stays exact; a note says why fewer are listed).
+struct Listing {
+    bytes_left: u64,
+    /// The bytes a move of the component asked about last holds, by estimate.
+    move_bytes: u64,
+    /// Whether a component listed fewer moves than asked for lack of memory.
+    cut: bool,
+    room_asked: usize,
+}
+
+impl Listing {
+    fn new(options: &SolveOptions) -> Self {
+        Self {
+            bytes_left: options.max_memory / LISTED_MOVES_SHARE,
+            move_bytes: 0,
+            cut: false,
+            room_asked: 0,
+        }
+    }
+
+    /// How many of the `room` moves still wanted `part`'s moves may list.
+    fn room(&mut self, part: &Part, room: usize) -> usize {
+        self.room_asked = room;
+        if room == 0 {
+            return 0;
+        }
+        // A position's values take about 8 times its text (a 7-digit step, a
+        // 32-byte big integer), and a move holds a vector of components.
+        self.move_bytes = 8 * arguments_of(part).len() as u64 + 64;
+        let affordable = self.bytes_left / self.move_bytes;
+        room.min(usize::try_from(affordable).unwrap_or(usize::MAX))
+    }
+
+    /// Counts `listed` moves of the component asked about last, of `found`.
+    fn listed(&mut self, listed: usize, found: &BigUint) {
+        self.bytes_left = self
+            .bytes_left
+            .saturating_sub(listed as u64 * self.move_bytes);
+        if listed < self.room_asked && *found > BigUint::from(listed) {
+            self.cut = true;
+        }
+    }
+
+    fn note(&self) -> Option<String> {
+        self.cut.then(|| {
+            "fewer winning moves are listed than --max-moves allows: each holds a whole \
+             position this large, and the moves listed may hold at most a quarter of the \
+             memory limit (the count is exact; --max-memory BYTES lists more)"
+                .to_owned()
+        })
+    }
+}
+
 /// A component's arguments as printed.
 fn arguments_of(part: &Part) -> String {
     let mut text = String::new();
@@ -547,7 +645,7 @@ fn moves_to_nimber(
             nimber: None,
         });
     }
-    if let Some(mut search) = part.position_search(options.max_states) {
+    if let Some(mut search) = part.position_search(options.budget()) {
         let found = search.moves_to_nimber(target, room)?;
         return Ok((found.count, found.listed));
     }
@@ -558,7 +656,7 @@ fn moves_to_nimber(
         for piece in &to {
             value ^= match piece.nimber_by_theory() {
                 Some((nimber, _)) => nimber,
-                None => nimber_by_search(piece, options.max_states)?.into(),
+                None => nimber_by_search(piece, options.budget())?.into(),
             };
         }
         if &value == target {
@@ -574,9 +672,12 @@ fn moves_to_nimber(
 /// The largest mixed-radix numbering of a misère sum kept in dense arrays:
 /// 8 slots (32 bytes) per position the search may store, so that a sum of
 /// 7.9 million numbered positions is searched through arrays within the
-/// default limit while the positions actually stored stay bounded by it.
-const fn dense_slots(max_states: usize) -> usize {
-    max_states.saturating_mul(8)
+/// default limit while the positions actually stored stay bounded by it; and
+/// no more than a quarter of the memory budget (4 bytes a slot, in up to
+/// three tables).
+fn dense_slots(options: &SolveOptions) -> usize {
+    let by_memory = usize::try_from(options.max_memory / 16).unwrap_or(usize::MAX);
+    options.max_states.saturating_mul(8).min(by_memory)
 }
 
 fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
@@ -590,7 +691,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
             roots.push(explorer.explore(part)?);
         }
     }
-    if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options.max_states)) {
+    if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options)) {
         return search_misere(
             position,
             options,
@@ -622,6 +723,11 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
     )
 }
 
+/// A misère search that stores more than this fraction of its state limit
+/// warns that the positions after its winning moves, solved on their own,
+/// may not fit the limit.
+const RESEARCH_WARNING_SHARE: usize = 20;
+
 /// Searches a misère sum as one game and lists its winning moves: `after(slot,
 /// option)` is the position after move `option` of component `slot` (numbered
 /// over all groups), in the explorer's move order.
@@ -634,8 +740,7 @@ fn search_misere<G: ImpartialGame>(
     start: &G::Position,
     after: impl Fn(usize, usize) -> G::Position,
 ) -> Result<Answer, SearchError> {
-    let mut solver =
-        Solver::new(game).with_limits(options.max_states, dense_slots(options.max_states));
+    let mut solver = options.solver(game, dense_slots(options));
     let outcome = solver.misere_outcome(start)?;
     let mut moves = Vec::new();
     let mut count = 0u64;
@@ -658,6 +763,18 @@ fn search_misere<G: ImpartialGame>(
     }
     let truncated = count > moves.len() as u64;
     let search = SearchCost::of(explorer, &solver);
+    let mut notes = Vec::new();
+    // A position after a winning move was decided here with the tables of the
+    // whole search; searched on its own, in another order, it can need far
+    // more positions (a misère search has no sum rule to cut it down).
+    if count > 0 && search.positions_stored > options.max_states / RESEARCH_WARNING_SHARE {
+        notes.push(format!(
+            "the positions after the winning moves were decided within this search, which \
+             stored {} of the {} positions allowed; solved on its own, such a position is \
+             searched afresh and may need more (raise --max-states N then)",
+            search.positions_stored, options.max_states
+        ));
+    }
     Ok(Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
@@ -669,7 +786,7 @@ fn search_misere<G: ImpartialGame>(
         moves_counted: true,
         truncated,
         method: "misère search".to_owned(),
-        notes: Vec::new(),
+        notes,
         search,
     })
 }
@@ -698,7 +815,7 @@ mod tests {
                         }
                     }
                     let (slots, start) =
-                        SlotGame::new(&explorer, &roots, dense_slots(options.max_states)).unwrap();
+                        SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
                     let by_slots = search_misere(
                         &position,
                         &options,

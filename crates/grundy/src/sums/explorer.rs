@@ -41,6 +41,19 @@ struct Node {
 /// piles of a thousand) is refused in a moment instead of filling memory.
 const EDGES_PER_NODE: usize = 4;
 
+/// The bytes a node costs the memory budget: the node, its index entry (key,
+/// number and the hash table's control byte), and the component it keeps,
+/// counted at a typical 64 bytes (a family handle and a small position).
+const NODE_BYTES: usize =
+    std::mem::size_of::<Node>() + std::mem::size_of::<(PartKey, u32)>() + 1 + 64;
+
+/// The bytes a move costs while a component lists it: the vector of the
+/// components it leaves and one of them, as [`NODE_BYTES`] counts a component.
+const MOVE_LISTED_BYTES: u64 = (std::mem::size_of::<Vec<Part>>() + 16 + 64) as u64;
+
+/// The bytes a stored move costs the memory budget.
+const EDGE_BYTES: usize = std::mem::size_of::<SmallVec<[u32; 2]>>();
+
 /// The explored part of the game graphs of some components.
 pub struct Explorer {
     nodes: Vec<Node>,
@@ -49,6 +62,9 @@ pub struct Explorer {
     /// The moves stored so far, and the most that may be.
     edges: usize,
     edge_limit: usize,
+    /// The most bytes the graph may hold, nodes and moves counted as
+    /// [`NODE_BYTES`] and [`EDGE_BYTES`].
+    byte_limit: u64,
     progress: Option<ProgressHook>,
     /// Whether components are keyed by their canonical forms (always, except
     /// in oracles that must not rely on them).
@@ -75,6 +91,7 @@ impl Explorer {
             limit,
             edges: 0,
             edge_limit: limit.saturating_mul(EDGES_PER_NODE),
+            byte_limit: u64::MAX,
             progress: None,
             by_class: true,
         }
@@ -87,6 +104,27 @@ impl Explorer {
         Self {
             by_class: false,
             ..Self::new(limit)
+        }
+    }
+
+    /// The explorer holding at most `bytes` (see [`Explorer::held_bytes`]).
+    pub const fn with_memory_limit(mut self, bytes: u64) -> Self {
+        self.byte_limit = bytes;
+        self
+    }
+
+    /// The bytes the explored graph holds, as its memory limit counts them.
+    pub const fn held_bytes(&self) -> usize {
+        self.nodes.len() * NODE_BYTES + self.edges * EDGE_BYTES
+    }
+
+    fn check_bytes(&self) -> Result<(), SearchError> {
+        if self.held_bytes() as u64 > self.byte_limit {
+            Err(SearchError::MemoryLimit {
+                limit: self.byte_limit,
+            })
+        } else {
+            Ok(())
         }
     }
 
@@ -116,6 +154,7 @@ impl Explorer {
         if self.nodes.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
+        self.check_bytes()?;
         let id = u32::try_from(self.nodes.len())
             .map_err(|_| SearchError::StateLimit { limit: self.limit })?;
         self.nodes.push(Node {
@@ -145,15 +184,29 @@ impl Explorer {
             if node.explored {
                 continue;
             }
+            // The moves a component may list: the edges left, and no more than
+            // the bytes left hold while they are listed (a move is a vector of
+            // components, each a handle to a small position).
             let room = self.edge_limit - self.edges;
-            let moves = node.part.moves(room).map_err(|error| match error {
-                SearchError::StateLimit { .. } => SearchError::StateLimit { limit: self.limit },
-                other => other,
-            })?;
+            let bytes_left = self.byte_limit.saturating_sub(self.held_bytes() as u64);
+            let listed_room = usize::try_from(bytes_left / MOVE_LISTED_BYTES).unwrap_or(usize::MAX);
+            let moves = node
+                .part
+                .moves(room.min(listed_room))
+                .map_err(|error| match error {
+                    SearchError::StateLimit { .. } if listed_room < room => {
+                        SearchError::MemoryLimit {
+                            limit: self.byte_limit,
+                        }
+                    }
+                    SearchError::StateLimit { .. } => SearchError::StateLimit { limit: self.limit },
+                    other => other,
+                })?;
             self.edges += moves.len();
             if self.edges > self.edge_limit {
                 return Err(SearchError::StateLimit { limit: self.limit });
             }
+            self.check_bytes()?;
             let mut options = Vec::with_capacity(moves.len());
             let mut exact_children = true;
             for parts in &moves {
@@ -268,6 +321,14 @@ impl ImpartialGame for GraphGame<'_> {
                 next.sort_unstable();
                 moves.push(next);
             }
+        }
+    }
+
+    fn position_bytes(&self, position: &Multiset) -> usize {
+        if position.spilled() {
+            position.capacity() * std::mem::size_of::<u32>()
+        } else {
+            0
         }
     }
 

@@ -110,10 +110,10 @@ impl Tabulator {
         if let Some((nimber, _)) = part.nimber_by_theory() {
             return Ok(nimber);
         }
-        if let Some(mut search) = part.position_search(self.options.max_states) {
+        if let Some(mut search) = part.position_search(self.options.budget()) {
             return search.nimber();
         }
-        if let Some(found) = part.nimbers_by_search(self.options.max_states) {
+        if let Some(found) = part.nimbers_by_search(self.options.budget()) {
             return Ok(found?.nimber);
         }
         let id = self.explorer.explore(part)?;

@@ -75,6 +75,16 @@ pub trait ImpartialGame {
         None
     }
 
+    /// The bytes `position` owns outside its own value (a vector's buffer),
+    /// for the solver's memory budget ([`Solver::with_memory_limit`]). The
+    /// default, 0, suits positions that own nothing; a game whose positions
+    /// hold buffers should say how large they are, or the budget undercounts.
+    ///
+    /// [`Solver::with_memory_limit`]: crate::theory::solver::Solver::with_memory_limit
+    fn position_bytes(&self, _position: &Self::Position) -> usize {
+        0
+    }
+
     /// The index of `position` in the dense numbering; only called when
     /// [`dense_positions`](ImpartialGame::dense_positions) gives a bound.
     fn position_index(&self, _position: &Self::Position) -> usize {

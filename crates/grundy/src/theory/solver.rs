@@ -98,6 +98,13 @@ pub enum SearchError {
         /// The limit that was reached.
         limit: usize,
     },
+    /// The search's tables, keys and pending moves reached its memory budget
+    /// (bytes, counted as the search grows; see [`Solver::with_memory_limit`]).
+    #[error("the search reached its memory limit of {limit} bytes")]
+    MemoryLimit {
+        /// The limit that was reached, in bytes.
+        limit: u64,
+    },
     /// A position can be reached from itself, so the game is not finite and has
     /// no nimber in the ordinary sense.
     #[error("a position can be reached from itself: the game is not finite (loopy)")]
@@ -133,6 +140,95 @@ pub enum SearchError {
 /// The default budget of stored positions: about 1 GiB for small positions.
 pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
 
+/// What one search may use: positions stored and bytes held. Searches check
+/// both as they grow and stop with [`SearchError::StateLimit`] or
+/// [`SearchError::MemoryLimit`], so a limit stops the work, not only the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// The most positions a search may store.
+    pub states: usize,
+    /// The most bytes a search may hold.
+    pub bytes: u64,
+}
+
+impl Budget {
+    /// No limit at all: for tests and for callers that bound the work otherwise.
+    pub const UNLIMITED: Self = Self {
+        states: usize::MAX,
+        bytes: u64::MAX,
+    };
+
+    /// A budget of `states` positions and no byte limit.
+    #[must_use]
+    pub const fn states(states: usize) -> Self {
+        Self {
+            states,
+            bytes: u64::MAX,
+        }
+    }
+
+    /// The positions a search storing `bytes_per_position` bytes for each may
+    /// keep: the state limit, or fewer when the bytes run out first.
+    #[must_use]
+    pub fn positions(self, bytes_per_position: usize) -> usize {
+        let by_bytes = self.bytes / (bytes_per_position.max(1) as u64);
+        self.states
+            .min(usize::try_from(by_bytes).unwrap_or(usize::MAX))
+    }
+
+    /// Runs a search that counts positions, not bytes, with the positions
+    /// this budget allows at `bytes_per_position` each ([`Budget::positions`]);
+    /// when it stops at that limit and the bytes were what set it, the error
+    /// is the memory limit's.
+    ///
+    /// # Errors
+    /// The search's, with the state limit turned into the memory limit when
+    /// the bytes bound it.
+    pub fn search_positions<T>(
+        self,
+        bytes_per_position: usize,
+        search: impl FnOnce(usize) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        let positions = self.positions(bytes_per_position);
+        search(positions).map_err(|error| match error {
+            SearchError::StateLimit { .. } if positions < self.states => {
+                SearchError::MemoryLimit { limit: self.bytes }
+            }
+            other => other,
+        })
+    }
+
+    /// `Ok` when `bytes` fit the budget, else [`SearchError::MemoryLimit`]:
+    /// for searches that know their size before they allocate it.
+    ///
+    /// # Errors
+    /// [`SearchError::MemoryLimit`] when `bytes` exceed the budget.
+    pub const fn check_bytes(self, bytes: u64) -> Result<(), SearchError> {
+        if bytes > self.bytes {
+            Err(SearchError::MemoryLimit { limit: self.bytes })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The error for a search that needs more than this budget allows: the
+    /// memory limit when `bytes` exceed it, the state limit otherwise.
+    #[must_use]
+    pub const fn exceeded(self, bytes: u64) -> SearchError {
+        if bytes > self.bytes {
+            SearchError::MemoryLimit { limit: self.bytes }
+        } else {
+            SearchError::StateLimit { limit: self.states }
+        }
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self::states(DEFAULT_STATE_LIMIT)
+    }
+}
+
 /// Marks a position whose search is in progress, so that a cycle is detected
 /// instead of looping forever. No real nimber reaches it: a position would need
 /// four billion moves.
@@ -161,7 +257,21 @@ pub struct Solver<'g, G: ImpartialGame> {
     normal_outcomes: Table<G::Position>,
     misere_outcomes: Table<G::Position>,
     state_limit: usize,
+    /// The most bytes the tables, their keys' buffers and the moves waiting
+    /// on the search stack may hold.
+    byte_limit: u64,
+    /// Bytes owned by the stored keys ([`ImpartialGame::position_bytes`]).
+    key_bytes: usize,
+    /// Bytes of the moves generated and not yet resolved, on the search stack.
+    pending_bytes: usize,
     statistics: Statistics,
+}
+
+/// Which of the solver's tables a value goes to.
+#[derive(Clone, Copy)]
+enum Which {
+    Nimbers,
+    Outcomes(Convention),
 }
 
 /// One position being expanded by the iterative nimber search.
@@ -176,6 +286,8 @@ struct NimberFrame<P> {
     next: usize,
     /// The values of resolved children are `values[first_value..]`.
     first_value: usize,
+    /// The bytes its children hold, counted in the solver's pending bytes.
+    children_bytes: usize,
 }
 
 /// One position being expanded by the iterative outcome search.
@@ -184,6 +296,8 @@ struct OutcomeFrame<P> {
     first: usize,
     end: usize,
     next: usize,
+    /// The bytes its children hold, counted in the solver's pending bytes.
+    children_bytes: usize,
 }
 
 impl<'g, G: ImpartialGame> Solver<'g, G> {
@@ -196,6 +310,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             normal_outcomes: Table::for_game(game, DEFAULT_STATE_LIMIT),
             misere_outcomes: Table::for_game(game, DEFAULT_STATE_LIMIT),
             state_limit: DEFAULT_STATE_LIMIT,
+            byte_limit: u64::MAX,
+            key_bytes: 0,
+            pending_bytes: 0,
             statistics: Statistics::default(),
         }
     }
@@ -217,6 +334,35 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         self.normal_outcomes = Table::for_game(self.game, dense_slots);
         self.misere_outcomes = Table::for_game(self.game, dense_slots);
         self
+    }
+
+    /// Sets the most bytes the solver may hold: its tables (over their
+    /// allocated capacity), the buffers of the positions stored in them, and
+    /// the moves generated and waiting on the search stack. Checked each time a
+    /// position is expanded; past it a search stops with
+    /// [`SearchError::MemoryLimit`]. No limit by default.
+    #[must_use]
+    pub const fn with_memory_limit(mut self, bytes: u64) -> Self {
+        self.byte_limit = bytes;
+        self
+    }
+
+    /// Sets both limits of `budget`; dense tables are kept for numberings of
+    /// at most `dense_slots` positions (see [`Solver::with_limits`]).
+    #[must_use]
+    pub fn with_budget(self, budget: Budget, dense_slots: usize) -> Self {
+        self.with_limits(budget.states, dense_slots)
+            .with_memory_limit(budget.bytes)
+    }
+
+    /// The bytes the solver holds, as its memory limit counts them.
+    #[must_use]
+    pub fn held_bytes(&self) -> usize {
+        self.nimbers.bytes()
+            + self.normal_outcomes.bytes()
+            + self.misere_outcomes.bytes()
+            + self.key_bytes
+            + self.pending_bytes
     }
 
     /// The game this solver searches.
@@ -252,8 +398,36 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             Err(SearchError::StateLimit {
                 limit: self.state_limit,
             })
+        } else if self.held_bytes() as u64 > self.byte_limit {
+            Err(SearchError::MemoryLimit {
+                limit: self.byte_limit,
+            })
         } else {
             Ok(())
+        }
+    }
+
+    /// The bytes `children` hold: each value, and what it owns.
+    fn bytes_of(&self, children: &[G::Position]) -> usize {
+        children.len() * std::mem::size_of::<G::Position>()
+            + children
+                .iter()
+                .map(|child| self.game.position_bytes(child))
+                .sum::<usize>()
+    }
+
+    /// Stores `value` for a position in `table`, counting the bytes it owns
+    /// when it is new there.
+    fn store(&mut self, which: Which, position: G::Position, value: u32) {
+        let owned = self.game.position_bytes(&position);
+        let game = self.game;
+        let table = match which {
+            Which::Nimbers => &mut self.nimbers,
+            Which::Outcomes(Convention::Normal) => &mut self.normal_outcomes,
+            Which::Outcomes(Convention::Misere) => &mut self.misere_outcomes,
+        };
+        if table.insert(game, position, value) {
+            self.key_bytes += owned;
         }
     }
 
@@ -263,6 +437,14 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     /// [`SearchError::StateLimit`] when the table is full, [`SearchError::Cycle`]
     /// when the game is loopy.
     pub fn nimber(&mut self, position: &G::Position) -> Result<u32, SearchError> {
+        // Whatever happens below, the moves it leaves pending are gone after it.
+        let pending = self.pending_bytes;
+        let found = self.nimber_searched(position);
+        self.pending_bytes = pending;
+        found
+    }
+
+    fn nimber_searched(&mut self, position: &G::Position) -> Result<u32, SearchError> {
         if let Some(value) = self.nimbers.get(self.game, position) {
             return if value == IN_PROGRESS {
                 Err(SearchError::Cycle)
@@ -313,7 +495,8 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             };
             values.truncate(frame.first_value);
             children.truncate(frame.first);
-            self.nimbers.insert(self.game, frame.position, value);
+            self.pending_bytes -= frame.children_bytes;
+            self.store(Which::Nimbers, frame.position, value);
             match stack.last_mut() {
                 Some(parent) => {
                     values.push(value);
@@ -345,8 +528,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                 false
             }
         };
-        self.nimbers
-            .insert(self.game, position.clone(), IN_PROGRESS);
+        let children_bytes = self.bytes_of(&children[first..]);
+        self.pending_bytes += children_bytes;
+        self.store(Which::Nimbers, position.clone(), IN_PROGRESS);
         stack.push(NimberFrame {
             position,
             is_sum,
@@ -354,8 +538,11 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             end: children.len(),
             next: first,
             first_value: values.len(),
+            children_bytes,
         });
-        Ok(())
+        // A position with more moves than the budget holds stops here, before
+        // its moves are searched.
+        self.check_budget()
     }
 
     /// Who wins `position` under normal play. Stops searching a position at its
@@ -382,6 +569,17 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     /// # Errors
     /// As [`Solver::nimber`].
     pub fn outcome_under(
+        &mut self,
+        convention: Convention,
+        position: &G::Position,
+    ) -> Result<Outcome, SearchError> {
+        let pending = self.pending_bytes;
+        let found = self.outcome_searched(convention, position);
+        self.pending_bytes = pending;
+        found
+    }
+
+    fn outcome_searched(
         &mut self,
         convention: Convention,
         position: &G::Position,
@@ -422,9 +620,9 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
             // No move at all: the mover loses under normal play, wins under misère.
             let won = won || (frame.first == frame.end && convention == Convention::Misere);
             children.truncate(frame.first);
-            let game = self.game;
-            self.outcome_table(convention).insert(
-                game,
+            self.pending_bytes -= frame.children_bytes;
+            self.store(
+                Which::Outcomes(convention),
                 frame.position,
                 if won { WON } else { LOST },
             );
@@ -491,16 +689,17 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
         self.game.try_moves(&position, children)?;
         self.statistics.positions_expanded += 1;
         self.statistics.moves_generated += (children.len() - first) as u64;
-        let game = self.game;
-        self.outcome_table(convention)
-            .insert(game, position.clone(), IN_PROGRESS);
+        let children_bytes = self.bytes_of(&children[first..]);
+        self.pending_bytes += children_bytes;
+        self.store(Which::Outcomes(convention), position.clone(), IN_PROGRESS);
         stack.push(OutcomeFrame {
             position,
             first,
             end: children.len(),
             next: first,
+            children_bytes,
         });
-        Ok(())
+        self.check_budget()
     }
 
     /// Every winning move from `position` under normal play: the positions of
@@ -668,6 +867,84 @@ mod tests {
         assert_eq!(
             solver.misere_outcome(&1000),
             Err(SearchError::StateLimit { limit: 100 })
+        );
+    }
+
+    /// Nim on a vector of heaps whose buffers the memory budget counts.
+    struct CountedNim;
+    impl ImpartialGame for CountedNim {
+        type Position = Vec<u32>;
+        fn moves(&self, heaps: &Vec<u32>, moves: &mut Vec<Vec<u32>>) {
+            Nim { split: false }.moves(heaps, moves);
+        }
+        fn position_bytes(&self, heaps: &Vec<u32>) -> usize {
+            heaps.capacity() * std::mem::size_of::<u32>()
+        }
+    }
+
+    #[test]
+    fn the_memory_limit_stops_the_search_and_counts_what_positions_own() {
+        // Misère Nim on 12 heaps of 3: 4^12 positions, each a vector; the
+        // state limit alone would let it store them all.
+        let heaps = vec![3; 12];
+        let mut solver = Solver::new(&CountedNim).with_memory_limit(1 << 20);
+        assert_eq!(
+            solver.misere_outcome(&heaps),
+            Err(SearchError::MemoryLimit { limit: 1 << 20 })
+        );
+        // What it held when it stopped is about the limit: the check comes at
+        // every expansion.
+        assert!(solver.held_bytes() < 2 << 20, "{}", solver.held_bytes());
+        // The buffers count: the same search that fits when only the tables
+        // are counted does not when the positions' vectors are.
+        let small = vec![2; 6];
+        let mut plain = Solver::new(&Nim { split: false });
+        plain.misere_outcome(&small).unwrap();
+        let tables_only = plain.held_bytes();
+        let mut counted = Solver::new(&CountedNim);
+        counted.misere_outcome(&small).unwrap();
+        assert!(counted.held_bytes() > tables_only);
+        let limit = u64::try_from(tables_only).unwrap() + 64;
+        let mut bounded = Solver::new(&CountedNim).with_memory_limit(limit);
+        assert_eq!(
+            bounded.misere_outcome(&small),
+            Err(SearchError::MemoryLimit { limit })
+        );
+        // Within its limit the answer is the unbounded one, and a solver that
+        // stopped answers again once asked of a smaller position.
+        let mut roomy = Solver::new(&CountedNim).with_memory_limit(1 << 30);
+        assert_eq!(
+            roomy.misere_outcome(&small),
+            Solver::new(&CountedNim).misere_outcome(&small)
+        );
+        assert_eq!(solver.pending_bytes, 0);
+    }
+
+    #[test]
+    fn a_budget_turns_positions_into_bytes() {
+        let budget = Budget {
+            states: 1000,
+            bytes: 4000,
+        };
+        assert_eq!(budget.positions(8), 500);
+        assert_eq!(budget.positions(2), 1000);
+        assert_eq!(budget.positions(0), 1000);
+        assert_eq!(
+            budget.search_positions(8, |limit| -> Result<(), _> {
+                Err(SearchError::StateLimit { limit })
+            }),
+            Err(SearchError::MemoryLimit { limit: 4000 })
+        );
+        assert_eq!(
+            budget.search_positions(2, |limit| -> Result<(), _> {
+                Err(SearchError::StateLimit { limit })
+            }),
+            Err(SearchError::StateLimit { limit: 1000 })
+        );
+        assert_eq!(budget.check_bytes(4000), Ok(()));
+        assert_eq!(
+            budget.check_bytes(4001),
+            Err(SearchError::MemoryLimit { limit: 4000 })
         );
     }
 

@@ -77,6 +77,7 @@ impl Budget {
         });
         SolveOptions {
             max_states: self.max_states,
+            max_memory: self.build.bytes,
             progress: Some(hook),
             winning_moves,
             ..Default::default()

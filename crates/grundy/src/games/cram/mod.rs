@@ -58,7 +58,7 @@ use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Budget, SearchError};
 
 /// The most cells a board may have: a cropped region of `h x w <= 121` cells
 /// and its width fit in one 128-bit key.
@@ -262,11 +262,12 @@ impl Family for Cram {
     fn position_search(
         &self,
         board: &Board,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Box<dyn PositionSearch<Board>>> {
+        // A stored board: its cells and its value in the transposition table.
         Some(Box::new(Searching {
             board: *board,
-            search: BoardSearch::new(board.empty, board.cols(), Search::new(limit)),
+            search: BoardSearch::new(board.empty, board.cols(), Search::new(budget.positions(24))),
         }))
     }
 
@@ -637,7 +638,7 @@ mod tests {
             Board::parse("..#./..../.#..").unwrap(),
             Board::new(3, 5).unwrap(),
         ] {
-            let mut search = Cram.position_search(&board, usize::MAX).unwrap();
+            let mut search = Cram.position_search(&board, Budget::UNLIMITED).unwrap();
             let nimber = search.nimber().unwrap();
             assert_eq!(nimber, BigUint::from(solver.nimber(&vec![board]).unwrap()));
             let moves = Cram.moves(&board, usize::MAX).unwrap();

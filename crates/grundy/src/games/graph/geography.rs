@@ -68,7 +68,7 @@ use crate::lang::{LangError, Term, Value, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
-use crate::theory::solver::{Limit, Refusal, SearchError};
+use crate::theory::solver::{Budget, Limit, Refusal, SearchError};
 
 /// The most vertices the token's component may have for a position to be
 /// searched (its nimber, misère play, sums).
@@ -736,9 +736,11 @@ impl Family for Geography {
     fn nimbers_by_search(
         &self,
         position: &Position,
-        limit: usize,
+        budget: Budget,
     ) -> Option<Result<SearchedNimbers<Position>, SearchError>> {
-        Some(self.search(position, limit))
+        // A stored position: a bit set of the vertices left and the token, and
+        // its value, in a hash table.
+        Some(budget.search_positions(64, |limit| self.search(position, limit)))
     }
 }
 
@@ -1088,7 +1090,7 @@ mod tests {
             assert_eq!(one.winning.listed.len(), expected.len().min(1));
             // The nimber search.
             let searched = game
-                .nimbers_by_search(position, usize::MAX)
+                .nimbers_by_search(position, Budget::UNLIMITED)
                 .unwrap()
                 .unwrap();
             assert_eq!(searched.nimber, solver.nimber(&whole).unwrap().into());
@@ -1427,7 +1429,7 @@ mod tests {
             deleted: Arc::from(&[][..]),
         };
         let error = game
-            .nimbers_by_search(&position, 1000)
+            .nimbers_by_search(&position, Budget::states(1000))
             .unwrap()
             .unwrap_err();
         assert!(

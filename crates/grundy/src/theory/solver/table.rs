@@ -55,16 +55,15 @@ impl<P: Clone + Eq + Hash> Table<P> {
         }
     }
 
+    /// Stores `value` for `position`; whether the position was new to the table.
     pub(super) fn insert<G: ImpartialGame<Position = P>>(
         &mut self,
         game: &G,
         position: P,
         value: u32,
-    ) {
+    ) -> bool {
         match self {
-            Self::Hash(map) => {
-                map.insert(position, value);
-            }
+            Self::Hash(map) => map.insert(position, value).is_none(),
             Self::Dense {
                 slots,
                 bound,
@@ -74,10 +73,12 @@ impl<P: Clone + Eq + Hash> Table<P> {
                     *slots = vec![EMPTY; *bound];
                 }
                 let slot = &mut slots[game.position_index(&position)];
-                if *slot == EMPTY {
+                let new = *slot == EMPTY;
+                if new {
                     *stored += 1;
                 }
                 *slot = value;
+                new
             }
         }
     }
