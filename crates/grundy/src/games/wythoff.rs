@@ -41,7 +41,15 @@
 //! Wythoff's game has no known closed form for nimbers other than 0 (the
 //! nimbers along a row are known to be eventually additively periodic, but
 //! not given by a formula); [`Wythoff::nimber_by_search`] computes them for small
-//! piles with the generic solver.
+//! piles with the generic solver. A position of the catalogue gets its nimber
+//! and its options' from the mex rule over the board below it, within a byte
+//! budget estimated before anything is allocated: a dense table for square-ish
+//! boards, and for thin ones a sweep column by column along the larger pile
+//! that holds, for each row, only a window of the values it lacks (a row's
+//! least missing value is within `4x` of its largest, for row `x`), so that
+//! the sweep of `wythoff(1, 999999)` holds 4 MB where the table needed 125 GB.
+//! The list of the position's options, handed back with their nimbers, is
+//! counted in the budget too, and is then the larger part.
 //!
 //! ```
 //! use grundy::games::wythoff::Wythoff;
@@ -498,6 +506,358 @@ fn nimber_table(a: usize, b: usize) -> Vec<u32> {
     table
 }
 
+/// The bytes [`nimber_table`] holds for `(a, b)`: the table and its bitsets
+/// (one per column, per diagonal and for the current row), and the [`Lines`]
+/// taken from it; `None` beyond `u64`.
+fn dense_bytes(a: u64, b: u64) -> Option<u64> {
+    let words = a.checked_add(b)?.checked_add(a.min(b))? / 64 + 1;
+    let cells = (a.checked_add(1)?).checked_mul(b.checked_add(1)?)?;
+    let sets = b.checked_mul(2)?.checked_add(a)?.checked_add(3)?;
+    let lines = b.checked_add(a.checked_mul(2)?)?.checked_add(3)?;
+    cells
+        .checked_mul(4)?
+        .checked_add(words.checked_mul(8)?.checked_mul(sets)?)?
+        .checked_add(lines.checked_mul(4)?)
+}
+
+/// How many bytes a search of classic Wythoff may hold for each position the
+/// state limit allows, while the caller passes no byte budget of its own: the
+/// default limit of 2,000,000 positions gives 64 MB.
+const BYTES_PER_STATE: u64 = 32;
+
+/// The bytes one option of an answer of [`Family::nimbers_by_search`] holds,
+/// counted against the budget with the search's own: its entry in the list
+/// (48), the vector of one position it owns (48), a word for each pile and for
+/// the nimber (an allocation each), then the shared component the position
+/// becomes when the answer is handed on. The peak resident memory of `grundy
+/// solve 'wythoff(1, b)'` grows by about 190 bytes for each option; 256 leaves
+/// room for other allocators' rounding.
+const OPTION_BYTES: u64 = 256;
+
+/// Boards whose smaller pile is at most this are valued by [`thin_sweep`];
+/// larger ones by the dense table, unless it needs more memory than allowed.
+/// For such thin boards the sweep's work per position, about twice the
+/// smaller pile, is less than the dense table's, a bit per possible value.
+const THIN_ROWS: u64 = 64;
+
+/// The nimbers that answer a position `(a, b)` of classic Wythoff, `a <= b`:
+/// its own and those of its options, which lie on its row, its column and its
+/// diagonal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lines {
+    /// `G(a, y)` for `y = 0..=b`; `G(a, b)` last.
+    row: Vec<u32>,
+    /// `G(x, b)` for `x = 0..=a`.
+    column: Vec<u32>,
+    /// `G(a - k, b - k)` for `k = 0..=a`.
+    diagonal: Vec<u32>,
+}
+
+/// Why the nimbers of a Wythoff board were not computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refused {
+    /// A pile beyond `u64`, or nimbers beyond `u32` (at least `2^32` options).
+    TooLarge,
+    /// The search needs more than `max_bytes`: at least `needed` bytes.
+    OverBudget {
+        /// The bytes needed, as far as counted when the search stopped.
+        needed: u64,
+        /// The budget.
+        max_bytes: u64,
+    },
+}
+
+/// What [`thin_sweep`] found and held.
+#[derive(Clone, Debug)]
+struct Sweep {
+    lines: Lines,
+    /// The most bytes held at once, as counted against the budget.
+    peak_bytes: u64,
+    /// For each row `x`, the largest `M - g` seen, where `M` is the largest
+    /// value of the row so far and `g` its least missing value below `M`
+    /// (0 while the row has no gap).
+    widest_gap: Vec<u64>,
+}
+
+/// The words of the window of row `x` of [`thin_sweep`], by the bound proven
+/// there: its values above the word-aligned floor reach at most `63 + 4x - 1`.
+fn window_words(x: usize) -> usize {
+    (4 * x + 62) / 64 + 1
+}
+
+/// The nimbers of classic Wythoff on the thin board `x <= a`, `y <= b` (`a <=
+/// b`), column by column, holding `O(a^2 + b)` bytes where the dense table
+/// holds `O(ab + b^2)` bits; refused, before allocating, when the bytes to hold
+/// exceed `max_bytes`, and counted as the windows grow.
+///
+/// By the mex rule of Sprague and Grundy, `G(x, y)` is the least value not
+/// among the nimbers of its options: `(x', y)` for `x' < x` (its column, below
+/// it), `(x - k, y - k)` for `1 <= k <= min(x, y)` (its diagonal), and `(x, y')`
+/// for `y' < y` (its row). Columns are valued in turn, each from `x = 0` up,
+/// so the column is the current one and the diagonal lies in the last `a`
+/// columns, kept in a ring of `a + 1` columns. The row is kept as the set of
+/// values it holds: a floor `f` (a multiple of 64) below which every value is
+/// present, and a bitset of the values from `f` on. Row `a` is stored whole,
+/// 4 bytes a value, for the options `(a, y')` of the position itself.
+///
+/// The window stays short. A row's values are distinct (each cell is an option
+/// of the later ones in its row), so a value `g` appears at most once in each
+/// row `x' < x`, at most `x` times in all below row `x`, and each such cell
+/// blocks `g` at one cell of row `x` through its column and at one through its
+/// diagonal: at most `2x` times. Let `g` be the least value missing from row
+/// `x` and `M` its largest. Each value of the row above `g` was placed while
+/// `g` was missing and smaller, so `g` was blocked then: at most `2x` such
+/// values. When `M` was placed, every value below it missing from the row was
+/// blocked by the column or the diagonal, at most `2x` values, `g` among them.
+/// So `M - g <= 4x - 1`, and the window of row `x` needs `window_words(x)`
+/// words. (The same argument, with the at most `2x` values of the column and
+/// the diagonal, bounds the bitset scanned for the mex.) The windows are
+/// allocated at that size; one that would grow beyond it is counted against
+/// `max_bytes` all the same. Time `O(a^2 b)`: each cell marks the at most `2x`
+/// values of its column and diagonal and scans `O(1 + x / 32)` words.
+fn thin_sweep(a: usize, b: usize, max_bytes: u64) -> Result<Sweep, Refused> {
+    let height = a + 1;
+    let mask_words = window_words(a) + (2 * a + 1) / 64 + 1;
+    let window_total: usize = (0..height).map(window_words).sum();
+    // Row a, the ring of columns, the floors and windows with their vectors,
+    // the mask, and the column and diagonal handed back.
+    let estimate = || -> Option<u64> {
+        let h = u64::try_from(height).ok()?;
+        let row = u64::try_from(b).ok()?.checked_add(1)?.checked_mul(4)?;
+        let ring = h.checked_mul(h)?.checked_mul(4)?;
+        let windows = u64::try_from(window_total).ok()?.checked_mul(8)?;
+        let per_row = h.checked_mul(8 + 24 + 8)?;
+        let mask = u64::try_from(mask_words).ok()?.checked_mul(8)?;
+        row.checked_add(ring)?
+            .checked_add(windows)?
+            .checked_add(per_row)?
+            .checked_add(mask)
+    };
+    let mut held = estimate().unwrap_or(u64::MAX);
+    if held > max_bytes {
+        return Err(Refused::OverBudget {
+            needed: held,
+            max_bytes,
+        });
+    }
+    let mut row = Vec::with_capacity(b + 1);
+    let mut ring = vec![0u32; height * height];
+    let mut floors = vec![0u64; height];
+    let mut windows: Vec<Vec<u64>> = (0..height)
+        .map(|x| Vec::with_capacity(window_words(x)))
+        .collect();
+    let mut largest = vec![0u64; height];
+    let mut widest_gap = vec![0u64; height];
+    let mut mask: Vec<u64> = Vec::with_capacity(mask_words);
+    for y in 0..=b {
+        let slot = (y % height) * height;
+        for x in 0..height {
+            let floor = floors[x];
+            let window = &windows[x];
+            // At most 2x values to mark, so the first `window.len() * 64 + 2x + 1`
+            // values from the floor hold one missing from all three lines.
+            let words = window.len() + (2 * x + 1) / 64 + 1;
+            if words > mask.capacity() {
+                let grown = words.max(2 * mask.capacity());
+                held = held.saturating_add(8 * (grown - mask.capacity()) as u64);
+                if held > max_bytes {
+                    return Err(Refused::OverBudget {
+                        needed: held,
+                        max_bytes,
+                    });
+                }
+                mask.reserve_exact(grown - mask.len());
+            }
+            mask.clear();
+            mask.resize(words, 0);
+            let span = 64 * words as u64;
+            let mut mark = |value: u32| {
+                if let Some(at) = u64::from(value).checked_sub(floor)
+                    && at < span
+                {
+                    mask[(at / 64) as usize] |= 1 << (at % 64);
+                }
+            };
+            for &value in &ring[slot..slot + x] {
+                mark(value);
+            }
+            let mut column = slot;
+            for k in 1..=x.min(y) {
+                column = column
+                    .checked_sub(height)
+                    .unwrap_or(height * height - height);
+                mark(ring[column + x - k]);
+            }
+            let (at, seen) = mask
+                .iter()
+                .enumerate()
+                .map(|(w, &marked)| (w, marked | window.get(w).copied().unwrap_or(0)))
+                .find(|&(_, seen)| seen != u64::MAX)
+                .expect("a value is missing from the first 2x + 1 beyond the row's");
+            let mex = floor + 64 * at as u64 + u64::from(seen.trailing_ones());
+            ring[slot + x] = u32::try_from(mex).expect("the caller keeps the values within u32");
+            // The value joins its row.
+            let window = &mut windows[x];
+            let (word, bit) = (((mex - floor) / 64) as usize, 1u64 << ((mex - floor) % 64));
+            if word >= window.len() {
+                if word >= window.capacity() {
+                    let grown = (word + 1).max(2 * window.capacity());
+                    held = held.saturating_add(8 * (grown - window.capacity()) as u64);
+                    if held > max_bytes {
+                        return Err(Refused::OverBudget {
+                            needed: held,
+                            max_bytes,
+                        });
+                    }
+                    window.reserve_exact(grown - window.len());
+                }
+                window.resize(word + 1, 0);
+            }
+            window[word] |= bit;
+            while window.first() == Some(&u64::MAX) {
+                window.remove(0);
+                floors[x] += 64;
+            }
+            largest[x] = largest[x].max(mex);
+            let least_missing =
+                floors[x] + window.first().map_or(0, |w| u64::from(w.trailing_ones()));
+            if least_missing < largest[x] {
+                widest_gap[x] = widest_gap[x].max(largest[x] - least_missing);
+            }
+        }
+        row.push(ring[slot + a]);
+    }
+    let last = (b % height) * height;
+    let column = ring[last..last + height].to_vec();
+    let diagonal = (0..height)
+        .map(|k| ring[((b - k) % height) * height + a - k])
+        .collect();
+    Ok(Sweep {
+        lines: Lines {
+            row,
+            column,
+            diagonal,
+        },
+        peak_bytes: held,
+        widest_gap,
+    })
+}
+
+/// The [`Lines`] of `(a, b)`, `a <= b`, from [`nimber_table`].
+fn dense_lines(a: usize, b: usize) -> Lines {
+    let table = nimber_table(a, b);
+    let width = b + 1;
+    Lines {
+        row: table[a * width..].to_vec(),
+        column: (0..=a).map(|x| table[x * width + b]).collect(),
+        diagonal: (0..=a).map(|k| table[(a - k) * width + b - k]).collect(),
+    }
+}
+
+/// The [`Lines`] of `(a, b)`, `a <= b`, holding at most `max_bytes` (the
+/// caller's other needs already taken out): by the dense table for boards
+/// thicker than [`THIN_ROWS`] when its bytes, known in advance, fit; by the
+/// thin sweep otherwise.
+fn classic_lines(a: u64, b: u64, max_bytes: u64) -> Result<Lines, Refused> {
+    debug_assert!(a <= b);
+    let (Ok(small), Ok(large)) = (usize::try_from(a), usize::try_from(b)) else {
+        return Err(Refused::TooLarge);
+    };
+    let dense = dense_bytes(a, b).unwrap_or(u64::MAX);
+    if a > THIN_ROWS && dense <= max_bytes {
+        return Ok(dense_lines(small, large));
+    }
+    let sweep = thin_sweep(small, large, max_bytes)?;
+    debug_assert!(sweep.peak_bytes <= max_bytes);
+    debug_assert!(
+        (0..)
+            .zip(&sweep.widest_gap)
+            .all(|(x, &gap)| gap == 0 || gap < 4 * x),
+        "the window bound: {:?}",
+        sweep.widest_gap
+    );
+    Ok(sweep.lines)
+}
+
+/// The nimber of `(first, second)` in classic Wythoff and of each of its
+/// options, in the order of [`Family::moves`], holding at most `max_bytes`:
+/// the options' list ([`OPTION_BYTES`] each) and the search, both estimated
+/// before anything is allocated, and refused when over.
+fn classic_nimbers(
+    first: &BigUint,
+    second: &BigUint,
+    max_bytes: u64,
+) -> Result<SearchedNimbers<Piles>, Refused> {
+    let (Ok(first), Ok(second)) = (u64::try_from(first), u64::try_from(second)) else {
+        return Err(Refused::TooLarge);
+    };
+    let (a, b) = (first.min(second), first.max(second));
+    // Every nimber is at most the number of options of its cell, at most that
+    // of (a, b): a + b + a.
+    let options = a
+        .checked_add(b)
+        .and_then(|sum| sum.checked_add(a))
+        .filter(|&options| options <= u64::from(u32::MAX))
+        .ok_or(Refused::TooLarge)?;
+    let listed = options.saturating_mul(OPTION_BYTES);
+    if listed > max_bytes {
+        return Err(Refused::OverBudget {
+            needed: listed,
+            max_bytes,
+        });
+    }
+    let lines = classic_lines(a, b, max_bytes - listed).map_err(|refused| match refused {
+        Refused::OverBudget { needed, .. } => Refused::OverBudget {
+            needed: needed.saturating_add(listed),
+            max_bytes,
+        },
+        Refused::TooLarge => Refused::TooLarge,
+    })?;
+    // Within u32 as checked, so within usize.
+    let at = |value: u64| value as usize;
+    let flipped = first > second;
+    // (first, y): on row a, or, the piles swapped, on column b.
+    let along_first = |y: u64| {
+        if flipped {
+            lines.column[at(y)]
+        } else {
+            lines.row[at(y)]
+        }
+    };
+    // (x, second): on column b, or, swapped, on row a.
+    let along_second = |x: u64| {
+        if flipped {
+            lines.row[at(x)]
+        } else {
+            lines.column[at(x)]
+        }
+    };
+    let option = |x: u64, y: u64, nimber: u32| {
+        (
+            vec![(BigUint::from(x), BigUint::from(y))],
+            BigUint::from(nimber),
+        )
+    };
+    let mut list = Vec::with_capacity(at(options));
+    for take in 1..=second {
+        list.push(option(first, second - take, along_first(second - take)));
+    }
+    for take in 1..=first {
+        list.push(option(first - take, second, along_second(first - take)));
+        if take <= second {
+            list.push(option(
+                first - take,
+                second - take,
+                lines.diagonal[at(take)],
+            ));
+        }
+    }
+    Ok(SearchedNimbers {
+        nimber: BigUint::from(lines.row[at(b)]),
+        options: list,
+    })
+}
+
 /// A position: `(first pile, second pile)`.
 pub type Piles = (BigUint, BigUint);
 
@@ -552,9 +912,13 @@ impl Family for Wythoff {
         }
     }
 
-    /// Classic Wythoff (`d = 0`) by a dense table of every position below the
-    /// piles ([`nimber_table`]): `(a + 1)(b + 1)` positions of 4 bytes, where the
-    /// explorer would store every move (about `a + b + min(a, b)` per position).
+    /// Classic Wythoff (`d = 0`) by [`classic_nimbers`]: the thin sweep or the
+    /// dense table, within a byte budget estimated before anything is
+    /// allocated, where the explorer would store every move (about `a + b +
+    /// min(a, b)` per position). The board's `(a + 1)(b + 1)` positions, each
+    /// valued once, may be at most `limit`; the bytes, at most `32 limit`.
+    /// Piles beyond either, or beyond `u64`, are refused with
+    /// [`SearchError::StateLimit`].
     fn nimbers_by_search(
         &self,
         piles: &Piles,
@@ -566,35 +930,16 @@ impl Family for Wythoff {
         let limit = budget.states;
         let too_many = SearchError::StateLimit { limit };
         let (first, second) = piles;
-        let (Ok(first), Ok(second)) = (usize::try_from(first), usize::try_from(second)) else {
-            return Some(Err(too_many));
-        };
-        let cells = (first + 1).checked_mul(second + 1);
-        if cells.is_none_or(|cells| cells > limit) {
+        let cells = u64::try_from(first)
+            .ok()
+            .zip(u64::try_from(second).ok())
+            .and_then(|(first, second)| first.checked_add(1)?.checked_mul(second.checked_add(1)?));
+        let limit_cells = u64::try_from(limit).unwrap_or(u64::MAX);
+        if cells.is_none_or(|cells| cells > limit_cells) {
             return Some(Err(too_many));
         }
-        let table = nimber_table(first, second);
-        let value = |(x, y): &Piles| -> BigUint {
-            let (x, y) = (
-                usize::try_from(x).unwrap_or(0),
-                usize::try_from(y).unwrap_or(0),
-            );
-            table[x * (second + 1) + y].into()
-        };
-        let options = match self.moves(piles, usize::MAX) {
-            Ok(moves) => moves,
-            Err(error) => return Some(Err(error)),
-        };
-        Some(Ok(SearchedNimbers {
-            nimber: value(piles),
-            options: options
-                .into_iter()
-                .map(|leaves| {
-                    let nimber = value(&leaves[0]);
-                    (leaves, nimber)
-                })
-                .collect(),
-        }))
+        let max_bytes = limit_cells.saturating_mul(BYTES_PER_STATE);
+        Some(classic_nimbers(first, second, max_bytes).map_err(|_| too_many))
     }
 
     /// The piles in increasing order: the rules treat both piles alike, so `(a, b)`
@@ -701,6 +1046,211 @@ mod tests {
                 let searched = solver.nimber(&vec![(x.into(), y.into())]).unwrap();
                 assert_eq!(table[x * (b + 1) + y], searched, "({x}, {y})");
             }
+        }
+    }
+
+    /// `G(x, y)` from one dense table holding every board of the tests.
+    fn truth(table: &[u32], width: usize, x: usize, y: usize) -> u32 {
+        let (x, y) = (x.min(y), x.max(y));
+        table[x * width + y]
+    }
+
+    #[test]
+    fn the_thin_sweep_is_the_dense_table_on_every_board_up_to_12_by_300() {
+        for a in 0..=12usize {
+            for b in a..=300usize {
+                let swept = thin_sweep(a, b, u64::MAX).unwrap().lines;
+                assert_eq!(swept, dense_lines(a, b), "({a}, {b})");
+            }
+        }
+    }
+
+    #[test]
+    fn the_nimbers_and_options_are_the_table_and_the_moves_in_either_order() {
+        let (rows, width) = (12usize, 121usize);
+        let table = nimber_table(120, 120);
+        let game = Wythoff::CLASSIC;
+        for thin in 0..=rows {
+            for large in 0..width {
+                for (first, second) in [(thin, large), (large, thin)] {
+                    let piles: Piles = (first.into(), second.into());
+                    let found = classic_nimbers(&piles.0, &piles.1, u64::MAX).unwrap();
+                    assert_eq!(
+                        found.nimber,
+                        BigUint::from(truth(&table, width, first, second))
+                    );
+                    let moves = game.moves(&piles, usize::MAX).unwrap();
+                    let listed: Vec<Vec<Piles>> =
+                        found.options.iter().map(|(to, _)| to.clone()).collect();
+                    assert_eq!(listed, moves, "({first}, {second})");
+                    for (to, nimber) in &found.options {
+                        let (x, y) = small(&to[0]);
+                        let expected = truth(&table, width, x as usize, y as usize);
+                        assert_eq!(*nimber, BigUint::from(expected), "({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_searched_nimbers_are_the_generic_search_on_thin_and_thick_boards() {
+        let rules = Rules::new(Wythoff::CLASSIC);
+        let mut solver = Solver::new(&rules);
+        // Thin boards go to the sweep; (66, 70) is beyond THIN_ROWS, to the table.
+        for (first, second) in [(0u32, 9u32), (3, 40), (40, 3), (7, 25), (66, 70), (70, 66)] {
+            let piles: Piles = (first.into(), second.into());
+            let found = Wythoff::CLASSIC
+                .nimbers_by_search(&piles, 1_000_000)
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                found.nimber,
+                BigUint::from(solver.nimber(&at(first, second)).unwrap())
+            );
+            for (to, nimber) in found.options.iter().step_by(7) {
+                let (x, y) = small(&to[0]);
+                assert_eq!(*nimber, BigUint::from(solver.nimber(&at(x, y)).unwrap()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_sweep_and_the_table_agree_beyond_thin_rows() {
+        for (a, b) in [(65usize, 65usize), (70, 200), (100, 130)] {
+            let lines = classic_lines(a as u64, b as u64, u64::MAX).unwrap();
+            assert_eq!(lines, dense_lines(a, b), "({a}, {b})");
+            assert_eq!(thin_sweep(a, b, u64::MAX).unwrap().lines, lines);
+        }
+    }
+
+    #[test]
+    fn the_row_windows_stay_within_the_proven_bound() {
+        // M - g <= 4x - 1 for the largest value M and least gap g of row x, so
+        // the windows never outgrow their first allocation and the bytes held
+        // are the estimate made before allocating.
+        let (a, b) = (64, 8_000);
+        let sweep = thin_sweep(a, b, u64::MAX).unwrap();
+        for (x, &gap) in sweep.widest_gap.iter().enumerate() {
+            assert!(gap == 0 || gap < 4 * x as u64, "row {x}: {gap}");
+        }
+        let refused = thin_sweep(a, b, sweep.peak_bytes - 1);
+        assert!(matches!(refused, Err(Refused::OverBudget { .. })));
+        assert!(sweep.peak_bytes < 200_000, "{}", sweep.peak_bytes);
+    }
+
+    #[test]
+    fn row_one_of_a_million_columns_takes_four_megabytes() {
+        // Row 1 is 1, 2, 0, 4, 5, 3, ...: G(1, 3k + r) = 3k + (1, 2, 0)[r].
+        let row_one = |y: u32| 3 * (y / 3) + [1, 2, 0][(y % 3) as usize];
+        let sweep = thin_sweep(1, 999_999, 8 << 20).unwrap();
+        assert!(sweep.peak_bytes <= 4_001_000, "{}", sweep.peak_bytes);
+        for (y, &value) in (0..).zip(&sweep.lines.row) {
+            assert_eq!(value, row_one(y), "(1, {y})");
+        }
+        assert_eq!(sweep.lines.row[999_999], 1_000_000);
+        assert!(matches!(
+            thin_sweep(1, 999_999, 3 << 20),
+            Err(Refused::OverBudget { .. })
+        ));
+        // With the list of its million options, within a budget that holds it.
+        let found = classic_nimbers(&big(1), &big(999_999), 1 << 30).unwrap();
+        assert_eq!(found.nimber, big(1_000_000));
+        assert_eq!(found.options.len(), 1_000_001);
+        assert!(matches!(
+            classic_nimbers(&big(1), &big(999_999), 64 << 20),
+            Err(Refused::OverBudget { .. })
+        ));
+    }
+
+    #[test]
+    fn piles_far_beyond_the_budget_are_refused_before_allocating() {
+        // Each aborted the process (an allocation of up to 125 GB for the
+        // bitsets of the dense table) or panicked (a pile of 2^64 - 1 plus one
+        // wrapped to 0), whatever the state limit.
+        let max = u64::MAX;
+        let cases = [
+            (1, 999_999),
+            (1, 450_000),
+            (999_999, 1),
+            (0, max),
+            (4_294_967_295, max),
+            (4, max),
+            (1, max),
+            (max, 4),
+            (max, max),
+            (1, 400_000),
+            (3, 330_701),
+            (5, 333_000),
+        ];
+        for (first, second) in cases {
+            // The default state limit: 64 MB, less than the list of the options.
+            let found = Wythoff::CLASSIC.nimbers_by_search(&(big(first), big(second)), 2_000_000);
+            assert!(
+                matches!(found, Some(Err(SearchError::StateLimit { .. }))),
+                "({first}, {second})"
+            );
+            // No limit at all: still refused when the values would pass u32.
+            if first.max(second) == max {
+                let found =
+                    Wythoff::CLASSIC.nimbers_by_search(&(big(first), big(second)), usize::MAX);
+                assert!(
+                    matches!(found, Some(Err(SearchError::StateLimit { .. }))),
+                    "({first}, {second}), no limit"
+                );
+            }
+        }
+        let huge = BigUint::one() << 64u32;
+        let found = Wythoff::CLASSIC.nimbers_by_search(&(big(3), huge), usize::MAX);
+        assert!(matches!(found, Some(Err(SearchError::StateLimit { .. }))));
+    }
+
+    #[test]
+    fn a_thin_board_within_the_budget_is_answered_alone_and_in_a_sum() {
+        use crate::analysis::{SolveOptions, solve};
+        use crate::catalogue::build;
+        use crate::lang::parse;
+        let answer = |text: &str| {
+            solve(
+                &build(&parse(text).unwrap()).unwrap(),
+                &SolveOptions::default(),
+            )
+        };
+        // The dense table would hold 100 MB of bitsets here; the sweep 80 kB.
+        let alone = answer("wythoff(1, 20000)").unwrap();
+        assert_eq!(alone.nimber, Some(big(19_998)));
+        let sum = answer("wythoff(20000, 1) + nim(1)").unwrap();
+        assert_eq!(sum.nimber, Some(big(19_999)));
+        assert_eq!(sum.winning_move_count, big(1));
+        // Beyond the budget: the nimber unknown, with a note, alone; an error
+        // in a sum, which needs it.
+        let alone = answer("wythoff(1, 999999)").unwrap();
+        assert_eq!(alone.nimber, None);
+        assert!(
+            alone.notes.iter().any(|n| n.contains("not searched")),
+            "{:?}",
+            alone.notes
+        );
+        assert!(matches!(
+            answer("wythoff(1, 999999) + nim(1)"),
+            Err(SearchError::StateLimit { .. })
+        ));
+        for text in [
+            "wythoff(4, 18446744073709551615)",
+            "wythoff(18446744073709551615, 4)",
+        ] {
+            assert_eq!(answer(text).unwrap().nimber, None, "{text}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn the_thin_sweep_is_the_dense_table_on_random_thin_boards(
+            a in 0usize..=64, extra in 0usize..2500
+        ) {
+            let b = a + extra;
+            prop_assert_eq!(thin_sweep(a, b, u64::MAX).unwrap().lines, dense_lines(a, b));
         }
     }
 
