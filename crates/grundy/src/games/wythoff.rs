@@ -520,11 +520,6 @@ fn dense_bytes(a: u64, b: u64) -> Option<u64> {
         .checked_add(lines.checked_mul(4)?)
 }
 
-/// How many bytes a search of classic Wythoff may hold for each position the
-/// state limit allows, while the caller passes no byte budget of its own: the
-/// default limit of 2,000,000 positions gives 64 MB.
-const BYTES_PER_STATE: u64 = 32;
-
 /// The bytes one option of an answer of [`Family::nimbers_by_search`] holds,
 /// counted against the budget with the search's own: its entry in the list
 /// (48), the vector of one position it owns (48), a word for each pile and for
@@ -938,8 +933,14 @@ impl Family for Wythoff {
         if cells.is_none_or(|cells| cells > limit_cells) {
             return Some(Err(too_many));
         }
-        let max_bytes = limit_cells.saturating_mul(BYTES_PER_STATE);
-        Some(classic_nimbers(first, second, max_bytes).map_err(|_| too_many))
+        Some(
+            classic_nimbers(first, second, budget.bytes).map_err(|refused| match refused {
+                Refused::OverBudget { .. } => SearchError::MemoryLimit {
+                    limit: budget.bytes,
+                },
+                Refused::TooLarge => too_many,
+            }),
+        )
     }
 
     /// The piles in increasing order: the rules treat both piles alike, so `(a, b)`
@@ -1101,7 +1102,7 @@ mod tests {
         for (first, second) in [(0u32, 9u32), (3, 40), (40, 3), (7, 25), (66, 70), (70, 66)] {
             let piles: Piles = (first.into(), second.into());
             let found = Wythoff::CLASSIC
-                .nimbers_by_search(&piles, 1_000_000)
+                .nimbers_by_search(&piles, Budget::states(1_000_000))
                 .unwrap()
                 .unwrap();
             assert_eq!(
@@ -1184,16 +1185,25 @@ mod tests {
             (5, 333_000),
         ];
         for (first, second) in cases {
-            // The default state limit: 64 MB, less than the list of the options.
-            let found = Wythoff::CLASSIC.nimbers_by_search(&(big(first), big(second)), 2_000_000);
+            // 64 MB, less than the list of the options.
+            let budget = Budget {
+                states: 2_000_000,
+                bytes: 64 << 20,
+            };
+            let found = Wythoff::CLASSIC.nimbers_by_search(&(big(first), big(second)), budget);
             assert!(
-                matches!(found, Some(Err(SearchError::StateLimit { .. }))),
+                matches!(
+                    found,
+                    Some(Err(
+                        SearchError::StateLimit { .. } | SearchError::MemoryLimit { .. }
+                    ))
+                ),
                 "({first}, {second})"
             );
             // No limit at all: still refused when the values would pass u32.
             if first.max(second) == max {
-                let found =
-                    Wythoff::CLASSIC.nimbers_by_search(&(big(first), big(second)), usize::MAX);
+                let found = Wythoff::CLASSIC
+                    .nimbers_by_search(&(big(first), big(second)), Budget::UNLIMITED);
                 assert!(
                     matches!(found, Some(Err(SearchError::StateLimit { .. }))),
                     "({first}, {second}), no limit"
@@ -1201,7 +1211,7 @@ mod tests {
             }
         }
         let huge = BigUint::one() << 64u32;
-        let found = Wythoff::CLASSIC.nimbers_by_search(&(big(3), huge), usize::MAX);
+        let found = Wythoff::CLASSIC.nimbers_by_search(&(big(3), huge), Budget::UNLIMITED);
         assert!(matches!(found, Some(Err(SearchError::StateLimit { .. }))));
     }
 
@@ -1210,12 +1220,16 @@ mod tests {
         use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build;
         use crate::lang::parse;
-        let answer = |text: &str| {
+        let within = |text: &str, max_memory: u64| {
             solve(
                 &build(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
+                &SolveOptions {
+                    max_memory,
+                    ..SolveOptions::default()
+                },
             )
         };
+        let answer = |text: &str| within(text, 64 << 20);
         // The dense table would hold 100 MB of bitsets here; the sweep 80 kB.
         let alone = answer("wythoff(1, 20000)").unwrap();
         assert_eq!(alone.nimber, Some(big(19_998)));
@@ -1231,10 +1245,14 @@ mod tests {
             "{:?}",
             alone.notes
         );
-        assert!(matches!(
-            answer("wythoff(1, 999999) + nim(1)"),
-            Err(SearchError::StateLimit { .. })
-        ));
+        assert_eq!(
+            answer("wythoff(1, 999999) + nim(1)").unwrap_err(),
+            SearchError::MemoryLimit { limit: 64 << 20 }
+        );
+        // Within the default 4 GiB it is answered: row 1 is 3k + (1, 2, 0)[r]
+        // at 3k + r.
+        let roomy = within("wythoff(1, 999999)", 4 << 30).unwrap();
+        assert_eq!(roomy.nimber, Some(big(1_000_000)));
         for text in [
             "wythoff(4, 18446744073709551615)",
             "wythoff(18446744073709551615, 4)",
