@@ -524,7 +524,6 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             }
         }
     }
-    uncounted.extend(listing.note());
     let method = if methods.is_empty() {
         // No component: the player to move cannot move and loses.
         "empty sum: no move".to_owned()
@@ -553,7 +552,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         moves_counted: uncounted.is_empty(),
         truncated,
         method,
-        notes: uncounted,
+        notes: uncounted.into_iter().chain(listing.note()).collect(),
         search,
     })
 }
