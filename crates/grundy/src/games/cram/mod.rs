@@ -748,3 +748,27 @@ mod tests {
         assert_eq!(nimber(7, 5), 1);
     }
 }
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    /// `cram(7, 5)` with a limit of 20,000 regions stored searched 279,000
+    /// regions (four seconds in a release build) before the table filled:
+    /// the regions searched are bounded too now, at four per region stored.
+    #[test]
+    fn the_state_limit_bounds_the_regions_searched() {
+        let board = Board::new(7, 5).unwrap();
+        let mut search = BoardSearch::new(board.empty, board.cols(), Search::new(2_000));
+        assert_eq!(
+            search.nimber(),
+            Err(SearchError::StateLimit { limit: 2_000 })
+        );
+        let search = search.into_search();
+        assert!(search.visits() <= 8_001, "{}", search.visits());
+        assert!(search.stored() < 2_000);
+        // A board within the limit still answers.
+        let board = Board::new(4, 5).unwrap();
+        assert_eq!(Cram::nimber(&board, 2_000), Ok(2));
+    }
+}
