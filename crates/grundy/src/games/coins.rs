@@ -896,7 +896,9 @@ mod tests {
             let sum = crate::lang::parse(&source).unwrap();
             let error = crate::catalogue::build(&sum).unwrap_err();
             assert!(
-                error.message.contains("is empty: its start is above its end"),
+                error
+                    .message
+                    .contains("is empty: its start is above its end"),
                 "{source}: {}",
                 error.message
             );

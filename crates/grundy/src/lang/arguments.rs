@@ -277,7 +277,9 @@ mod tests {
         let error = read_sizes(&path, Span::new(4, 9)).unwrap_err();
         assert_eq!(
             error.message,
-            format!("`{path}` line 1, column 1: `ééééééééééééééééééééé` is not a non-negative integer")
+            format!(
+                "`{path}` line 1, column 1: `ééééééééééééééééééééé` is not a non-negative integer"
+            )
         );
         std::fs::remove_file(path).unwrap();
     }
