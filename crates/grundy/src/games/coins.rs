@@ -606,6 +606,12 @@ fn rule_of(term: &Term) -> Result<CoinRule, LangError> {
             (None, ValueKind::Range(low, high, step)) => {
                 let (low, high) = (small(low, at)?, small(high, at)?);
                 let step = u32::try_from(step).unwrap_or(u32::MAX).max(1);
+                if low > high {
+                    return Err(LangError::new(
+                        format!("the range {low}..{high} is empty: its start is above its end"),
+                        at,
+                    ));
+                }
                 if high - low > 1000 {
                     return Err(LangError::new("at most 1000 counts a rule", at));
                 }
@@ -875,5 +881,28 @@ mod tests {
             .unwrap();
         assert!(moves.count > BigUint::default());
         assert!(moves.listed.len() <= 5);
+    }
+
+    /// `coins[5..1](...)`: an empty range of counts used to subtract below
+    /// zero (a panic in debug builds, "at most 1000 counts" in release).
+    #[test]
+    fn an_empty_range_of_counts_is_an_error() {
+        for (source, at) in [("coins[5..1, 2](\"hh\")", 6), ("coins[3, 9..2]", 9)] {
+            let source = if source.ends_with(')') {
+                source.to_owned()
+            } else {
+                format!("{source}(\"ht\")")
+            };
+            let sum = crate::lang::parse(&source).unwrap();
+            let error = crate::catalogue::build(&sum).unwrap_err();
+            assert!(
+                error
+                    .message
+                    .contains("is empty: its start is above its end"),
+                "{source}: {}",
+                error.message
+            );
+            assert_eq!(error.span.start, at, "{source}");
+        }
     }
 }

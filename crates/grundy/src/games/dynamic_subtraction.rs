@@ -76,7 +76,7 @@ use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::{ImpartialGame, Outcome};
-use crate::theory::solver::{Budget, SearchError, Solver};
+use crate::theory::solver::{Budget, Limit, SearchError, Solver};
 
 /// The largest heap, in bits, that the closed form accepts (about 39,000
 /// decimal digits).
@@ -131,6 +131,16 @@ pub enum DynamicSubtractionError {
         heap: String,
         /// [`MAX_SEARCH_HEAP`].
         limit: u32,
+    },
+    /// The sequence up to the heap has more terms than the game was allowed
+    /// to compute ([`DynamicSubtraction::with_max_terms`]).
+    #[error(
+        "the losing heaps up to this heap are more than {limit} terms, more than the work limit \
+         allows computing; the bound grows too slowly for a heap this large"
+    )]
+    TooManyTerms {
+        /// The most terms allowed.
+        limit: usize,
     },
     /// The search stopped.
     #[error(transparent)]
@@ -290,6 +300,8 @@ pub struct WinningTakes {
 #[derive(Clone)]
 pub struct DynamicSubtraction<B> {
     bound: B,
+    /// The most terms of the sequence computed for one answer.
+    max_terms: usize,
 }
 
 impl<B> fmt::Debug for DynamicSubtraction<B> {
@@ -307,6 +319,7 @@ impl DynamicSubtraction<LinearBound> {
                 factor: 2,
                 offset: 0,
             },
+            max_terms: usize::MAX,
         }
     }
 
@@ -329,7 +342,20 @@ struct Sequence {
 impl<B: MoveBound> DynamicSubtraction<B> {
     /// The game with bound `bound`.
     pub const fn new(bound: B) -> Self {
-        Self { bound }
+        Self {
+            bound,
+            max_terms: usize::MAX,
+        }
+    }
+
+    /// The same game, computing at most `max_terms` terms of the sequence for
+    /// one answer ([`DynamicSubtractionError::TooManyTerms`] beyond): a bound
+    /// that grows slowly (`dynamic_sub[4294967296]`, whose terms start
+    /// 1, 2, 3, ..., 2^32 + 1) needs a term for almost every counter.
+    #[must_use]
+    pub const fn with_max_terms(mut self, max_terms: usize) -> Self {
+        self.max_terms = max_terms;
+        self
     }
 
     /// The bound function.
@@ -386,6 +412,11 @@ impl<B: MoveBound> DynamicSubtraction<B> {
                     break;
                 }
                 pointer += 1;
+            }
+            if terms.len() >= self.max_terms {
+                return Err(DynamicSubtractionError::TooManyTerms {
+                    limit: self.max_terms,
+                });
             }
             let next = last + &terms[pointer];
             stored_bits += next.bits();
@@ -654,6 +685,8 @@ impl NimberTriangle {
 pub struct DynamicFamily {
     bound: LinearBound,
     method: &'static str,
+    /// The most terms of the sequence one answer computes.
+    max_terms: usize,
 }
 
 /// A position of a [`DynamicFamily`]: the heap, and the most the player to
@@ -669,7 +702,7 @@ pub struct DynamicHeap {
 
 impl DynamicFamily {
     fn game(self) -> DynamicSubtraction<LinearBound> {
-        DynamicSubtraction::new(self.bound)
+        DynamicSubtraction::new(self.bound).with_max_terms(self.max_terms)
     }
 
     fn position(position: &DynamicHeap) -> DynamicPosition {
@@ -830,8 +863,16 @@ fn signed_param(term: &Term, index: usize, key: &str) -> Result<Option<(BigInt, 
     }
 }
 
+/// The estimated steps of work (as [`BuildLimits::work`]) one term of the
+/// sequence takes: a few additions and comparisons of big integers, about
+/// 50 ns.
+///
+/// [`BuildLimits::work`]: crate::sums::entry::BuildLimits::work
+const WORK_PER_TERM: u64 = 5;
+
 fn build_part(
     term: &Term,
+    context: &BuildContext<'_>,
     head: String,
     method: &'static str,
     bound: LinearBound,
@@ -856,32 +897,45 @@ fn build_part(
                 }
             },
         };
-    let game = DynamicSubtraction::new(bound);
+    let max_terms = usize::try_from(context.limits.work / WORK_PER_TERM).unwrap_or(usize::MAX);
+    let game = DynamicSubtraction::new(bound).with_max_terms(max_terms);
     let position = match &limit {
         None => DynamicPosition::start(heap.clone()),
         Some(limit) => DynamicPosition::mid_game(heap.clone(), limit.clone())
             .map_err(|error| LangError::new(error.to_string(), term.span))?,
     };
-    game.outcome(&position)
-        .map_err(|error| LangError::new(error.to_string(), term.span))?;
-    let family = DynamicFamily { bound, method };
+    game.outcome(&position).map_err(|error| {
+        let limit = matches!(error, DynamicSubtractionError::TooManyTerms { .. });
+        let error = LangError::new(error.to_string(), term.span);
+        if limit {
+            error.as_limit(Limit::Work)
+        } else {
+            error
+        }
+    })?;
+    let family = DynamicFamily {
+        bound,
+        method,
+        max_terms,
+    };
     Ok(Group::new(
         head,
         vec![part(&Arc::new(family), DynamicHeap { heap, limit })],
     ))
 }
 
-fn build_fibonacci(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build_fibonacci(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     build_part(
         term,
+        context,
         "fibonacci_nim".to_owned(),
         "zeckendorf",
         LinearBound::multiple(2).expect("2 >= 1"),
     )
 }
 
-fn build_dynamic(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build_dynamic(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let missing = || {
         LangError::new(
             "`dynamic_sub` needs its multiple k: each move takes at most k times the previous one",
@@ -920,7 +974,13 @@ fn build_dynamic(term: &Term, _context: &BuildContext<'_>) -> Result<Group, Lang
             (bound, format!("dynamic_sub[{factor}, {offset}]"))
         }
     };
-    build_part(term, head, "dynamic-subtraction representation", bound)
+    build_part(
+        term,
+        context,
+        head,
+        "dynamic-subtraction representation",
+        bound,
+    )
 }
 
 /// The catalogue entry of Fibonacci Nim.
@@ -968,6 +1028,28 @@ pub(crate) const DYNAMIC_ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// `dynamic_sub[2^32](2^32 - 1)` needs a term of the sequence for
+    /// almost every counter (1, 2, 3, ...): it ran for seconds, whatever the
+    /// work limit, before a fixed memory limit refused it; now the work limit
+    /// bounds it.
+    #[test]
+    fn slowly_growing_bounds_stop_at_the_work_limit() {
+        use crate::sums::entry::BuildLimits;
+        let sum = crate::lang::parse("dynamic_sub[4294967296](4294967295)").unwrap();
+        let limits = BuildLimits {
+            work: 2_000_000,
+            ..BuildLimits::default()
+        };
+        let start = std::time::Instant::now();
+        let error = crate::catalogue::build_with(&sum, limits).unwrap_err();
+        assert!(start.elapsed().as_secs() < 2);
+        assert_eq!(error.limit, Some(Limit::Work));
+        assert!(error.message.contains("400000 terms"), "{}", error.message);
+        // Within the limit, the same game answers.
+        let sum = crate::lang::parse("dynamic_sub[4294967296](100000)").unwrap();
+        assert!(crate::catalogue::build_with(&sum, limits).is_ok());
+    }
 
     fn big(value: u64) -> BigUint {
         BigUint::from(value)
@@ -1216,6 +1298,13 @@ mod tests {
             slow.outcome(&DynamicPosition::start(heap)),
             Err(DynamicSubtractionError::SequenceTooLarge { .. })
         ));
+        let capped = DynamicSubtraction::multiple(1 << 32)
+            .unwrap()
+            .with_max_terms(1000);
+        assert_eq!(
+            capped.outcome(&DynamicPosition::start(big(1 << 32))),
+            Err(DynamicSubtractionError::TooManyTerms { limit: 1000 })
+        );
         let zero_after_one = DynamicSubtraction::new(|_: &BigUint| BigUint::zero());
         assert!(matches!(
             zero_after_one.outcome(&DynamicPosition::start(big(5))),

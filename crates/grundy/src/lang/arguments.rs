@@ -130,8 +130,10 @@ fn read_sizes(path: &str, span: Span) -> Result<Vec<GivenSize>, LangError> {
     let mut start = 0;
     while start < text.len() {
         let target = (start + text.len() / pieces + 1).min(text.len());
-        let end = text[target..]
-            .find('\n')
+        // In bytes: `target` may fall inside a character (`é`); a line end never does.
+        let end = text.as_bytes()[target..]
+            .iter()
+            .position(|&b| b == b'\n')
             .map_or(text.len(), |i| target + i + 1);
         chunks.push(&text[start..end]);
         start = end;
@@ -264,6 +266,21 @@ mod tests {
                 Some(format!("1{}", "0".repeat(25)).as_str())
             );
         }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    /// The file is cut into chunks at line ends; a cut point falling inside
+    /// a character of several bytes used to panic.
+    #[test]
+    fn files_of_characters_outside_ascii_are_errors_not_panics() {
+        let path = file_with("unicode", &"ééééééééééééééééééééé\n".repeat(3));
+        let error = read_sizes(&path, Span::new(4, 9)).unwrap_err();
+        assert_eq!(
+            error.message,
+            format!(
+                "`{path}` line 1, column 1: `ééééééééééééééééééééé` is not a non-negative integer"
+            )
+        );
         std::fs::remove_file(path).unwrap();
     }
 

@@ -122,7 +122,11 @@ impl Board {
                         return Err((
                             start + offset,
                             format!(
-                                "`{ch}` is not a cell: `.` is empty, `#` filled, `/` ends a row"
+                                "row {}, column {}: `{}` is not a cell: `.` is empty, `#` \
+                                 filled, `/` ends a row",
+                                rows + 1,
+                                j + 1,
+                                ch.escape_debug()
                             ),
                         ));
                     }
@@ -362,10 +366,12 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
                 return Err(LangError::new(usage, text.span));
             };
             Board::parse(board).map_err(|(offset, message)| {
-                // Point at the fault inside the quotes when the text has no escapes.
+                // Point at the fault inside the quotes when the text has no escapes:
+                // the whole character, which may take several bytes (`é`, `😀`).
                 let span = if text.span.end - text.span.start == board.len() + 2 {
+                    let width = board[offset..].chars().next().map_or(1, char::len_utf8);
                     let at = text.span.start + 1 + offset;
-                    Span::new(at, at + 1)
+                    Span::new(at, at + width)
                 } else {
                     text.span
                 };
@@ -431,6 +437,35 @@ mod tests {
         assert!(Board::parse(&["..........."; 11].join("/")).is_ok());
         assert!(Board::new(11, 12).is_none());
         assert!(Board::new(0, 3).is_none());
+    }
+
+    /// A cell that is not ASCII (`é`, an emoji, a no-break space, a combining
+    /// mark) is an error naming it, whose span covers the whole character:
+    /// it used to end inside it, and rendering the error panicked.
+    #[test]
+    fn cells_outside_ascii_are_errors_at_character_boundaries() {
+        for (source, cell, row, column, at) in [
+            ("cram(\"é\")", "é", 1, 1, 6),
+            ("cram(\"../😀.\")", "😀", 2, 1, 9),
+            ("cram(\"\u{a0}..#/....\")", "\\u{a0}", 1, 1, 6),
+            ("cram(\"..#../.e\u{301}..\")", "e", 2, 2, 13),
+            ("cram(\"..#../..\u{301}..\")", "\\u{301}", 2, 3, 14),
+        ] {
+            let sum = crate::lang::parse(source).unwrap();
+            let error = crate::catalogue::build(&sum).unwrap_err();
+            assert_eq!(
+                error.message,
+                format!(
+                    "row {row}, column {column}: `{cell}` is not a cell: `.` is empty, `#` \
+                     filled, `/` ends a row"
+                ),
+                "{source}"
+            );
+            assert_eq!(error.span.start, at, "{source}");
+            assert!(source.is_char_boundary(error.span.end), "{source}");
+            assert!(error.span.end > error.span.start, "{source}");
+            assert!(error.render(source).starts_with("error: row"), "{source}");
+        }
     }
 
     #[test]
@@ -712,5 +747,29 @@ mod tests {
         assert_eq!(nimber(5, 6), 2);
         assert_eq!(nimber(4, 7), 3);
         assert_eq!(nimber(7, 5), 1);
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    /// `cram(7, 5)` with a limit of 20,000 regions stored searched 279,000
+    /// regions (four seconds in a release build) before the table filled:
+    /// the regions searched are bounded too now, at four per region stored.
+    #[test]
+    fn the_state_limit_bounds_the_regions_searched() {
+        let board = Board::new(7, 5).unwrap();
+        let mut search = BoardSearch::new(board.empty, board.cols(), Search::new(2_000));
+        assert_eq!(
+            search.nimber(),
+            Err(SearchError::StateLimit { limit: 2_000 })
+        );
+        let search = search.into_search();
+        assert!(search.visits() <= 8_001, "{}", search.visits());
+        assert!(search.stored() < 2_000);
+        // A board within the limit still answers.
+        let board = Board::new(4, 5).unwrap();
+        assert_eq!(Cram::nimber(&board, 2_000), Ok(2));
     }
 }

@@ -154,7 +154,21 @@ pub(super) struct Search {
     pub(super) symmetry: bool,
     /// Whether options are reduced by the pendant rule (likewise).
     pub(super) reduction: bool,
+    /// Regions searched so far, answered or not: a search whose answers are
+    /// mostly "not in the set" stores little, so the table's limit alone
+    /// would not bound its time.
+    visits: u64,
+    /// The most regions searched, [`VISITS_PER_STATE`] times the table's limit
+    /// (a state limit too: both are positions of the search).
+    most_visits: u64,
 }
+
+/// How many regions may be searched per region the table may store. A
+/// search takes about 15 µs a region (release build) and searches about ten
+/// for each it stores (13 for 7 x 5 at 20,000 stored, 10 for 5 x 6), so that
+/// the table's limit alone let `cram(7, 5)` with `--max-states 20000` run for
+/// four seconds before refusing; four visits a region bounds it to about one.
+const VISITS_PER_STATE: u64 = 4;
 
 impl Search {
     pub(super) fn new(limit: usize) -> Self {
@@ -164,7 +178,15 @@ impl Search {
             pending: Vec::new(),
             symmetry: true,
             reduction: true,
+            visits: 0,
+            most_visits: (limit as u64).saturating_mul(VISITS_PER_STATE),
         }
+    }
+
+    /// Regions searched so far.
+    #[cfg(test)]
+    pub(super) const fn visits(&self) -> u64 {
+        self.visits
     }
 
     /// How many regions the table holds.
@@ -265,6 +287,12 @@ impl Search {
         requested: u64,
         pending: usize,
     ) -> Result<Option<u8>, SearchError> {
+        self.visits += 1;
+        if self.visits > self.most_visits {
+            return Err(SearchError::StateLimit {
+                limit: self.table.limit(),
+            });
+        }
         let (s, w) = (region.image, usize::from(region.w));
         let h = (127 - s.leading_zeros() as usize) / w + 1;
         let (horizontal, vertical) = dominoes(s, w);

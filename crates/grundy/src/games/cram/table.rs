@@ -44,6 +44,11 @@ impl Table {
         }
     }
 
+    /// The most regions stored.
+    pub(super) const fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// How many regions are stored.
     pub(super) fn len(&self) -> usize {
         self.narrow + self.wide.len()
