@@ -22,10 +22,14 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// Starts the watchdog: after `limit`, the process ends with exit 3 and an
-/// error naming `--max-time`. A limit of 0 refuses at once, before any work.
+/// error naming `--max-time`. A limit of 0 refuses at once, before any work
+/// (exit 3, as `--max-memory 0` is).
 pub fn start(limit: Duration) {
     if limit.is_zero() {
-        time_is_up(limit);
+        print_error(
+            "error: --max-time 0 leaves no time to run the command; raise it with --max-time SECONDS",
+        );
+        std::process::exit(3)
     }
     std::thread::spawn(move || {
         std::thread::sleep(limit);
@@ -34,9 +38,11 @@ pub fn start(limit: Duration) {
 }
 
 fn time_is_up(limit: Duration) -> ! {
+    // `grundy serve` tells its children's time limit from other limits by
+    // "(the time limit)".
     print_error(&format!(
-        "error: the time limit of {} s was reached before the command finished (the time \
-         limit); raise it with --max-time SECONDS",
+        "error: the command did not finish within {} s (the time limit); raise it with \
+         --max-time SECONDS",
         limit.as_secs_f64()
     ));
     std::process::exit(3)

@@ -10,6 +10,10 @@ use std::process::ExitCode;
 use grundy::lang::LangError;
 use grundy::solver::{Limit, SearchError};
 
+/// The exit code of an answer that could not be written (a full disk, an
+/// input/output error); a reader that went away is not one (exit 0).
+pub const OUTPUT_ERROR: u8 = 4;
+
 /// Why a command failed.
 #[derive(Debug)]
 pub enum Failure {
@@ -17,7 +21,9 @@ pub enum Failure {
     Input(String),
     /// A limit was reached: exit 3.
     Limit(String),
-    /// Writing the answer failed; a closed pipe is not an error.
+    /// Writing the answer failed (a full disk, an input/output error): exit 4;
+    /// a closed pipe is not an error (exit 0). Errors writing a file name it in
+    /// their text (see [`Failure::unwritten`]).
     Output(io::Error),
     /// The errors were printed as they came (one per line of a batch); this is
     /// the worst exit code among them.
@@ -35,6 +41,14 @@ impl Failure {
             )),
             None => Self::Input(rendered),
         }
+    }
+
+    /// Writing the file at `path` failed with `error`: exit 4, naming the file.
+    pub fn unwritten(path: &std::path::Path, error: &io::Error) -> Self {
+        Self::Output(io::Error::new(
+            error.kind(),
+            format!("`{}`: {error}", path.display()),
+        ))
     }
 
     /// A search that stopped; `flag` raises the limit.
@@ -95,7 +109,7 @@ impl Failure {
     }
 
     /// Prints the failure and gives the exit code as a number: 2 for bad
-    /// input, 3 for a limit.
+    /// input, 3 for a limit, 4 for an answer that could not be written.
     pub fn print(self) -> u8 {
         match self {
             Self::Input(message) => {
@@ -109,8 +123,8 @@ impl Failure {
             // The reader stopped reading (`grundy ... | head`): nothing is wrong.
             Self::Output(error) if error.kind() == io::ErrorKind::BrokenPipe => 0,
             Self::Output(error) => {
-                print_error(&format!("error: cannot write the answer: {error}"));
-                1
+                print_error(&format!("error: the answer could not be written: {error}"));
+                OUTPUT_ERROR
             }
             Self::Reported(code) => code,
         }

@@ -2,7 +2,8 @@
 //! parses arguments, calls the library and decides how answers and errors look.
 //!
 //! Exit codes follow the command-line contract: 0 answered, 2 bad input,
-//! 3 a limit reached.
+//! 3 a limit reached; and 4 for an answer that could not be written (a full
+//! disk, an input/output error), 130 for Ctrl-C.
 
 mod commands;
 mod deadline;
@@ -10,6 +11,7 @@ mod failure;
 mod interrupt;
 mod math;
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -53,7 +55,10 @@ fn main() -> ExitCode {
     // A bug must still look like an error, not a backtrace; and the hook must
     // not panic itself (a second panic aborts), so it writes without failing.
     std::panic::set_hook(Box::new(failure::report_panic));
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return clap_exit(&error),
+    };
     if let Some(limit) = cli.max_time {
         deadline::start(limit);
     }
@@ -69,5 +74,22 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
+    }
+}
+
+/// What clap's own answer exits with: `--help` and `--version` are answers
+/// (exit 0), and exit 4 when they cannot be written (a closed pipe is no
+/// error, as for every answer); usage errors are exit 2, printed whether or
+/// not standard error can take them.
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let code = error.exit_code();
+    if code != 0 {
+        let _ = error.print();
+        return ExitCode::from(u8::try_from(code).unwrap_or(2));
+    }
+    let written = error.print().and_then(|()| io::stdout().flush());
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => failure::Failure::Output(error).report(),
     }
 }

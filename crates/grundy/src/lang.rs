@@ -96,26 +96,39 @@ impl LangError {
         } else {
             out.push_str(&format!("error: {} (column {column})\n", self.message));
         }
-        // Long lines (a million heaps) are cut around the error.
+        // Long lines (a million heaps, an integer of 10^5 digits) are cut around the
+        // error: some context before it, the start of the text marked, a little after.
         let chars: Vec<char> = line.chars().collect();
-        let from = (column - 1).saturating_sub(40);
-        let to = (column - 1 + width + 40).min(chars.len());
+        let at = (column - 1).min(chars.len());
+        let marked = width.min(MARKED_AT_MOST);
+        let from = at.saturating_sub(CONTEXT_BEFORE);
+        let after = if width > MARKED_AT_MOST {
+            0
+        } else {
+            CONTEXT_AFTER
+        };
+        let to = (at + marked + after).min(chars.len());
         let shown: String = chars[from..to].iter().collect();
         let prefix = if from > 0 { "..." } else { "" };
         let suffix = if to < chars.len() { "..." } else { "" };
         out.push_str(&format!("  {prefix}{shown}{suffix}\n"));
-        let pad = prefix.len() + (column - 1 - from);
-        out.push_str(&format!(
-            "  {}{}",
-            " ".repeat(pad),
-            "^".repeat(width.min(to.saturating_sub(column - 1)).max(1))
-        ));
+        let pad = prefix.len() + (at - from);
+        let carets = marked.min(to.saturating_sub(at)).max(1);
+        let cut = if width > carets { "..." } else { "" };
+        out.push_str(&format!("  {}{}{cut}", " ".repeat(pad), "^".repeat(carets)));
         if let Some(help) = &self.help {
             out.push_str(&format!("\nhelp: {help}"));
         }
         out
     }
 }
+
+/// Characters of the source shown before the error's column when a line is cut.
+const CONTEXT_BEFORE: usize = 30;
+/// Characters of the erroneous text shown and marked, at most (the rest is `...`).
+const MARKED_AT_MOST: usize = 40;
+/// Characters shown after the erroneous text when it is shown whole.
+const CONTEXT_AFTER: usize = 20;
 
 /// The 1-based line number, 1-based column (in characters) and text of the line
 /// holding byte `offset` of `source`.
@@ -142,6 +155,39 @@ mod tests {
             error.render(source),
             "error: expected a value (an integer, a code, \"text\", @file or [list]), found `)` (column 8)\n  nim(3, )\n         ^"
         );
+    }
+
+    #[test]
+    fn render_cuts_a_long_source_around_the_error_and_keeps_the_column() {
+        let digits = "1".repeat(100_001);
+        let source = format!("nim(3, 5) + bash[3](2, {digits})");
+        let error = parse_with_limits(&source, 100_000).unwrap_err();
+        let rendered = error.render(&source);
+        assert!(rendered.len() < 400, "{} bytes", rendered.len());
+        assert!(rendered.contains("(column 24)"), "{rendered}");
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(
+            lines[1],
+            format!("  nim(3, 5) + bash[3](2, {}...", &digits[..40])
+        );
+        assert_eq!(
+            lines[2],
+            format!("  {}{}...", " ".repeat(23), "^".repeat(40))
+        );
+        // An error far into a long line: context either side, the column exact.
+        let source = format!("nim({}) + nim(1)", "7, ".repeat(1000));
+        let error = parse(&source).unwrap_err();
+        let rendered = error.render(&source);
+        assert!(rendered.contains("(column 3005)"), "{rendered}");
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(
+            lines[1],
+            format!("  ...{}) + nim(1)", &"7, ".repeat(10)),
+            "{rendered}"
+        );
+        let caret = lines[2].find('^').unwrap();
+        assert_eq!(&lines[1][caret..=caret], ")", "{rendered}");
+        assert_eq!(lines[2].len(), caret + 1, "{rendered}");
     }
 
     #[test]

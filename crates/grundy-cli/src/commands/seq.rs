@@ -70,7 +70,7 @@ pub struct Args {
     /// The heap game, without heaps: `kayles`, `octal[0.137]`, `sub[1, 3, 4]`, `grundy_game`, ...
     rule: String,
     /// The last heap: values of heaps 0..=N.
-    #[arg(short = 'n', value_name = "N")]
+    #[arg(short = 'n', value_name = "N", value_parser = parse_heap, allow_negative_numbers = true)]
     last_heap: usize,
     /// Print one JSON object (the contract's format).
     #[arg(long)]
@@ -92,7 +92,7 @@ pub struct Args {
     #[arg(long)]
     until_proven: bool,
     /// The furthest heap --until-proven may compute.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000, value_parser = parse_heap, allow_negative_numbers = true)]
     max_heap: usize,
     /// The algorithm: fast (a proven closed form for nim, lasker and rest_nim,
     /// otherwise sparse space; `sparse` is another name for it) or plain (the mex of
@@ -110,6 +110,19 @@ pub struct Args {
     /// heaps, and Rest Nim and splits under --method plain.
     #[arg(long, value_name = "STEPS", default_value_t = DEFAULT_MAX_WORK)]
     max_work: u64,
+}
+
+/// Reads a heap size (`-n N`, `--max-heap N`): a non-negative decimal integer of any
+/// length. One past `usize` is read as `usize::MAX`, so that every number too large
+/// to compute is the same limit (exit 3), whatever its size; only text that is not
+/// such a number is bad input (exit 2).
+fn parse_heap(text: &str) -> Result<usize, String> {
+    let digits = text.trim();
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(digits.parse().unwrap_or(usize::MAX));
+    }
+    // clap's message quotes the value already: `invalid value '-5' for '-n <N>': ...`.
+    Err("a heap is a non-negative integer (0, 1, 2, ...), e.g. -n 100".to_owned())
 }
 
 /// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
@@ -200,6 +213,11 @@ fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> F
             path.display()
         ));
     }
+    if let FileError::Io(error) = error
+        && is_write_failure(error)
+    {
+        return Failure::unwritten(path, error);
+    }
     let FileError::WrongValue(wrong) = error else {
         return Failure::Input(format!("error: `{}`: {error}", path.display()));
     };
@@ -221,6 +239,144 @@ fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> F
             heap + 1,
         ),
     })
+}
+
+/// Whether `error` is a failure to write what was asked rather than a wrong FILE: a
+/// full disk or quota, a file too large, an input/output error (exit 4, as for
+/// standard output).
+fn is_write_failure(error: &io::Error) -> bool {
+    // EIO, EFBIG, ENOSPC and EDQUOT on Linux and the BSDs alike, but for EDQUOT.
+    const WRITE_ERRORS: [i32; 4] = [5, 27, 28, 122];
+    matches!(
+        error.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::FileTooLarge | io::ErrorKind::QuotaExceeded
+    ) || error
+        .raw_os_error()
+        .is_some_and(|code| WRITE_ERRORS.contains(&code))
+}
+
+/// The advisory lock on a `--out FILE` held for the whole run (`flock` on FILE itself),
+/// so that two runs writing the same FILE at once cannot mix their values: the second
+/// is refused with exit 2, naming the rule of the run holding it (from `FILE.check`).
+/// A FILE this run created and left empty (the run failed before writing it) is removed.
+struct OutLock {
+    file: std::fs::File,
+    path: PathBuf,
+    created: bool,
+}
+
+impl OutLock {
+    /// Takes the lock on `path`, creating the file when it is missing.
+    fn take(path: &Path) -> Result<Self, Failure> {
+        let cannot = |error: io::Error| {
+            Failure::Input(format!(
+                "error: `{}`: cannot open it: {error}",
+                path.display()
+            ))
+        };
+        // A run that failed may remove a FILE it created between another run's open and
+        // its lock: the lock taken is checked to be on the file the path names.
+        for _ in 0..3 {
+            let (file, created) = match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+            {
+                Ok(file) => (file, true),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => (
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(path)
+                        .map_err(cannot)?,
+                    false,
+                ),
+                Err(error) => return Err(cannot(error)),
+            };
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => return Err(Self::held(path)),
+                // A file system without locks (some network ones): written unlocked, as
+                // before locks.
+                Err(std::fs::TryLockError::Error(error))
+                    if error.kind() == io::ErrorKind::Unsupported => {}
+                Err(std::fs::TryLockError::Error(error)) => {
+                    return Err(Failure::Input(format!(
+                        "error: `{}`: cannot lock it against other runs writing it: {error}",
+                        path.display()
+                    )));
+                }
+            }
+            if Self::still_named(&file, path) {
+                return Ok(Self {
+                    file,
+                    path: path.to_owned(),
+                    created,
+                });
+            }
+        }
+        Err(Self::held(path))
+    }
+
+    /// Whether `file` is still the file at `path` (not removed or replaced since it
+    /// was opened).
+    fn still_named(file: &std::fs::File, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match (file.metadata(), std::fs::metadata(path)) {
+                (Ok(held), Ok(named)) => held.dev() == named.dev() && held.ino() == named.ino(),
+                _ => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (file, path);
+            true
+        }
+    }
+
+    /// The error for a FILE another run holds: its rule is the one its check file
+    /// names, once that run has written it (waited for a moment).
+    fn held(path: &Path) -> Failure {
+        let check = check_file_path(path);
+        let started = Instant::now();
+        let rule = loop {
+            let rule = std::fs::read(&check).ok().and_then(|text| {
+                let text = String::from_utf8_lossy(&text).into_owned();
+                let mut lines = text.lines();
+                (lines.next() == Some("grundy-check 1"))
+                    .then(|| lines.next())
+                    .flatten()
+                    .and_then(|line| line.strip_prefix("rule "))
+                    .map(|rule| rule.chars().take(200).collect::<String>())
+            });
+            if rule.is_some() || started.elapsed() > Duration::from_secs(1) {
+                break rule;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let whose = rule.map_or_else(
+            || "another grundy seq".to_owned(),
+            |rule| {
+                format!(
+                    "another grundy seq, of {rule} (as `{}` says)",
+                    check.display()
+                )
+            },
+        );
+        Failure::Input(format!(
+            "error: `{}` is being written by {whose}: it holds the file's lock\nhelp: wait for that run to end (a rerun of the same rule then resumes from its values), or write to another --out FILE",
+            path.display()
+        ))
+    }
+}
+
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        if self.created && self.file.metadata().is_ok_and(|meta| meta.len() == 0) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Opens the --out file, its values checked (see [`SequenceFile::open`]), saying on
@@ -534,9 +690,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         MethodArg::Plain => Method::PlainMex,
     };
     if args.last_heap > LARGEST_HEAP {
+        let asked = if args.last_heap == usize::MAX {
+            format!("{} or more", usize::MAX)
+        } else {
+            args.last_heap.to_string()
+        };
         return Err(Failure::Limit(format!(
-            "error: values are stored in 32 bits, so heaps up to {LARGEST_HEAP} are computed, not {}; no flag raises this",
-            args.last_heap
+            "error: values are stored in 32 bits, so heaps up to {LARGEST_HEAP} are computed, not {asked}; no flag raises this: ask for at most -n {LARGEST_HEAP}"
         )));
     }
     // A zero limit allows nothing: refused, rather than read as "no limit".
@@ -582,6 +742,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
     {
         // A file's values are checked against the period, and kept when more than asked.
+        let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
         let held = match &args.out {
             Some(path) => read_out_file(path, args.format, &rule_text)?,
             None => GrundyValues::new(),
@@ -629,7 +790,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             note_more_values(path, held.len(), args.last_heap);
             // Every value is known and right: the file is written whole (no resuming).
             save_to_file(&rule, &values, path, args.format.into())
-                .map_err(|e| Failure::Input(format!("error: `{}`: {e}", path.display())))?;
+                .map_err(|e| file_failure(&e, path, args.format, &rule_text))?;
         }
         return write_answer(args, &rule_text, &values, Some(&periodicity));
     }
@@ -640,6 +801,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             over_limits(&model, args.last_heap, &limits)
         )));
     };
+    let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
     let mut bar = Bar::new(args.last_heap.saturating_add(1));
     let mut progress = |report: Progress| bar.update(report);
     let file = match &args.out {
@@ -749,8 +911,14 @@ fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failu
     drop(bar);
     let periodicity = find_unproven_periodicity(&values);
     if let Some(path) = &args.out {
-        let failed =
-            |error: io::Error| Failure::Input(format!("error: `{}`: {error}", path.display()));
+        let _lock = OutLock::take(path)?;
+        let failed = |error: io::Error| {
+            if is_write_failure(&error) {
+                Failure::unwritten(path, &error)
+            } else {
+                Failure::Input(format!("error: `{}`: {error}", path.display()))
+            }
+        };
         // A check file beside FILE vouches for values no longer there: it goes.
         let check = check_file_path(path);
         if std::fs::read(&check).is_ok_and(|text| text.starts_with(b"grundy-check")) {

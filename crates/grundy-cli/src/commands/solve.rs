@@ -21,6 +21,10 @@ pub struct Args {
     /// The position, e.g. `nim(3, 5, 7)` or `misere(bash[3](4) + nim(2))`.
     #[arg(required_unless_present = "file", conflicts_with = "file")]
     expression: Option<String>,
+    /// Words after the position: a position typed unquoted (`nim 3 5 7`), refused
+    /// with the quoted form as a hint.
+    #[arg(hide = true)]
+    more_words: Vec<String>,
     /// Answer each line of FILE as its own position (`-` for standard input).
     ///
     /// Blank lines and lines starting with `#` are skipped. Answers come in the
@@ -86,6 +90,9 @@ const WHOLE_TARGETS_UP_TO: usize = 10_000;
 /// # Errors
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let (Some(first), false) = (&args.expression, args.more_words.is_empty()) {
+        return Err(unquoted(first, &args.more_words));
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     match (&args.expression, args.file.as_deref()) {
@@ -113,6 +120,39 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             "error: give a position or --file".to_owned(),
         )),
     }
+}
+
+/// A position given as several words (`grundy solve nim 3 5 7`): the shell split
+/// it, so the hint quotes it: `'nim(3, 5, 7)'` for a name and its heaps, the
+/// words joined otherwise.
+fn unquoted(first: &str, rest: &[String]) -> Failure {
+    let words = 1 + rest.len();
+    let joined = std::iter::once(first)
+        .chain(rest.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let is_name = |word: &str| {
+        word.starts_with(|c: char| c.is_ascii_alphabetic())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_[],.=".contains(c))
+    };
+    let numbers = rest
+        .iter()
+        .map(|word| word.trim_end_matches(','))
+        .collect::<Vec<_>>();
+    let quoted = if is_name(first)
+        && numbers
+            .iter()
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+    {
+        format!("{first}({})", numbers.join(", "))
+    } else {
+        joined.clone()
+    };
+    Failure::Input(format!(
+        "error: the position came as {words} words (`{joined}`): it must be one argument\nhelp: quote it: grundy solve '{quoted}'"
+    ))
 }
 
 /// `--all-starts`: one line per start vertex.

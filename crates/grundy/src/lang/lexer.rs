@@ -149,6 +149,9 @@ impl<'s> Lexer<'s> {
     fn number(&mut self, start: usize) -> Result<(Token, Span), LangError> {
         if self.peek_byte(0) == Some(b'-') {
             self.position += 1;
+            if let Some(error) = self.hyphenated_name(start) {
+                return Err(error);
+            }
             if !self.peek_byte(0).is_some_and(|b| b.is_ascii_digit()) {
                 return Err(LangError::new(
                     "`-` must be followed by digits",
@@ -178,6 +181,38 @@ impl<'s> Lexer<'s> {
             Token::Integer(digits.to_owned()),
             Span::new(start, self.position),
         ))
+    }
+
+    /// A name written with `-` between its words (`dawson-kayles`), the `-` at
+    /// `start` having a letter, digit or `_` before it and a letter after it: the
+    /// error names the whole word and suggests it with `_` (`dawson_kayles`).
+    fn hyphenated_name(&self, start: usize) -> Option<LangError> {
+        let bytes = self.source.as_bytes();
+        let in_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let in_word = |b: u8| in_name(b) || b == b'-';
+        if start == 0 || !in_name(bytes[start - 1]) {
+            return None;
+        }
+        if !bytes.get(start + 1).is_some_and(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        let begin = bytes[..start]
+            .iter()
+            .rposition(|&b| !in_word(b))
+            .map_or(0, |i| i + 1);
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| !in_word(b))
+            .map_or(bytes.len(), |i| start + i);
+        let written = &self.source[begin..end];
+        let meant = written.to_ascii_lowercase().replace('-', "_");
+        Some(
+            LangError::new(
+                format!("`{written}` is not a name: names join their words with `_`, not `-`"),
+                Span::new(begin, end),
+            )
+            .with_help(format!("did you mean `{meant}`?")),
+        )
     }
 
     /// Whether a code's point comes next: `.` (not the `..` of a range), or CGSuite's

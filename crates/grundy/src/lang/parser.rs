@@ -51,6 +51,9 @@ struct Parser<'s> {
     token: Token,
     span: Span,
     max_digits: usize,
+    /// The terms whose arguments are being read, innermost last: where each one's
+    /// name starts and its `(` ends (for the errors' examples).
+    enclosing: Vec<Span>,
 }
 
 impl<'s> Parser<'s> {
@@ -62,6 +65,7 @@ impl<'s> Parser<'s> {
             token,
             span,
             max_digits,
+            enclosing: Vec::new(),
         })
     }
 
@@ -148,10 +152,9 @@ impl<'s> Parser<'s> {
                 ),
                 self.span,
             )
-            .with_help(format!(
-                "a position needs its arguments, such as `{name}(3)`"
-            )));
+            .with_help(self.help_without_arguments(&name, has_brackets)));
         }
+        self.enclosing.push(name_span.to(self.span));
         self.advance()?;
         let mut args = Vec::new();
         if self.token != Token::Close {
@@ -164,6 +167,7 @@ impl<'s> Parser<'s> {
                 }
             }
         }
+        self.enclosing.pop();
         let close = self.expect(&Token::Close, "`,` or `)` after an argument")?;
         Ok(Term {
             name,
@@ -173,6 +177,44 @@ impl<'s> Parser<'s> {
             args,
             span: name_span.to(close),
         })
+    }
+
+    /// The hint for a name not followed by `(`: two words meant as one name
+    /// (`dawson kayles`), a variable where a position needs a number
+    /// (`sub[1, 3, 4](n)`), or a game written without its arguments.
+    fn help_without_arguments(&self, name: &str, has_brackets: bool) -> String {
+        let source = self.lexer_source();
+        if let Token::Name(next) = &self.token
+            && !has_brackets
+        {
+            return format!("names join their words with `_`: did you mean `{name}_{next}`?");
+        }
+        let in_argument = matches!(
+            self.token,
+            Token::Close | Token::Comma | Token::CloseBracket | Token::End
+        );
+        if let (Some(head), true) = (self.enclosing.last(), in_argument && !has_brackets) {
+            let head = &source[head.start..head.end];
+            let wraps_a_sum = ["misere(", "every(", "rounds"]
+                .iter()
+                .any(|wrapper| head.starts_with(wrapper));
+            if !wraps_a_sum {
+                let example = if head.chars().count() <= 60 {
+                    format!(", such as `{head}10)`")
+                } else {
+                    String::new()
+                };
+                let table = if source.chars().count() <= 80 && !source.contains(['\n', '\'']) {
+                    format!("grundy table '{}' {name}=0..20", source.trim())
+                } else {
+                    format!("grundy table EXPR {name}=0..20")
+                };
+                return format!(
+                    "`{name}` is not a number: a position needs numbers{example}; to let `{name}` vary, use `{table}`"
+                );
+            }
+        }
+        format!("a position needs its arguments, such as `{name}(3)`")
     }
 
     fn param(&mut self, depth: usize) -> Result<Param, LangError> {
