@@ -409,7 +409,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
 
     /// The bytes `children` hold: each value, and what it owns.
     fn bytes_of(&self, children: &[G::Position]) -> usize {
-        children.len() * std::mem::size_of::<G::Position>()
+        std::mem::size_of_val(children)
             + children
                 .iter()
                 .map(|child| self.game.position_bytes(child))
