@@ -127,6 +127,7 @@ fn run(source: &str, winning_moves: bool) -> Result<(), String> {
     let options = SolveOptions {
         max_moves: 5,
         max_states: 20_000,
+        max_memory: 64 << 20,
         winning_moves,
         ..SolveOptions::default()
     };
@@ -218,7 +219,6 @@ fn examples() -> &'static [&'static str] {
         entries()
             .iter()
             .flat_map(|entry| entry.examples.iter().copied())
-            .filter(|example| !left_out(example))
             .collect()
     })
 }
@@ -233,23 +233,6 @@ fn names() -> Vec<&'static str> {
     }
     names.push("nmi");
     names
-}
-
-/// Expressions left out, each for a defect being fixed elsewhere (the file
-/// named is not this branch's to edit).
-fn left_out(source: &str) -> bool {
-    // crates/grundy/src/games/wythoff.rs (`nimbers_by_search`): a pile of
-    // exactly 2^64 - 1 overflows `(first + 1).checked_mul(second + 1)`: a
-    // panic in debug builds ("attempt to add with overflow"), in release a
-    // table of 0 cells is indexed ("range end index 6 out of range for slice
-    // of length 5" for `wythoff(18446744073709551615, 5)`). Being fixed there.
-    let wythoff = source.contains("wythoff") && source.contains("18446744073709551615");
-    // crates/grundy/src/sums (the misère search; its memory budget is being
-    // plumbed there): `misere(all_but[3](1..99 step 2, 0, 1))`, 52 heaps, takes
-    // about 0.8 s of CPU and 420 MB with 20,000 states, over 2 s on a loaded
-    // machine. Misère sums of ranges of heaps are left out until then.
-    let misere_range = source.contains("misere") && source.contains("..");
-    wythoff || misere_range
 }
 
 const EDGE_INTEGERS: &[&str] = &[
@@ -683,22 +666,16 @@ proptest! {
 
     #[test]
     fn substituted_examples_never_panic(source in substituted(), moves in any::<bool>()) {
-        if !left_out(&source) {
-            check(&source, moves)?;
-        }
+        check(&source, moves)?;
     }
 
     #[test]
     fn grammar_expressions_never_panic(source in grammar(), moves in any::<bool>()) {
-        if !left_out(&source) {
-            check(&source, moves)?;
-        }
+        check(&source, moves)?;
     }
 
     #[test]
     fn mangled_examples_never_panic(source in mangled(), moves in any::<bool>()) {
-        if !left_out(&source) {
-            check(&source, moves)?;
-        }
+        check(&source, moves)?;
     }
 }
