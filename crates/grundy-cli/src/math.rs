@@ -4,7 +4,7 @@
 //! Rhai's number functions (`sin`, `exp`, `log`, ...) and the plots (`hypot`, `atan2`,
 //! `powf`, ...) are the only callers, and rarely run; but a library the binary needs is
 //! mapped and relocated at every start, and `libm.so.6` cost 0.5 MB of resident memory
-//! on every run, `grundy solve 'cram(5, 7)'` included (docs/BENCHMARKS.md, issue #15).
+//! on every run, `grundy solve 'cram(5, 7)'` included (docs/BENCHMARKS.md).
 //! The linker resolves these names here first; `--as-needed` then drops `libm.so.6`.
 //! `tests/layout.rs` checks that the binary does not need it: a dependency calling a
 //! function missing below brings it back, and the function is to be added here.

@@ -1,5 +1,5 @@
 //! Batch mode, `grundy solve --file F`: each line of the file is its own
-//! position (issue #13 §3).
+//! position.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

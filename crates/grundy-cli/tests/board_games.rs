@@ -1,4 +1,4 @@
-//! Chomp, Cram and the divisor game from the command line (issue #15): winning
+//! Chomp, Cram and the divisor game from the command line: winning
 //! moves that replay to P-positions, and bad input named.
 
 use std::process::Command;
@@ -76,7 +76,7 @@ fn too_large_is_exit_3_and_bad_input_exit_2() {
     }
 }
 
-/// Cram (issue #15): the nimber, every winning move replayed to a P-position
+/// Cram: the nimber, every winning move replayed to a P-position
 /// (alone, with holes, and in sums, including a board that theory answers 0
 /// whose moves to 1 are then searched), bad input named with its column, and
 /// the state limit named.

@@ -1,4 +1,4 @@
-//! Coin turning from the command line (issue #15): answers that replay, long
+//! Coin turning from the command line: answers that replay, long
 //! rows answered fast, and bad rows and rules named.
 
 use std::process::Command;

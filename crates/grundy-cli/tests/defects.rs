@@ -1,5 +1,5 @@
-//! Regression tests for the defects found by trying grundy as a new user would
-//! (issue #13): each command answers, or refuses with exit 3, and never runs on.
+//! Regression tests for the defects found by trying grundy as a new user would:
+//! each command answers, or refuses with exit 3, and never runs on.
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -94,7 +94,7 @@ fn searches_of_sums_refuse_within_their_budget() {
     // A smaller search answers.
     let answer = json(&["solve", "--json", "fibonacci_nim(100) + nim(1)"]);
     assert_eq!(answer["outcome"], "N");
-    // The families' own tables answer what the explorer refused (issue #13: "better
+    // The families' own tables answer what the explorer refused ("better
     // still, answer these sums"): Wythoff's dense table, dynamic subtraction's
     // triangle.
     for position in [

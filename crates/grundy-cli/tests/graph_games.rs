@@ -1,4 +1,4 @@
-//! The games on graphs from the command line (issue #14): answers, sums,
+//! The games on graphs from the command line: answers, sums,
 //! every start at once, and bad input (exit 2 naming the line, exit 3 naming
 //! the flag), with graphs large enough to break a recursive search.
 

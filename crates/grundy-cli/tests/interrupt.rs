@@ -1,4 +1,4 @@
-//! Ctrl-C (SIGINT) keeps what was computed (issue #16): `seq` writes the values
+//! Ctrl-C (SIGINT) keeps what was computed: `seq` writes the values
 //! done (or leaves them in its `--out` file, from which a rerun resumes), and
 //! the exit code is 130. (`table`'s case is in tests/table.rs.)
 #![cfg(target_os = "linux")]

@@ -1,7 +1,7 @@
 //! The binary's start-up footprint (crates/grundy-cli/build.rs, src/math.rs): the
 //! functions typical runs execute, named in link/hot-functions.txt, sit together at the
 //! start of the code, and the binary does not load glibc's libm. Cram 5x7's peak memory
-//! (issue #15) depends on both.
+//! depends on both.
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
 
 use std::collections::HashMap;

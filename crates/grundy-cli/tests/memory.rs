@@ -1,4 +1,4 @@
-//! Memory of `grundy seq` (issue #18): the estimate checked against --max-memory holds,
+//! Memory of `grundy seq`: the estimate checked against --max-memory holds,
 //! a zero limit is refused, and memory refused by the system is exit 3 naming
 //! --max-memory, never an abort.
 

@@ -1,4 +1,4 @@
-//! The compact form of winning moves (issue #13 §5): above 10,000 bytes of
+//! The compact form of winning moves: above 10,000 bytes of
 //! position, a move names the component it changes instead of repeating the
 //! whole position in `to`.
 

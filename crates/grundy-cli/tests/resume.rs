@@ -1,4 +1,4 @@
-//! `grundy seq --out FILE` resuming from FILE (issue #18 §1): every value already in
+//! `grundy seq --out FILE` resuming from FILE: every value already in
 //! FILE is checked (by FILE.check, or by recomputing it), and a wrong one anywhere is
 //! exit 2 naming its line and the right value, never a silent continue.
 

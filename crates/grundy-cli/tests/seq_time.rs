@@ -1,4 +1,4 @@
-//! Every `grundy seq` run is bounded in time (issue #18 §3): it answers within its
+//! Every `grundy seq` run is bounded in time: it answers within its
 //! budget, or says before it starts how long it will take.
 
 use std::io::{BufRead, BufReader};

@@ -1,4 +1,4 @@
-//! Closed and broken output streams (issue #18 §4): errors and answers that
+//! Closed and broken output streams: errors and answers that
 //! cannot be written end the run quietly with the documented exit code, never
 //! with an abort.
 

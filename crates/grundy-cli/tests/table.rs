@@ -1,4 +1,4 @@
-//! `grundy table` (issue #16): every cell is `solve`'s answer, the formats
+//! `grundy table`: every cell is `solve`'s answer, the formats
 //! agree, plots are written, bad input and limits are named, and Ctrl-C keeps
 //! the cells done.
 
@@ -284,7 +284,7 @@ fn ctrl_c_keeps_the_cells_done() {
     }
 }
 
-/// Scripted games tabulate as their built-in versions do (issue #16).
+/// Scripted games tabulate as their built-in versions do.
 #[test]
 fn scripted_games_give_the_builtin_tables() {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/scripts");

@@ -1,4 +1,4 @@
-//! String games from the command line (issue #15): answers that replay,
+//! String games from the command line: answers that replay,
 //! sums and rounds, and bad words named by line and column.
 
 use std::process::Command;

@@ -19,7 +19,7 @@ pub use crate::sums::position::{Compound, Group, Position, PositionText};
 #[derive(Debug)]
 pub struct Catalogue {
     entries: Vec<GameEntry>,
-    /// Other names of entries, as the seed notes use them: `(alias, name)`.
+    /// Other names of entries, as contest problems often name them: `(alias, name)`.
     aliases: Vec<(&'static str, &'static str)>,
 }
 

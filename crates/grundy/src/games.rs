@@ -61,5 +61,5 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     script::ENTRY,
 ];
 
-/// Other names the seed notes use for games of [`ENTRIES`]: `(alias, name)`.
+/// Other names contest problems use for games of [`ENTRIES`]: `(alias, name)`.
 pub(crate) static ALIASES: &[(&str, &str)] = &[("nim_k", "bash"), ("multi_nim", "lasker")];

@@ -1,4 +1,4 @@
-//! The position language of the command-line contract (`../shared/CONTRACT.md`).
+//! The position language of the command-line contract (`docs/CONTRACT.md`).
 //!
 //! ```text
 //! sum    := term ( '+' term )*

@@ -11,14 +11,14 @@
 //!   sequence is not known to be periodic (computed far beyond 10^9 values by
 //!   Flammenkamp without a period); CGSuite writes its rule `4!.0`.
 //! - **Lasker's Nim**: remove any positive number of tokens from a heap, or split a heap
-//!   into two non-empty heaps. Closed form (Winning Ways, chapter 15; seed note 002,
+//!   into two non-empty heaps. Closed form (Winning Ways, chapter 15,
 //!   "multi-nim"): `G(0) = 0`, `G(4k+1) = 4k+1`, `G(4k+2) = 4k+2`, `G(4k+3) = 4k+4`,
 //!   `G(4k+4) = 4k+3`.
 //! - **Rest Nim**: remove any positive number of tokens, then split what remains
 //!   freely into any number of non-empty heaps. `G(n) = n`: removing without splitting
 //!   reaches every value below `n`, and a split of `m < n` tokens into heaps `a_i` has
 //!   value at most `a_1 + ... + a_k = m < n` (xor never exceeds the sum), so `n` is
-//!   never reached (seed note 000, section 3.1.3). The sequence engine computes the values
+//!   never reached. The sequence engine computes the values
 //!   from the rules and tests confirm the closed form.
 
 use std::fmt;

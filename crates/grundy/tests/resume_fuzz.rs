@@ -1,4 +1,4 @@
-//! The sequence-file reader under attack (issue #18, tests): files written by
+//! The sequence-file reader under attack: files written by
 //! `compute_into_file`, then mutated (bytes flipped, cut short, lines inserted, values
 //! changed, huge numbers, bytes that are not UTF-8, the check file damaged or gone), in
 //! both formats, resumed. Never a panic: either a correct resume (every value equal to a

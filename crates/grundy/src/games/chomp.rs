@@ -1,6 +1,6 @@
 //! Chomp: `chomp(r, c)` and `chomp([l1, ..., lr])`.
 //!
-//! # Rules (Gale 1974; seed note `002`, "巧克力")
+//! # Rules (Gale 1974)
 //! A bar of chocolate in rows of lengths `l1 >= l2 >= ... >= lr`; the square
 //! in row 1, column 1 is poisoned. A move eats a square and every square above
 //! and right of it (rows below it in our numbering, row 1 holding the poison:

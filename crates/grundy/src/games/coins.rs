@@ -1,6 +1,6 @@
 //! Coin turning: `turtles`, `mock_turtles`, `twins`, `ruler` and `coins[RULE]`.
 //!
-//! # Rules (seed note `000` §3.4; Winning Ways ch. 14)
+//! # Rules (Winning Ways ch. 14)
 //! A row of coins, `h` heads and `t` tails, coin 1 leftmost. A move turns over
 //! a set of coins allowed by the rule, and the rightmost coin turned must go
 //! from heads to tails (so the game ends). Whoever cannot move loses.
@@ -13,7 +13,7 @@
 //! | `ruler` | turn any number of consecutive coins |
 //! | `coins[c1, c2, .., span=S, consecutive=1]` | turn `c` coins for a `c` listed (any number when none is), all within `S` consecutive places when `span` is given, consecutive when `consecutive=1` |
 //!
-//! # Theorem (seed note `000` §3.4; Winning Ways ch. 14)
+//! # Theorem (Winning Ways ch. 14)
 //! A row's nimber is the xor of the nimbers of its heads taken alone: turning a
 //! tails coin up adds a head, and two heads on one coin cancel like equal
 //! nim-heaps. The nimber `G(r)` of a lone head at `r` is the mex, over the
@@ -759,7 +759,7 @@ pub(crate) const COINS_ENTRY: GameEntry = GameEntry {
             = coins[1, 2], mock_turtles = coins[1..3], twins = coins[2], ruler = \
             coins[consecutive=1]. A row is a string of h (heads) and t (tails), coin 1 leftmost; \
             several rows are a sum. The rightmost coin turned must go from heads to tails. Theory \
-            (seed note 000 section 3.4; Winning Ways ch. 14): the nimber is the xor of the values \
+            (Winning Ways ch. 14): the nimber is the xor of the values \
             G(r) of the heads alone, where G(r) is the mex over the allowed sets of other coins \
             of the xor of their values; turtles, twins, mock_turtles and ruler have closed forms \
             (r, r - 1, odious numbers, the largest power of two dividing r), other rules are \

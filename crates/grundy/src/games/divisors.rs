@@ -1,6 +1,6 @@
 //! The divisor game: `divisors(n)` and `divisors([a1, ..., ak])`.
 //!
-//! # Rules (seed note `002`, the divisor game)
+//! # Rules (the divisor game: a poset game, like Chomp; Gale 1974)
 //! The numbers `1..=n` (or the numbers `a1, ..., ak`) are on the board. A move
 //! picks a number left and deletes it and every divisor of it that is left.
 //! With no number left the player to move loses.

@@ -6,8 +6,8 @@
 //! after a move that took `x`, the next move takes `1..=f(x)` counters (at most
 //! what is left), where `f` is non-decreasing with `f(1) >= 1`. Whoever cannot
 //! move loses. `f(x) = 2x` is Fibonacci Nim (Whinihan, *Fibonacci Quarterly* 1,
-//! 1963), `f(x) = kx` the k-multiple game (seed note `000` §3.5, seed note `002`),
-//! any non-decreasing `f` the extension of seed note `000` §3.5.4. A position in
+//! 1963), `f(x) = kx` the k-multiple game (Schwenk, *Fibonacci Quarterly* 8, 1970),
+//! any non-decreasing `f` Schwenk's general take-away game. A position in
 //! mid-game is a heap and the most the player to move may take, `(n, L)`.
 //!
 //! # Theorem
@@ -24,7 +24,7 @@
 //! 2. The player to move in `(n, L)` wins iff `L >= t_1`, the smallest term
 //!    (Whinihan 1963 for `f(x) = 2x`: the smallest Zeckendorf term). In particular
 //!    the first player loses `(n, n - 1)` iff `n` is a term of the sequence
-//!    (seed note `000`: `n` a power of two for `k = 1`, a Fibonacci number for
+//!    (`n` a power of two for `k = 1`, a Fibonacci number for
 //!    `k = 2`, a term of the recurrence for `k >= 3`).
 //! 3. The winning moves of `(n, L)` take exactly the prefix sums `S_j = t_1 +
 //!    ... + t_j` with `S_j <= L` and either `j = m` (take everything) or `f(S_j) <
@@ -32,18 +32,18 @@
 //!    `f(x) >= f(top term of x)`, so the representations of `x` and `n - x` join
 //!    into the representation of `n`: `x` is a prefix sum.)
 //!
-//! Statements 1 and 2 for a sequence that does not stop are seed note `000`
-//! §3.5; what the note leaves open (mid-game positions, the repeated last term
+//! Statements 1 and 2 for a sequence that does not stop are Schwenk's (1970);
+//! what is left open there (mid-game positions, the repeated last term
 //! of a stopped sequence, the exact set of winning moves) is stated here as a
 //! claim and checked against exhaustive search on every position with `n <= 300`
 //! for `f(x) = kx` (`k = 1..=6`) and for other bounds, linear and not.
 //!
 //! # Notes found loose
-//! * Seed note `000` §3.5.3 writes the recurrence with `p` the *least* index with
+//! * The recurrence is sometimes written with `p` the *least* index with
 //!   `k a_p >= a_(i-1)`; a rewording that takes "the largest `p` with `k a_p <
 //!   a_(i-1)`" is off by one (for `k = 2` it gives `1, 2, 2 + ...` with no valid
 //!   `p` at the third term). The least-index form is the right one (tested).
-//! * Seed note `002` counts the winning first moves of Fibonacci Nim by testing
+//! * A common contest solution counts the winning first moves of Fibonacci Nim by testing
 //!   every `x <= n / 3` against the Zeckendorf form of `n - x`, `O(n log n)`.
 //!   Statement 3 gives them directly: at most one per term, `O(log n)` for any `n`.
 //!
@@ -1011,7 +1011,7 @@ pub(crate) const DYNAMIC_ENTRY: GameEntry = GameEntry {
             f(x) = k x (or f(x) = k x + b with dynamic_sub[k, b], any f(1) >= 1). dynamic_sub[k](n, L) \
             is a position in mid-game where at most L may be taken now. The losing heaps are a_1 = 1, \
             a_i = a_(i-1) + a_p with p least such that f(a_p) >= a_(i-1) (powers of two for k = 1, \
-            Fibonacci numbers for k = 2; seed note 000 §3.5). Every n is a greedy sum of them; the \
+            Fibonacci numbers for k = 2). Every n is a greedy sum of them; the \
             player to move wins iff L is at least the smallest term, and the winning moves take sums \
             of the smallest terms. Exact for any n (up to about 8,000 digits for k = 2).",
     syntax: "dynamic_sub[k](n), dynamic_sub[k](n, L), dynamic_sub[k, b](n)",

@@ -1,6 +1,6 @@
 //! Grid Nim: heaps on an `n x m` grid whose counters move up or left.
 //!
-//! # Rules (seed note `000` §3.1.4)
+//! # Rules
 //! Cell `(i, j)` (`1 <= i <= n`, `1 <= j <= m`) holds a heap. A move takes one or
 //! more counters from one cell to the cell above, `(i - 1, j)`, or to the cell on
 //! the left, `(i, j - 1)`, never off the grid; all counters end at `(1, 1)`.
@@ -8,7 +8,7 @@
 //!
 //! # Theorem
 //! Colour the cells by the parity of `i + j`. The nimber is the nim-sum of the
-//! heaps on cells with `i + j` odd (seed note `000`; the same proof as staircase
+//! heaps on cells with `i + j` odd (the same proof as staircase
 //! Nim, [`super::staircase`]): every move goes between the two colours, a move
 //! from an odd cell lowers an odd heap (reaching every smaller nim-sum), a move
 //! from an even cell raises one, so the nim-sum always changes.
@@ -315,8 +315,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     rules: "grid_nim([a11, ..., a1m], ..., [an1, ..., anm]): an n x m grid of heaps, one list per \
             row, top row first. A move takes one or more counters from one cell (i, j) to the cell \
             above, (i - 1, j), or to the cell on the left, (i, j - 1), never off the grid; all \
-            counters end at (1, 1), and whoever cannot move loses. Theorem (seed note 000 §3.1.4, \
-            the argument of staircase Nim): colour the cells by the parity of i + j; the nimber \
+            counters end at (1, 1), and whoever cannot move loses. Theorem (the \
+            argument of staircase Nim): colour the cells by the parity of i + j; the nimber \
             is the nim-sum of the heaps on the cells with i + j odd. Winning moves lower an odd \
             cell (up and left are two moves when both exist) or move counters from an even cell \
             onto an odd neighbour; heaps of any size.",

@@ -5,7 +5,7 @@
 //! one counter from each chosen heap (any number from each). Whoever cannot move
 //! loses. `k = 1` is Nim.
 //!
-//! # Theorem (Moore, *Annals of Math.* 11, 1910; seed note `000` §3.1.2)
+//! # Theorem (Moore, *Annals of Math.* 11, 1910)
 //! Write the heaps in binary. The player to move loses iff in every bit column
 //! the number of heaps with a 1 is a multiple of `k + 1`.
 //!

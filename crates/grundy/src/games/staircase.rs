@@ -7,7 +7,7 @@
 //!
 //! # Theorem
 //! The nimber is the nim-sum of the odd steps, `a_1 xor a_3 xor a_5 xor ...`
-//! (seed note `000` §3.1.1, seed note `002`; Winning Ways ch. 6 for the
+//! (Winning Ways ch. 6 for the
 //! outcome). Proof of the nimber, not only the outcome: a move from an odd step
 //! lowers one odd heap, which reaches every smaller nim-sum as in Nim; a move
 //! from an even step `2j` raises the odd heap `a_(2j-1)`. Either way the nim-sum
@@ -20,12 +20,12 @@
 //! move `(a_(2j-1) xor s xor t) - a_(2j-1)` coins onto the odd step below when
 //! that is positive and at most `a_(2j)`. So winning moves can start on an even
 //! step too: in `staircase(0, 5, 1)` (nim-sum 1) moving one coin from step 3 to
-//! step 2 wins, and so does moving one coin from step 2 to step 1. Seed notes
-//! `000` and `002` only describe the moves on odd steps (the even steps are the
-//! "black hole" of `002`), so a count of winning moves that follows them is too
+//! step 2 wins, and so does moving one coin from step 2 to step 1. The usual
+//! statement only describes the moves on odd steps (the even steps being a
+//! "black hole"), so a count of winning moves that follows them is too
 //! low; the tests show it. Each step has at most one winning move.
 //!
-//! # Stones on a line (seed note `002`)
+//! # Stones on a line
 //! Stones stand at distinct points `p_1 < ... < p_n` of the nonnegative integers;
 //! a move slides one stone left to a free point `y` with no stone in `[y, x)`.
 //! The gaps `g_1 = p_1`, `g_i = p_i - p_(i-1) - 1` change as a staircase: moving
@@ -344,7 +344,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     summary: "coins on steps; a move takes coins from one step down to the step below",
     rules: "staircase(a1, ..., an): ai coins stand on step i; a move takes one or more coins from \
             one step i >= 1 down to step i - 1 (step 0 is the floor, out of play). The nimber is \
-            the nim-sum a1 xor a3 xor a5 ... of the odd steps (seed notes 000 and 002); the winning \
+            the nim-sum a1 xor a3 xor a5 ... of the odd steps (Winning Ways ch. 6); the winning \
             moves lower an odd step, or move coins from an even step onto the odd step below \
             (the seeds omit these). Steps of any size.",
     syntax: "staircase(a1, ..., an)",

@@ -1,6 +1,6 @@
 //! String games: `prefix_game(WORDS[, "w"])` and `substring_game(WORDS[, "w"])`.
 //!
-//! # Rules (seed note `002`, "字符串博弈")
+//! # Rules (string games, as contest problems pose them)
 //! Start from the word `w` (empty by default); a move appends one letter so
 //! that the word stays a prefix (`prefix_game`) or a substring
 //! (`substring_game`) of one of WORDS. Whoever cannot move loses. WORDS is
@@ -15,7 +15,7 @@
 //! ([`suffix_automaton`], Blumer et al. 1985), which has fewer than twice as
 //! many states as letters, each holding the words with the same set of
 //! extensions. Both are directed acyclic graphs, so each state's nimber is
-//! the mex of its successors' (seed note `002`: "SG on a DAG"), computed once
+//! the mex of its successors' (Sprague-Grundy on a DAG), computed once
 //! for every state in reverse topological order: linear in the total length.
 //! The winning letters are the transitions to a state of the wanted nimber.
 
@@ -408,7 +408,7 @@ pub(crate) const PREFIX_ENTRY: GameEntry = GameEntry {
     rules: "prefix_game(WORDS) or prefix_game(WORDS, \"w\"): from the word w (empty by default), \
             a move appends one letter so that the word stays a prefix of one of WORDS; whoever \
             cannot move loses. WORDS is @PATH (one word a line, blank lines skipped) or a list \
-            [\"ab\", \"ba\"]; letters a-z. Theory (seed note 002): the word is a node of the \
+            [\"ab\", \"ba\"]; letters a-z. Theory (Sprague-Grundy): the word is a node of the \
             words' trie and a move goes to a child, so each node's nimber is the mex of its \
             children's, computed for every node at once (linear in the letters). The winning \
             moves are the letters leading to a node of nimber 0 (or the nimber a sum needs).",
@@ -427,7 +427,7 @@ pub(crate) const SUBSTRING_ENTRY: GameEntry = GameEntry {
     summary: "append letters while the word stays a substring of one of the words",
     rules: "substring_game(WORDS) or substring_game(WORDS, \"w\"): from the word w (empty by \
             default), a move appends one letter so that the word stays a substring of one of \
-            WORDS; whoever cannot move loses. WORDS as for prefix_game. Theory (seed note 002): \
+            WORDS; whoever cannot move loses. WORDS as for prefix_game. Theory (Sprague-Grundy): \
             the word is a state of the words' generalized suffix automaton (Blumer et al. 1985; \
             fewer than two states a letter, each state the words with the same extensions) and \
             a move follows a transition, so each state's nimber is the mex of its successors', \

@@ -6,17 +6,16 @@
 //! `x + y >= 1` and `|x - y| <= d`. With `d = 0` (take the same number from
 //! both) this is Wythoff's game (Wythoff 1907); `d >= 1` is the extension of
 //! Fraenkel ("How to beat your Wythoff games' opponent on three fronts", *Amer.
-//! Math. Monthly* 89, 1982), the game `wythoff[d]` of seed note `002`.
+//! Math. Monthly* 89, 1982), the game `wythoff[d]`.
 //!
 //! # Theorem
 //! Let `s = d + 1`. The P-positions are the pairs `(A_n, B_n)` and `(B_n, A_n)`
 //! for `n >= 0`, where `A_n = mex {A_i, B_i : i < n}` and `B_n = A_n + s n`
-//! (Fraenkel 1982, Theorem 1; for `d = 0` Wythoff 1907 and seed note `000`
-//! §2.5). In closed form `A_n = floor(n alpha)` and `B_n = floor(n beta)` with
+//! (Fraenkel 1982, Theorem 1; for `d = 0` Wythoff 1907). In closed form `A_n = floor(n alpha)` and `B_n = floor(n beta)` with
 //! `alpha = (2 - s + sqrt(s^2 + 4)) / 2` and `beta = alpha + s`: `1/alpha +
 //! 1/beta = 1` and both are irrational, so by Beatty's theorem the two sequences
 //! partition the positive integers. For `d = 0`, `alpha` is the golden ratio and
-//! `beta = alpha^2`. Seed note `002` states the same `alpha` as `(1 - d +
+//! `beta = alpha^2`. It is also stated as as `(1 - d +
 //! sqrt(d^2 + 2d + 5)) / 2`, which is equal; the tests check it against the mex
 //! recurrence and against exhaustive search.
 //!

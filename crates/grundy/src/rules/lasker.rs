@@ -1,7 +1,7 @@
 //! Lasker's Nim and Rest Nim: heap games whose nimbers have closed forms, and
 //! their winning moves from heaps of any size.
 //!
-//! # Lasker's Nim (Winning Ways ch. 4; seed note `002`, "multi-nim")
+//! # Lasker's Nim (Winning Ways ch. 4)
 //! A move takes any positive number from one heap, or splits a heap into two
 //! nonempty heaps. The nimber of a heap of `n` is `n` when `n mod 4` is 1 or 2,
 //! `n + 1` when `n mod 4 = 3`, `n - 1` when `n mod 4 = 0` (and 0 for `n = 0`):
@@ -29,7 +29,7 @@
 //! [`lasker_split_count_by_digits`] counts the same splits by an independent
 //! method (a digit automaton), which the tests compare on huge heaps.
 //!
-//! # Rest Nim (seed note `000` §3.1.3)
+//! # Rest Nim
 //! A move takes at least one counter from one heap and may then split what is
 //! left of that heap into any number of heaps. The nimber of a heap of `n` is `n`
 //! (the seed's proof: the options without splitting give `0..n-1`, and a split
@@ -587,7 +587,7 @@ mod tests {
                 "heap {heap}"
             );
         }
-        // Seed note 002's table, sg[0..=21].
+        // The published table (Winning Ways ch. 4), sg[0..=21].
         let seed = [
             0u32, 1, 2, 4, 3, 5, 6, 8, 7, 9, 10, 12, 11, 13, 14, 16, 15, 17, 18, 20, 19, 21,
         ];

@@ -5,8 +5,8 @@
 //! still has a move (one move in each); whoever cannot move loses. So the game
 //! lasts as long as its longest-lasting component, and the player who makes the
 //! last move in that component wins. Winning Ways (ch. 9, "continued
-//! conjunctive compounds") solves it with *suspense numbers*; seed note `000`
-//! §3.6 and Jia Zhihao's 2009 paper call them steps.
+//! conjunctive compounds") solves it with *suspense numbers*;
+//! Jia Zhihao's 2009 paper calls them steps.
 //!
 //! # Theorem
 //! In each component, the player who wins it wants it to last as long as
@@ -19,7 +19,7 @@
 //!   terminal (the loser hurries).
 //!
 //! The player to move wins the Every-SG sum iff the largest number of steps
-//! among the components is odd (seed note `000` §3.6).
+//! among the components is odd.
 //!
 //! Note that these are **not** Smith's remoteness (Winning Ways ch. 9,
 //! conjunctive compounds), where the winner hurries and the loser delays: a
@@ -615,7 +615,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     summary: "Every-SG: each move moves every component that can move; the last mover wins",
     rules: "every(SUM) plays the components of SUM (each heap, each pair of piles, ...) so that a \
             move makes one move in EVERY component that can still move; the player who makes the \
-            last move wins. Theorem (Winning Ways ch. 9; seed note 000 §3.6; Jia Zhihao 2009): \
+            last move wins. Theorem (Winning Ways ch. 9; Jia Zhihao 2009): \
             give each position its steps (suspense number): 0 if terminal; for a position the \
             player to move wins, 1 + the largest steps of an option he wins from; for a position \
             he loses, 1 + the smallest steps of any option. The first player wins iff the \

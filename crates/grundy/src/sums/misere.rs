@@ -1,7 +1,7 @@
 //! Misère play by closed forms: Anti-Nim (Bouton) and the Anti-SG rule (the SJ
 //! theorem), with the condition under which the rule holds.
 //!
-//! # Anti-Nim (Bouton 1901; seed note `002`)
+//! # Anti-Nim (Bouton 1901)
 //! Nim where whoever takes the last counter loses. The player to move wins iff
 //! either some heap has at least 2 counters and the nim-sum is not 0, or every
 //! heap has at most 1 counter and the nim-sum is 0 (an even number of heaps of 1).

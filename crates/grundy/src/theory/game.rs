@@ -5,7 +5,7 @@
 //! under normal play the player who cannot move loses. Every finite impartial game
 //! is, by the Sprague-Grundy theorem, equivalent to a single Nim heap: its
 //! *nimber* (Grundy value). See Berlekamp, Conway and Guy, *Winning Ways*, ch. 4,
-//! and the seed note `001` for a full proof of the theorem for sums.
+//! for a full proof of the theorem for sums.
 
 use std::hash::Hash;
 

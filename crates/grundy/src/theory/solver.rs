@@ -8,7 +8,7 @@
 //!   (Sprague 1935, Grundy 1939), memoized in a transposition table.
 //! * A position that [splits](ImpartialGame::components) into components has the
 //!   nim-sum of their nimbers (the Sprague-Grundy theorem; Winning Ways ch. 4,
-//!   seed note `001`), so sums are never searched as products.
+//!   Sprague 1935, Grundy 1939), so sums are never searched as products.
 //! * The search is iterative with an explicit stack: a chain of a million
 //!   positions cannot overflow the call stack.
 //! * [`Solver::outcome`] stops at the first move to a P-position when only the

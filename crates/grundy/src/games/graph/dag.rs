@@ -6,7 +6,7 @@
 //! token along one edge leaving its vertex. Whoever cannot move (every token on
 //! a sink) loses. A cycle would make the game endless, so it is refused.
 //!
-//! # Theory (Sprague-Grundy; seed note `002`, "SG on a DAG")
+//! # Theory (Sprague-Grundy)
 //! The tokens are independent games, so the position's nimber is the xor of
 //! the tokens' vertex nimbers, and the nimber of a vertex is the mex of its
 //! successors' nimbers. All are computed once, when the graph is read, in

@@ -19,7 +19,7 @@
 //! written as `#` in the positions after a move; `geography_board("..#/...")`
 //! lets the first player choose the start cell.
 //!
-//! # Theorem (seed notes `000` §3.3.1-3.3.2 and `002` "二分图博弈")
+//! # Theorem (Fraenkel, Scheinerman and Ullman, *Theoretical Computer Science* 112, 1993)
 //! Let `G'` be the graph of the vertices not deleted and `s` the token's
 //! vertex. The player to move wins iff `s` is covered by every maximum
 //! matching of `G'`, that is iff `s ∉ D(G')`, the Gallai-Edmonds set of the
@@ -942,8 +942,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             start s (his move, to geography(GRAPH, s)), then the other slides first. GRAPH is \
             @PATH or a string \"n m; u v; ...\". A loop is never a move; repeated edges to one \
             vertex are one move. Positions after a move are written geography(GRAPH, s, [d1, \
-            ..., dk]): the token on s, the vertices d1, ..., dk deleted. Theorem (seed notes \
-            000 3.3, 002): the player to move wins iff s is covered by every maximum matching \
+            ..., dk]): the token on s, the vertices d1, ..., dk deleted. Theorem (Fraenkel, \
+            Scheinerman and Ullman 1993): the player to move wins iff s is covered by every maximum matching \
             of the graph left; geography(GRAPH) is lost for the player to move iff GRAPH has a \
             perfect matching. Outcome and winning moves come from one maximum matching \
             (Karp-Sipser greedy, Edmonds' blossoms, Hopcroft-Karp on bipartite graphs) and one \

@@ -13,7 +13,7 @@
 //! searches need no other canonical form (and computing one for every
 //! position met would cost a pass over the graph each).
 //!
-//! # Theorems (Berlekamp, Conway and Guy, *Winning Ways*, ch. 7; seed note `000` §3.2)
+//! # Theorems (Berlekamp, Conway and Guy, *Winning Ways*, ch. 7)
 //! - **Colon principle.** Replacing a branch hung at a vertex by one of the
 //!   same value does not change the value of the whole; so a vertex's branches
 //!   add as a nim-sum, and a branch reached through one edge (a bridge) has the
@@ -30,8 +30,9 @@
 //!
 //! `val(C) = (|E(C)| mod 2) xor (xor over bridges (C, D) below C of (val(D) + 1))`,
 //!
-//! the ground's component giving the value of the game. The seed note's cactus
-//! rule (an even cycle fuses to a vertex, an odd one to a vertex with one edge)
+//! the ground's component giving the value of the game. The cactus
+//! rule of the fusion principle (Winning Ways ch. 7: an even cycle fuses to a
+//! vertex, an odd one to a vertex with one edge)
 //! is the special case of a component that is a cycle.
 //!
 //! # The moves to a given value
@@ -1520,7 +1521,7 @@ mod tests {
         }
     }
 
-    /// The seed note's cactus rule: an even cycle fuses to a vertex, an odd
+    /// The cactus rule (Winning Ways ch. 7): an even cycle fuses to a vertex, an odd
     /// one to a vertex with one pendant edge; then the colon principle.
     #[test]
     fn cacti_follow_the_seed_rule() {

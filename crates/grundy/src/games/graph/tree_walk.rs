@@ -1,4 +1,4 @@
-//! The tree walk of seed note `000` (§3.3.3): `tree_walk(GRAPH, s)` and
+//! The tree walk: `tree_walk(GRAPH, s)` and
 //! `tree_walk(GRAPH)`.
 //!
 //! # Rules
@@ -12,8 +12,8 @@
 //! # Theory
 //! This is undirected vertex geography on the comparability graph of the tree
 //! (every ancestor-descendant pair is an edge), so the player to move from `s`
-//! wins iff `s` is in every maximum matching of the vertices left (seed note
-//! `000` §3.3.1; the same argument as for [`super::geography`]). The
+//! wins iff `s` is in every maximum matching of the vertices left (Fraenkel,
+//! Scheinerman and Ullman 1993; the same argument as for [`super::geography`]). The
 //! comparability graph can have `n^2 / 2` edges, but its maximum matchings
 //! are found greedily from the leaves up (note `000` §3.3.3): a vertex is
 //! adjacent to its whole subtree, and the vertices of its subtree that stay
@@ -435,8 +435,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             an ancestor or a descendant of its vertex, and the vertex it left is deleted. Whoever \
             cannot move loses. tree_walk(GRAPH): the player to move chooses the start s (that is \
             the move), then the other player makes the first jump. Positions after a move are \
-            written tree_walk(GRAPH, s, [d1, ..., dk]) with the deleted vertices. Theory (seed note \
-            000 section 3.3): the player to move wins iff s is in every maximum matching of the \
+            written tree_walk(GRAPH, s, [d1, ..., dk]) with the deleted vertices. Theory (Fraenkel, \
+            Scheinerman and Ullman 1993): the player to move wins iff s is in every maximum matching of the \
             ancestor-descendant graph of the vertices left; those matchings are found greedily \
             from the leaves up, and one more pass down answers every start at once (linear time; \
             `grundy solve --all-starts 'tree_walk(GRAPH)'`). No nimber formula is known: in sums \

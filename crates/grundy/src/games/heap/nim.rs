@@ -88,12 +88,12 @@ fn build_anti_nim(term: &Term, context: &BuildContext<'_>) -> Result<Position, L
     ))
 }
 
-/// Anti-Nim, the seed notes' name for misère Nim: `anti_nim(a, ...)` is
+/// Anti-Nim, the name contest problems give misère Nim: `anti_nim(a, ...)` is
 /// `misere(nim(a, ...))`.
 pub(crate) const ANTI_NIM_ENTRY: GameEntry = GameEntry {
     name: "anti_nim",
     summary: "Nim under misère play: whoever takes the last token loses",
-    rules: "anti_nim(a, b, ...) is misere(nim(a, b, ...)) (seed note 000, Anti-Nim). Bouton's misère \
+    rules: "anti_nim(a, b, ...) is misere(nim(a, b, ...)) (Anti-Nim). Bouton's misère \
             rule, a case of the Anti-SG rule: if some heap has 2 or more tokens, the player to move \
             wins iff the nim-sum is nonzero; if every heap has at most 1, iff the nim-sum is zero. \
             Heaps of any size; the answer is printed as the misere(nim(...)) it stands for.",

@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn a_wide_window_is_found_in_linear_time() {
-        // Windows of 911177 values compared one by one took hours (issue #18).
+        // Windows of 911177 values compared one by one took hours.
         let started = std::time::Instant::now();
         let game = Subtraction::new(vec![911_177, 330_389, 19]);
         assert!(game.periodicity().is_some());
