@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times geography by maximum matchings (issue #14): grundy on random graphs up to
+# Times geography by maximum matchings: grundy on random graphs up to
 # 10^6 edges and a board of 10^6 cells, and networkx's blossom matching (pure
 # Python, Galil's weighted algorithm with maxcardinality) on the same graphs
 # where it finishes, checking that both find the same matching number.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the graph games of `grundy solve` on generated graphs (issue #14), the
+# Times the graph games of `grundy solve` on generated graphs, the
 # whole process: reading the file, the algorithm, and the answer written.
 #
 #   scripts/bench-graphs.sh            # every case, best of 5 runs each

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cram and Chomp: grundy against Piotr Beling's igsolve (issue #15).
+# Cram and Chomp: grundy against Piotr Beling's igsolve.
 # Times each whole process with /usr/bin/time (wall seconds, peak resident KB)
 # and prints both nimbers. igsolve is installed outside the repository:
 #   cargo install --root /tmp/igs-scratch igsolve

@@ -231,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_notes_names_are_aliases() {
+    fn contest_names_are_aliases() {
         use crate::sums::analysis::{SolveOptions, solve};
         let answer = |text: &str| {
             solve(

@@ -1181,9 +1181,9 @@ mod tests {
         assert_eq!(first_wrong, Some(&5));
     }
 
-    /// The seed's count of winning first moves of Fibonacci Nim: every `x` with
+    /// A direct count of winning first moves of Fibonacci Nim: every `x` with
     /// the smallest Zeckendorf term of `n - x` above `2x`.
-    fn seed_fibonacci_count(heap: u64) -> u64 {
+    fn direct_fibonacci_count(heap: u64) -> u64 {
         let mut fibonacci = vec![1u64, 2];
         while *fibonacci.last().unwrap() <= heap {
             let next = fibonacci[fibonacci.len() - 1] + fibonacci[fibonacci.len() - 2];
@@ -1205,14 +1205,14 @@ mod tests {
     }
 
     #[test]
-    fn fibonacci_counts_match_the_seed_method() {
+    fn fibonacci_counts_match_a_direct_count() {
         let game = DynamicSubtraction::fibonacci();
         for heap in (0..3000).chain([10_000, 65_535, 1_000_000]) {
             let count = game
                 .winning_takes(&DynamicPosition::start(big(heap)), 0)
                 .unwrap()
                 .count;
-            assert_eq!(count, big(seed_fibonacci_count(heap)), "n = {heap}");
+            assert_eq!(count, big(direct_fibonacci_count(heap)), "n = {heap}");
         }
     }
 
@@ -1230,7 +1230,7 @@ mod tests {
             big(10_000_000)
         );
         assert!(count.count <= big(representation.distinct.len() as u64));
-        assert_eq!(count.count, big(seed_fibonacci_count(10_000_000)));
+        assert_eq!(count.count, big(direct_fibonacci_count(10_000_000)));
     }
 
     #[test]

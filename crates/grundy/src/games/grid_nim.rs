@@ -46,8 +46,8 @@ use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::SearchError;
 
-/// The nimber of a grid (`grid[row][column]`, row 0 and column 0 being the
-/// seed's 1): the nim-sum of the cells with `row + column` odd.
+/// The nimber of a grid (`grid[row][column]`, row 0 and column 0 being
+/// row 1 and column 1 of the rules): the nim-sum of the cells with `row + column` odd.
 #[must_use]
 pub fn nimber(grid: &[Vec<BigUint>]) -> BigUint {
     let mut sum = BigUint::zero();

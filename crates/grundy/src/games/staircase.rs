@@ -346,7 +346,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             one step i >= 1 down to step i - 1 (step 0 is the floor, out of play). The nimber is \
             the nim-sum a1 xor a3 xor a5 ... of the odd steps (Winning Ways ch. 6); the winning \
             moves lower an odd step, or move coins from an even step onto the odd step below \
-            (the seeds omit these). Steps of any size.",
+            (strategies that lower odd steps only miss these). Steps of any size.",
     syntax: "staircase(a1, ..., an)",
     examples: &[
         "staircase(3, 5, 7)",
@@ -501,8 +501,8 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_strategy_misses_winning_moves_from_even_steps() {
-        // Odd steps only, as the seeds describe: one winning move (from step 3).
+    fn the_odd_steps_strategy_misses_winning_moves_from_even_steps() {
+        // Odd steps only, as the usual strategy describes: one winning move (from step 3).
         let steps = bigs(&[0, 5, 1]);
         let odd_only = winning_moves(&steps)
             .iter()
@@ -758,7 +758,7 @@ pub(crate) const STONES_ENTRY: GameEntry = GameEntry {
     rules: "Stones stand at distinct points p1 < p2 < ... of the non-negative integers. A move slides \
             one stone left to a free point without jumping over the stone on its left. The gaps \
             between stones form a staircase: sliding stone i by c moves c coins from gap i to gap \
-            i + 1, so the game is staircase Nim on the gaps read from the right (seed 002), and the \
+            i + 1, so the game is staircase Nim on the gaps read from the right (Winning Ways ch. 6), and the \
             nimber is the nim-sum of every other gap from the rightmost.",
     syntax: "stones(p1, p2, ..., pn), points in increasing order",
     examples: &[

@@ -5,8 +5,8 @@
 //! A move takes any positive number from one heap, or splits a heap into two
 //! nonempty heaps. The nimber of a heap of `n` is `n` when `n mod 4` is 1 or 2,
 //! `n + 1` when `n mod 4 = 3`, `n - 1` when `n mod 4 = 0` (and 0 for `n = 0`):
-//! `G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3`. The seed's
-//! table (`sg[3] = 4, sg[4] = 3, ...`) agrees. The full sequence and its games
+//! `G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3`. The table
+//! of Winning Ways (`G(3) = 4, G(4) = 3, ...`) agrees. The full sequence and its games
 //! live with the heap games; this is the closed form.
 //!
 //! ## Its moves to a given nimber, counted exactly ([`lasker_moves_to_nimber`])
@@ -32,7 +32,7 @@
 //! # Rest Nim
 //! A move takes at least one counter from one heap and may then split what is
 //! left of that heap into any number of heaps. The nimber of a heap of `n` is `n`
-//! (the seed's proof: the options without splitting give `0..n-1`, and a split
+//! (the proof: the options without splitting give `0..n-1`, and a split
 //! of fewer than `n` counters has a nim-sum at most its sum, below `n`).
 //!
 //! ## Its moves to a given nimber ([`rest_nim_moves_to_nimber`])

@@ -1524,11 +1524,11 @@ mod tests {
     /// The cactus rule (Winning Ways ch. 7): an even cycle fuses to a vertex, an odd
     /// one to a vertex with one pendant edge; then the colon principle.
     #[test]
-    fn cacti_follow_the_seed_rule() {
+    fn cacti_follow_the_cactus_rule() {
         let mut rng = Rng(3);
         for _ in 0..400 {
             // Vertices are made in order; `fused[v]` is the vertex of the
-            // seed's tree that v becomes, `extra[t]` the pendant edges of t,
+            // fused tree that v becomes, `extra[t]` the pendant edges of t,
             // `tree_parent[t]` its parent in that tree.
             let mut edges = Vec::new();
             let mut fused = vec![0u32];
@@ -1558,7 +1558,7 @@ mod tests {
                 edges.push((previous, at));
                 extra[fused[at as usize] as usize] += u64::from(length % 2);
             }
-            // Colon principle on the seed's tree, children made after parents.
+            // Colon principle on the fused tree, children made after parents.
             let mut value: Vec<u64> = extra.iter().map(|&pendants| pendants % 2).collect();
             for t in (1..value.len()).rev() {
                 let p = tree_parent[t] as usize;

@@ -1,6 +1,6 @@
 //! Bash's game: take 1 to `m` tokens from one heap.
 //!
-//! A heap of `n` has nimber `n mod (m + 1)` (seeds 000, 002, 004: the second
+//! A heap of `n` has nimber `n mod (m + 1)` (Winning Ways ch. 4: the second
 //! player answers a take of `k` with `m + 1 − k`). So a single heap is lost for
 //! the player to move iff `m + 1` divides `n`, and the winning move from a heap
 //! takes `n mod (m + 1)`.
@@ -102,7 +102,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     summary: "take 1 to m tokens from one heap",
     rules: "A move takes between 1 and m tokens from a single heap (m >= 1). A heap of n has nimber \
             n mod (m + 1): the second player wins a single heap iff m + 1 divides n, by answering \
-            each take of k with m + 1 - k (Bash's game; seeds 000, 002, 004). Sums use the nim-sum.",
+            each take of k with m + 1 - k (Bash's game, Winning Ways ch. 4). Sums use the nim-sum.",
     syntax: "bash[m](n, ...) or bash[m=M](n, ...)",
     examples: &[
         "bash[3](10)",

@@ -1,10 +1,10 @@
 //! Nim: take any positive number of tokens from one heap.
 //!
-//! Bouton's theorem (Annals of Mathematics 3, 1901; seeds 000, 002): a heap of
+//! Bouton's theorem (Annals of Mathematics 3, 1901): a heap of
 //! `n` has nimber `n`, so a position's nimber is the nim-sum (xor) of its heaps
 //! and the first player wins iff it is nonzero. The winning moves from a
 //! position of nim-sum `X ≠ 0` are the moves on a heap `a` with `a ⊕ X < a`,
-//! leaving `a ⊕ X`: one per such heap (seed 002 counts them the same way).
+//! leaving `a ⊕ X`: one per such heap.
 
 use std::sync::Arc;
 

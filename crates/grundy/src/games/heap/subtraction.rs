@@ -5,8 +5,7 @@
 //! depends only on the previous `max S` values. The sequence is therefore
 //! eventually periodic, and as soon as a window of `max S` consecutive values
 //! repeats, the period is *proven*: everything after a window is determined by
-//! it (Winning Ways ch. 4, "subtraction games"; seed 004 tabulates such a
-//! game). grundy finds the first repeat with Brent's cycle-finding algorithm
+//! it (Winning Ways ch. 4, "subtraction games"). grundy finds the first repeat with Brent's cycle-finding algorithm
 //! and then answers heaps of any size from the period.
 
 use std::fmt::Write as _;

@@ -764,7 +764,7 @@ pub(crate) const LASKER_ENTRY: GameEntry = GameEntry {
     summary: "take any number from a heap, or split a heap in two (Lasker's Nim)",
     rules: "A move removes any positive number of tokens from one heap, or splits a heap into two \
             non-empty heaps. G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 \
-            (Winning Ways ch. 15; seed 002, multi-nim), checked on the computed sequence. Heaps of \
+            (Winning Ways ch. 15; also called multi-nim), checked on the computed sequence. Heaps of \
             any size are answered exactly, winning moves included: G is its own inverse, so at \
             most one removal reaches a nimber, and the splits a + b fall into four classes mod 4 \
             in which G(a) xor G(b) = t becomes x + y = S, x xor y = T, with 2^popcount(T) \
@@ -783,8 +783,8 @@ pub(crate) const REST_NIM_ENTRY: GameEntry = GameEntry {
     name: "rest_nim",
     summary: "take any number from a heap, then split the rest freely",
     rules: "A move removes a positive number of tokens from one heap and may split what remains into \
-            any number of non-empty heaps. G(n) = n: the xor of parts never exceeds their sum (seed \
-            000). Winning moves leave partitions of smaller heaps with a given nim-sum; they are \
+            any number of non-empty heaps. G(n) = n: the xor of parts never exceeds their sum. \
+            Winning moves leave partitions of smaller heaps with a given nim-sum; they are \
             counted by a table of partitions by sum and nim-sum (n^3/2 steps) for heaps up to \
             1024 tokens. Beyond that, a position whose winning moves would need that count \
             stops at this limit (exit 3), its message still giving the winner and the nimber.",
