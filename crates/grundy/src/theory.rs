@@ -3,6 +3,7 @@
 //! every closed form, and remoteness (how long best play lasts).
 
 pub mod game;
+pub mod limits;
 pub mod nimber;
 pub mod remoteness;
 pub mod solver;

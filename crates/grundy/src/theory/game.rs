@@ -51,7 +51,7 @@ pub trait ImpartialGame {
         &self,
         position: &Self::Position,
         moves: &mut Vec<Self::Position>,
-    ) -> Result<(), crate::theory::solver::SearchError> {
+    ) -> Result<(), crate::theory::limits::SearchError> {
         self.moves(position, moves);
         Ok(())
     }
