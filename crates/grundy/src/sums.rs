@@ -7,6 +7,8 @@
 //! closed form are searched through explicit game graphs (the explorer).
 
 pub mod analysis;
+pub mod answer;
+mod disjunctive;
 pub mod entry;
 pub mod every_sg;
 pub(crate) mod explorer;

@@ -69,7 +69,7 @@ use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::lang::{LangError, Term};
-use crate::sums::analysis::{Answer, SearchCost, SolveOptions, WinningMove};
+use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
 use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Group, Position, PositionText};

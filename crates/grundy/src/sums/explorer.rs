@@ -16,9 +16,22 @@ use smallvec::SmallVec;
 
 use crate::family::Part;
 use crate::family::PartKey;
-use crate::sums::analysis::{ProgressHook, SearchProgress};
 use crate::theory::game::ImpartialGame;
 use crate::theory::solver::SearchError;
+
+/// How far the exploration of a search has come, for a progress indicator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// Components explored so far.
+    pub positions: usize,
+    /// Moves stored so far.
+    pub moves: usize,
+    /// The most components the search may store (the state limit).
+    pub limit: usize,
+}
+
+/// Called now and then while a search explores (every 2^16 components).
+pub type ProgressHook = std::sync::Arc<dyn Fn(SearchProgress) + Send + Sync>;
 
 /// A position of a sum of explored components: the node numbers of its
 /// non-terminal components, sorted.

@@ -68,7 +68,8 @@ use num_traits::{One, Zero};
 use crate::family::Part;
 use crate::lang::arguments::integer_param;
 use crate::lang::{LangError, Term};
-use crate::sums::analysis::{Answer, SolveOptions, WinningMove, solve};
+use crate::sums::answer::{Answer, SolveOptions, WinningMove};
+use crate::sums::disjunctive::solve_sum;
 use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
@@ -163,7 +164,7 @@ fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -> Po
 /// Answers a match position: see the [module documentation](self).
 ///
 /// # Errors
-/// As [`solve`] on the start (normal and misère) and on the current round.
+/// As [`crate::analysis::solve`] on the start (normal and misère) and on the current round.
 pub(crate) fn solve_rounds(
     position: &Position,
     rounds: &BigUint,
@@ -175,10 +176,10 @@ pub(crate) fn solve_rounds(
         ..options.clone()
     };
     let analysis = RoundsAnalysis {
-        can_force_win: solve(&Position::sum(Convention::Normal, start.to_vec()), &quick)?
+        can_force_win: solve_sum(&Position::sum(Convention::Normal, start.to_vec()), &quick)?
             .outcome
             .first_player_wins(),
-        can_force_loss: solve(&Position::sum(Convention::Misere, start.to_vec()), &quick)?
+        can_force_loss: solve_sum(&Position::sum(Convention::Misere, start.to_vec()), &quick)?
             .outcome
             .first_player_wins(),
     };
@@ -191,7 +192,7 @@ pub(crate) fn solve_rounds(
         Convention::Normal
     };
     let current = Position::sum(convention, position.groups.clone());
-    let answer = solve(&current, options)?;
+    let answer = solve_sum(&current, options)?;
     let winning_moves = answer
         .winning_moves
         .iter()
@@ -299,6 +300,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sums::analysis::solve;
     use rustc_hash::FxHashMap;
 
     struct Subtraction(Vec<u32>);

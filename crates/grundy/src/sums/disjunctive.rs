@@ -1,0 +1,641 @@
+//! Plain disjunctive sums, under normal play by the Sprague-Grundy theorem and
+//! under misère play by a search of the whole sum (see [`crate::analysis`] for
+//! the theorem and its sources). `every(...)` and `rounds[k](...)` are played
+//! elsewhere ([`crate::sums::every_sg`], [`crate::sums::rounds`]).
+
+use std::collections::BTreeSet;
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use crate::family::{Part, PositionSearch, SearchedNimbers};
+use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
+use crate::sums::explorer::Explorer;
+use crate::sums::explorer::{GraphGame, SlotGame};
+use crate::sums::position::{Position, PositionText};
+use crate::theory::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::solver::{Budget, SearchError, Solver};
+
+/// How a component's nimber is known.
+enum Known {
+    Theory(BigUint),
+    Node(u32),
+    /// Found by the family's own search, with every option's nimber.
+    Searched(SearchedNimbers<Part>),
+    /// Found by the family's own search, which is kept to find the moves to a
+    /// given nimber afterwards.
+    Searching(Box<dyn PositionSearch<Part>>, BigUint),
+}
+
+/// Answers a plain sum (no `every(...)` or `rounds[k](...)`) under its convention.
+///
+/// # Errors
+/// As [`crate::analysis::solve`].
+pub(crate) fn solve_sum(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<Answer, SearchError> {
+    match position.convention {
+        Convention::Normal => solve_normal(position, options),
+        Convention::Misere => solve_misere(position, options),
+    }
+}
+
+/// The most components the search for the nimber of a lone component whose
+/// outcome is known by theory explores (a tenth of a second or so), within the
+/// state limit: the answer is already exact without it, and for the walking
+/// games on large graphs the search is hopeless, so it must give up fast.
+const ALONE_NIMBER_SEARCH_LIMIT: usize = 1 << 16;
+
+/// A position of one component whose outcome and winning moves are known by
+/// theory though its nimber may not be: the nimber is 0 for a P-position, and
+/// otherwise found by a bounded search of the component alone, or said to be
+/// unknown and why.
+fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
+    let [group] = position.groups.as_slice() else {
+        return None;
+    };
+    let [part] = group.parts.as_slice() else {
+        return None;
+    };
+    if part.nimber_by_theory().is_some() {
+        return None;
+    }
+    let alone = part.outcome_by_theory(options.max_moves)?;
+    let mut notes = Vec::new();
+    let nimber = if alone.outcome == Outcome::PreviousPlayerWins {
+        Some(BigUint::zero())
+    } else {
+        let budget = Budget {
+            states: options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT),
+            ..options.budget()
+        };
+        let searched = match part.nimbers_by_search(options.budget()) {
+            Some(found) => found.map(|found| found.nimber),
+            None => nimber_by_search(part, budget).map(BigUint::from),
+        };
+        match searched {
+            Ok(nimber) => Some(nimber),
+            Err(error) => {
+                notes.push(format!(
+                    "the nimber has no closed form and was not searched: {error} \
+                     (the outcome and the winning moves are exact)"
+                ));
+                None
+            }
+        }
+    };
+    let moves: Vec<WinningMove> = alone
+        .winning
+        .listed
+        .into_iter()
+        .take(options.max_moves)
+        .map(|leaves| WinningMove::in_component(part, 0, 0, leaves))
+        .collect();
+    let truncated = alone.winning.count > BigUint::from(moves.len());
+    Some(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "normal",
+        outcome: alone.outcome,
+        nimber,
+        winning_moves: moves,
+        winning_move_count: alone.winning.count,
+        moves_counted: true,
+        truncated,
+        method: alone.method.to_owned(),
+        notes,
+        search: SearchCost::default(),
+    })
+}
+
+/// The nimber of one component by search of its game graph alone, storing at
+/// most `budget.states` components within `budget.bytes` (the graph and the
+/// solver each).
+///
+/// # Errors
+/// As [`Explorer::explore`] and [`Solver::nimber`].
+fn nimber_by_search(part: &Part, budget: Budget) -> Result<u32, SearchError> {
+    let mut explorer = Explorer::new(budget.states).with_memory_limit(budget.bytes);
+    let id = explorer.explore(part)?;
+    let game = GraphGame::new(&explorer);
+    let mut solver = Solver::new(&game).with_budget(budget, budget.states);
+    solver.nimber(&explorer.multiset([id]))
+}
+
+/// A misère sum whose components all know their nimbers by theory and satisfy
+/// the Anti-SG condition: the Anti-SG rule (Bouton's rule for misère Nim,
+/// generalized; see [`crate::sums::misere`]) answers it. A move of a component
+/// of nimber `n` to nimber `t` wins iff the sum after it is a loss by the rule;
+/// only `t` in `{n xor X, 0, 1}` can be, so those are counted by theory.
+fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> {
+    let mut nimbers = Vec::new();
+    for group in &position.groups {
+        for part in &group.parts {
+            if !part.satisfies_anti_sg_condition() {
+                return None;
+            }
+            nimbers.push(part.nimber_by_theory()?.0);
+        }
+    }
+    let one = BigUint::from(1u8);
+    let total = nimbers.iter().fold(BigUint::zero(), |x, n| x ^ n);
+    let big = nimbers.iter().filter(|n| **n > one).count();
+    let outcome = crate::sums::misere::anti_sg_outcome(&nimbers);
+    let mut moves = Vec::new();
+    let mut count = BigUint::zero();
+    let mut index = 0;
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            let nimber = &nimbers[index];
+            index += 1;
+            let mut targets = vec![nimber ^ &total, BigUint::zero(), one.clone()];
+            targets.sort();
+            targets.dedup();
+            for target in targets.into_iter().filter(|t| t != nimber) {
+                let total_after = &total ^ nimber ^ &target;
+                let big_after = big - usize::from(*nimber > one) + usize::from(target > one);
+                let loses_after = if total_after.is_zero() {
+                    big_after > 0
+                } else {
+                    big_after == 0
+                };
+                if !loses_after {
+                    continue;
+                }
+                let room = options.max_moves.saturating_sub(moves.len());
+                let found = part.moves_to_nimber_by_theory(&target, room)?;
+                count += found.count;
+                for leaves in found.listed.into_iter().take(room) {
+                    moves.push(WinningMove::in_component(part, g, i, leaves));
+                }
+            }
+        }
+    }
+    let truncated = count > BigUint::from(moves.len());
+    Some(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Misere,
+        play: "misere",
+        outcome,
+        nimber: None,
+        winning_moves: moves,
+        winning_move_count: count,
+        moves_counted: true,
+        truncated,
+        method: "anti-sg rule".to_owned(),
+        notes: Vec::new(),
+        search: SearchCost::default(),
+    })
+}
+
+fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(answer) = solve_alone(position, options) {
+        return Ok(answer);
+    }
+    let mut explorer = options.explorer();
+    let mut methods = BTreeSet::new();
+    let mut known = Vec::with_capacity(position.groups.len());
+    for group in &position.groups {
+        let mut parts = Vec::with_capacity(group.parts.len());
+        for part in &group.parts {
+            parts.push(match part.nimber_by_theory() {
+                Some((nimber, method)) => {
+                    methods.insert(method);
+                    Known::Theory(nimber)
+                }
+                None => {
+                    methods.insert("search");
+                    if let Some(mut search) = part.position_search(options.budget()) {
+                        let nimber = search.nimber()?;
+                        Known::Searching(search, nimber)
+                    } else {
+                        match part.nimbers_by_search(options.budget()) {
+                            Some(found) => Known::Searched(found?),
+                            None => Known::Node(explorer.explore(part)?),
+                        }
+                    }
+                }
+            });
+        }
+        known.push(parts);
+    }
+    let game = GraphGame::new(&explorer);
+    let mut solver = options.solver(&game, options.max_states);
+    let mut nimbers = Vec::with_capacity(known.len());
+    let mut total = BigUint::zero();
+    for parts in &known {
+        let mut group_nimbers = Vec::with_capacity(parts.len());
+        for known in parts {
+            let nimber = match known {
+                Known::Theory(nimber) => nimber.clone(),
+                Known::Node(id) => solver.nimber(&explorer.multiset([*id]))?.into(),
+                Known::Searched(found) => found.nimber.clone(),
+                Known::Searching(_, nimber) => nimber.clone(),
+            };
+            total ^= &nimber;
+            group_nimbers.push(nimber);
+        }
+        nimbers.push(group_nimbers);
+    }
+    let mut moves = Vec::new();
+    let mut count = BigUint::zero();
+    let mut uncounted = Vec::new();
+    let mut listing = Listing::new(options);
+    if !options.winning_moves && !total.is_zero() {
+        uncounted
+            .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
+    } else if !total.is_zero() {
+        for (g, group) in position.groups.iter().enumerate() {
+            for (i, part) in group.parts.iter().enumerate() {
+                let target = &nimbers[g][i] ^ &total;
+                let room = listing.room(part, options.max_moves.saturating_sub(moves.len()));
+                let (found, listed) = match &mut known[g][i] {
+                    Known::Node(id) => {
+                        let mut found = 0u64;
+                        let mut listed = Vec::new();
+                        for (index, option) in explorer.options(*id).iter().enumerate() {
+                            let value =
+                                solver.nimber(&explorer.multiset(option.iter().copied()))?;
+                            if BigUint::from(value) == target {
+                                found += 1;
+                                if listed.len() < room {
+                                    listed.push(explorer.leaves(*id, index)?);
+                                }
+                            }
+                        }
+                        (BigUint::from(found), listed)
+                    }
+                    Known::Searched(found) => {
+                        let winning = found.options.iter().filter(|(_, n)| *n == target);
+                        let listed = winning.clone().take(room).map(|(l, _)| l.clone()).collect();
+                        (BigUint::from(winning.count()), listed)
+                    }
+                    Known::Searching(search, _) => {
+                        let found = search.moves_to_nimber(&target, room)?;
+                        (found.count, found.listed)
+                    }
+                    Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
+                        Ok(found) => found,
+                        Err(SearchError::CountLimit { refusal, .. }) => {
+                            let reason = refusal.reason;
+                            // The outcome and nimber stand; only this
+                            // component's moves go uncounted, and the answer
+                            // says so.
+                            uncounted.push(format!(
+                                "the winning moves of {}({}) were not counted: {reason}",
+                                group.head,
+                                arguments_of(part)
+                            ));
+                            continue;
+                        }
+                        Err(other) => return Err(other),
+                    },
+                };
+                listing.listed(listed.len(), &found);
+                count += found;
+                for leaves in listed {
+                    moves.push(WinningMove::in_component(part, g, i, leaves));
+                }
+            }
+        }
+    }
+    let method = if methods.is_empty() {
+        // No component: the player to move cannot move and loses.
+        "empty sum: no move".to_owned()
+    } else if methods.len() == 1 {
+        methods.into_iter().next().unwrap_or("search").to_owned()
+    } else {
+        format!(
+            "nim-sum of {}",
+            methods.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    };
+    let truncated = count > BigUint::from(moves.len());
+    let search = SearchCost::of(&explorer, &solver);
+    Ok(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "normal",
+        outcome: if total.is_zero() {
+            Outcome::PreviousPlayerWins
+        } else {
+            Outcome::NextPlayerWins
+        },
+        nimber: Some(total),
+        winning_moves: moves,
+        winning_move_count: count,
+        moves_counted: uncounted.is_empty(),
+        truncated,
+        method,
+        notes: uncounted.into_iter().chain(listing.note()).collect(),
+        search,
+    })
+}
+
+/// The share of the memory limit that the winning moves listed in an answer
+/// may hold: a quarter, the rest being the searches'.
+const LISTED_MOVES_SHARE: u64 = 4;
+
+/// The memory the winning moves listed in an answer hold, kept within
+/// [`LISTED_MOVES_SHARE`] of the memory limit: a move of a component holds a
+/// whole new position of it, so a component of a million steps (staircase
+/// Nim) costs tens of megabytes a move, and the moves listed stop before they
+/// fill the memory (the count stays exact; a note says why fewer are listed).
+struct Listing {
+    bytes_left: u64,
+    /// The bytes a move of the component asked about last holds, by estimate.
+    move_bytes: u64,
+    /// Whether a component listed fewer moves than asked for lack of memory.
+    cut: bool,
+    room_asked: usize,
+}
+
+impl Listing {
+    fn new(options: &SolveOptions) -> Self {
+        Self {
+            bytes_left: options.max_memory / LISTED_MOVES_SHARE,
+            move_bytes: 0,
+            cut: false,
+            room_asked: 0,
+        }
+    }
+
+    /// How many of the `room` moves still wanted `part`'s moves may list.
+    fn room(&mut self, part: &Part, room: usize) -> usize {
+        self.room_asked = room;
+        if room == 0 {
+            return 0;
+        }
+        // A position's values take about 8 times its text (a 7-digit step, a
+        // 32-byte big integer), and a move holds a vector of components.
+        self.move_bytes = 8 * arguments_of(part).len() as u64 + 64;
+        let affordable = self.bytes_left / self.move_bytes;
+        room.min(usize::try_from(affordable).unwrap_or(usize::MAX))
+    }
+
+    /// Counts `listed` moves of the component asked about last, of `found`.
+    fn listed(&mut self, listed: usize, found: &BigUint) {
+        self.bytes_left = self
+            .bytes_left
+            .saturating_sub(listed as u64 * self.move_bytes);
+        if listed < self.room_asked && *found > BigUint::from(listed) {
+            self.cut = true;
+        }
+    }
+
+    fn note(&self) -> Option<String> {
+        self.cut.then(|| {
+            "fewer winning moves are listed than --max-moves allows: each holds a whole \
+             position this large, and the moves listed may hold at most a quarter of the \
+             memory limit (the count is exact; --max-memory BYTES lists more)"
+                .to_owned()
+        })
+    }
+}
+
+/// A component's arguments as printed.
+fn arguments_of(part: &Part) -> String {
+    let mut text = String::new();
+    part.write_arguments(&mut text);
+    text
+}
+
+/// The moves of a component whose nimber is known by theory to positions of
+/// nimber `target`: by theory if the component has one, otherwise by
+/// enumerating its moves and valuing each result, unless theory says they are
+/// too many ([`SearchError::CountLimit`]).
+fn moves_to_nimber(
+    part: &Part,
+    target: &BigUint,
+    room: usize,
+    options: &SolveOptions,
+) -> Result<(BigUint, Vec<Vec<Part>>), SearchError> {
+    if let Some(theory) = part.moves_to_nimber_by_theory(target, room) {
+        return Ok((theory.count, theory.listed));
+    }
+    if let Some(refusal) = part.moves_to_nimber_refusal(target) {
+        return Err(SearchError::CountLimit {
+            refusal,
+            nimber: None,
+        });
+    }
+    if let Some(mut search) = part.position_search(options.budget()) {
+        let found = search.moves_to_nimber(target, room)?;
+        return Ok((found.count, found.listed));
+    }
+    let mut found = 0u64;
+    let mut listed = Vec::new();
+    for to in part.moves(options.max_states)? {
+        let mut value = BigUint::zero();
+        for piece in &to {
+            value ^= match piece.nimber_by_theory() {
+                Some((nimber, _)) => nimber,
+                None => nimber_by_search(piece, options.budget())?.into(),
+            };
+        }
+        if &value == target {
+            found += 1;
+            if listed.len() < room {
+                listed.push(to);
+            }
+        }
+    }
+    Ok((found.into(), listed))
+}
+
+/// The largest mixed-radix numbering of a misère sum kept in dense arrays:
+/// 8 slots (32 bytes) per position the search may store, so that a sum of
+/// 7.9 million numbered positions is searched through arrays within the
+/// default limit while the positions actually stored stay bounded by it; and
+/// no more than a quarter of the memory budget (4 bytes a slot, in up to
+/// three tables).
+fn dense_slots(options: &SolveOptions) -> usize {
+    let by_memory = usize::try_from(options.max_memory / 16).unwrap_or(usize::MAX);
+    options.max_states.saturating_mul(8).min(by_memory)
+}
+
+fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(answer) = solve_anti_sg(position, options) {
+        return Ok(answer);
+    }
+    let mut explorer = options.explorer();
+    let mut roots = Vec::with_capacity(position.component_count());
+    for group in &position.groups {
+        for part in &group.parts {
+            roots.push(explorer.explore(part)?);
+        }
+    }
+    if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options)) {
+        return search_misere(
+            position,
+            options,
+            &explorer,
+            &roots,
+            &game,
+            &start,
+            |slot, option| game.after(start, slot, option),
+        );
+    }
+    let game = GraphGame::new(&explorer);
+    let start = explorer.multiset(roots.iter().copied());
+    search_misere(
+        position,
+        options,
+        &explorer,
+        &roots,
+        &game,
+        &start,
+        |slot, option| {
+            let rest = roots
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != slot)
+                .map(|(_, &id)| id);
+            let leaves = explorer.options(roots[slot])[option].iter().copied();
+            explorer.multiset(rest.chain(leaves))
+        },
+    )
+}
+
+/// A misère search that stores more than this fraction of its state limit
+/// warns that the positions after its winning moves, solved on their own,
+/// may not fit the limit.
+const RESEARCH_WARNING_SHARE: usize = 20;
+
+/// Searches a misère sum as one game and lists its winning moves: `after(slot,
+/// option)` is the position after move `option` of component `slot` (numbered
+/// over all groups), in the explorer's move order.
+fn search_misere<G: ImpartialGame>(
+    position: &Position,
+    options: &SolveOptions,
+    explorer: &Explorer,
+    roots: &[u32],
+    game: &G,
+    start: &G::Position,
+    after: impl Fn(usize, usize) -> G::Position,
+) -> Result<Answer, SearchError> {
+    let mut solver = options.solver(game, dense_slots(options));
+    let outcome = solver.misere_outcome(start)?;
+    let mut moves = Vec::new();
+    let mut count = 0u64;
+    if outcome == Outcome::NextPlayerWins {
+        let mut slot = 0;
+        for (g, group) in position.groups.iter().enumerate() {
+            for (i, part) in group.parts.iter().enumerate() {
+                for option in 0..explorer.options(roots[slot]).len() {
+                    if solver.misere_outcome(&after(slot, option))? == Outcome::PreviousPlayerWins {
+                        count += 1;
+                        if moves.len() < options.max_moves {
+                            let leaves = explorer.leaves(roots[slot], option)?;
+                            moves.push(WinningMove::in_component(part, g, i, leaves));
+                        }
+                    }
+                }
+                slot += 1;
+            }
+        }
+    }
+    let truncated = count > moves.len() as u64;
+    let search = SearchCost::of(explorer, &solver);
+    let mut notes = Vec::new();
+    // A position after a winning move was decided here with the tables of the
+    // whole search; searched on its own, in another order, it can need far
+    // more positions (a misère search has no sum rule to cut it down).
+    if count > 0 && search.positions_stored > options.max_states / RESEARCH_WARNING_SHARE {
+        notes.push(format!(
+            "the positions after the winning moves were decided within this search, which \
+             stored {} of the {} positions allowed; solved on its own, such a position is \
+             searched afresh and may need more (raise --max-states N then)",
+            search.positions_stored, options.max_states
+        ));
+    }
+    Ok(Answer {
+        position: PositionText::new(position),
+        convention: Convention::Misere,
+        play: "misere",
+        outcome,
+        nimber: None,
+        winning_moves: moves,
+        winning_move_count: count.into(),
+        moves_counted: true,
+        truncated,
+        method: "misère search".to_owned(),
+        notes,
+        search,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::build;
+    use crate::lang::parse;
+
+    /// The slot game (mixed-radix numbers, dense tables) and the graph game
+    /// (sorted multisets, hash tables) must agree on every misère sum.
+    #[test]
+    fn both_misere_representations_agree() {
+        let options = SolveOptions::default();
+        for a in 0..7 {
+            for b in 0..7 {
+                for c in 0..5 {
+                    let text = format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + nim({c}, 2))");
+                    let position = build(&parse(&text).unwrap()).unwrap();
+                    let mut explorer = options.explorer();
+                    let mut roots = Vec::new();
+                    for group in &position.groups {
+                        for part in &group.parts {
+                            roots.push(explorer.explore(part).unwrap());
+                        }
+                    }
+                    let (slots, start) =
+                        SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
+                    let by_slots = search_misere(
+                        &position,
+                        &options,
+                        &explorer,
+                        &roots,
+                        &slots,
+                        &start,
+                        |s, o| slots.after(start, s, o),
+                    )
+                    .unwrap();
+                    let graph = GraphGame::new(&explorer);
+                    let by_graph = search_misere(
+                        &position,
+                        &options,
+                        &explorer,
+                        &roots,
+                        &graph,
+                        &explorer.multiset(roots.iter().copied()),
+                        |slot, option| {
+                            let rest = roots
+                                .iter()
+                                .enumerate()
+                                .filter(|&(i, _)| i != slot)
+                                .map(|(_, &id)| id);
+                            explorer.multiset(
+                                rest.chain(explorer.options(roots[slot])[option].iter().copied()),
+                            )
+                        },
+                    )
+                    .unwrap();
+                    assert_eq!(by_slots.outcome, by_graph.outcome, "{text}");
+                    assert_eq!(
+                        by_slots.winning_move_count, by_graph.winning_move_count,
+                        "{text}"
+                    );
+                    let targets = |answer: &Answer| -> Vec<String> {
+                        answer
+                            .winning_moves
+                            .iter()
+                            .map(|m| answer.target(m))
+                            .collect()
+                    };
+                    assert_eq!(targets(&by_slots), targets(&by_graph), "{text}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! What a search may take and why it stops: the budgets ([`Limit`], [`Budget`])
+//! and the errors of a search ([`SearchError`], [`Refusal`]).
+//!
+//! They sit below the game and the solver, which both speak of them: a game's
+//! moves may refuse (`ImpartialGame::try_moves`), and the
+//! solver stops at its budget.
+
+/// A budget an answer can run out of. The library names the budget; the
+/// command line names the flag that raises it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The positions a search may store.
+    States,
+    /// The estimated steps the values of a heap rule may take to compute.
+    Work,
+    /// The estimated bytes those values may take.
+    Memory,
+    /// The largest heap whose values are computed when no period is proven.
+    LargestHeap,
+    /// The decimal digits an integer of the input may have.
+    Digits,
+}
+
+/// Why some part of an answer is out of reach, in words, and which budgets
+/// would bring it in reach (none when no budget does: a fixed limit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What is refused and why, in words (no flag names).
+    pub reason: String,
+    /// The budgets that raise the limit reached, if any.
+    pub raised_by: Vec<Limit>,
+}
+
+impl Refusal {
+    /// A refusal that `raised_by` would lift.
+    pub fn new(reason: impl Into<String>, raised_by: &[Limit]) -> Self {
+        Self {
+            reason: reason.into(),
+            raised_by: raised_by.to_vec(),
+        }
+    }
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The transposition table reached its size limit (or an explored game
+    /// graph its limit of moves, four per position allowed).
+    #[error("the search reached its limit of {limit} stored positions")]
+    StateLimit {
+        /// The limit that was reached.
+        limit: usize,
+    },
+    /// The search's tables, keys and pending moves reached its memory budget
+    /// (bytes, counted as the search grows; see the solver's `with_memory_limit`).
+    #[error("the search reached its memory limit of {limit} bytes")]
+    MemoryLimit {
+        /// The limit that was reached, in bytes.
+        limit: u64,
+    },
+    /// A position can be reached from itself, so the game is not finite and has
+    /// no nimber in the ordinary sense.
+    #[error("a position can be reached from itself: the game is not finite (loopy)")]
+    Cycle,
+    /// The winning moves of a position cannot be counted: a component has too
+    /// many moves to enumerate and grundy's theory for it counts only up to a
+    /// fixed size (Rest Nim beyond 1024 tokens). No budget raises it.
+    #[error("the winning moves cannot be counted: {}", refusal.reason)]
+    CountLimit {
+        /// Which component, the limit, and what raises it.
+        refusal: Refusal,
+        /// The nimber of the whole position, when it was known before counting.
+        nimber: Option<num_bigint::BigUint>,
+    },
+    /// A component's nimber needs more work than grundy does while building a
+    /// position (the Grundy values of a costly heap rule up to a large heap), and a
+    /// search could not replace it.
+    #[error("{}", refusal.reason)]
+    TheoryLimit {
+        /// Which component, the work it needs, the limit, and what raises it.
+        refusal: Refusal,
+    },
+    /// A game's script (a `script[...]` term) failed: it raised an error, returned
+    /// something that is not a position, or broke a rule its use needs. The message
+    /// names the script, its line and the position it was called with.
+    #[error("{message}")]
+    Script {
+        /// What went wrong, in words.
+        message: String,
+    },
+}
+
+/// The default budget of stored positions: about 1 GiB for small positions.
+pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
+
+/// What one search may use: positions stored and bytes held. Searches check
+/// both as they grow and stop with [`SearchError::StateLimit`] or
+/// [`SearchError::MemoryLimit`], so a limit stops the work, not only the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// The most positions a search may store.
+    pub states: usize,
+    /// The most bytes a search may hold.
+    pub bytes: u64,
+}
+
+impl Budget {
+    /// No limit at all: for tests and for callers that bound the work otherwise.
+    pub const UNLIMITED: Self = Self {
+        states: usize::MAX,
+        bytes: u64::MAX,
+    };
+
+    /// A budget of `states` positions and no byte limit.
+    #[must_use]
+    pub const fn states(states: usize) -> Self {
+        Self {
+            states,
+            bytes: u64::MAX,
+        }
+    }
+
+    /// The positions a search storing `bytes_per_position` bytes for each may
+    /// keep: the state limit, or fewer when the bytes run out first.
+    #[must_use]
+    pub fn positions(self, bytes_per_position: usize) -> usize {
+        let by_bytes = self.bytes / (bytes_per_position.max(1) as u64);
+        self.states
+            .min(usize::try_from(by_bytes).unwrap_or(usize::MAX))
+    }
+
+    /// Runs a search that counts positions, not bytes, with the positions
+    /// this budget allows at `bytes_per_position` each ([`Budget::positions`]);
+    /// when it stops at that limit and the bytes were what set it, the error
+    /// is the memory limit's.
+    ///
+    /// # Errors
+    /// The search's, with the state limit turned into the memory limit when
+    /// the bytes bound it.
+    pub fn search_positions<T>(
+        self,
+        bytes_per_position: usize,
+        search: impl FnOnce(usize) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        let positions = self.positions(bytes_per_position);
+        search(positions).map_err(|error| match error {
+            SearchError::StateLimit { .. } if positions < self.states => {
+                SearchError::MemoryLimit { limit: self.bytes }
+            }
+            other => other,
+        })
+    }
+
+    /// `Ok` when `bytes` fit the budget, else [`SearchError::MemoryLimit`]:
+    /// for searches that know their size before they allocate it.
+    ///
+    /// # Errors
+    /// [`SearchError::MemoryLimit`] when `bytes` exceed the budget.
+    pub const fn check_bytes(self, bytes: u64) -> Result<(), SearchError> {
+        if bytes > self.bytes {
+            Err(SearchError::MemoryLimit { limit: self.bytes })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The error for a search that needs more than this budget allows: the
+    /// memory limit when `bytes` exceed it, the state limit otherwise.
+    #[must_use]
+    pub const fn exceeded(self, bytes: u64) -> SearchError {
+        if bytes > self.bytes {
+            SearchError::MemoryLimit { limit: self.bytes }
+        } else {
+            SearchError::StateLimit { limit: self.states }
+        }
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self::states(DEFAULT_STATE_LIMIT)
+    }
+}
