@@ -9,6 +9,7 @@ mod commands;
 mod deadline;
 mod failure;
 mod interrupt;
+mod limits;
 mod math;
 
 use std::io::{self, Write};

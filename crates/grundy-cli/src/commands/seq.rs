@@ -20,7 +20,7 @@ use grundy::games::heap::take_and_break::parse_rule;
 use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
-    Progress, Proof, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
+    Progress, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
     find_periodicity, find_unproven_periodicity, read_values, save_to_file, until_proven,
     write_values,
 };
@@ -28,12 +28,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::failure::{Failure, print_error};
+use crate::limits::Budget;
 
 /// The furthest heap the period is looked for without --until-proven (when N is
 /// smaller).
 const DEFAULT_PERIOD_REACH: usize = 1 << 14;
-/// The default work limit, in steps: a few seconds.
-const DEFAULT_MAX_WORK: u64 = 300_000_000;
 /// Values computed first, as the period search would.
 const FIRST_HEAPS: usize = 1 << 8;
 /// Values computed first to predict the cost of the rest (see [`CostModel`]).
@@ -99,17 +98,8 @@ pub struct Args {
     /// every option: the reference).
     #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
-    /// The most memory the command may use, as estimated before it starts (the values,
-    /// the engine's tables and about 6 MiB for the program itself): bytes, or with a
-    /// suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
-    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
-    max_memory: u64,
-    /// The most work the computation may do, as estimated before it starts, in
-    /// steps (a split looked at, or a 64-bit word of a value set read; 10^8 take
-    /// about a second). Only work beyond linear is counted: codes leaving three
-    /// heaps, and Rest Nim and splits under --method plain.
-    #[arg(long, value_name = "STEPS", default_value_t = DEFAULT_MAX_WORK)]
-    max_work: u64,
+    #[command(flatten)]
+    budget: Budget,
 }
 
 /// Reads a heap size (`-n N`, `--max-heap N`): a non-negative decimal integer of any
@@ -123,34 +113,6 @@ fn parse_heap(text: &str) -> Result<usize, String> {
     }
     // clap's message quotes the value already: `invalid value '-5' for '-n <N>': ...`.
     Err("a heap is a non-negative integer (0, 1, 2, ...), e.g. -n 100".to_owned())
-}
-
-/// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
-/// 1024; `KiB`, `MB`, ... are read the same).
-pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
-    let trimmed = text.trim();
-    let digits_end = trimmed
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(trimmed.len());
-    let (digits, suffix) = trimmed.split_at(digits_end);
-    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 0,
-        "K" | "KB" | "KIB" => 10,
-        "M" | "MB" | "MIB" => 20,
-        "G" | "GB" | "GIB" => 30,
-        "T" | "TB" | "TIB" => 40,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"
-            ));
-        }
-    };
-    let number: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"))?;
-    number
-        .checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{text}` is more than 2^64 bytes"))
 }
 
 /// Bytes for people: `1.5 GiB`.
@@ -679,7 +641,7 @@ impl Drop for Bar {
 pub fn run(args: &Args) -> Result<(), Failure> {
     // Ctrl-C stops the values between two progress reports; what is computed is kept.
     crate::interrupt::keep_partial_results();
-    if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.max_work) {
+    if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.budget.max_work) {
         let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
         return run_script(args, &script, &rule_text);
     }
@@ -700,7 +662,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         )));
     }
     // A zero limit allows nothing: refused, rather than read as "no limit".
-    if args.max_memory == 0 {
+    if args.budget.max_memory == 0 {
         return Err(Failure::Limit(
             "error: --max-memory 0 leaves no memory to compute with; raise it with --max-memory BYTES (e.g. --max-memory 512M)".to_owned(),
         ));
@@ -711,8 +673,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         ));
     }
     let limits = Cost {
-        bytes: args.max_memory,
-        steps: args.max_work,
+        bytes: args.budget.max_memory,
+        steps: args.budget.max_work,
     };
     // The period is looked for past N (the values printed stay 0..=N): a little
     // way by default, as far as --max-heap with --until-proven.
@@ -1026,32 +988,8 @@ fn write_json(
         out,
         ",\"period\":{period},\"preperiod\":{preperiod},\"saltus\":{saltus},\"proven\":{proven},\"computed\":{},\"proof\":{}}}",
         values.len(),
-        json!(periodicity.map_or_else(|| "none".to_owned(), proof_text))
+        json!(periodicity.map_or_else(|| "none".to_owned(), |p| p.proof.describe()))
     )
-}
-
-fn proof_text(periodicity: &Periodicity) -> String {
-    match periodicity.proof {
-        Proof::Unproven => "seen in the computed values only, not proven".to_owned(),
-        Proof::GuySmith { checked } => {
-            format!("Guy-Smith periodicity theorem, checked on heaps 0..{checked}")
-        }
-        Proof::SubtractionWindow { checked } => {
-            format!(
-                "a repeated window of max(S) values (subtraction game), checked on heaps 0..{checked}"
-            )
-        }
-        Proof::LevelTest { checked } => format!(
-            "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..{checked}"
-        ),
-        Proof::AutomatonTest { checked } => format!(
-            "arithmetic periodicity by grundy's automaton test, checked on heaps 0..{checked}"
-        ),
-        Proof::WindowTest { checked } => format!(
-            "arithmetic periodicity by grundy's window test (all-but subtraction), checked on heaps 0..{checked}"
-        ),
-        Proof::ClosedForm { theorem } => theorem.to_owned(),
-    }
 }
 
 /// Values in a row of the human form: ten, so that a heap's column is its last digit.
@@ -1113,7 +1051,7 @@ fn write_human(
             };
             writeln!(out, "period {} from heap {}{saltus}", p.period, p.preperiod)?;
             let status = if p.proven() { "proven" } else { "NOT proven" };
-            writeln!(out, "{status}: {}", proof_text(p))
+            writeln!(out, "{status}: {}", p.proof.describe())
         }
         None => writeln!(
             out,

@@ -46,11 +46,18 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
 use self::play::{Budget, TimeUp, message_of, refuse_files};
-use super::seq::parse_bytes;
 use crate::failure::{Failure, report_panic};
+use crate::limits::SearchLimits;
 
-/// Arguments of `grundy serve`.
+/// Arguments of `grundy serve`: the limits of the command line, per request,
+/// with smaller defaults.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("max_states", |arg| arg.default_value("200000")),
+    mut_arg("max_digits", |arg| arg.default_value("1000")),
+    mut_arg("max_work", |arg| arg.default_value("100000000")),
+    mut_arg("max_memory", |arg| arg.default_value("512M"))
+)]
 pub struct Args {
     /// The address to listen on; the default serves this machine only.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
@@ -59,19 +66,10 @@ pub struct Args {
     /// `listening on http://HOST:PORT` once it listens.
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Store at most N positions in one request's search.
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
-    max_states: usize,
-    /// Accept integers of at most N decimal digits.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    max_digits: usize,
-    /// Work allowed for the values of heap games given by rules, in steps
-    /// (10^8 take about a second), for a solve and for `seq`.
-    #[arg(long, value_name = "STEPS", default_value_t = 100_000_000)]
-    max_work: u64,
-    /// Memory allowed for those values: bytes, or with a suffix K, M, G or T.
-    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = parse_bytes)]
-    max_memory: u64,
+    /// The limits of one request (smaller than the command line's: a
+    /// request shares the machine with others).
+    #[command(flatten)]
+    limits: SearchLimits,
     /// The most moves of a position listed with their values.
     #[arg(long, value_name = "N", default_value_t = 300)]
     max_options: usize,
@@ -136,13 +134,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let program = std::env::current_exe()
         .map_err(|e| Failure::Input(format!("error: cannot find this program's path: {e}")))?;
     let server = Arc::new(Server {
-        max_states: args.max_states,
-        max_digits: args.max_digits,
-        build: BuildLimits {
-            work: args.max_work,
-            bytes: args.max_memory,
-            ..BuildLimits::default()
-        },
+        max_states: args.limits.max_states,
+        max_digits: args.limits.max_digits,
+        build: args.limits.build(),
         max_options: args.max_options,
         max_values: args.max_values,
         max_cells: args.max_cells,

@@ -6,14 +6,14 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 
 use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, WinningMove, solve};
-use grundy::catalogue::{BuildLimits, Catalogue, Group, Position, build_with};
+use grundy::catalogue::{Catalogue, Group, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-use super::seq::parse_bytes;
 use crate::failure::Failure;
+use crate::limits::SearchLimits;
 
 /// Arguments of `grundy solve`.
 #[derive(Debug, clap::Args)]
@@ -41,24 +41,8 @@ pub struct Args {
     /// List at most N winning moves (all are counted).
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_moves: usize,
-    /// Store at most N positions in a search.
-    #[arg(long, value_name = "N", default_value_t = grundy::analysis::DEFAULT_MAX_STATES)]
-    max_states: usize,
-    /// Accept integers of at most N decimal digits.
-    #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]
-    max_digits: usize,
-    /// Work allowed for the values of heap games given by rules (octal codes,
-    /// grundy_game, ...) when no period is proven, in estimated steps (10^8 take
-    /// about a second; as `grundy seq --max-work`).
-    #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
-    max_work: u64,
-    /// Memory allowed for those values and for every search (its tables and
-    /// pending moves, counted as it grows): bytes, or with a suffix K, M, G or T.
-    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
-    max_memory: u64,
-    /// Largest heap whose values are computed when no period is proven.
-    #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
-    max_heap: u64,
+    #[command(flatten)]
+    limits: SearchLimits,
     /// With --json, give every winning move's `to` whole, however long the
     /// position. By default a position longer than 10000 bytes gets the compact
     /// form instead: `"to": null` and the changed component alone
@@ -157,10 +141,10 @@ fn unquoted(first: &str, rest: &[String]) -> Failure {
 
 /// `--all-starts`: one line per start vertex.
 fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<(), Failure> {
-    let sum =
-        parse_with_limits(source, args.max_digits).map_err(|e| Failure::language(&e, source))?;
+    let sum = parse_with_limits(source, args.limits.max_digits)
+        .map_err(|e| Failure::language(&e, source))?;
     let every = Catalogue::standard()
-        .every_start(&sum, limits_of(args))
+        .every_start(&sum, args.limits.build())
         .map_err(|e| Failure::language(&e, source))?;
     for (vertex, outcome) in every.outcomes.iter().enumerate() {
         // A P-position's nimber is 0 whether or not a formula gives nimbers.
@@ -202,14 +186,6 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
     Ok(())
 }
 
-fn limits_of(args: &Args) -> BuildLimits {
-    BuildLimits {
-        work: args.max_work,
-        bytes: args.max_memory,
-        largest_heap: args.max_heap,
-    }
-}
-
 /// What an answer was made from, kept to be forgotten rather than freed.
 type Solved = (Answer, Position, Sum);
 
@@ -228,14 +204,12 @@ fn search_spinner() -> Option<ProgressBar> {
 
 /// Answers the position `source`.
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
-    let sum =
-        parse_with_limits(source, args.max_digits).map_err(|e| Failure::language(&e, source))?;
-    let position = build_with(&sum, limits_of(args)).map_err(|e| Failure::language(&e, source))?;
+    let sum = parse_with_limits(source, args.limits.max_digits)
+        .map_err(|e| Failure::language(&e, source))?;
+    let position =
+        build_with(&sum, args.limits.build()).map_err(|e| Failure::language(&e, source))?;
     let spinner = search_spinner();
     let options = SolveOptions {
-        max_moves: args.max_moves,
-        max_states: args.max_states,
-        max_memory: args.max_memory,
         progress: spinner.clone().map(|bar| {
             let hook: ProgressHook = Arc::new(move |progress: SearchProgress| {
                 bar.set_message(format!(
@@ -248,6 +222,7 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
             hook
         }),
         winning_moves: !args.no_moves,
+        ..args.limits.solve_options(args.max_moves)
     };
     let answer = solve(&position, &options);
     if let Some(bar) = spinner {

@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::SolveOptions;
-use grundy::catalogue::{BuildLimits, build_with};
+use grundy::catalogue::build_with;
 use grundy::game::Outcome;
 use grundy::lang::{Template, parse_with_limits};
 use grundy::table::Tabulator;
@@ -19,9 +19,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigInt, BigUint};
 use serde_json::{Value, json};
 
-use super::seq::parse_bytes;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::limits::SearchLimits;
 
 /// Arguments of `grundy table`.
 #[derive(Debug, clap::Args)]
@@ -53,22 +53,8 @@ pub struct Args {
     /// The most cells a table may have.
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     max_cells: u64,
-    /// Store at most N components in the search shared by the whole table.
-    #[arg(long, value_name = "N", default_value_t = grundy::analysis::DEFAULT_MAX_STATES)]
-    max_states: usize,
-    /// Accept integers of at most N decimal digits.
-    #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]
-    max_digits: usize,
-    /// Work allowed for the values of heap games given by rules (as `grundy solve`).
-    #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
-    max_work: u64,
-    /// Memory allowed for those values and for every search (its tables and
-    /// pending moves, counted as it grows): bytes, or with a suffix K, M, G or T.
-    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
-    max_memory: u64,
-    /// Largest heap whose values are computed when no period is proven.
-    #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
-    max_heap: u64,
+    #[command(flatten)]
+    limits: SearchLimits,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -263,17 +249,10 @@ fn compute(
     cells: u64,
 ) -> Result<Table, Failure> {
     interrupt::keep_partial_results();
-    let limits = BuildLimits {
-        work: args.max_work,
-        bytes: args.max_memory,
-        largest_heap: args.max_heap,
-    };
+    let limits = args.limits.build();
     let mut tabulator = Tabulator::new(SolveOptions {
-        max_moves: 0,
-        max_states: args.max_states,
-        max_memory: args.max_memory,
-        progress: None,
         winning_moves: false,
+        ..args.limits.solve_options(0)
     });
     let mut bar = Bar::new(cells);
     let columns = axes.get(1).map_or(1, |a| a.count);
@@ -292,7 +271,7 @@ fn compute(
         }
         let source = template.instantiate(&values);
         let at = |what: String| format!("{what}\nin the cell {}", cell_name(&table.axes, &values));
-        let position = parse_with_limits(&source, args.max_digits)
+        let position = parse_with_limits(&source, args.limits.max_digits)
             .and_then(|sum| build_with(&sum, limits))
             .map_err(|e| relabel(Failure::language(&e, &source), &at))?;
         let cell = if args.outcome {

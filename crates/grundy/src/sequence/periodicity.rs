@@ -119,6 +119,47 @@ pub enum Proof {
     },
 }
 
+impl Proof {
+    /// The method, in a few words, as an answer's `method` names it: "proven
+    /// period (Guy-Smith)", "closed form", ...
+    #[must_use]
+    pub const fn method(&self) -> &'static str {
+        match self {
+            Self::Unproven => "grundy sequence",
+            Self::GuySmith { .. } | Self::SubtractionWindow { .. } => "proven period (Guy-Smith)",
+            Self::LevelTest { .. } => "proven arithmetic period (level test)",
+            Self::AutomatonTest { .. } => "proven arithmetic period (automaton test)",
+            Self::WindowTest { .. } => "proven arithmetic period (window test)",
+            Self::ClosedForm { .. } => "closed form",
+        }
+    }
+
+    /// The proof in a sentence, with the heaps it was checked on: what `grundy
+    /// seq` prints as `proof`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match *self {
+            Self::Unproven => "seen in the computed values only, not proven".to_owned(),
+            Self::GuySmith { checked } => {
+                format!("Guy-Smith periodicity theorem, checked on heaps 0..{checked}")
+            }
+            Self::SubtractionWindow { checked } => format!(
+                "a repeated window of max(S) values (subtraction game), checked on heaps 0..{checked}"
+            ),
+            Self::LevelTest { checked } => format!(
+                "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..{checked}"
+            ),
+            Self::AutomatonTest { checked } => format!(
+                "arithmetic periodicity by grundy's automaton test, checked on heaps 0..{checked}"
+            ),
+            Self::WindowTest { checked } => format!(
+                "arithmetic periodicity by grundy's window test (all-but subtraction), checked on heaps 0..{checked}"
+            ),
+            Self::ClosedForm { theorem } => theorem.to_owned(),
+        }
+    }
+}
+
 impl Periodicity {
     /// True when a theorem certifies the period for every heap.
     pub fn proven(&self) -> bool {

@@ -65,21 +65,42 @@ pub(super) fn draw(table: &Table, title: &str, path: &str) -> Result<(), Failure
     });
     let failed =
         |e: String| Failure::Input(format!("error: cannot draw the plot into `{path}`: {e}"));
-    match extension(path).as_deref() {
+    let format = match extension(path).as_deref() {
         Some("svg") => {
             let root = SVGBackend::new(path, SIZE).into_drawing_area();
             draw_on(&root, table, title).map_err(failed)?;
-            root.present().map_err(|e| failed(e.to_string()))
+            root.present().map_err(|e| failed(e.to_string()))?;
+            "SVG"
         }
         Some("png") => {
             let root = BitMapBackend::new(path, SIZE).into_drawing_area();
             draw_on(&root, table, title).map_err(failed)?;
-            root.present().map_err(|e| failed(e.to_string()))
+            root.present().map_err(|e| failed(e.to_string()))?;
+            "PNG"
         }
-        _ => Err(Failure::Input(format!(
-            "error: `{path}`: a plot is written as `.svg` or `.png`"
-        ))),
-    }
+        _ => {
+            return Err(Failure::Input(format!(
+                "error: `{path}`: a plot is written as `.svg` or `.png`"
+            )));
+        }
+    };
+    crate::failure::print_error(&what_was_drawn(table, path, format));
+    Ok(())
+}
+
+/// What `--plot` tells on standard error once the file is written: the file,
+/// the kind of picture and its size.
+fn what_was_drawn(table: &Table, path: &str, format: &str) -> String {
+    let picture = if table.axes.len() == 2 {
+        "a heat map"
+    } else {
+        "a line of the values"
+    };
+    let (width, height) = SIZE;
+    format!(
+        "wrote the plot `{path}`: {picture} of {} cells, {width}x{height} pixels, {format}",
+        table.cells.len()
+    )
 }
 
 fn draw_on<B: DrawingBackend>(

@@ -33,7 +33,7 @@ use crate::rules::lasker::{
 };
 use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use crate::sequence::{
-    Cost, CostModel, GrundyValues, Method, Periodicity, Proof, SequenceSolver, until_proven,
+    Cost, CostModel, GrundyValues, Method, Periodicity, SequenceSolver, until_proven,
 };
 use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
 use crate::sums::position::Group;
@@ -247,41 +247,10 @@ impl SequenceRules {
     }
 
     fn method(&self, heap: &BigUint) -> &'static str {
-        match (
-            &self.periodicity,
-            heap.to_usize().is_some_and(|n| n < self.values.len()),
-        ) {
-            (_, true) => "grundy sequence",
-            (
-                Some(Periodicity {
-                    proof: Proof::ClosedForm { .. },
-                    ..
-                }),
-                false,
-            ) => "closed form",
-            (
-                Some(Periodicity {
-                    proof: Proof::LevelTest { .. },
-                    ..
-                }),
-                false,
-            ) => "proven arithmetic period (level test)",
-            (
-                Some(Periodicity {
-                    proof: Proof::AutomatonTest { .. },
-                    ..
-                }),
-                false,
-            ) => "proven arithmetic period (automaton test)",
-            (
-                Some(Periodicity {
-                    proof: Proof::WindowTest { .. },
-                    ..
-                }),
-                false,
-            ) => "proven arithmetic period (window test)",
-            (Some(_), false) => "proven period (Guy-Smith)",
-            (None, false) => "grundy sequence",
+        let computed = heap.to_usize().is_some_and(|n| n < self.values.len());
+        match &self.periodicity {
+            Some(periodicity) if !computed => periodicity.proof.method(),
+            _ => "grundy sequence",
         }
     }
 

@@ -1,0 +1,91 @@
+//! The limit flags, declared once and shared by the subcommands that take them:
+//! [`Budget`] (memory and work: `seq`, and through [`SearchLimits`] `solve`,
+//! `table` and `serve`) and [`SearchLimits`] (a search's positions, the digits
+//! of an integer, the largest heap computed without a proven period).
+//! A limit reached is exit 3, its message naming the flag that raises it.
+
+use grundy::analysis::{DEFAULT_MAX_STATES, SolveOptions};
+use grundy::catalogue::BuildLimits;
+
+/// What computing may take: memory and work.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Budget {
+    /// The most memory: the values computed and every search (its tables and
+    /// pending moves, counted as they grow; `seq` estimates its whole need
+    /// before it starts, about 6 MiB for the program itself included): bytes,
+    /// or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
+    #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
+    pub max_memory: u64,
+    /// The most work for the values of heap games given by rules (octal codes,
+    /// grundy_game, ...) when no period is proven, as estimated before it
+    /// starts, in steps (a split looked at, or a 64-bit word of a value set
+    /// read; 10^8 take about a second). Only work beyond linear is counted:
+    /// codes leaving three heaps, and Rest Nim and splits under `seq --method plain`.
+    #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
+    pub max_work: u64,
+}
+
+/// What one answer's search and its input may take.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchLimits {
+    /// Store at most N positions in a search.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    pub max_states: usize,
+    /// Accept integers of at most N decimal digits.
+    #[arg(long, value_name = "N", default_value_t = grundy::lang::DEFAULT_MAX_DIGITS)]
+    pub max_digits: usize,
+    /// Largest heap whose values are computed when no period is proven.
+    #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
+    pub max_heap: u64,
+    #[command(flatten)]
+    pub budget: Budget,
+}
+
+impl SearchLimits {
+    /// What building a position may take.
+    pub const fn build(&self) -> BuildLimits {
+        BuildLimits {
+            work: self.budget.max_work,
+            bytes: self.budget.max_memory,
+            largest_heap: self.max_heap,
+        }
+    }
+
+    /// The options of one answer listing at most `max_moves` winning moves.
+    pub fn solve_options(&self, max_moves: usize) -> SolveOptions {
+        SolveOptions {
+            max_moves,
+            max_states: self.max_states,
+            max_memory: self.budget.max_memory,
+            ..SolveOptions::default()
+        }
+    }
+}
+
+/// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
+/// 1024; `KiB`, `MB`, ... are read the same).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let digits_end = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (digits, suffix) = trimmed.split_at(digits_end);
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"
+            ));
+        }
+    };
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"))?;
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is more than 2^64 bytes"))
+}
