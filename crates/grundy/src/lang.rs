@@ -34,7 +34,7 @@ pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
 pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
 pub use template::Template;
 
-use crate::theory::solver::Limit;
+use crate::theory::limits::Limit;
 
 /// A mistake in a position, with the place it was found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -42,5 +42,8 @@ pub mod sequence;
 pub mod sums;
 pub mod theory;
 
+#[cfg(test)]
+mod layers;
+
 pub use sums::{analysis, table};
 pub use theory::{game, nimber, solver};

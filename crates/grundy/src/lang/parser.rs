@@ -6,7 +6,7 @@ use num_bigint::{BigInt, BigUint};
 use super::LangError;
 use super::lexer::{Lexer, Token};
 use super::syntax::{Param, Span, Sum, Term, Value, ValueKind};
-use crate::theory::solver::Limit;
+use crate::theory::limits::Limit;
 
 /// The deepest nesting of brackets and parentheses accepted.
 const MAX_DEPTH: usize = 64;
