@@ -10,16 +10,17 @@ use grundy::catalogue::BuildLimits;
 /// What computing may take: memory and work.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Budget {
-    /// The most memory: the values computed and every search (its tables and
-    /// pending moves, counted as they grow; `seq` estimates its whole need
-    /// before it starts, about 6 MiB for the program itself included): bytes,
-    /// or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
+    /// The most memory: bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
+    ///
+    /// It bounds the values computed and every search (its tables and pending
+    /// moves, counted as they grow); `seq` estimates its whole need before it
+    /// starts, about 6 MiB for the program itself included.
     #[arg(long, value_name = "BYTES", default_value = "4G", value_parser = parse_bytes)]
     pub max_memory: u64,
-    /// The most work for the values of heap games given by rules (octal codes,
-    /// grundy_game, ...) when no period is proven, as estimated before it
-    /// starts, in steps (a split looked at, or a 64-bit word of a value set
-    /// read; 10^8 take about a second). Only work beyond linear is counted:
+    /// The most work for the values of heap games without a proven period, in steps (10^8 take about a second).
+    ///
+    /// The steps are estimated before the work starts: a split looked at, or a
+    /// 64-bit word of a value set read. Only work beyond linear is counted:
     /// codes leaving three heaps, and Rest Nim and splits under `seq --method plain`.
     #[arg(long, value_name = "STEPS", default_value_t = BuildLimits::default().work)]
     pub max_work: u64,
