@@ -779,6 +779,7 @@ mod tests {
     use super::*;
     use crate::catalogue::build;
     use crate::lang::parse;
+    use crate::sequence::Proof;
     use crate::sums::analysis::{Answer, SolveOptions, solve};
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
