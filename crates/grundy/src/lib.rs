@@ -37,10 +37,15 @@ pub mod family;
 pub mod games;
 pub mod lang;
 pub mod pattern;
+#[doc(hidden)]
+pub mod random;
 pub mod rules;
 pub mod sequence;
 pub mod sums;
 pub mod theory;
+
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use sums::{analysis, table};
 pub use theory::{game, nimber, solver};

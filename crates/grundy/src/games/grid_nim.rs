@@ -418,22 +418,15 @@ mod tests {
                         );
                     }
                     let winning = solver.winning_moves_under(convention, &cells).unwrap();
-                    let mut expected: Vec<String> = winning
+                    let expected: Vec<String> = winning
                         .iter()
                         .map(|after| match convention {
                             Convention::Normal => text_of(after, columns),
                             Convention::Misere => format!("misere({})", text_of(after, columns)),
                         })
                         .collect();
-                    let mut targets: Vec<String> = found
-                        .winning_moves
-                        .iter()
-                        .map(|m| found.target(m))
-                        .collect();
-                    expected.sort();
-                    targets.sort();
-                    assert_eq!(targets, expected, "{source}");
                     assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
+                    crate::testing::assert_targets(&found, expected, &source);
                 }
             }
         }
@@ -441,8 +434,8 @@ mod tests {
 
     #[test]
     fn moves_are_described_as_a_player_makes_them() {
-        let position = build_position(&parse("grid_nim([0, 1], [2, 3])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
+        use crate::testing::{answer, descriptions};
+        let found = answer("grid_nim([0, 1], [2, 3])");
         assert_eq!(found.nimber, Some(BigUint::from(3u8)));
         let described: Vec<(&str, String)> = found
             .winning_moves
@@ -463,15 +456,9 @@ mod tests {
             ]
         );
         // From an odd cell with both neighbours, up and left are two moves.
-        let position = build_position(&parse("grid_nim([0, 0, 0], [0, 0, 5])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
-        let described: Vec<&str> = found
-            .winning_moves
-            .iter()
-            .map(|m| m.description.as_str())
-            .collect();
+        let found = answer("grid_nim([0, 0, 0], [0, 0, 5])");
         assert_eq!(
-            described,
+            descriptions(&found),
             [
                 "move 5 counters from cell (2, 3) up to cell (1, 3)",
                 "move 5 counters from cell (2, 3) left to cell (2, 2)",
@@ -479,15 +466,9 @@ mod tests {
         );
         // Nimber 5 xor 4 = 1: lower the 5 to 4, or raise the 4 to 5 with one
         // counter from the even cell (2, 2).
-        let position = build_position(&parse("grid_nim([0, 5], [4, 3])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
-        let described: Vec<&str> = found
-            .winning_moves
-            .iter()
-            .map(|m| m.description.as_str())
-            .collect();
+        let found = answer("grid_nim([0, 5], [4, 3])");
         assert_eq!(
-            described,
+            descriptions(&found),
             [
                 "move 1 counter from cell (1, 2) left to cell (1, 1)",
                 "move 1 counter from cell (2, 2) left to cell (2, 1)",

@@ -698,14 +698,7 @@ mod tests {
     fn the_catalogue_answers_as_search_does() {
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::{answer, assert_targets};
         let show_big = |heaps: &[BigUint]| {
             heaps
                 .iter()
@@ -732,20 +725,13 @@ mod tests {
                     solver.outcome(&vec![bigs(&heaps)]).unwrap(),
                     "{text}"
                 );
-                let mut expected: Vec<String> = solver
+                let expected: Vec<String> = solver
                     .winning_moves(&vec![bigs(&heaps)])
                     .unwrap()
                     .iter()
                     .map(|after| format!("moore[{k}]({})", show_big(&after[0])))
                     .collect();
-                let mut targets: Vec<String> = found
-                    .winning_moves
-                    .iter()
-                    .map(|m| found.target(m))
-                    .collect();
-                expected.sort();
-                targets.sort();
-                assert_eq!(targets, expected, "{text}");
+                assert_targets(&found, expected, &text);
             }
         }
         let error = build_position(&parse("moore[0](1, 2)").unwrap()).unwrap_err();

@@ -263,16 +263,8 @@ impl<G: ImpartialGame> ImpartialGame for WholeSum<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Subtraction;
     use proptest::prelude::*;
-
-    /// A subtraction game.
-    struct Subtraction(Vec<u32>);
-    impl ImpartialGame for Subtraction {
-        type Position = u32;
-        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
-            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
-        }
-    }
 
     /// Nim on one heap.
     struct NimHeap;

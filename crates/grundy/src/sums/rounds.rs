@@ -301,15 +301,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::sums::analysis::solve;
+    use crate::testing::{Subtraction, answer_listing_every_move as answer};
     use rustc_hash::FxHashMap;
-
-    struct Subtraction(Vec<u32>);
-    impl ImpartialGame for Subtraction {
-        type Position = u32;
-        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
-            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
-        }
-    }
 
     /// Whether the player to move, in a round with `rounds` rounds left
     /// (this one included) at `position` of a match that restarts at `start`,
@@ -405,15 +398,6 @@ mod tests {
         };
         memo.insert((rounds, current), wins);
         wins
-    }
-
-    fn answer(text: &str) -> Answer {
-        let options = SolveOptions {
-            max_moves: usize::MAX,
-            ..SolveOptions::default()
-        };
-        let position = crate::catalogue::build(&crate::lang::parse(text).unwrap()).unwrap();
-        solve(&position, &options).unwrap()
     }
 
     /// Every match position `rounds[k](START, CURRENT)` of small sums, k up to

@@ -316,21 +316,15 @@ mod tests {
     /// A random acyclic graph: edges go from a lower to a higher vertex of a
     /// random order, repeats allowed.
     fn random_dag(seed: u64, n: u32, m: usize) -> Vec<(u32, u32)> {
-        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::testing::Xorshift::from_state(
+            seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+        );
         let mut order: Vec<u32> = (0..n).collect();
-        for i in (1..n as usize).rev() {
-            order.swap(i, (next() % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut order);
         (0..m)
             .filter_map(|_| {
-                let a = (next() % u64::from(n)) as usize;
-                let b = (next() % u64::from(n)) as usize;
+                let a = rng.below(u64::from(n)) as usize;
+                let b = rng.below(u64::from(n)) as usize;
                 (a != b).then(|| (order[a.min(b)], order[a.max(b)]))
             })
             .collect()

@@ -990,24 +990,10 @@ mod tests {
     use crate::family::Rules;
     use crate::lang::parse;
     use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::testing::{Xorshift as Rng, answer};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
     use std::collections::{BTreeSet, HashSet};
-
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Self {
-            Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
 
     /// The contract's text of a graph: `"n m; u v; ..."`, vertices from 1.
     fn graph_text(n: u32, edges: &[(u32, u32)]) -> String {
@@ -1149,14 +1135,6 @@ mod tests {
             game.moves(&at(0, &[]), 0),
             Err(SearchError::StateLimit { limit: 0 })
         ));
-    }
-
-    fn answer(text: &str) -> Answer {
-        solve(
-            &build_position(&parse(text).unwrap()).unwrap(),
-            &SolveOptions::default(),
-        )
-        .unwrap()
     }
 
     /// The answer to `text`, whose winning moves all lead to P-positions
