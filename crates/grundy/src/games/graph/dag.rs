@@ -105,30 +105,11 @@ fn vertex_nimbers_of(out: &Csr) -> Result<Vec<u32>, Cycle> {
 
 /// The edges entering each vertex.
 fn predecessors(out: &Csr) -> Csr {
-    let n = out.vertex_count();
-    let mut offsets = vec![0usize; n + 1];
-    for &w in &out.targets {
-        offsets[w as usize + 1] += 1;
-    }
-    for v in 0..n {
-        offsets[v + 1] += offsets[v];
-    }
-    let mut next = offsets.clone();
-    let mut targets = vec![0u32; out.targets.len()];
-    let mut edge_ids = vec![0u32; out.targets.len()];
-    for v in 0..n as u32 {
-        for (w, id) in out.entries(v) {
-            let at = &mut next[w as usize];
-            targets[*at] = v;
-            edge_ids[*at] = id;
-            *at += 1;
-        }
-    }
-    Csr {
-        offsets,
-        targets,
-        edge_ids,
-    }
+    let n = out.vertex_count() as u32;
+    Csr::build(
+        n as usize,
+        (0..n).flat_map(|v| out.entries(v).map(move |(w, id)| (w, v, id))),
+    )
 }
 
 /// Tokens on one directed acyclic graph, with every vertex's nimber.
