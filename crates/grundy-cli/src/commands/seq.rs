@@ -908,14 +908,14 @@ fn interrupted(rule_text: &str, done: usize, path: &Path) -> Failure {
 fn write_partial(args: &Args, rule_text: &str, values: &GrundyValues) -> Result<(), Failure> {
     let last_heap = values.len().saturating_sub(1);
     if !values.is_empty() {
-        let stdout = io::stdout();
-        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-        if args.json {
-            write_json(&mut out, rule_text, values, last_heap, None, None)?;
-        } else {
-            write_human(&mut out, rule_text, values, last_heap, None, None)?;
+        Report {
+            rule: rule_text,
+            values,
+            last_heap,
+            periodicity: None,
+            file: None,
         }
-        out.flush()?;
+        .print(args.json)?;
     }
     print_error(&format!(
         "error: interrupted (Ctrl-C): the values of {rule_text} up to heap {last_heap} are above, of the {} asked",
@@ -932,39 +932,50 @@ fn write_answer(
     values: &GrundyValues,
     periodicity: Option<&Periodicity>,
 ) -> Result<(), Failure> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-    if args.json {
-        write_json(
-            &mut out,
-            rule_text,
-            values,
-            args.last_heap,
-            periodicity,
-            args.out.as_ref(),
-        )?;
-    } else {
-        write_human(
-            &mut out,
-            rule_text,
-            values,
-            args.last_heap,
-            periodicity,
-            args.out.as_ref(),
-        )?;
+    Report {
+        rule: rule_text,
+        values,
+        last_heap: args.last_heap,
+        periodicity,
+        file: args.out.as_ref(),
     }
-    out.flush()?;
+    .print(args.json)?;
     Ok(())
 }
 
-fn write_json(
-    out: &mut impl Write,
-    rule: &str,
-    values: &GrundyValues,
+/// What `seq` prints: the rule, its values up to `last_heap` (or the file they were
+/// written to) and the period found.
+#[derive(Clone, Copy)]
+struct Report<'a> {
+    rule: &'a str,
+    values: &'a GrundyValues,
     last_heap: usize,
-    periodicity: Option<&Periodicity>,
-    file: Option<&PathBuf>,
-) -> io::Result<()> {
+    periodicity: Option<&'a Periodicity>,
+    file: Option<&'a PathBuf>,
+}
+
+impl Report<'_> {
+    /// Prints the report on standard output, as JSON or for a reader.
+    fn print(self, json: bool) -> io::Result<()> {
+        let stdout = io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+        if json {
+            write_json(&mut out, self)?;
+        } else {
+            write_human(&mut out, self)?;
+        }
+        out.flush()
+    }
+}
+
+fn write_json(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
+    let Report {
+        rule,
+        values,
+        last_heap,
+        periodicity,
+        file,
+    } = report;
     write!(out, "{{\"rule\":{}", json!(rule))?;
     match file {
         Some(path) => write!(out, ",\"out\":{}", json!(path.display().to_string()))?,
@@ -1019,14 +1030,14 @@ fn write_rows(out: &mut impl Write, values: &GrundyValues, last_heap: usize) -> 
     Ok(())
 }
 
-fn write_human(
-    out: &mut impl Write,
-    rule: &str,
-    values: &GrundyValues,
-    last_heap: usize,
-    periodicity: Option<&Periodicity>,
-    file: Option<&PathBuf>,
-) -> io::Result<()> {
+fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
+    let Report {
+        rule,
+        values,
+        last_heap,
+        periodicity,
+        file,
+    } = report;
     match file {
         Some(path) => writeln!(
             out,
