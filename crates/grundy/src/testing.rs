@@ -1,10 +1,12 @@
 //! Helpers shared by the unit tests: the catalogue's answer to a position's
 //! text, and the check of its winning moves against a search.
 
+use num_bigint::BigUint;
+
 use crate::catalogue::build;
-use crate::lang::parse;
+use crate::lang::{LangError, parse};
 use crate::sums::analysis::{Answer, SolveOptions, solve};
-use crate::theory::game::ImpartialGame;
+use crate::theory::game::{ImpartialGame, Outcome};
 
 pub(crate) use crate::random::{SplitMix, Xorshift};
 
@@ -14,6 +16,15 @@ pub(crate) use crate::random::{SplitMix, Xorshift};
 pub(crate) fn answer_with(text: &str, options: &SolveOptions) -> Answer {
     let position = build(&parse(text).unwrap()).unwrap();
     solve(&position, options).unwrap()
+}
+
+/// The answer to the position `text` built by the catalogue under the default
+/// options, or the error that the text does not parse or build; panics when the
+/// position does not solve.
+#[track_caller]
+pub(crate) fn try_answer(text: &str) -> Result<Answer, LangError> {
+    let position = build(&parse(text)?)?;
+    Ok(solve(&position, &SolveOptions::default()).unwrap())
 }
 
 /// [`answer_with`] the default options.
@@ -46,6 +57,24 @@ pub(crate) fn assert_targets(found: &Answer, mut expected: Vec<String>, context:
     assert_eq!(targets, expected, "{context}");
 }
 
+/// The position after each winning move listed in `found`, as text, with its
+/// answer, asserted to be a loss for the player to move (`text` names the case).
+#[track_caller]
+pub(crate) fn answers_after_winning_moves(found: &Answer, text: &str) -> Vec<(String, Answer)> {
+    let mut after = Vec::new();
+    for winning in &found.winning_moves {
+        let target = found.target(winning);
+        let back = answer(&target);
+        assert_eq!(
+            back.outcome,
+            Outcome::PreviousPlayerWins,
+            "{text} -> {target}"
+        );
+        after.push((target, back));
+    }
+    after
+}
+
 /// The descriptions of the winning moves listed in `found`, in order.
 pub(crate) fn descriptions(found: &Answer) -> Vec<&str> {
     found
@@ -53,6 +82,52 @@ pub(crate) fn descriptions(found: &Answer) -> Vec<&str> {
         .iter()
         .map(|m| m.description.as_str())
         .collect()
+}
+
+/// The texts of the take-and-break codes `0.a` and `0.ab`, `a` and `b`
+/// hexadecimal digits (`0.a0` written `0.a`), in order.
+pub(crate) fn hexadecimal_code_texts() -> impl Iterator<Item = String> {
+    const HEX: &str = "0123456789ABCDEF";
+    HEX.chars().flat_map(|a| {
+        HEX.chars().map(move |b| {
+            if b == '0' {
+                format!("0.{a}")
+            } else {
+                format!("0.{a}{b}")
+            }
+        })
+    })
+}
+
+/// Every vector of `length` entries from `0..=max`, the first entry varying
+/// fastest.
+pub(crate) fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
+    (0..(max + 1).pow(length as u32))
+        .map(|mut code| {
+            (0..length)
+                .map(|_| {
+                    let digit = code % (max + 1);
+                    code /= max + 1;
+                    digit
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The values as big integers.
+pub(crate) fn bigs(values: &[u32]) -> Vec<BigUint> {
+    values.iter().map(|&v| BigUint::from(v)).collect()
+}
+
+/// The contract's text of a graph, without the quotes: `n m; u v; ...`, the
+/// vertices of `edges` numbered from 0 written from 1.
+pub(crate) fn graph_text(n: u32, edges: &[(u32, u32)]) -> String {
+    let mut text = format!("{n} {}", edges.len());
+    for &(u, v) in edges {
+        text.push_str(&format!("; {} {}", u + 1, v + 1));
+    }
+    text
 }
 
 /// The subtraction game of the listed subtraction set, on one heap, for the

@@ -92,37 +92,48 @@ pub fn moves_to_nimber(grid: &[Vec<BigUint>], target: &BigUint) -> Vec<GridMove>
     if change.is_zero() {
         return moves;
     }
-    for (row, cells) in grid.iter().enumerate() {
-        for (column, heap) in cells.iter().enumerate() {
-            let neighbours = [
-                (row > 0).then(|| (row - 1, column)),
-                (column > 0).then(|| (row, column - 1)),
-            ];
-            for to in neighbours.into_iter().flatten() {
-                if (row + column) % 2 == 1 {
-                    let wanted = heap ^ &change;
-                    if wanted < *heap {
-                        moves.push(GridMove {
-                            from: (row, column),
-                            to,
-                            counters: heap - wanted,
-                        });
-                    }
-                } else {
-                    let below = &grid[to.0][to.1];
-                    let wanted = below ^ &change;
-                    if wanted > *below && &wanted - below <= *heap {
-                        moves.push(GridMove {
-                            from: (row, column),
-                            to,
-                            counters: wanted - below,
-                        });
-                    }
-                }
+    for (from, heap, to) in cells_and_neighbours(grid) {
+        if (from.0 + from.1) % 2 == 1 {
+            let wanted = heap ^ &change;
+            if wanted < *heap {
+                moves.push(GridMove {
+                    from,
+                    to,
+                    counters: heap - wanted,
+                });
+            }
+        } else {
+            let below = &grid[to.0][to.1];
+            let wanted = below ^ &change;
+            if wanted > *below && &wanted - below <= *heap {
+                moves.push(GridMove {
+                    from,
+                    to,
+                    counters: wanted - below,
+                });
             }
         }
     }
     moves
+}
+
+/// Each cell `(row, column)` with its heap and each neighbour counters may move
+/// to from it: the cell above, then the cell on the left.
+fn cells_and_neighbours(
+    grid: &[Vec<BigUint>],
+) -> impl Iterator<Item = ((usize, usize), &BigUint, (usize, usize))> {
+    grid.iter().enumerate().flat_map(|(row, cells)| {
+        cells.iter().enumerate().flat_map(move |(column, heap)| {
+            let neighbours = [
+                (row > 0).then(|| (row - 1, column)),
+                (column > 0).then(|| (row, column - 1)),
+            ];
+            neighbours
+                .into_iter()
+                .flatten()
+                .map(move |to| ((row, column), heap, to))
+        })
+    })
 }
 
 impl GridMove {
@@ -189,24 +200,16 @@ impl Family for Grid {
             return Err(SearchError::StateLimit { limit });
         }
         let mut moves = Vec::new();
-        for (row, cells) in grid.iter().enumerate() {
-            for (column, heap) in cells.iter().enumerate() {
-                let neighbours = [
-                    (row > 0).then(|| (row - 1, column)),
-                    (column > 0).then(|| (row, column - 1)),
-                ];
-                for to in neighbours.into_iter().flatten() {
-                    let mut counters = BigUint::one();
-                    while counters <= *heap {
-                        let grid_move = GridMove {
-                            from: (row, column),
-                            to,
-                            counters: counters.clone(),
-                        };
-                        moves.push(vec![grid_move.apply(grid)]);
-                        counters += 1u32;
-                    }
-                }
+        for (from, heap, to) in cells_and_neighbours(grid) {
+            let mut counters = BigUint::one();
+            while counters <= *heap {
+                let grid_move = GridMove {
+                    from,
+                    to,
+                    counters: counters.clone(),
+                };
+                moves.push(vec![grid_move.apply(grid)]);
+                counters += 1u32;
             }
         }
         Ok(moves)
@@ -336,6 +339,7 @@ mod tests {
     use crate::catalogue::build as build_position;
     use crate::lang::parse;
     use crate::sums::analysis::{SolveOptions, solve};
+    use crate::testing::all_vectors;
     use crate::theory::game::Convention;
     use crate::theory::game::ImpartialGame;
     use crate::theory::solver::Solver;
@@ -391,11 +395,7 @@ mod tests {
         for (rows, columns, max) in [(2, 2, 2), (2, 3, 1), (3, 2, 1), (1, 3, 3), (3, 1, 2)] {
             let game = GridNim { columns };
             let mut solver = Solver::new(&game);
-            let size = rows * columns;
-            for code in 0..(max + 1u32).pow(size as u32) {
-                let cells: Vec<u32> = (0..size)
-                    .map(|i| code / (max + 1).pow(i as u32) % (max + 1))
-                    .collect();
+            for cells in all_vectors(rows * columns, max) {
                 let text = text_of(&cells, columns);
                 for convention in [Convention::Normal, Convention::Misere] {
                     let source = match convention {
@@ -504,11 +504,7 @@ mod tests {
         for (rows, columns, max) in [(2, 2, 3), (2, 3, 2), (3, 2, 2), (1, 4, 3)] {
             let game = GridNim { columns };
             let mut solver = Solver::new(&game);
-            let size = rows * columns;
-            for code in 0..(max + 1u32).pow(size as u32) {
-                let cells: Vec<u32> = (0..size)
-                    .map(|i| code / (max + 1).pow(i as u32) % (max + 1))
-                    .collect();
+            for cells in all_vectors(rows * columns, max) {
                 let grid: Vec<Vec<BigUint>> = cells
                     .chunks(columns)
                     .map(|r| r.iter().map(|&c| c.into()).collect())

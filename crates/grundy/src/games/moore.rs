@@ -607,23 +607,7 @@ mod tests {
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
-    }
-
-    fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
-        (0..(max + 1).pow(length as u32))
-            .map(|mut code| {
-                (0..length)
-                    .map(|_| {
-                        let digit = code % (max + 1);
-                        code /= max + 1;
-                        digit
-                    })
-                    .collect()
-            })
-            .collect()
-    }
+    use crate::testing::{all_vectors, bigs};
 
     #[test]
     fn outcomes_and_every_winning_move_match_search() {

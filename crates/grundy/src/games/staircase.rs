@@ -429,26 +429,7 @@ mod tests {
         }
     }
 
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
-    }
-
-    fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
-        let mut all = vec![Vec::new()];
-        for _ in 0..length {
-            all = all
-                .into_iter()
-                .flat_map(|prefix| {
-                    (0..=max).map(move |value| {
-                        let mut next = prefix.clone();
-                        next.push(value);
-                        next
-                    })
-                })
-                .collect();
-        }
-        all
-    }
+    use crate::testing::{all_vectors, bigs};
 
     #[test]
     fn nimbers_and_winning_moves_match_search() {

@@ -263,7 +263,7 @@ impl<G: ImpartialGame> ImpartialGame for WholeSum<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::Subtraction;
+    use crate::testing::{Subtraction, bigs};
     use proptest::prelude::*;
 
     /// Nim on one heap.
@@ -288,10 +288,6 @@ mod tests {
                 _ => {}
             }
         }
-    }
-
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
     }
 
     #[test]

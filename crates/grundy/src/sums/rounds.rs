@@ -450,15 +450,7 @@ mod tests {
                                 .count();
                             assert_eq!(found.winning_move_count, BigUint::from(expected), "{text}");
                             assert_eq!(found.winning_moves.len(), expected, "{text}");
-                            for m in &found.winning_moves {
-                                let to = found.target(m);
-                                let next = answer(&to);
-                                assert_eq!(
-                                    next.outcome,
-                                    Outcome::PreviousPlayerWins,
-                                    "{text} -> {to}"
-                                );
-                            }
+                            crate::testing::answers_after_winning_moves(&found, &text);
                         }
                     }
                 }

@@ -997,12 +997,7 @@ mod tests {
 
     /// The contract's text of a graph: `"n m; u v; ..."`, vertices from 1.
     fn graph_text(n: u32, edges: &[(u32, u32)]) -> String {
-        let mut text = format!("\"{n} {}", edges.len());
-        for (u, v) in edges {
-            text.push_str(&format!("; {} {}", u + 1, v + 1));
-        }
-        text.push('"');
-        text
+        format!("\"{}\"", crate::testing::graph_text(n, edges))
     }
 
     fn family(n: u32, edges: &[(u32, u32)]) -> Geography {
@@ -1141,14 +1136,7 @@ mod tests {
     /// written so that they parse back.
     fn answer_checked(text: &str) -> Answer {
         let found = answer(text);
-        for winning in &found.winning_moves {
-            let target = found.target(winning);
-            let back = answer(&target);
-            assert_eq!(
-                back.outcome,
-                Outcome::PreviousPlayerWins,
-                "{text} -> {target}"
-            );
+        for (target, back) in crate::testing::answers_after_winning_moves(&found, text) {
             assert_eq!(back.position.as_str(), target);
         }
         found

@@ -1100,19 +1100,10 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
+    use crate::testing::{SplitMix as Rng, graph_text as text_of};
     use crate::theory::game::Outcome;
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
-
-    use crate::testing::SplitMix as Rng;
-
-    fn text_of(n: u32, edges: &[(u32, u32)]) -> String {
-        let mut text = format!("{n} {}", edges.len());
-        for &(u, v) in edges {
-            text.push_str(&format!("; {} {}", u + 1, v + 1));
-        }
-        text
-    }
 
     fn game(n: u32, edges: &[(u32, u32)]) -> Hackenbush {
         let text = text_of(n, edges);
