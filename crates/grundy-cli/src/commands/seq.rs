@@ -969,19 +969,12 @@ impl Report<'_> {
 }
 
 fn write_json(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
-    let Report {
-        rule,
-        values,
-        last_heap,
-        periodicity,
-        file,
-    } = report;
-    write!(out, "{{\"rule\":{}", json!(rule))?;
-    match file {
+    write!(out, "{{\"rule\":{}", json!(report.rule))?;
+    match report.file {
         Some(path) => write!(out, ",\"out\":{}", json!(path.display().to_string()))?,
         None => {
             out.write_all(b",\"values\":[")?;
-            for (heap, value) in values.iter().take(last_heap + 1).enumerate() {
+            for (heap, value) in report.values.iter().take(report.last_heap + 1).enumerate() {
                 if heap > 0 {
                     out.write_all(b",")?;
                 }
@@ -990,16 +983,21 @@ fn write_json(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
             out.write_all(b"]")?;
         }
     }
-    let (period, preperiod, saltus) = periodicity
+    let (period, preperiod, saltus) = report
+        .periodicity
         .map_or((json!(null), json!(null), json!(0)), |p| {
             (json!(p.period), json!(p.preperiod), json!(p.saltus))
         });
-    let proven = periodicity.is_some_and(Periodicity::proven);
+    let proven = report.periodicity.is_some_and(Periodicity::proven);
     writeln!(
         out,
         ",\"period\":{period},\"preperiod\":{preperiod},\"saltus\":{saltus},\"proven\":{proven},\"computed\":{},\"proof\":{}}}",
-        values.len(),
-        json!(periodicity.map_or_else(|| "none".to_owned(), |p| p.proof.describe()))
+        report.values.len(),
+        json!(
+            report
+                .periodicity
+                .map_or_else(|| "none".to_owned(), |p| p.proof.describe())
+        )
     )
 }
 
@@ -1031,14 +1029,8 @@ fn write_rows(out: &mut impl Write, values: &GrundyValues, last_heap: usize) -> 
 }
 
 fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
-    let Report {
-        rule,
-        values,
-        last_heap,
-        periodicity,
-        file,
-    } = report;
-    match file {
+    let (rule, last_heap) = (report.rule, report.last_heap);
+    match report.file {
         Some(path) => writeln!(
             out,
             "{rule}: values of heaps 0..={last_heap} written to {}",
@@ -1050,10 +1042,10 @@ fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
                 "{rule}: values of heaps 0..={last_heap} (the row `n: ...` lists G(n), G(n+1), ..., G(n+{}))",
                 VALUES_PER_ROW - 1
             )?;
-            write_rows(out, values, last_heap)?;
+            write_rows(out, report.values, last_heap)?;
         }
     }
-    match periodicity {
+    match report.periodicity {
         Some(p) => {
             let saltus = if p.saltus == 0 {
                 String::new()
@@ -1067,7 +1059,7 @@ fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
         None => writeln!(
             out,
             "no period found in the {} values computed",
-            values.len()
+            report.values.len()
         ),
     }
 }
