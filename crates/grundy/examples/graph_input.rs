@@ -12,6 +12,8 @@
 
 use std::io::{self, BufWriter, Write};
 
+use grundy::random::Xorshift;
+
 fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: graph_input dag|tree|path|graph|words|word N M [SEED]";
@@ -24,18 +26,11 @@ fn main() -> io::Result<()> {
     };
     let m: u64 = args.get(2).and_then(|m| m.parse().ok()).unwrap_or(0);
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
+    let mut rng = Xorshift::new(seed);
     let mut out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
     let mut label: Vec<u64> = (1..=n).collect();
-    for i in (1..n as usize).rev() {
-        label.swap(i, next(i as u64 + 1) as usize);
-    }
+    rng.shuffle(&mut label);
+    let mut next = move |bound: u64| rng.below(bound);
     match kind.as_str() {
         "dag" => {
             writeln!(out, "{n} {m}")?;

@@ -15,21 +15,14 @@ use std::time::Instant;
 
 use grundy::games::graph::Graph;
 use grundy::games::graph::hackenbush::Hackenbush;
+use grundy::random::SplitMix;
 
-/// splitmix64.
-struct Rng(u64);
+/// Vertices drawn by SplitMix64 from a fixed seed.
+struct Rng(SplitMix);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: u64) -> u32 {
-        (self.next() % n) as u32
+        self.0.below(n) as u32
     }
 }
 
@@ -49,13 +42,13 @@ type Generated = (&'static str, u32, Vec<(u32, u32)>);
 fn graphs() -> Vec<Generated> {
     let mut list = Vec::new();
     // A random tree of 10^6 edges.
-    let mut rng = Rng(1);
+    let mut rng = Rng(SplitMix::new(1));
     let mut edges = Vec::new();
     random_tree(&mut rng, MILLION + 1, &mut edges);
     list.push(("tree", MILLION + 1, edges));
     // A random graph with cycles: a random tree on 500,000 vertices and
     // 500,001 random edges more (loops and repeats included).
-    let mut rng = Rng(2);
+    let mut rng = Rng(SplitMix::new(2));
     let n = MILLION / 2;
     let mut edges = Vec::new();
     random_tree(&mut rng, n, &mut edges);
@@ -65,7 +58,7 @@ fn graphs() -> Vec<Generated> {
     list.push(("cycles", n, edges));
     // A sparse one: a random tree on 990,000 vertices and 10,001 chords,
     // whose components have long classes of 2-edge cuts.
-    let mut rng = Rng(3);
+    let mut rng = Rng(SplitMix::new(3));
     let n = MILLION - 10_000;
     let mut edges = Vec::new();
     random_tree(&mut rng, n, &mut edges);
@@ -75,7 +68,7 @@ fn graphs() -> Vec<Generated> {
     list.push(("sparse", n, edges));
     // One cycle of 500,000 edges through the ground, a random tree of
     // 500,000 edges hung on its vertices: one class of 500,000 edges.
-    let mut rng = Rng(4);
+    let mut rng = Rng(SplitMix::new(4));
     let cycle = MILLION / 2;
     let mut edges: Vec<(u32, u32)> = (0..cycle).map(|v| (v, (v + 1) % cycle)).collect();
     for v in cycle..MILLION {

@@ -37,6 +37,8 @@ pub mod family;
 pub mod games;
 pub mod lang;
 pub mod pattern;
+#[doc(hidden)]
+pub mod random;
 pub mod rules;
 pub mod sequence;
 pub mod sums;
@@ -44,6 +46,8 @@ pub mod theory;
 
 #[cfg(test)]
 mod layers;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use sums::{analysis, table};
 pub use theory::{game, nimber, solver};

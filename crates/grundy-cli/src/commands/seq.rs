@@ -908,14 +908,14 @@ fn interrupted(rule_text: &str, done: usize, path: &Path) -> Failure {
 fn write_partial(args: &Args, rule_text: &str, values: &GrundyValues) -> Result<(), Failure> {
     let last_heap = values.len().saturating_sub(1);
     if !values.is_empty() {
-        let stdout = io::stdout();
-        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-        if args.json {
-            write_json(&mut out, rule_text, values, last_heap, None, None)?;
-        } else {
-            write_human(&mut out, rule_text, values, last_heap, None, None)?;
+        Report {
+            rule: rule_text,
+            values,
+            last_heap,
+            periodicity: None,
+            file: None,
         }
-        out.flush()?;
+        .print(args.json)?;
     }
     print_error(&format!(
         "error: interrupted (Ctrl-C): the values of {rule_text} up to heap {last_heap} are above, of the {} asked",
@@ -932,45 +932,49 @@ fn write_answer(
     values: &GrundyValues,
     periodicity: Option<&Periodicity>,
 ) -> Result<(), Failure> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-    if args.json {
-        write_json(
-            &mut out,
-            rule_text,
-            values,
-            args.last_heap,
-            periodicity,
-            args.out.as_ref(),
-        )?;
-    } else {
-        write_human(
-            &mut out,
-            rule_text,
-            values,
-            args.last_heap,
-            periodicity,
-            args.out.as_ref(),
-        )?;
+    Report {
+        rule: rule_text,
+        values,
+        last_heap: args.last_heap,
+        periodicity,
+        file: args.out.as_ref(),
     }
-    out.flush()?;
+    .print(args.json)?;
     Ok(())
 }
 
-fn write_json(
-    out: &mut impl Write,
-    rule: &str,
-    values: &GrundyValues,
+/// What `seq` prints: the rule, its values up to `last_heap` (or the file they were
+/// written to) and the period found.
+#[derive(Clone, Copy)]
+struct Report<'a> {
+    rule: &'a str,
+    values: &'a GrundyValues,
     last_heap: usize,
-    periodicity: Option<&Periodicity>,
-    file: Option<&PathBuf>,
-) -> io::Result<()> {
-    write!(out, "{{\"rule\":{}", json!(rule))?;
-    match file {
+    periodicity: Option<&'a Periodicity>,
+    file: Option<&'a PathBuf>,
+}
+
+impl Report<'_> {
+    /// Prints the report on standard output, as JSON or for a reader.
+    fn print(self, json: bool) -> io::Result<()> {
+        let stdout = io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+        if json {
+            write_json(&mut out, self)?;
+        } else {
+            write_human(&mut out, self)?;
+        }
+        out.flush()
+    }
+}
+
+fn write_json(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
+    write!(out, "{{\"rule\":{}", json!(report.rule))?;
+    match report.file {
         Some(path) => write!(out, ",\"out\":{}", json!(path.display().to_string()))?,
         None => {
             out.write_all(b",\"values\":[")?;
-            for (heap, value) in values.iter().take(last_heap + 1).enumerate() {
+            for (heap, value) in report.values.iter().take(report.last_heap + 1).enumerate() {
                 if heap > 0 {
                     out.write_all(b",")?;
                 }
@@ -979,16 +983,21 @@ fn write_json(
             out.write_all(b"]")?;
         }
     }
-    let (period, preperiod, saltus) = periodicity
+    let (period, preperiod, saltus) = report
+        .periodicity
         .map_or((json!(null), json!(null), json!(0)), |p| {
             (json!(p.period), json!(p.preperiod), json!(p.saltus))
         });
-    let proven = periodicity.is_some_and(Periodicity::proven);
+    let proven = report.periodicity.is_some_and(Periodicity::proven);
     writeln!(
         out,
         ",\"period\":{period},\"preperiod\":{preperiod},\"saltus\":{saltus},\"proven\":{proven},\"computed\":{},\"proof\":{}}}",
-        values.len(),
-        json!(periodicity.map_or_else(|| "none".to_owned(), |p| p.proof.describe()))
+        report.values.len(),
+        json!(
+            report
+                .periodicity
+                .map_or_else(|| "none".to_owned(), |p| p.proof.describe())
+        )
     )
 }
 
@@ -1019,15 +1028,9 @@ fn write_rows(out: &mut impl Write, values: &GrundyValues, last_heap: usize) -> 
     Ok(())
 }
 
-fn write_human(
-    out: &mut impl Write,
-    rule: &str,
-    values: &GrundyValues,
-    last_heap: usize,
-    periodicity: Option<&Periodicity>,
-    file: Option<&PathBuf>,
-) -> io::Result<()> {
-    match file {
+fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
+    let (rule, last_heap) = (report.rule, report.last_heap);
+    match report.file {
         Some(path) => writeln!(
             out,
             "{rule}: values of heaps 0..={last_heap} written to {}",
@@ -1039,10 +1042,10 @@ fn write_human(
                 "{rule}: values of heaps 0..={last_heap} (the row `n: ...` lists G(n), G(n+1), ..., G(n+{}))",
                 VALUES_PER_ROW - 1
             )?;
-            write_rows(out, values, last_heap)?;
+            write_rows(out, report.values, last_heap)?;
         }
     }
-    match periodicity {
+    match report.periodicity {
         Some(p) => {
             let saltus = if p.saltus == 0 {
                 String::new()
@@ -1056,7 +1059,7 @@ fn write_human(
         None => writeln!(
             out,
             "no period found in the {} values computed",
-            values.len()
+            report.values.len()
         ),
     }
 }

@@ -1342,15 +1342,7 @@ mod tests {
 
     #[test]
     fn sums_with_large_heaps_are_answered_by_the_triangle() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let options = SolveOptions {
-            max_moves: usize::MAX,
-            ..SolveOptions::default()
-        };
-        let answer =
-            |text: &str| solve(&build_position(&parse(text).unwrap()).unwrap(), &options).unwrap();
+        let answer = crate::testing::answer_listing_every_move;
         // Against the generic search of the same rules (u32 table), at 300.
         let game = DynamicSubtraction::new(LinearBound::multiple(3).unwrap());
         let alone = game
@@ -1399,14 +1391,7 @@ mod tests {
     fn the_catalogue_answers_as_search_does() {
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::answer;
         for (head, k) in [
             ("fibonacci_nim".to_owned(), 2),
             ("dynamic_sub[1]".to_owned(), 1),

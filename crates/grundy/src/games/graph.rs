@@ -313,7 +313,7 @@ impl Csr {
     }
 
     /// The entries at `v`: far end and edge.
-    pub(crate) fn entries(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+    pub(crate) fn entries(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + Clone + '_ {
         let range = self.offsets[v as usize]..self.offsets[v as usize + 1];
         self.targets[range.clone()]
             .iter()

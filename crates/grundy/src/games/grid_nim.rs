@@ -92,37 +92,48 @@ pub fn moves_to_nimber(grid: &[Vec<BigUint>], target: &BigUint) -> Vec<GridMove>
     if change.is_zero() {
         return moves;
     }
-    for (row, cells) in grid.iter().enumerate() {
-        for (column, heap) in cells.iter().enumerate() {
-            let neighbours = [
-                (row > 0).then(|| (row - 1, column)),
-                (column > 0).then(|| (row, column - 1)),
-            ];
-            for to in neighbours.into_iter().flatten() {
-                if (row + column) % 2 == 1 {
-                    let wanted = heap ^ &change;
-                    if wanted < *heap {
-                        moves.push(GridMove {
-                            from: (row, column),
-                            to,
-                            counters: heap - wanted,
-                        });
-                    }
-                } else {
-                    let below = &grid[to.0][to.1];
-                    let wanted = below ^ &change;
-                    if wanted > *below && &wanted - below <= *heap {
-                        moves.push(GridMove {
-                            from: (row, column),
-                            to,
-                            counters: wanted - below,
-                        });
-                    }
-                }
+    for (from, heap, to) in cells_and_neighbours(grid) {
+        if (from.0 + from.1) % 2 == 1 {
+            let wanted = heap ^ &change;
+            if wanted < *heap {
+                moves.push(GridMove {
+                    from,
+                    to,
+                    counters: heap - wanted,
+                });
+            }
+        } else {
+            let below = &grid[to.0][to.1];
+            let wanted = below ^ &change;
+            if wanted > *below && &wanted - below <= *heap {
+                moves.push(GridMove {
+                    from,
+                    to,
+                    counters: wanted - below,
+                });
             }
         }
     }
     moves
+}
+
+/// Each cell `(row, column)` with its heap and each neighbour counters may move
+/// to from it: the cell above, then the cell on the left.
+fn cells_and_neighbours(
+    grid: &[Vec<BigUint>],
+) -> impl Iterator<Item = ((usize, usize), &BigUint, (usize, usize))> {
+    grid.iter().enumerate().flat_map(|(row, cells)| {
+        cells.iter().enumerate().flat_map(move |(column, heap)| {
+            let neighbours = [
+                (row > 0).then(|| (row - 1, column)),
+                (column > 0).then(|| (row, column - 1)),
+            ];
+            neighbours
+                .into_iter()
+                .flatten()
+                .map(move |to| ((row, column), heap, to))
+        })
+    })
 }
 
 impl GridMove {
@@ -189,24 +200,16 @@ impl Family for Grid {
             return Err(SearchError::StateLimit { limit });
         }
         let mut moves = Vec::new();
-        for (row, cells) in grid.iter().enumerate() {
-            for (column, heap) in cells.iter().enumerate() {
-                let neighbours = [
-                    (row > 0).then(|| (row - 1, column)),
-                    (column > 0).then(|| (row, column - 1)),
-                ];
-                for to in neighbours.into_iter().flatten() {
-                    let mut counters = BigUint::one();
-                    while counters <= *heap {
-                        let grid_move = GridMove {
-                            from: (row, column),
-                            to,
-                            counters: counters.clone(),
-                        };
-                        moves.push(vec![grid_move.apply(grid)]);
-                        counters += 1u32;
-                    }
-                }
+        for (from, heap, to) in cells_and_neighbours(grid) {
+            let mut counters = BigUint::one();
+            while counters <= *heap {
+                let grid_move = GridMove {
+                    from,
+                    to,
+                    counters: counters.clone(),
+                };
+                moves.push(vec![grid_move.apply(grid)]);
+                counters += 1u32;
             }
         }
         Ok(moves)
@@ -336,6 +339,7 @@ mod tests {
     use crate::catalogue::build as build_position;
     use crate::lang::parse;
     use crate::sums::analysis::{SolveOptions, solve};
+    use crate::testing::all_vectors;
     use crate::theory::game::Convention;
     use crate::theory::game::ImpartialGame;
     use crate::theory::solver::Solver;
@@ -391,11 +395,7 @@ mod tests {
         for (rows, columns, max) in [(2, 2, 2), (2, 3, 1), (3, 2, 1), (1, 3, 3), (3, 1, 2)] {
             let game = GridNim { columns };
             let mut solver = Solver::new(&game);
-            let size = rows * columns;
-            for code in 0..(max + 1u32).pow(size as u32) {
-                let cells: Vec<u32> = (0..size)
-                    .map(|i| code / (max + 1).pow(i as u32) % (max + 1))
-                    .collect();
+            for cells in all_vectors(rows * columns, max) {
                 let text = text_of(&cells, columns);
                 for convention in [Convention::Normal, Convention::Misere] {
                     let source = match convention {
@@ -418,22 +418,15 @@ mod tests {
                         );
                     }
                     let winning = solver.winning_moves_under(convention, &cells).unwrap();
-                    let mut expected: Vec<String> = winning
+                    let expected: Vec<String> = winning
                         .iter()
                         .map(|after| match convention {
                             Convention::Normal => text_of(after, columns),
                             Convention::Misere => format!("misere({})", text_of(after, columns)),
                         })
                         .collect();
-                    let mut targets: Vec<String> = found
-                        .winning_moves
-                        .iter()
-                        .map(|m| found.target(m))
-                        .collect();
-                    expected.sort();
-                    targets.sort();
-                    assert_eq!(targets, expected, "{source}");
                     assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
+                    crate::testing::assert_targets(&found, expected, &source);
                 }
             }
         }
@@ -441,8 +434,8 @@ mod tests {
 
     #[test]
     fn moves_are_described_as_a_player_makes_them() {
-        let position = build_position(&parse("grid_nim([0, 1], [2, 3])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
+        use crate::testing::{answer, descriptions};
+        let found = answer("grid_nim([0, 1], [2, 3])");
         assert_eq!(found.nimber, Some(BigUint::from(3u8)));
         let described: Vec<(&str, String)> = found
             .winning_moves
@@ -463,15 +456,9 @@ mod tests {
             ]
         );
         // From an odd cell with both neighbours, up and left are two moves.
-        let position = build_position(&parse("grid_nim([0, 0, 0], [0, 0, 5])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
-        let described: Vec<&str> = found
-            .winning_moves
-            .iter()
-            .map(|m| m.description.as_str())
-            .collect();
+        let found = answer("grid_nim([0, 0, 0], [0, 0, 5])");
         assert_eq!(
-            described,
+            descriptions(&found),
             [
                 "move 5 counters from cell (2, 3) up to cell (1, 3)",
                 "move 5 counters from cell (2, 3) left to cell (2, 2)",
@@ -479,15 +466,9 @@ mod tests {
         );
         // Nimber 5 xor 4 = 1: lower the 5 to 4, or raise the 4 to 5 with one
         // counter from the even cell (2, 2).
-        let position = build_position(&parse("grid_nim([0, 5], [4, 3])").unwrap()).unwrap();
-        let found = solve(&position, &SolveOptions::default()).unwrap();
-        let described: Vec<&str> = found
-            .winning_moves
-            .iter()
-            .map(|m| m.description.as_str())
-            .collect();
+        let found = answer("grid_nim([0, 5], [4, 3])");
         assert_eq!(
-            described,
+            descriptions(&found),
             [
                 "move 1 counter from cell (1, 2) left to cell (1, 1)",
                 "move 1 counter from cell (2, 2) left to cell (2, 1)",
@@ -523,11 +504,7 @@ mod tests {
         for (rows, columns, max) in [(2, 2, 3), (2, 3, 2), (3, 2, 2), (1, 4, 3)] {
             let game = GridNim { columns };
             let mut solver = Solver::new(&game);
-            let size = rows * columns;
-            for code in 0..(max + 1u32).pow(size as u32) {
-                let cells: Vec<u32> = (0..size)
-                    .map(|i| code / (max + 1).pow(i as u32) % (max + 1))
-                    .collect();
+            for cells in all_vectors(rows * columns, max) {
                 let grid: Vec<Vec<BigUint>> = cells
                     .chunks(columns)
                     .map(|r| r.iter().map(|&c| c.into()).collect())

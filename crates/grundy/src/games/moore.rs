@@ -607,23 +607,7 @@ mod tests {
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
 
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
-    }
-
-    fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
-        (0..(max + 1).pow(length as u32))
-            .map(|mut code| {
-                (0..length)
-                    .map(|_| {
-                        let digit = code % (max + 1);
-                        code /= max + 1;
-                        digit
-                    })
-                    .collect()
-            })
-            .collect()
-    }
+    use crate::testing::{all_vectors, bigs};
 
     #[test]
     fn outcomes_and_every_winning_move_match_search() {
@@ -698,14 +682,7 @@ mod tests {
     fn the_catalogue_answers_as_search_does() {
         use crate::catalogue::build as build_position;
         use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::{answer, assert_targets};
         let show_big = |heaps: &[BigUint]| {
             heaps
                 .iter()
@@ -732,20 +709,13 @@ mod tests {
                     solver.outcome(&vec![bigs(&heaps)]).unwrap(),
                     "{text}"
                 );
-                let mut expected: Vec<String> = solver
+                let expected: Vec<String> = solver
                     .winning_moves(&vec![bigs(&heaps)])
                     .unwrap()
                     .iter()
                     .map(|after| format!("moore[{k}]({})", show_big(&after[0])))
                     .collect();
-                let mut targets: Vec<String> = found
-                    .winning_moves
-                    .iter()
-                    .map(|m| found.target(m))
-                    .collect();
-                expected.sort();
-                targets.sort();
-                assert_eq!(targets, expected, "{text}");
+                assert_targets(&found, expected, &text);
             }
         }
         let error = build_position(&parse("moore[0](1, 2)").unwrap()).unwrap_err();

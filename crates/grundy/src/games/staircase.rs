@@ -429,26 +429,7 @@ mod tests {
         }
     }
 
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
-    }
-
-    fn all_vectors(length: usize, max: u32) -> Vec<Vec<u32>> {
-        let mut all = vec![Vec::new()];
-        for _ in 0..length {
-            all = all
-                .into_iter()
-                .flat_map(|prefix| {
-                    (0..=max).map(move |value| {
-                        let mut next = prefix.clone();
-                        next.push(value);
-                        next
-                    })
-                })
-                .collect();
-        }
-        all
-    }
+    use crate::testing::{all_vectors, bigs};
 
     #[test]
     fn nimbers_and_winning_moves_match_search() {
@@ -571,16 +552,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::{answer, assert_targets, descriptions};
         let mut solver = Solver::new(&SearchedStaircase);
         for steps in all_vectors(3, 4) {
             let text = format!(
@@ -593,7 +565,7 @@ mod tests {
             );
             let found = answer(&text);
             assert_eq!(found.nimber, Some(solver.nimber(&steps).unwrap().into()));
-            let mut expected: Vec<String> = solver
+            let expected: Vec<String> = solver
                 .winning_moves(&steps)
                 .unwrap()
                 .iter()
@@ -608,23 +580,11 @@ mod tests {
                     )
                 })
                 .collect();
-            let mut targets: Vec<String> = found
-                .winning_moves
-                .iter()
-                .map(|m| found.target(m))
-                .collect();
-            expected.sort();
-            targets.sort();
-            assert_eq!(targets, expected, "{text}");
+            assert_targets(&found, expected, &text);
         }
         let found = answer("staircase(0, 5, 1)");
-        let descriptions: Vec<&str> = found
-            .winning_moves
-            .iter()
-            .map(|m| m.description.as_str())
-            .collect();
         assert_eq!(
-            descriptions,
+            descriptions(&found),
             [
                 "move 1 coin from step 2 to step 1",
                 "move 1 coin from step 3 to step 2"
@@ -774,7 +734,7 @@ mod stones_term_tests {
     use super::tests::SearchedStones;
     use crate::catalogue::build;
     use crate::lang::parse;
-    use crate::sums::analysis::{SolveOptions, solve};
+    use crate::testing::{answer, assert_targets};
     use crate::theory::solver::Solver;
 
     #[test]
@@ -784,11 +744,7 @@ mod stones_term_tests {
             for b in a + 1..8 {
                 for c in b + 1..10 {
                     let text = format!("stones({a}, {b}, {c})");
-                    let answer = solve(
-                        &build(&parse(&text).unwrap()).unwrap(),
-                        &SolveOptions::default(),
-                    )
-                    .unwrap();
+                    let answer = answer(&text);
                     let points = vec![a, b, c];
                     assert_eq!(
                         answer.nimber,
@@ -797,18 +753,11 @@ mod stones_term_tests {
                     );
                     let winning = solver.winning_moves(&points).unwrap();
                     assert_eq!(answer.winning_move_count, winning.len().into(), "{text}");
-                    let mut listed: Vec<String> = answer
-                        .winning_moves
-                        .iter()
-                        .map(|m| answer.target(m))
-                        .collect();
-                    let mut expected: Vec<String> = winning
+                    let expected: Vec<String> = winning
                         .iter()
                         .map(|p| format!("stones({}, {}, {})", p[0], p[1], p[2]))
                         .collect();
-                    listed.sort();
-                    expected.sort();
-                    assert_eq!(listed, expected, "{text}");
+                    assert_targets(&answer, expected, &text);
                     if let Some(first) = answer.winning_moves.first() {
                         assert!(
                             first.description.starts_with("slide the stone at "),

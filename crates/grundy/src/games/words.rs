@@ -489,13 +489,8 @@ pub(crate) mod tests {
         longest: usize,
         letters: u8,
     ) -> Vec<String> {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut rng = crate::testing::Xorshift::new(seed);
+        let mut next = move |bound: u64| rng.below(bound);
         (0..count)
             .map(|_| {
                 let length = next(longest as u64 + 1) as usize;

@@ -1576,16 +1576,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_as_search_does() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::{answer, assert_targets};
         for d in 0..3u64 {
             let game = Wythoff::extended(d);
             let rules = Rules::new(game);
@@ -1603,21 +1594,14 @@ mod tests {
                         found.nimber,
                         Some(solver.nimber(&at(first, second)).unwrap().into())
                     );
-                    let mut expected: Vec<String> = solver
+                    let expected: Vec<String> = solver
                         .winning_moves(&at(first, second))
                         .unwrap()
                         .iter()
                         .map(|to| format!("{head}({}, {})", to[0].0, to[0].1))
                         .collect();
-                    let mut targets: Vec<String> = found
-                        .winning_moves
-                        .iter()
-                        .map(|m| found.target(m))
-                        .collect();
-                    expected.sort();
-                    targets.sort();
-                    assert_eq!(targets, expected);
                     assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
+                    assert_targets(&found, expected, &format!("{head}({first}, {second})"));
                 }
             }
         }

@@ -551,51 +551,43 @@ mod tests {
     #[test]
     #[ignore = "exhaustive (15-90 s): run with --include-ignored, as CI does"]
     fn certified_codes_stay_arithmetic_periodic_far_beyond() {
-        let hex = "0123456789ABCDEF";
         let mut certified = Vec::new();
         let mut uncertified = Vec::new();
-        for a in hex.chars() {
-            for b in hex.chars() {
-                let text = if b == '0' {
-                    format!("0.{a}")
-                } else {
-                    format!("0.{a}{b}")
-                };
-                let Ok(rule) = HeapRule::octal(&text) else {
+        for text in crate::testing::hexadecimal_code_texts() {
+            let Ok(rule) = HeapRule::octal(&text) else {
+                continue;
+            };
+            let HeapRule::TakeAndBreak(tb) = &rule else {
+                unreachable!()
+            };
+            if tb.max_heaps_left() < 3 {
+                continue;
+            }
+            let long = grundy_values(&rule, 1200).to_vec();
+            let mut proven_once = false;
+            for length in [12, 20, 30, 45, 70, 100, 150, 250, 400] {
+                let prefix: GrundyValues = long[..length].iter().copied().collect();
+                let Some(p) = find_periodicity(&rule, &prefix) else {
                     continue;
                 };
-                let HeapRule::TakeAndBreak(tb) = &rule else {
-                    unreachable!()
-                };
-                if tb.max_heaps_left() < 3 {
+                if !matches!(p.proof, Proof::LevelTest { .. }) {
                     continue;
                 }
-                let long = grundy_values(&rule, 1200).to_vec();
-                let mut proven_once = false;
-                for length in [12, 20, 30, 45, 70, 100, 150, 250, 400] {
-                    let prefix: GrundyValues = long[..length].iter().copied().collect();
-                    let Some(p) = find_periodicity(&rule, &prefix) else {
-                        continue;
-                    };
-                    if !matches!(p.proof, Proof::LevelTest { .. }) {
-                        continue;
-                    }
-                    proven_once = true;
-                    for n in p.preperiod..long.len() - p.period {
-                        assert_eq!(
-                            long[n + p.period],
-                            long[n] + p.saltus,
-                            "{text}: certified from {length} values, fails at heap {n}"
-                        );
-                    }
+                proven_once = true;
+                for n in p.preperiod..long.len() - p.period {
+                    assert_eq!(
+                        long[n + p.period],
+                        long[n] + p.saltus,
+                        "{text}: certified from {length} values, fails at heap {n}"
+                    );
                 }
-                if proven_once {
-                    certified.push(text);
-                } else if find_periodicity(&rule, &long.iter().copied().collect())
-                    .is_some_and(|p| p.saltus > 0)
-                {
-                    uncertified.push(text);
-                }
+            }
+            if proven_once {
+                certified.push(text);
+            } else if find_periodicity(&rule, &long.iter().copied().collect())
+                .is_some_and(|p| p.saltus > 0)
+            {
+                uncertified.push(text);
             }
         }
         // The test certifies a good share of the arithmetic-periodic hexadecimal codes.

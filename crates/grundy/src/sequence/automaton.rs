@@ -494,20 +494,12 @@ mod tests {
 
     /// The codes 0.a and 0.ab that can leave three heaps.
     fn hexadecimal_codes() -> Vec<(String, TakeAndBreak)> {
-        let hex = "0123456789ABCDEF";
         let mut codes = Vec::new();
-        for a in hex.chars() {
-            for b in hex.chars() {
-                let text = if b == '0' {
-                    format!("0.{a}")
-                } else {
-                    format!("0.{a}{b}")
-                };
-                if let Ok(tb) = text.parse::<TakeAndBreak>()
-                    && tb.max_heaps_left() == 3
-                {
-                    codes.push((text, tb));
-                }
+        for text in crate::testing::hexadecimal_code_texts() {
+            if let Ok(tb) = text.parse::<TakeAndBreak>()
+                && tb.max_heaps_left() == 3
+            {
+                codes.push((text, tb));
             }
         }
         codes
@@ -635,6 +627,27 @@ mod tests {
         values
     }
 
+    /// Asserts that `by_relations` gives the values of the options of `code` under
+    /// the claim `(n0, p, s)` with values `f` (`text` names the code) on every heap
+    /// from the induction base over three periods and 40 heaps more.
+    #[track_caller]
+    pub(super) fn assert_options_match(
+        code: &TakeAndBreak,
+        f: &impl Fn(usize) -> u64,
+        (n0, p, s): (usize, usize, u32),
+        text: &str,
+        by_relations: impl Fn(usize) -> BTreeSet<u64>,
+    ) {
+        let start = induction_base(code, n0, p);
+        for n in start..start + 3 * p + 40 {
+            assert_eq!(
+                by_relations(n),
+                options_by_moves(code, f, n),
+                "{text} ({n0}, {p}, {s}) heap {n}"
+            );
+        }
+    }
+
     /// The values of the options of `n` under the claim, from the relations of its
     /// offset: every level solution, enumerated.
     fn options_by_relations(claim: &Claim, n: usize) -> BTreeSet<u64> {
@@ -703,14 +716,9 @@ mod tests {
             let f = claimed(&first, n0, p, s);
             let g: Vec<u32> = (0..n0 + p).map(|n| f(n) as u32).collect();
             let claim = Claim::new(&tb, &g, n0, p, s);
-            let start = induction_base(&tb, n0, p);
-            for n in start..start + 3 * p + 40 {
-                assert_eq!(
-                    options_by_relations(&claim, n),
-                    options_by_moves(&tb, &f, n),
-                    "{text} ({n0}, {p}, {s}) heap {n}"
-                );
-            }
+            assert_options_match(&tb, &f, (n0, p, s), text, |n| {
+                options_by_relations(&claim, n)
+            });
         }
     }
 

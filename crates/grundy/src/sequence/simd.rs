@@ -23,14 +23,7 @@ pub(crate) const TARGET_LIMIT: u32 = 1024;
 
 /// True when the vector search runs on this machine.
 pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        x86::available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    x86::available()
 }
 
 /// Looks at the pairs `(left[i], right[i])` in order and takes each value
@@ -90,14 +83,7 @@ pub(crate) fn scan_codes(
 
 /// True when [`scan_codes`] runs on this machine.
 pub(crate) fn codes_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        x86::codes_available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    x86::codes_available()
 }
 
 /// The vector paths a test compares with the portable ones, by what they need.
@@ -450,6 +436,18 @@ pub(crate) fn first(set: &TargetSet) -> Option<u32> {
     set.iter()
         .position(|&w| w != 0)
         .map(|i| i as u32 * 64 + set[i].trailing_zeros())
+}
+
+/// Off x86-64 there is no vector search.
+#[cfg(not(target_arch = "x86_64"))]
+mod x86 {
+    pub(super) fn available() -> bool {
+        false
+    }
+
+    pub(super) fn codes_available() -> bool {
+        false
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -11,7 +11,7 @@ use num_traits::Zero;
 use crate::family::{Part, PositionSearch, SearchedNimbers};
 use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::explorer::Explorer;
-use crate::sums::explorer::{GraphGame, SlotGame};
+use crate::sums::explorer::{GraphGame, Multiset, SlotGame};
 use crate::sums::position::{Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use crate::theory::solver::{Budget, SearchError, Solver};
@@ -173,20 +173,40 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
         }
     }
     let truncated = count > BigUint::from(moves.len());
-    Some(Answer {
+    Some(misere_answer(
+        position,
+        outcome,
+        moves,
+        count,
+        truncated,
+        "anti-sg rule",
+    ))
+}
+
+/// The misère answer to `position` found by `method`: no nimber, every winning
+/// move counted, no notes and no search.
+fn misere_answer(
+    position: &Position,
+    outcome: Outcome,
+    winning_moves: Vec<WinningMove>,
+    winning_move_count: BigUint,
+    truncated: bool,
+    method: &str,
+) -> Answer {
+    Answer {
         position: PositionText::new(position),
         convention: Convention::Misere,
         play: "misere",
         outcome,
         nimber: None,
-        winning_moves: moves,
-        winning_move_count: count,
+        winning_moves,
+        winning_move_count,
         moves_counted: true,
         truncated,
-        method: "anti-sg rule".to_owned(),
+        method: method.to_owned(),
         notes: Vec::new(),
         search: SearchCost::default(),
-    })
+    }
 }
 
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
@@ -466,36 +486,34 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
             roots.push(explorer.explore(part)?);
         }
     }
+    let search = MisereSearch {
+        position,
+        options,
+        explorer: &explorer,
+        roots: &roots,
+    };
     if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options)) {
-        return search_misere(
-            position,
-            options,
-            &explorer,
-            &roots,
-            &game,
-            &start,
-            |slot, option| game.after(start, slot, option),
-        );
+        return search_misere(search, &game, &start, |slot, option| {
+            game.after(start, slot, option)
+        });
     }
     let game = GraphGame::new(&explorer);
     let start = explorer.multiset(roots.iter().copied());
-    search_misere(
-        position,
-        options,
-        &explorer,
-        &roots,
-        &game,
-        &start,
-        |slot, option| {
-            let rest = roots
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != slot)
-                .map(|(_, &id)| id);
-            let leaves = explorer.options(roots[slot])[option].iter().copied();
-            explorer.multiset(rest.chain(leaves))
-        },
-    )
+    search_misere(search, &game, &start, |slot, option| {
+        multiset_after(&explorer, &roots, slot, option)
+    })
+}
+
+/// The components `roots` after the move to option `option` of component `slot`,
+/// as a multiset of the explorer's ids.
+fn multiset_after(explorer: &Explorer, roots: &[u32], slot: usize, option: usize) -> Multiset {
+    let rest = roots
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != slot)
+        .map(|(_, &id)| id);
+    let leaves = explorer.options(roots[slot])[option].iter().copied();
+    explorer.multiset(rest.chain(leaves))
 }
 
 /// A misère search that stores more than this fraction of its state limit
@@ -503,18 +521,31 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
 /// may not fit the limit.
 const RESEARCH_WARNING_SHARE: usize = 20;
 
-/// Searches a misère sum as one game and lists its winning moves: `after(slot,
-/// option)` is the position after move `option` of component `slot` (numbered
-/// over all groups), in the explorer's move order.
+/// A misère sum searched as one game: the position, the options, and its
+/// components explored (`roots`, numbered over all groups).
+#[derive(Clone, Copy)]
+struct MisereSearch<'a> {
+    position: &'a Position,
+    options: &'a SolveOptions,
+    explorer: &'a Explorer,
+    roots: &'a [u32],
+}
+
+/// Searches the sum as `game` from `start` and lists its winning moves:
+/// `after(slot, option)` is the position after move `option` of component
+/// `slot`, in the explorer's move order.
 fn search_misere<G: ImpartialGame>(
-    position: &Position,
-    options: &SolveOptions,
-    explorer: &Explorer,
-    roots: &[u32],
+    search: MisereSearch<'_>,
     game: &G,
     start: &G::Position,
     after: impl Fn(usize, usize) -> G::Position,
 ) -> Result<Answer, SearchError> {
+    let MisereSearch {
+        position,
+        options,
+        explorer,
+        roots,
+    } = search;
     let mut solver = options.solver(game, dense_slots(options));
     let outcome = solver.misere_outcome(start)?;
     let mut moves = Vec::new();
@@ -551,18 +582,16 @@ fn search_misere<G: ImpartialGame>(
         ));
     }
     Ok(Answer {
-        position: PositionText::new(position),
-        convention: Convention::Misere,
-        play: "misere",
-        outcome,
-        nimber: None,
-        winning_moves: moves,
-        winning_move_count: count.into(),
-        moves_counted: true,
-        truncated,
-        method: "misère search".to_owned(),
         notes,
         search,
+        ..misere_answer(
+            position,
+            outcome,
+            moves,
+            count.into(),
+            truncated,
+            "misère search",
+        )
     })
 }
 
@@ -591,34 +620,21 @@ mod tests {
                     }
                     let (slots, start) =
                         SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
-                    let by_slots = search_misere(
-                        &position,
-                        &options,
-                        &explorer,
-                        &roots,
-                        &slots,
-                        &start,
-                        |s, o| slots.after(start, s, o),
-                    )
-                    .unwrap();
+                    let search = MisereSearch {
+                        position: &position,
+                        options: &options,
+                        explorer: &explorer,
+                        roots: &roots,
+                    };
+                    let by_slots =
+                        search_misere(search, &slots, &start, |s, o| slots.after(start, s, o))
+                            .unwrap();
                     let graph = GraphGame::new(&explorer);
                     let by_graph = search_misere(
-                        &position,
-                        &options,
-                        &explorer,
-                        &roots,
+                        search,
                         &graph,
                         &explorer.multiset(roots.iter().copied()),
-                        |slot, option| {
-                            let rest = roots
-                                .iter()
-                                .enumerate()
-                                .filter(|&(i, _)| i != slot)
-                                .map(|(_, &id)| id);
-                            explorer.multiset(
-                                rest.chain(explorer.options(roots[slot])[option].iter().copied()),
-                            )
-                        },
+                        |slot, option| multiset_after(&explorer, &roots, slot, option),
                     )
                     .unwrap();
                     assert_eq!(by_slots.outcome, by_graph.outcome, "{text}");

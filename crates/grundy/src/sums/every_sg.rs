@@ -636,14 +636,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Subtraction(Vec<u32>);
-    impl ImpartialGame for Subtraction {
-        type Position = u32;
-        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
-            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
-        }
-    }
+    use crate::testing::{Subtraction, answer_listing_every_move as answer};
 
     /// Smith's remoteness, the rule for conjunctive compounds: the winner hurries.
     fn remoteness<G: ImpartialGame>(solver: &mut Solver<'_, G>, position: &G::Position) -> u64 {
@@ -743,14 +736,6 @@ mod tests {
         }
     }
 
-    fn answer(text: &str) -> Answer {
-        let options = SolveOptions {
-            max_moves: usize::MAX,
-            ..SolveOptions::default()
-        };
-        solve(&build_position(&parse(text).unwrap()).unwrap(), &options).unwrap()
-    }
-
     /// The catalogue's answer to `every(SUM)` against the brute-force oracle
     /// [`EverySum`] on the explored components: outcome, exact count, and the
     /// position after each winning move.
@@ -795,15 +780,8 @@ mod tests {
             }
             .to_string()
         };
-        let mut expected: Vec<String> = winning.iter().map(print).collect();
-        let mut targets: Vec<String> = found
-            .winning_moves
-            .iter()
-            .map(|m| found.target(m))
-            .collect();
-        expected.sort();
-        targets.sort();
-        assert_eq!(targets, expected, "{text}");
+        let expected: Vec<String> = winning.iter().map(print).collect();
+        crate::testing::assert_targets(&found, expected, text);
         assert_eq!(found.nimber, None);
         assert_eq!(found.play, "every");
     }

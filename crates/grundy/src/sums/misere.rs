@@ -263,16 +263,8 @@ impl<G: ImpartialGame> ImpartialGame for WholeSum<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{Subtraction, bigs};
     use proptest::prelude::*;
-
-    /// A subtraction game.
-    struct Subtraction(Vec<u32>);
-    impl ImpartialGame for Subtraction {
-        type Position = u32;
-        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
-            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
-        }
-    }
 
     /// Nim on one heap.
     struct NimHeap;
@@ -296,10 +288,6 @@ mod tests {
                 _ => {}
             }
         }
-    }
-
-    fn bigs(values: &[u32]) -> Vec<BigUint> {
-        values.iter().map(|&v| BigUint::from(v)).collect()
     }
 
     #[test]
@@ -479,9 +467,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_answers_misere_nim_and_bash_by_the_rule_as_search_does() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
+        use crate::testing::{answer, assert_targets};
         /// Heap i is Nim for i = 0, 1 and Bash with m = 2 for i = 2.
         struct Mixed;
         impl ImpartialGame for Mixed {
@@ -504,11 +490,7 @@ mod tests {
                 "misere(nim({}, {}) + bash[2]({}))",
                 heaps[0], heaps[1], heaps[2]
             );
-            let answer = solve(
-                &build_position(&parse(&text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap();
+            let answer = answer(&text);
             assert_eq!(answer.method, "anti-sg rule");
             assert_eq!(
                 answer.outcome,
@@ -523,18 +505,11 @@ mod tests {
                 BigUint::from(winning.len()),
                 "{text}"
             );
-            let mut expected: Vec<String> = winning
+            let expected: Vec<String> = winning
                 .iter()
                 .map(|h| format!("misere(nim({}, {}) + bash[2]({}))", h[0], h[1], h[2]))
                 .collect();
-            let mut targets: Vec<String> = answer
-                .winning_moves
-                .iter()
-                .map(|m| answer.target(m))
-                .collect();
-            expected.sort();
-            targets.sort();
-            assert_eq!(targets, expected, "{text}");
+            assert_targets(&answer, expected, &text);
         }
     }
 

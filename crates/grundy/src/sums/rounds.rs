@@ -301,15 +301,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::sums::analysis::solve;
+    use crate::testing::{Subtraction, answer_listing_every_move as answer};
     use rustc_hash::FxHashMap;
-
-    struct Subtraction(Vec<u32>);
-    impl ImpartialGame for Subtraction {
-        type Position = u32;
-        fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
-            moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
-        }
-    }
 
     /// Whether the player to move, in a round with `rounds` rounds left
     /// (this one included) at `position` of a match that restarts at `start`,
@@ -407,15 +400,6 @@ mod tests {
         wins
     }
 
-    fn answer(text: &str) -> Answer {
-        let options = SolveOptions {
-            max_moves: usize::MAX,
-            ..SolveOptions::default()
-        };
-        let position = crate::catalogue::build(&crate::lang::parse(text).unwrap()).unwrap();
-        solve(&position, &options).unwrap()
-    }
-
     /// Every match position `rounds[k](START, CURRENT)` of small sums, k up to
     /// 6, against a search of the whole match: who wins, how many winning
     /// moves, and that each listed move leads to a match position the
@@ -466,15 +450,7 @@ mod tests {
                                 .count();
                             assert_eq!(found.winning_move_count, BigUint::from(expected), "{text}");
                             assert_eq!(found.winning_moves.len(), expected, "{text}");
-                            for m in &found.winning_moves {
-                                let to = found.target(m);
-                                let next = answer(&to);
-                                assert_eq!(
-                                    next.outcome,
-                                    Outcome::PreviousPlayerWins,
-                                    "{text} -> {to}"
-                                );
-                            }
+                            crate::testing::answers_after_winning_moves(&found, &text);
                         }
                     }
                 }

@@ -113,25 +113,33 @@ pub(super) trait Bits:
     fn narrow(bits: u128) -> Self;
 }
 
+/// The items of [`Bits`] that read the same for every width: the constants, the
+/// masks of the table `$masks`, and the integer's own bit counts.
+macro_rules! bits_of_the_integer {
+    ($bits:literal, $masks:ident) => {
+        const ZERO: Self = 0;
+        const ONE: Self = 1;
+        const BITS: usize = $bits;
+        fn masks(w: usize) -> Masks<Self> {
+            $masks[w - 1]
+        }
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        fn trailing(self) -> usize {
+            self.trailing_zeros() as usize
+        }
+        fn leading(self) -> usize {
+            self.leading_zeros() as usize
+        }
+        fn reversed(self) -> Self {
+            self.reverse_bits()
+        }
+    };
+}
+
 impl Bits for u64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: usize = 64;
-    fn masks(w: usize) -> Masks<Self> {
-        MASKS_64[w - 1]
-    }
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    fn trailing(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn leading(self) -> usize {
-        self.leading_zeros() as usize
-    }
-    fn reversed(self) -> Self {
-        self.reverse_bits()
-    }
+    bits_of_the_integer!(64, MASKS_64);
     fn low(n: usize) -> Self {
         if n >= 64 { Self::MAX } else { (1 << n) - 1 }
     }
@@ -144,24 +152,7 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: usize = 128;
-    fn masks(w: usize) -> Masks<Self> {
-        MASKS_128[w - 1]
-    }
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    fn trailing(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn leading(self) -> usize {
-        self.leading_zeros() as usize
-    }
-    fn reversed(self) -> Self {
-        self.reverse_bits()
-    }
+    bits_of_the_integer!(128, MASKS_128);
     fn low(n: usize) -> Self {
         low(n)
     }

@@ -105,30 +105,11 @@ fn vertex_nimbers_of(out: &Csr) -> Result<Vec<u32>, Cycle> {
 
 /// The edges entering each vertex.
 fn predecessors(out: &Csr) -> Csr {
-    let n = out.vertex_count();
-    let mut offsets = vec![0usize; n + 1];
-    for &w in &out.targets {
-        offsets[w as usize + 1] += 1;
-    }
-    for v in 0..n {
-        offsets[v + 1] += offsets[v];
-    }
-    let mut next = offsets.clone();
-    let mut targets = vec![0u32; out.targets.len()];
-    let mut edge_ids = vec![0u32; out.targets.len()];
-    for v in 0..n as u32 {
-        for (w, id) in out.entries(v) {
-            let at = &mut next[w as usize];
-            targets[*at] = v;
-            edge_ids[*at] = id;
-            *at += 1;
-        }
-    }
-    Csr {
-        offsets,
-        targets,
-        edge_ids,
-    }
+    let n = out.vertex_count() as u32;
+    Csr::build(
+        n as usize,
+        (0..n).flat_map(|v| out.entries(v).map(move |(w, id)| (w, v, id))),
+    )
 }
 
 /// Tokens on one directed acyclic graph, with every vertex's nimber.
@@ -316,21 +297,15 @@ mod tests {
     /// A random acyclic graph: edges go from a lower to a higher vertex of a
     /// random order, repeats allowed.
     fn random_dag(seed: u64, n: u32, m: usize) -> Vec<(u32, u32)> {
-        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::testing::Xorshift::from_state(
+            seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+        );
         let mut order: Vec<u32> = (0..n).collect();
-        for i in (1..n as usize).rev() {
-            order.swap(i, (next() % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut order);
         (0..m)
             .filter_map(|_| {
-                let a = (next() % u64::from(n)) as usize;
-                let b = (next() % u64::from(n)) as usize;
+                let a = rng.below(u64::from(n)) as usize;
+                let b = rng.below(u64::from(n)) as usize;
                 (a != b).then(|| (order[a.min(b)], order[a.max(b)]))
             })
             .collect()

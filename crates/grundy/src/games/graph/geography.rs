@@ -990,33 +990,14 @@ mod tests {
     use crate::family::Rules;
     use crate::lang::parse;
     use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::testing::{Xorshift as Rng, answer};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
     use std::collections::{BTreeSet, HashSet};
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Self {
-            Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
-
     /// The contract's text of a graph: `"n m; u v; ..."`, vertices from 1.
     fn graph_text(n: u32, edges: &[(u32, u32)]) -> String {
-        let mut text = format!("\"{n} {}", edges.len());
-        for (u, v) in edges {
-            text.push_str(&format!("; {} {}", u + 1, v + 1));
-        }
-        text.push('"');
-        text
+        format!("\"{}\"", crate::testing::graph_text(n, edges))
     }
 
     fn family(n: u32, edges: &[(u32, u32)]) -> Geography {
@@ -1151,26 +1132,11 @@ mod tests {
         ));
     }
 
-    fn answer(text: &str) -> Answer {
-        solve(
-            &build_position(&parse(text).unwrap()).unwrap(),
-            &SolveOptions::default(),
-        )
-        .unwrap()
-    }
-
     /// The answer to `text`, whose winning moves all lead to P-positions
     /// written so that they parse back.
     fn answer_checked(text: &str) -> Answer {
         let found = answer(text);
-        for winning in &found.winning_moves {
-            let target = found.target(winning);
-            let back = answer(&target);
-            assert_eq!(
-                back.outcome,
-                Outcome::PreviousPlayerWins,
-                "{text} -> {target}"
-            );
+        for (target, back) in crate::testing::answers_after_winning_moves(&found, text) {
             assert_eq!(back.position.as_str(), target);
         }
         found

@@ -1100,34 +1100,10 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
+    use crate::testing::{SplitMix as Rng, graph_text as text_of};
     use crate::theory::game::Outcome;
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
-
-    /// A small deterministic generator (splitmix64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    fn text_of(n: u32, edges: &[(u32, u32)]) -> String {
-        let mut text = format!("{n} {}", edges.len());
-        for &(u, v) in edges {
-            text.push_str(&format!("; {} {}", u + 1, v + 1));
-        }
-        text
-    }
 
     fn game(n: u32, edges: &[(u32, u32)]) -> Hackenbush {
         let text = text_of(n, edges);
@@ -1304,7 +1280,7 @@ mod tests {
 
     #[test]
     fn nimbers_and_moves_match_exhaustive_search() {
-        let mut rng = Rng(14);
+        let mut rng = Rng::new(14);
         for round in 0..6000 {
             let max_edges = 2 + rng.below(9);
             let (n, edges) = random_graph(&mut rng, max_edges);
@@ -1356,7 +1332,7 @@ mod tests {
     /// found by the classes against the moves found by recomputing.
     #[test]
     fn moves_inside_components_match_recomputing() {
-        let mut rng = Rng(2024);
+        let mut rng = Rng::new(2024);
         for round in 0..120 {
             let cycle = 2 + rng.below(if round % 4 == 0 { 260 } else { 40 }) as u32;
             let mut edges = Vec::new();
@@ -1448,7 +1424,7 @@ mod tests {
     #[test]
     #[ignore = "a minute in debug builds; run in release"]
     fn large_graphs_match_recomputing() {
-        let mut rng = Rng(77);
+        let mut rng = Rng::new(77);
         for round in 0..24 {
             let n = 200 + rng.below(3000) as u32;
             let mut edges = Vec::new();
@@ -1490,7 +1466,7 @@ mod tests {
 
     #[test]
     fn the_trie_values_chains_as_the_direct_sum_does() {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         let mut trie = XorPlusTrie::default();
         for round in 0..300 {
             let length = 1 + rng.below(if round % 10 == 0 { 1500 } else { 300 }) as usize;
@@ -1525,7 +1501,7 @@ mod tests {
     /// one to a vertex with one pendant edge; then the colon principle.
     #[test]
     fn cacti_follow_the_cactus_rule() {
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         for _ in 0..400 {
             // Vertices are made in order; `fused[v]` is the vertex of the
             // fused tree that v becomes, `extra[t]` the pendant edges of t,
@@ -1619,28 +1595,13 @@ mod tests {
 
     #[test]
     fn the_catalogue_reads_writes_and_answers() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let answer = |text: &str| {
-            solve(
-                &build_position(&parse(text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap()
-        };
+        use crate::testing::{answer, assert_targets};
         let found = answer("hackenbush(\"4 4; 1 2; 2 3; 3 4; 4 2\")");
         assert_eq!(found.nimber, Some(2u32.into()));
         assert_eq!(found.method, METHOD);
         // Winning: cut the stem (edge 1), or an edge of the triangle next to
         // vertex 2 (edges 2 and 4 leave a path of 3 under 1: 0? no: stalk of
         // 1 + path of 2 = 3)... exactly the ones search finds.
-        let mut targets: Vec<String> = found
-            .winning_moves
-            .iter()
-            .map(|m| found.target(m))
-            .collect();
-        targets.sort();
         let family = game(4, &[(0, 1), (1, 2), (2, 3), (3, 1)]);
         let rules = Rules::new(family);
         let mut solver = Solver::new(&rules);
@@ -1655,10 +1616,10 @@ mod tests {
             })
             .collect();
         expected.sort();
-        assert_eq!(targets, expected);
+        assert_targets(&found, expected.clone(), "hackenbush");
         assert_eq!(found.winning_move_count, BigUint::from(expected.len()));
         // Each target reads back as the same position.
-        for target in &targets {
+        for target in &expected {
             let again = answer(target);
             assert_eq!(again.nimber, Some(0u32.into()), "{target}");
             assert_eq!(again.position.as_str(), *target);
@@ -1692,18 +1653,12 @@ mod tests {
 
     #[test]
     fn misere_play_by_the_explorer_matches_search() {
-        use crate::catalogue::build as build_position;
-        use crate::lang::parse;
-        use crate::sums::analysis::{SolveOptions, solve};
-        let mut rng = Rng(99);
+        use crate::testing::answer;
+        let mut rng = Rng::new(99);
         for _ in 0..200 {
             let (n, edges) = random_graph(&mut rng, 7);
             let text = format!("misere(hackenbush(\"{}\"))", text_of(n, &edges));
-            let found = solve(
-                &build_position(&parse(&text).unwrap()).unwrap(),
-                &SolveOptions::default(),
-            )
-            .unwrap();
+            let found = answer(&text);
             let rules = Rules::new(game(n, &edges));
             let mut solver = Solver::new(&rules);
             let start = vec![Cuts::from([])];

@@ -591,23 +591,7 @@ mod tests {
     use crate::games::graph::Graph;
     use proptest::prelude::*;
 
-    /// A small deterministic generator (xorshift), for reproducible graphs.
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Self {
-            Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::testing::Xorshift as Rng;
 
     /// The maximum matching size of the alive subgraph by dynamic programming
     /// over vertex subsets (exponential; n <= 16).

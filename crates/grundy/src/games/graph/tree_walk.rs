@@ -461,21 +461,13 @@ mod tests {
     /// earlier one, the labels shuffled so that vertex 1 is not always the
     /// first.
     fn random_tree(seed: u64, n: u32) -> Vec<(u32, u32)> {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::testing::Xorshift::new(seed);
         let mut label: Vec<u32> = (0..n).collect();
-        for i in (1..n as usize).rev() {
-            label.swap(i, (next() % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut label);
         (1..n)
             .map(|v| {
-                let u = (next() % u64::from(v)) as u32;
-                if next() % 2 == 0 {
+                let u = rng.below(u64::from(v)) as u32;
+                if rng.below(2) == 0 {
                     (label[u as usize], label[v as usize])
                 } else {
                     (label[v as usize], label[u as usize])

@@ -114,10 +114,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::catalogue::build as build_position;
-    use crate::lang::parse;
-    use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::testing::try_answer as answer;
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
@@ -128,11 +125,6 @@ mod tests {
         fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
             moves.extend((1..=self.0.min(*heap)).map(|take| heap - take));
         }
-    }
-
-    fn answer(source: &str) -> Result<Answer, LangError> {
-        let position = build_position(&parse(source)?)?;
-        Ok(solve(&position, &SolveOptions::default()).unwrap())
     }
 
     #[test]

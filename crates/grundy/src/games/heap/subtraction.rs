@@ -401,9 +401,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::build as build_position;
-    use crate::lang::parse;
-    use crate::sums::analysis::{Answer, SolveOptions, solve};
+    use crate::testing::try_answer as answer;
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
@@ -467,11 +465,6 @@ mod tests {
         fn moves(&self, heap: &u64, moves: &mut Vec<u64>) {
             moves.extend(self.0.iter().filter(|&&s| s <= *heap).map(|s| heap - s));
         }
-    }
-
-    fn answer(source: &str) -> Result<Answer, LangError> {
-        let position = build_position(&parse(source)?)?;
-        Ok(solve(&position, &SolveOptions::default()).unwrap())
     }
 
     #[test]
