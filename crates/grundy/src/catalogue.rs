@@ -1,18 +1,22 @@
-//! The catalogue: every game grundy knows, as a value built from the family
-//! modules ([`crate::games`]) and the ways of playing sums ([`crate::sums`]).
+//! The catalogue: every game grundy knows, as a value built from the entries
+//! of the family modules ([`crate::games`]) and the wrappers that play sums
+//! another way ([`crate::registry`]).
 //!
 //! [`Catalogue::standard`] lists them all; [`Catalogue::build`] turns a parsed
 //! expression into a [`Position`] within [`BuildLimits`], and [`build`] does so
-//! with the standard catalogue and the default limits.
+//! with the standard catalogue and the default limits. Everything else asked
+//! of a name goes through its entry: [`Catalogue::parse_rule`] (the heap rule of
+//! `grundy seq`) and [`Catalogue::every_start`].
 
 use std::sync::OnceLock;
 
 use crate::lang::{LangError, Sum, Term};
-use crate::sums::entry::{BuildContext, SumBuilder, wrapped};
+use crate::registry::wrappers::{self, wrapped};
+use crate::registry::{BuildContext, SumBuilder};
+use crate::rules::HeapRule;
 use crate::theory::game::Convention;
 
-pub use crate::games::graph::EveryStart;
-pub use crate::sums::entry::{BuildLimits, EntryKind, GameEntry};
+pub use crate::registry::{BuildLimits, DrawingKind, EntryKind, EveryStart, GameEntry};
 pub use crate::sums::position::{Compound, Group, Position, PositionText};
 
 /// Games and wrappers by name.
@@ -24,7 +28,7 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// Every game of [`crate::games`] and every wrapper of [`crate::sums`], in
+    /// Every game of [`crate::games`] and every wrapper of the registry, in
     /// the order `grundy games` lists them.
     #[must_use]
     pub fn standard() -> &'static Self {
@@ -32,7 +36,7 @@ impl Catalogue {
         STANDARD.get_or_init(|| Self {
             entries: crate::games::ENTRIES
                 .iter()
-                .chain(crate::sums::ENTRIES)
+                .chain(wrappers::ENTRIES)
                 .copied()
                 .collect(),
             aliases: crate::games::ALIASES.to_vec(),
@@ -132,22 +136,128 @@ impl Catalogue {
 }
 
 impl Catalogue {
+    /// The entry named by `term`, or the error for an unknown name: with the
+    /// nearest known name as a hint, else as `otherwise` makes it.
+    fn entry_or_unknown(
+        &self,
+        term: &Term,
+        otherwise: impl FnOnce(LangError) -> LangError,
+    ) -> Result<&GameEntry, LangError> {
+        self.find(&term.name).ok_or_else(|| {
+            let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
+            match self.nearest_name(&term.name) {
+                Some(near) => error.with_help(format!("did you mean `{near}`?")),
+                None => otherwise(error),
+            }
+        })
+    }
+
+    /// The names of the entries for which `has` holds, each written by
+    /// `write`, as `a, b or c`.
+    fn names_with(
+        &self,
+        has: impl Fn(&GameEntry) -> bool,
+        write: impl Fn(&str) -> String,
+    ) -> String {
+        let names: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|entry| has(entry))
+            .map(|entry| write(entry.name))
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            Some((last, _)) => last.clone(),
+            None => "no game".to_owned(),
+        }
+    }
+
+    /// The heap rule a text names, for the sequence engine, with its
+    /// canonical text: `kayles`, `octal[0.137]`, `sub[1, 3, 4]`, `bash[3]`,
+    /// `nim`, ... (the entries with a [`GameEntry::heap_rule`], by name or
+    /// alias). A rule is written without arguments; `kayles` and `kayles()`
+    /// are the same.
+    ///
+    /// # Errors
+    /// A [`LangError`] for a malformed text, arguments given, an unknown name
+    /// (with the nearest known name as a hint), or a game that is not a heap
+    /// game given by a rule (with the names that are).
+    pub fn parse_rule(&self, text: &str) -> Result<(HeapRule, String), LangError> {
+        let source = if text.trim_end().ends_with(')') {
+            text.to_owned()
+        } else {
+            format!("{text}()")
+        };
+        let sum = crate::lang::parse(&source)?;
+        let [term] = sum.terms.as_slice() else {
+            return Err(LangError::new("a rule is one game, not a sum", sum.span));
+        };
+        if let Some(arg) = term.args.first() {
+            return Err(LangError::new(
+                format!(
+                    "a rule takes no heaps: write `{}` without arguments",
+                    term.name
+                ),
+                arg.span,
+            ));
+        }
+        let heap_games = || {
+            format!(
+                "sequences exist for {}",
+                self.names_with(|entry| entry.heap_rule.is_some(), str::to_owned)
+            )
+        };
+        let entry = self.entry_or_unknown(term, |error| error.with_help(heap_games()))?;
+        match entry.heap_rule {
+            Some(rule) => rule(term),
+            None => Err(LangError::new(
+                format!("`{}` is not a heap game with a Grundy sequence", term.name),
+                term.name_span,
+            )
+            .with_help(heap_games())),
+        }
+    }
+
     /// The answer for every start vertex of a graph game given its graph
-    /// alone, `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`: one
-    /// pass for all vertices.
+    /// alone, such as `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`
+    /// (the entries with a [`GameEntry::every_start`]): one pass for all
+    /// vertices.
     ///
     /// # Errors
     /// A [`LangError`] when `sum` is not one such term, or its graph is bad.
     pub fn every_start(&self, sum: &Sum, limits: BuildLimits) -> Result<EveryStart, LangError> {
-        let context = BuildContext::new(limits, self);
-        match sum.terms.as_slice() {
-            [term] => crate::games::graph::every_start(term, &context),
-            _ => Err(LangError::new(
-                "every start is asked of one graph game: `dag(GRAPH)`, `geography(GRAPH)` or \
-                 `tree_walk(GRAPH)`",
+        let games = || {
+            self.names_with(
+                |entry| entry.every_start.is_some(),
+                |name| format!("`{name}(GRAPH)`"),
+            )
+        };
+        let [term] = sum.terms.as_slice() else {
+            return Err(LangError::new(
+                format!("every start is asked of one graph game: {}", games()),
                 sum.span,
-            )),
+            ));
+        };
+        if term.args.len() != 1 || !term.params.is_empty() {
+            return Err(LangError::new(
+                format!(
+                    "every start is asked of a graph game given its graph alone: {}",
+                    games()
+                ),
+                term.span,
+            ));
         }
+        let Some(every_start) = self.find(&term.name).and_then(|entry| entry.every_start) else {
+            return Err(LangError::new(
+                format!(
+                    "every start is asked of {}, not of `{}`",
+                    games(),
+                    term.name
+                ),
+                term.name_span,
+            ));
+        };
+        every_start(term, &BuildContext::new(limits, self))
     }
 }
 
@@ -173,6 +283,24 @@ pub fn find(name: &str) -> Option<&'static GameEntry> {
 #[must_use]
 pub fn nearest_name(name: &str) -> Option<&'static str> {
     Catalogue::standard().nearest_name(name)
+}
+
+/// [`Catalogue::parse_rule`] with the standard catalogue.
+///
+/// ```
+/// use grundy::catalogue::parse_rule;
+///
+/// let (rule, text) = parse_rule("octal[0.07]").unwrap();
+/// assert_eq!(text, "octal[0.07]");
+/// assert_eq!(rule.max_removed(), Some(2));
+/// assert_eq!(parse_rule("bash[3]").unwrap().1, "bash[3]");
+/// assert!(parse_rule("kayles(5)").is_err());
+/// ```
+///
+/// # Errors
+/// As [`Catalogue::parse_rule`].
+pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
+    Catalogue::standard().parse_rule(text)
 }
 
 /// [`Catalogue::build`] with the standard catalogue.

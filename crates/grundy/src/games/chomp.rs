@@ -28,7 +28,7 @@ use num_bigint::BigUint;
 
 use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Budget, SearchError};
 
@@ -337,6 +337,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     syntax: "chomp(r, c), chomp([l1, ..., lr])",
     examples: &["chomp(3, 4)", "chomp([4, 2, 1])", "chomp(2, 3) + nim(1)"],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Chomp,
+    every_start: None,
 };
 
 #[cfg(test)]

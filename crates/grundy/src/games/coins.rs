@@ -40,7 +40,7 @@ use rustc_hash::FxHashMap;
 
 use crate::family::{Family, MovesTo, part};
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, Refusal, SearchError};
 
@@ -714,6 +714,9 @@ macro_rules! coin_entry {
             syntax: concat!($name, "(\"hthht\", ...)"),
             examples: &[$example],
             kind: EntryKind::Game(build),
+            heap_rule: None,
+            drawing: DrawingKind::Coins,
+            every_start: None,
         }
     };
 }
@@ -772,6 +775,9 @@ pub(crate) const COINS_ENTRY: GameEntry = GameEntry {
         "coins[2, 4](\"thhthh\") + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Coins,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ use crate::family::write_integers;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
@@ -598,6 +598,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "moore[3](100, 200, 300, 7)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

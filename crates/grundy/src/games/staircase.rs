@@ -54,7 +54,7 @@ use crate::family::write_integers;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
@@ -354,6 +354,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "staircase(1, 2, 3) + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]
@@ -767,6 +770,9 @@ pub(crate) const STONES_ENTRY: GameEntry = GameEntry {
         "stones(5, 100000000000000000000000000000)",
     ],
     kind: EntryKind::Game(build_stones),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ use std::sync::Arc;
 use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, SearchError, Solver};
@@ -1010,6 +1010,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "wythoff(1000000000000000000000, 1618033988749894848204)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Wythoff,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ use self::region::{Shape, dominoes, low};
 use self::search::{BoardSearch, Search};
 use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Budget, SearchError};
 
@@ -399,6 +399,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     syntax: "cram(r, c), cram(\"ROW/ROW/...\")",
     examples: &["cram(4, 5)", "cram(\"..#./....\")", "cram(3, 3) + nim(2)"],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Board,
+    every_start: None,
 };
 
 #[cfg(test)]

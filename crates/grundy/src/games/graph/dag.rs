@@ -23,8 +23,9 @@ use num_bigint::BigUint;
 use super::{Csr, Graph, GraphInput, graph_argument, vertex_argument};
 use crate::family::{Family, MovesTo, parts};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
 
 /// Why a directed graph has no nimbers: it has a cycle.
@@ -263,6 +264,22 @@ pub(crate) fn dag_of(term: &Term, context: &BuildContext<'_>) -> Result<Arc<Dag>
     })
 }
 
+/// Every start of `dag(GRAPH)`: the nimber of a token on each vertex.
+fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, LangError> {
+    let dag = dag_of(term, context)?;
+    let nimbers = dag.nimbers().to_vec();
+    Ok(EveryStart {
+        game: "dag",
+        graph: super::graph_text(term),
+        outcomes: nimbers
+            .iter()
+            .map(|&g| Outcome::from_nimber(u64::from(g)))
+            .collect(),
+        nimbers: Some(nimbers),
+        method: "mex in reverse topological order",
+    })
+}
+
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     crate::lang::arguments::no_params(term)?;
     let dag = dag_of(term, context)?;
@@ -295,6 +312,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "dag(\"3 2; 1 2; 2 3\", 1) + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: Some(every_start),
 };
 
 #[cfg(test)]

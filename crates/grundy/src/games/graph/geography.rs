@@ -65,7 +65,7 @@ use super::{
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, Limit, Refusal, SearchError};
@@ -748,6 +748,22 @@ impl Family for Geography {
 const HELP: &str = "`geography(GRAPH)`, `geography(GRAPH, s)` or `geography(GRAPH, s, [d1, ..., \
                     dk])`, GRAPH being `@PATH` or a string such as \"3 2; 1 2; 2 3\"";
 
+/// Every start of `geography(GRAPH)`: who wins from a token on each vertex.
+fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, LangError> {
+    let game = Geography::from_input(super::graph_argument(term, 0, context)?);
+    Ok(EveryStart {
+        game: "geography",
+        graph: super::graph_text(term),
+        outcomes: game
+            .start_outcomes(&[])
+            .into_iter()
+            .map(|outcome| outcome.unwrap_or(Outcome::PreviousPlayerWins))
+            .collect(),
+        nimbers: None,
+        method: "maximum matchings (Gallai-Edmonds decomposition)",
+    })
+}
+
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     if term.args.len() > 3 {
@@ -959,6 +975,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "geography(\"4 3; 1 2; 1 3; 1 4\") + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: Some(every_start),
 };
 
 /// The catalogue entry of `geography_board`.
@@ -981,6 +1000,9 @@ pub(crate) const BOARD_ENTRY: GameEntry = GameEntry {
         "geography_board(\"...../.#.#./.....\", 2, 3)",
     ],
     kind: EntryKind::Game(build_board),
+    heap_rule: None,
+    drawing: DrawingKind::Board,
+    every_start: None,
 };
 
 #[cfg(test)]

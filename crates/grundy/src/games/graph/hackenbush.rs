@@ -79,7 +79,7 @@ use super::{Csr, Graph, GraphInput, graph_argument};
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
+use crate::registry::{BuildContext, BuildLimits, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, Refusal, SearchError};
 
@@ -1094,6 +1094,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "hackenbush(\"5 6; 1 2; 2 3; 3 1; 3 4; 4 5; 5 5\", [2])",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: None,
 };
 
 #[cfg(test)]
