@@ -153,23 +153,17 @@ impl Catalogue {
     }
 
     /// The names of the entries for which `has` holds, each written by
-    /// `write`, as `a, b or c`.
+    /// `write`.
     fn names_with(
         &self,
         has: impl Fn(&GameEntry) -> bool,
         write: impl Fn(&str) -> String,
-    ) -> String {
-        let names: Vec<String> = self
-            .entries
+    ) -> Vec<String> {
+        self.entries
             .iter()
             .filter(|entry| has(entry))
             .map(|entry| write(entry.name))
-            .collect();
-        match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            Some((last, _)) => last.clone(),
-            None => "no game".to_owned(),
-        }
+            .collect()
     }
 
     /// The heap rule a text names, for the sequence engine, with its
@@ -205,6 +199,7 @@ impl Catalogue {
             format!(
                 "sequences exist for {}",
                 self.names_with(|entry| entry.heap_rule.is_some(), str::to_owned)
+                    .join(", ")
             )
         };
         let entry = self.entry_or_unknown(term, |error| error.with_help(heap_games()))?;
@@ -227,10 +222,14 @@ impl Catalogue {
     /// A [`LangError`] when `sum` is not one such term, or its graph is bad.
     pub fn every_start(&self, sum: &Sum, limits: BuildLimits) -> Result<EveryStart, LangError> {
         let games = || {
-            self.names_with(
+            let names = self.names_with(
                 |entry| entry.every_start.is_some(),
                 |name| format!("`{name}(GRAPH)`"),
-            )
+            );
+            match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                _ => names.concat(),
+            }
         };
         let [term] = sum.terms.as_slice() else {
             return Err(LangError::new(
@@ -407,5 +406,132 @@ mod tests {
             error.message,
             "`misere(...)` cannot wrap another convention"
         );
+    }
+
+    /// The head of a one-term example, without its arguments: `sub[1, 3, 4]`
+    /// of `sub[1, 3, 4](30)`.
+    fn rule_of_example(example: &str) -> &str {
+        example.split('(').next().unwrap_or(example)
+    }
+
+    #[test]
+    fn every_drawable_entry_draws_the_parts_of_its_examples() {
+        for entry in entries() {
+            if entry.drawing == DrawingKind::None {
+                continue;
+            }
+            let mut drawn = 0;
+            // Examples reading files are left out: their paths are relative to
+            // the repository, not to where tests run.
+            for example in entry.examples.iter().filter(|e| !e.contains('@')) {
+                // Each term of the entry alone: examples may add other games.
+                let sum = crate::lang::parse(example).unwrap();
+                for term in sum.terms.iter().filter(|term| term.name == entry.name) {
+                    let alone = Sum {
+                        terms: vec![term.clone()],
+                        span: term.span,
+                    };
+                    let position = build(&alone).unwrap();
+                    for part in position.groups.iter().flat_map(|group| &group.parts) {
+                        let drawing = part.drawing();
+                        assert_eq!(
+                            drawing.as_ref().map(crate::drawing::Drawing::kind),
+                            Some(entry.drawing),
+                            "{example}: {drawing:?}"
+                        );
+                        drawn += 1;
+                    }
+                }
+            }
+            assert!(drawn > 0, "no example of `{}` was drawn", entry.name);
+        }
+    }
+
+    #[test]
+    fn every_heap_rule_entry_gives_a_rule_the_sequence_engine_computes() {
+        let mut names = Vec::new();
+        for entry in entries().iter().filter(|entry| entry.heap_rule.is_some()) {
+            names.push(entry.name);
+            for example in entry.examples {
+                let head = rule_of_example(example);
+                let (rule, text) = parse_rule(head).unwrap_or_else(|e| panic!("{head}: {e}"));
+                // The canonical text reads back as the same rule.
+                let (again, same) = parse_rule(&text).unwrap();
+                assert_eq!((again.to_string(), same), (rule.to_string(), text.clone()));
+                let values = crate::sequence::grundy_values(&rule, 20);
+                assert_eq!(values.len(), 21, "{text}");
+            }
+        }
+        assert_eq!(
+            names,
+            [
+                "nim",
+                "bash",
+                "sub",
+                "all_but",
+                "octal",
+                "kayles",
+                "dawson_kayles",
+                "grundy_game",
+                "lasker",
+                "rest_nim"
+            ]
+        );
+        // Aliases name the same rules.
+        assert_eq!(parse_rule("nim_k[4]").unwrap().1, "bash[4]");
+        assert_eq!(parse_rule("multi_nim").unwrap().1, "lasker");
+    }
+
+    #[test]
+    fn rules_of_games_without_one_are_refused_with_the_names_that_have_one() {
+        let heap_games = "sequences exist for nim, bash, sub, all_but, octal, kayles, \
+                          dawson_kayles, grundy_game, lasker, rest_nim";
+        for name in ["wythoff", "anti_nim", "misere", "script[\"x\"]"] {
+            let error = parse_rule(name).unwrap_err();
+            let bare = rule_of_example(name).split('[').next().unwrap();
+            assert_eq!(
+                error.message,
+                format!("`{bare}` is not a heap game with a Grundy sequence"),
+                "{name}"
+            );
+            assert_eq!(error.help.as_deref(), Some(heap_games), "{name}");
+        }
+        let error = parse_rule("kaylse").unwrap_err();
+        assert_eq!(error.message, "unknown game `kaylse`");
+        assert_eq!(error.help.as_deref(), Some("did you mean `kayles`?"));
+        let error = parse_rule("zzzzzzzzzzzz").unwrap_err();
+        assert_eq!(error.help.as_deref(), Some(heap_games));
+        assert_eq!(
+            parse_rule("kayles(5)").unwrap_err().message,
+            "a rule takes no heaps: write `kayles` without arguments"
+        );
+        assert_eq!(
+            parse_rule("nim() + kayles()").unwrap_err().message,
+            "a rule is one game, not a sum"
+        );
+        let error = parse_rule("bash[2000000]").unwrap_err();
+        assert!(error.message.contains("needs m at most 1048576"), "{error}");
+        assert!(parse_rule("kayles[3]").is_err());
+    }
+
+    #[test]
+    fn every_start_is_asked_of_the_entries_that_answer_it() {
+        let every = |text: &str| {
+            Catalogue::standard()
+                .every_start(&crate::lang::parse(text).unwrap(), BuildLimits::default())
+        };
+        let answer = every("dag(\"3 2; 1 2; 2 3\")").unwrap();
+        assert_eq!(answer.nimbers, Some(vec![0, 1, 0]));
+        assert_eq!(answer.position(0), "dag(\"3 2; 1 2; 2 3\", 1)");
+        assert_eq!(every("geography(\"2 1; 1 2\")").unwrap().outcomes.len(), 2);
+        assert_eq!(every("tree_walk(\"2 1; 1 2\")").unwrap().game, "tree_walk");
+        let error = every("nim(3)").unwrap_err();
+        assert_eq!(
+            error.message,
+            "every start is asked of `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`, \
+             not of `nim`"
+        );
+        let error = every("dag(\"2 1; 1 2\", 1)").unwrap_err();
+        assert!(error.message.contains("given its graph alone"), "{error}");
     }
 }

@@ -26,6 +26,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -191,6 +192,10 @@ impl Chomp {
 
 impl Family for Chomp {
     type Position = Rows;
+
+    fn drawing(&self, rows: &Rows) -> Option<Drawing> {
+        Some(Drawing::Chomp(rows.clone()))
+    }
 
     fn write_position(&self, rows: &Rows, out: &mut String) {
         out.push('[');

@@ -38,6 +38,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -401,6 +402,10 @@ fn subsets(
 
 impl Family for Coins {
     type Position = Row;
+
+    fn drawing(&self, row: &Row) -> Option<Drawing> {
+        Some(Drawing::Coins(row.to_vec()))
+    }
 
     fn write_position(&self, row: &Row, out: &mut String) {
         out.push('"');

@@ -70,6 +70,7 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Span, Term, ValueKind};
@@ -725,6 +726,10 @@ impl DynamicFamily {
 
 impl Family for DynamicFamily {
     type Position = DynamicHeap;
+
+    fn drawing(&self, position: &DynamicHeap) -> Option<Drawing> {
+        Some(Drawing::Heaps(vec![position.heap.clone()]))
+    }
 
     fn write_position(&self, position: &DynamicHeap, out: &mut String) {
         out.push_str(&position.heap.to_string());

@@ -20,6 +20,7 @@ pub mod tree_walk;
 
 use std::sync::Arc;
 
+use crate::drawing::GraphDrawing;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::BuildContext;
 use crate::theory::solver::Limit;
@@ -485,6 +486,44 @@ pub(crate) fn arguments_span(term: &Term) -> Span {
         (Some(first), Some(last)) => Span::new(first.span.start, last.span.end),
         _ => term.span,
     }
+}
+
+/// The picture of `graph` alone: its vertices and edges, undirected, with
+/// nothing on it.
+pub(crate) fn graph_drawing(graph: &Graph) -> GraphDrawing {
+    GraphDrawing {
+        vertices: graph.vertex_count() as u32,
+        edges: graph.edges().to_vec(),
+        ..GraphDrawing::default()
+    }
+}
+
+/// The edges of `graph` not in `cut` (sorted) that no path of uncut edges
+/// joins to `ground`, sorted.
+pub(crate) fn hanging_edges(graph: &Graph, cut: &[u32], ground: u32) -> Vec<u32> {
+    let is_cut = |e: usize| cut.binary_search(&(e as u32)).is_ok();
+    let mut reached = vec![false; graph.vertex_count()];
+    if let Some(first) = reached.get_mut(ground as usize) {
+        *first = true;
+    }
+    // Grow the ground's part edge by edge until nothing changes: small
+    // graphs are drawn, so the quadratic worst case does not matter.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (e, &(u, v)) in graph.edges().iter().enumerate() {
+            let (u, v) = (u as usize, v as usize);
+            if !is_cut(e) && reached[u] != reached[v] {
+                reached[u] = true;
+                reached[v] = true;
+                changed = true;
+            }
+        }
+    }
+    (0..graph.edges().len())
+        .filter(|&e| !is_cut(e) && !reached[graph.edges()[e].0 as usize])
+        .map(|e| e as u32)
+        .collect()
 }
 
 /// The graph argument of a term as given (`@PATH` or the quoted string), for

@@ -160,6 +160,10 @@ pub fn heap_parts<R: HeapRules>(
 impl<R: HeapRules> Family for R {
     type Position = HeapSize;
 
+    fn drawing(&self, heap: &HeapSize) -> Option<Drawing> {
+        Some(Drawing::Heaps(vec![heap.value.clone()]))
+    }
+
     fn write_position(&self, heap: &HeapSize, out: &mut String) {
         use std::fmt::Write as _;
         match (&heap.text, heap.value.to_u64()) {

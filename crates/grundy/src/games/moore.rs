@@ -45,6 +45,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use crate::drawing::Drawing;
 use crate::family::write_integers;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
@@ -436,6 +437,10 @@ fn binomial(n: usize, r: usize) -> u64 {
 /// >= 2`) from a bounded search.
 impl Family for Moore {
     type Position = Vec<BigUint>;
+
+    fn drawing(&self, heaps: &Vec<BigUint>) -> Option<Drawing> {
+        Some(Drawing::Heaps(heaps.clone()))
+    }
 
     fn write_position(&self, heaps: &Vec<BigUint>, out: &mut String) {
         write_integers(out, heaps);

@@ -50,6 +50,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+use crate::drawing::Drawing;
 use crate::family::write_integers;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::{heap_sizes, no_params};
@@ -259,6 +260,11 @@ pub struct StonesOnALine;
 
 impl Family for Staircase {
     type Position = Vec<BigUint>;
+
+    /// The steps as heaps, the lowest step (next to the floor) first.
+    fn drawing(&self, steps: &Vec<BigUint>) -> Option<Drawing> {
+        Some(Drawing::Heaps(steps.clone()))
+    }
 
     fn write_position(&self, steps: &Vec<BigUint>, out: &mut String) {
         write_integers(out, steps);

@@ -73,6 +73,7 @@ use num_traits::{One, Zero};
 
 use std::sync::Arc;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
@@ -860,6 +861,13 @@ pub type Piles = (BigUint, BigUint);
 /// nimber, which has none, from a bounded search of small piles.
 impl Family for Wythoff {
     type Position = Piles;
+
+    fn drawing(&self, (x, y): &Piles) -> Option<Drawing> {
+        Some(Drawing::Wythoff {
+            x: x.clone(),
+            y: y.clone(),
+        })
+    }
 
     fn write_position(&self, (first, second): &Piles, out: &mut String) {
         out.push_str(&format!("{first}, {second}"));

@@ -2,8 +2,6 @@
 //! `every(SUM)` and `rounds[k](START, CURRENT)`. Each builds the sums it wraps
 //! with the catalogue and hands them to the way of playing of [`crate::sums`].
 
-use num_bigint::BigUint;
-
 use super::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::lang::arguments::integer_param;
 use crate::lang::{LangError, Term, ValueKind};

@@ -54,6 +54,7 @@ use num_bigint::BigUint;
 
 use self::region::{Shape, dominoes, low};
 use self::search::{BoardSearch, Search};
+use crate::drawing::{BoardDrawing, Cell, Drawing};
 use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -220,6 +221,25 @@ impl Cram {
 
 impl Family for Cram {
     type Position = Board;
+
+    fn drawing(&self, board: &Board) -> Option<Drawing> {
+        let (rows, cols) = (board.rows(), board.cols());
+        let cells = (0..rows)
+            .flat_map(|i| (0..cols).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                if board.is_empty(i, j) {
+                    Cell::Empty
+                } else {
+                    Cell::Filled
+                }
+            })
+            .collect();
+        Some(Drawing::Board(BoardDrawing {
+            rows: u32::try_from(rows).ok()?,
+            cols: u32::try_from(cols).ok()?,
+            cells,
+        }))
+    }
 
     fn write_position(&self, board: &Board, out: &mut String) {
         out.push('"');

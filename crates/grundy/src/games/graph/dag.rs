@@ -21,6 +21,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use super::{Csr, Graph, GraphInput, graph_argument, vertex_argument};
+use crate::drawing::{Drawing, GraphDrawing};
 use crate::family::{Family, MovesTo, parts};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
@@ -168,6 +169,14 @@ impl Family for Dag {
     /// The vertex of one token (0-based); the tokens of a position are the
     /// components of its group, which writes the graph once before them.
     type Position = u32;
+
+    fn drawing(&self, vertex: &u32) -> Option<Drawing> {
+        Some(Drawing::Graph(GraphDrawing {
+            directed: true,
+            tokens: vec![*vertex],
+            ..super::graph_drawing(&self.input.graph)
+        }))
+    }
 
     fn write_position(&self, vertex: &u32, out: &mut String) {
         out.push_str(&(vertex + 1).to_string());

@@ -62,6 +62,7 @@ use super::{
     Csr, Graph, GraphInput, arguments_span, graph_argument, vertex_argument, vertex_list_argument,
     write_vertex_list,
 };
+use crate::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
@@ -633,6 +634,35 @@ impl<const W: usize> BitSearch<W> {
 
 impl Family for Geography {
     type Position = Position;
+
+    /// A graph given as text is drawn as a graph, a board as its cells.
+    fn drawing(&self, position: &Position) -> Option<Drawing> {
+        match &self.source {
+            Source::Graph(input) => Some(Drawing::Graph(GraphDrawing {
+                tokens: position.token.into_iter().collect(),
+                deleted: position.deleted.to_vec(),
+                ..super::graph_drawing(&input.graph)
+            })),
+            Source::Board { rows, cols } => {
+                let cells = (0..rows * cols)
+                    .map(|v| {
+                        if position.token == Some(v) {
+                            Cell::Token
+                        } else if position.is_deleted(v) {
+                            Cell::Filled
+                        } else {
+                            Cell::Empty
+                        }
+                    })
+                    .collect();
+                Some(Drawing::Board(BoardDrawing {
+                    rows: *rows,
+                    cols: *cols,
+                    cells,
+                }))
+            }
+        }
+    }
 
     fn write_position(&self, position: &Position, out: &mut String) {
         match &self.source {

@@ -76,6 +76,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::{Csr, Graph, GraphInput, graph_argument};
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
@@ -892,6 +893,16 @@ impl XorPlusTrie {
 
 impl Family for Hackenbush {
     type Position = Cuts;
+
+    /// The graph grounded at vertex 0, its cut edges and those no longer
+    /// joined to the ground.
+    fn drawing(&self, cuts: &Cuts) -> Option<Drawing> {
+        let mut drawing = super::graph_drawing(&self.graph);
+        drawing.cut = cuts.to_vec();
+        drawing.ground = Some(0);
+        drawing.hanging = super::hanging_edges(&self.graph, cuts, 0);
+        Some(Drawing::Graph(drawing))
+    }
 
     fn write_position(&self, cuts: &Cuts, out: &mut String) {
         out.push_str(&self.text);

@@ -36,6 +36,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use super::{GraphInput, graph_argument, vertex_argument, vertex_list_argument, write_vertex_list};
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
@@ -270,6 +271,15 @@ impl TreeWalk {
 
 impl Family for TreeWalk {
     type Position = Walk;
+
+    fn drawing(&self, walk: &Walk) -> Option<Drawing> {
+        let mut drawing = super::graph_drawing(&self.input.graph);
+        if let Walk::At { vertex, deleted } = walk {
+            drawing.tokens = vec![*vertex];
+            drawing.deleted = deleted.to_vec();
+        }
+        Some(Drawing::Graph(drawing))
+    }
 
     fn write_position(&self, walk: &Walk, out: &mut String) {
         out.push_str(&self.input.text);
