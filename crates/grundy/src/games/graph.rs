@@ -488,40 +488,46 @@ pub(crate) fn arguments_span(term: &Term) -> Span {
     }
 }
 
+/// The most vertices, and the most edges, of a graph that is drawn: a picture
+/// of more would be unreadable, and pictures are made for every move shown.
+const MOST_DRAWN: usize = 1000;
+
 /// The picture of `graph` alone: its vertices and edges, undirected, with
-/// nothing on it.
-pub(crate) fn graph_drawing(graph: &Graph) -> GraphDrawing {
-    GraphDrawing {
-        vertices: graph.vertex_count() as u32,
+/// nothing on it; `None` for a graph of more than [`MOST_DRAWN`] vertices or
+/// edges.
+pub(crate) fn graph_drawing(graph: &Graph) -> Option<GraphDrawing> {
+    if graph.vertex_count() > MOST_DRAWN || graph.edges().len() > MOST_DRAWN {
+        return None;
+    }
+    Some(GraphDrawing {
+        vertices: graph.vertices,
         edges: graph.edges().to_vec(),
         ..GraphDrawing::default()
-    }
+    })
 }
 
 /// The edges of `graph` not in `cut` (sorted) that no path of uncut edges
 /// joins to `ground`, sorted.
 pub(crate) fn hanging_edges(graph: &Graph, cut: &[u32], ground: u32) -> Vec<u32> {
+    let edges = graph.edges();
     let is_cut = |e: usize| cut.binary_search(&(e as u32)).is_ok();
+    let incident = graph.incident_edges();
     let mut reached = vec![false; graph.vertex_count()];
+    let mut stack = Vec::new();
     if let Some(first) = reached.get_mut(ground as usize) {
         *first = true;
+        stack.push(ground);
     }
-    // Grow the ground's part edge by edge until nothing changes: small
-    // graphs are drawn, so the quadratic worst case does not matter.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (e, &(u, v)) in graph.edges().iter().enumerate() {
-            let (u, v) = (u as usize, v as usize);
-            if !is_cut(e) && reached[u] != reached[v] {
-                reached[u] = true;
-                reached[v] = true;
-                changed = true;
+    while let Some(u) = stack.pop() {
+        for (v, e) in incident.entries(u) {
+            if !is_cut(e as usize) && !reached[v as usize] {
+                reached[v as usize] = true;
+                stack.push(v);
             }
         }
     }
-    (0..graph.edges().len())
-        .filter(|&e| !is_cut(e) && !reached[graph.edges()[e].0 as usize])
+    (0..edges.len())
+        .filter(|&e| !is_cut(e) && !reached[edges[e].0 as usize])
         .map(|e| e as u32)
         .collect()
 }

@@ -174,7 +174,7 @@ impl Family for Dag {
         Some(Drawing::Graph(GraphDrawing {
             directed: true,
             tokens: vec![*vertex],
-            ..super::graph_drawing(&self.input.graph)
+            ..super::graph_drawing(&self.input.graph)?
         }))
     }
 

@@ -88,6 +88,9 @@ pub struct Geography {
     adjacency: Csr,
 }
 
+/// The most cells of a board that is drawn.
+const MOST_DRAWN_CELLS: u32 = 10_000;
+
 /// Where the graph comes from, which decides how positions are written.
 #[derive(Debug)]
 enum Source {
@@ -635,15 +638,19 @@ impl<const W: usize> BitSearch<W> {
 impl Family for Geography {
     type Position = Position;
 
-    /// A graph given as text is drawn as a graph, a board as its cells.
+    /// A graph given as text is drawn as a graph, a board as its cells (none
+    /// for a graph or board too large to show).
     fn drawing(&self, position: &Position) -> Option<Drawing> {
         match &self.source {
             Source::Graph(input) => Some(Drawing::Graph(GraphDrawing {
                 tokens: position.token.into_iter().collect(),
                 deleted: position.deleted.to_vec(),
-                ..super::graph_drawing(&input.graph)
+                ..super::graph_drawing(&input.graph)?
             })),
             Source::Board { rows, cols } => {
+                if rows.saturating_mul(*cols) > MOST_DRAWN_CELLS {
+                    return None;
+                }
                 let cells = (0..rows * cols)
                     .map(|v| {
                         if position.token == Some(v) {

@@ -897,7 +897,7 @@ impl Family for Hackenbush {
     /// The graph grounded at vertex 0, its cut edges and those no longer
     /// joined to the ground.
     fn drawing(&self, cuts: &Cuts) -> Option<Drawing> {
-        let mut drawing = super::graph_drawing(&self.graph);
+        let mut drawing = super::graph_drawing(&self.graph)?;
         drawing.cut = cuts.to_vec();
         drawing.ground = Some(0);
         drawing.hanging = super::hanging_edges(&self.graph, cuts, 0);

@@ -273,7 +273,7 @@ impl Family for TreeWalk {
     type Position = Walk;
 
     fn drawing(&self, walk: &Walk) -> Option<Drawing> {
-        let mut drawing = super::graph_drawing(&self.input.graph);
+        let mut drawing = super::graph_drawing(&self.input.graph)?;
         if let Walk::At { vertex, deleted } = walk {
             drawing.tokens = vec![*vertex];
             drawing.deleted = deleted.to_vec();
