@@ -608,6 +608,58 @@ mod tests {
     }
 
     #[test]
+    fn parts_are_drawn_and_moves_say_what_a_click_plays() {
+        let answer = analysed("nim(3) + wythoff(1, 2) + turtles(\"ht\")", &budget());
+        let parts = answer["parts"].as_array().unwrap();
+        assert_eq!(
+            parts[0]["drawing"],
+            serde_json::json!({"kind": "heaps", "heaps": [3]})
+        );
+        assert_eq!(
+            parts[1]["drawing"],
+            serde_json::json!({"kind": "wythoff", "x": 1, "y": 2})
+        );
+        assert_eq!(
+            parts[2]["drawing"],
+            serde_json::json!({"kind": "coins", "heads": [true, false]})
+        );
+        let target = |to: &str| {
+            answer["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["to"] == to)
+                .map(|m| m["target"].clone())
+                .unwrap_or_else(|| panic!("no move to {to}"))
+        };
+        assert_eq!(
+            target("nim(1) + wythoff(1, 2) + turtles(\"ht\")"),
+            serde_json::json!({"kind": "heap", "heap": 0, "level": 1})
+        );
+        assert_eq!(
+            target("nim(3) + wythoff(0, 1) + turtles(\"ht\")"),
+            serde_json::json!({"kind": "square", "x": 0, "y": 1})
+        );
+        assert_eq!(
+            target("nim(3) + wythoff(1, 2) + turtles(\"tt\")"),
+            serde_json::json!({"kind": "coin", "coin": 0})
+        );
+        // A split leaves no single thing drawn to click; the move is listed.
+        let split = analysed("kayles(3)", &budget());
+        let split = split["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["to"] == "kayles(1, 1)")
+            .unwrap()
+            .clone();
+        assert_eq!(split["target"], Value::Null);
+        // Games without a drawing have none.
+        let words = analysed("divisors(6)", &budget());
+        assert_eq!(words["parts"][0]["drawing"], Value::Null);
+    }
+
+    #[test]
     fn a_passed_deadline_is_the_time_limit() {
         let mut late = budget();
         late.deadline = Instant::now() - Duration::from_secs(1);
