@@ -206,6 +206,38 @@ test('graphs and coins are drawn; a coin is turned and a Hackenbush edge cut by 
   await page.close();
 });
 
+test('heaps, a walk on a graph and Chomp are played by clicks on their drawings', async () => {
+  const page = await context.newPage();
+  const startHumans = async (position) => {
+    await page.goto(url);
+    await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+    await page.fill('#position', position);
+    await page.selectOption('#mode', 'humans');
+    await page.click('#start');
+    await page.waitForFunction((p) => document.getElementById('current').textContent === p, position);
+    await settled(page);
+  };
+  // A heap of 3 and a staircase: clicking the token at level 1 leaves one token.
+  await startHumans('kayles(3) + staircase(1, 2)');
+  assert.equal(await page.locator('svg.heaps').count(), 2);
+  await page.locator('svg.heaps').first().locator('circle.token.target[data-level="1"]').click();
+  await settled(page);
+  assert.equal(await page.textContent('#current'), 'kayles(1) + staircase(1, 2)');
+  // Geography: the token on vertex 2 goes to vertex 3 by a click.
+  await startHumans('geography("4 3; 1 2; 2 3; 3 4", 2)');
+  assert.equal(await page.locator('svg.graph circle.vertex.occupied').getAttribute('data-vertex'), '2');
+  await page.locator('svg.graph circle.vertex.target[data-vertex="3"]').click();
+  await settled(page);
+  assert.equal(await page.textContent('#current'), 'geography("4 3; 1 2; 2 3; 3 4", 3, [2])');
+  assert.equal(await page.locator('svg.graph circle.vertex.deleted').getAttribute('data-vertex'), '2');
+  // Chomp: eating the square of column 2, row 1 (from 0) leaves rows of 3 and 2.
+  await startHumans('chomp([3, 3])');
+  await page.locator('svg.chomp rect.target[data-cell="2,1"]').click();
+  await settled(page);
+  assert.equal(await page.textContent('#current'), 'chomp([3, 2])');
+  await page.close();
+});
+
 test('Explore: a sequence with its period and a table as a heat map', async () => {
   const page = await context.newPage();
   await page.goto(url);

@@ -149,6 +149,11 @@ fn the_catalogue_lists_the_games_with_examples() {
         }
         assert!(game["syntax"].is_string() && game["rules"].is_string());
     }
+    // Each game says how the page draws it.
+    let drawing = |name: &str| games.iter().find(|g| g["name"] == name).unwrap()["drawing"].clone();
+    assert_eq!(drawing("nim"), "heaps");
+    assert_eq!(drawing("hackenbush"), "graph");
+    assert_eq!(drawing("script"), "none");
 }
 
 #[test]

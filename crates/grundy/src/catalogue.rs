@@ -1,18 +1,22 @@
-//! The catalogue: every game grundy knows, as a value built from the family
-//! modules ([`crate::games`]) and the ways of playing sums ([`crate::sums`]).
+//! The catalogue: every game grundy knows, as a value built from the entries
+//! of the family modules ([`crate::games`]) and the wrappers that play sums
+//! another way ([`crate::registry`]).
 //!
 //! [`Catalogue::standard`] lists them all; [`Catalogue::build`] turns a parsed
 //! expression into a [`Position`] within [`BuildLimits`], and [`build`] does so
-//! with the standard catalogue and the default limits.
+//! with the standard catalogue and the default limits. Everything else asked
+//! of a name goes through its entry: [`Catalogue::parse_rule`] (the heap rule of
+//! `grundy seq`) and [`Catalogue::every_start`].
 
 use std::sync::OnceLock;
 
 use crate::lang::{LangError, Sum, Term};
-use crate::sums::entry::{BuildContext, SumBuilder, wrapped};
+use crate::registry::wrappers::{self, wrapped};
+use crate::registry::{BuildContext, SumBuilder};
+use crate::rules::HeapRule;
 use crate::theory::game::Convention;
 
-pub use crate::games::graph::EveryStart;
-pub use crate::sums::entry::{BuildLimits, EntryKind, GameEntry};
+pub use crate::registry::{BuildLimits, DrawingKind, EntryKind, EveryStart, GameEntry};
 pub use crate::sums::position::{Compound, Group, Position, PositionText};
 
 /// Games and wrappers by name.
@@ -24,7 +28,7 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// Every game of [`crate::games`] and every wrapper of [`crate::sums`], in
+    /// Every game of [`crate::games`] and every wrapper of the registry, in
     /// the order `grundy games` lists them.
     #[must_use]
     pub fn standard() -> &'static Self {
@@ -32,7 +36,7 @@ impl Catalogue {
         STANDARD.get_or_init(|| Self {
             entries: crate::games::ENTRIES
                 .iter()
-                .chain(crate::sums::ENTRIES)
+                .chain(wrappers::ENTRIES)
                 .copied()
                 .collect(),
             aliases: crate::games::ALIASES.to_vec(),
@@ -132,22 +136,127 @@ impl Catalogue {
 }
 
 impl Catalogue {
+    /// The entry named by `term`, or the error for an unknown name: with the
+    /// nearest known name as a hint, else as `otherwise` makes it.
+    fn entry_or_unknown(
+        &self,
+        term: &Term,
+        otherwise: impl FnOnce(LangError) -> LangError,
+    ) -> Result<&GameEntry, LangError> {
+        self.find(&term.name).ok_or_else(|| {
+            let error = LangError::new(format!("unknown game `{}`", term.name), term.name_span);
+            match self.nearest_name(&term.name) {
+                Some(near) => error.with_help(format!("did you mean `{near}`?")),
+                None => otherwise(error),
+            }
+        })
+    }
+
+    /// The names of the entries for which `has` holds, each written by
+    /// `write`.
+    fn names_with(
+        &self,
+        has: impl Fn(&GameEntry) -> bool,
+        write: impl Fn(&str) -> String,
+    ) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|entry| has(entry))
+            .map(|entry| write(entry.name))
+            .collect()
+    }
+
+    /// The heap rule a text names, for the sequence engine, with its
+    /// canonical text: `kayles`, `octal[0.137]`, `sub[1, 3, 4]`, `bash[3]`,
+    /// `nim`, ... (the entries with a [`GameEntry::heap_rule`], by name or
+    /// alias). A rule is written without arguments; `kayles` and `kayles()`
+    /// are the same.
+    ///
+    /// # Errors
+    /// A [`LangError`] for a malformed text, arguments given, an unknown name
+    /// (with the nearest known name as a hint), or a game that is not a heap
+    /// game given by a rule (with the names that are).
+    pub fn parse_rule(&self, text: &str) -> Result<(HeapRule, String), LangError> {
+        let source = if text.trim_end().ends_with(')') {
+            text.to_owned()
+        } else {
+            format!("{text}()")
+        };
+        let sum = crate::lang::parse(&source)?;
+        let [term] = sum.terms.as_slice() else {
+            return Err(LangError::new("a rule is one game, not a sum", sum.span));
+        };
+        if let Some(arg) = term.args.first() {
+            return Err(LangError::new(
+                format!(
+                    "a rule takes no heaps: write `{}` without arguments",
+                    term.name
+                ),
+                arg.span,
+            ));
+        }
+        let heap_games = || {
+            format!(
+                "sequences exist for {}",
+                self.names_with(|entry| entry.heap_rule.is_some(), str::to_owned)
+                    .join(", ")
+            )
+        };
+        let entry = self.entry_or_unknown(term, |error| error.with_help(heap_games()))?;
+        match entry.heap_rule {
+            Some(rule) => rule(term),
+            None => Err(LangError::new(
+                format!("`{}` is not a heap game with a Grundy sequence", term.name),
+                term.name_span,
+            )
+            .with_help(heap_games())),
+        }
+    }
+
     /// The answer for every start vertex of a graph game given its graph
-    /// alone, `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`: one
-    /// pass for all vertices.
+    /// alone, such as `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`
+    /// (the entries with a [`GameEntry::every_start`]): one pass for all
+    /// vertices.
     ///
     /// # Errors
     /// A [`LangError`] when `sum` is not one such term, or its graph is bad.
     pub fn every_start(&self, sum: &Sum, limits: BuildLimits) -> Result<EveryStart, LangError> {
-        let context = BuildContext::new(limits, self);
-        match sum.terms.as_slice() {
-            [term] => crate::games::graph::every_start(term, &context),
-            _ => Err(LangError::new(
-                "every start is asked of one graph game: `dag(GRAPH)`, `geography(GRAPH)` or \
-                 `tree_walk(GRAPH)`",
+        let games = || {
+            let names = self.names_with(
+                |entry| entry.every_start.is_some(),
+                |name| format!("`{name}(GRAPH)`"),
+            );
+            match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                _ => names.concat(),
+            }
+        };
+        let [term] = sum.terms.as_slice() else {
+            return Err(LangError::new(
+                format!("every start is asked of one graph game: {}", games()),
                 sum.span,
-            )),
+            ));
+        };
+        if term.args.len() != 1 || !term.params.is_empty() {
+            return Err(LangError::new(
+                format!(
+                    "every start is asked of a graph game given its graph alone: {}",
+                    games()
+                ),
+                term.span,
+            ));
         }
+        let Some(every_start) = self.find(&term.name).and_then(|entry| entry.every_start) else {
+            return Err(LangError::new(
+                format!(
+                    "every start is asked of {}, not of `{}`",
+                    games(),
+                    term.name
+                ),
+                term.name_span,
+            ));
+        };
+        every_start(term, &BuildContext::new(limits, self))
     }
 }
 
@@ -173,6 +282,24 @@ pub fn find(name: &str) -> Option<&'static GameEntry> {
 #[must_use]
 pub fn nearest_name(name: &str) -> Option<&'static str> {
     Catalogue::standard().nearest_name(name)
+}
+
+/// [`Catalogue::parse_rule`] with the standard catalogue.
+///
+/// ```
+/// use grundy::catalogue::parse_rule;
+///
+/// let (rule, text) = parse_rule("octal[0.07]").unwrap();
+/// assert_eq!(text, "octal[0.07]");
+/// assert_eq!(rule.max_removed(), Some(2));
+/// assert_eq!(parse_rule("bash[3]").unwrap().1, "bash[3]");
+/// assert!(parse_rule("kayles(5)").is_err());
+/// ```
+///
+/// # Errors
+/// As [`Catalogue::parse_rule`].
+pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
+    Catalogue::standard().parse_rule(text)
 }
 
 /// [`Catalogue::build`] with the standard catalogue.
@@ -279,5 +406,132 @@ mod tests {
             error.message,
             "`misere(...)` cannot wrap another convention"
         );
+    }
+
+    /// The head of a one-term example, without its arguments: `sub[1, 3, 4]`
+    /// of `sub[1, 3, 4](30)`.
+    fn rule_of_example(example: &str) -> &str {
+        example.split('(').next().unwrap_or(example)
+    }
+
+    #[test]
+    fn every_drawable_entry_draws_the_parts_of_its_examples() {
+        for entry in entries() {
+            if entry.drawing == DrawingKind::None {
+                continue;
+            }
+            let mut drawn = 0;
+            // Examples reading files are left out: their paths are relative to
+            // the repository, not to where tests run.
+            for example in entry.examples.iter().filter(|e| !e.contains('@')) {
+                // Each term of the entry alone: examples may add other games.
+                let sum = crate::lang::parse(example).unwrap();
+                for term in sum.terms.iter().filter(|term| term.name == entry.name) {
+                    let alone = Sum {
+                        terms: vec![term.clone()],
+                        span: term.span,
+                    };
+                    let position = build(&alone).unwrap();
+                    for part in position.groups.iter().flat_map(|group| &group.parts) {
+                        let drawing = part.drawing();
+                        assert_eq!(
+                            drawing.as_ref().map(crate::drawing::Drawing::kind),
+                            Some(entry.drawing),
+                            "{example}: {drawing:?}"
+                        );
+                        drawn += 1;
+                    }
+                }
+            }
+            assert!(drawn > 0, "no example of `{}` was drawn", entry.name);
+        }
+    }
+
+    #[test]
+    fn every_heap_rule_entry_gives_a_rule_the_sequence_engine_computes() {
+        let mut names = Vec::new();
+        for entry in entries().iter().filter(|entry| entry.heap_rule.is_some()) {
+            names.push(entry.name);
+            for example in entry.examples {
+                let head = rule_of_example(example);
+                let (rule, text) = parse_rule(head).unwrap_or_else(|e| panic!("{head}: {e}"));
+                // The canonical text reads back as the same rule.
+                let (again, same) = parse_rule(&text).unwrap();
+                assert_eq!((again.to_string(), same), (rule.to_string(), text.clone()));
+                let values = crate::sequence::grundy_values(&rule, 20);
+                assert_eq!(values.len(), 21, "{text}");
+            }
+        }
+        assert_eq!(
+            names,
+            [
+                "nim",
+                "bash",
+                "sub",
+                "all_but",
+                "octal",
+                "kayles",
+                "dawson_kayles",
+                "grundy_game",
+                "lasker",
+                "rest_nim"
+            ]
+        );
+        // Aliases name the same rules.
+        assert_eq!(parse_rule("nim_k[4]").unwrap().1, "bash[4]");
+        assert_eq!(parse_rule("multi_nim").unwrap().1, "lasker");
+    }
+
+    #[test]
+    fn rules_of_games_without_one_are_refused_with_the_names_that_have_one() {
+        let heap_games = "sequences exist for nim, bash, sub, all_but, octal, kayles, \
+                          dawson_kayles, grundy_game, lasker, rest_nim";
+        for name in ["wythoff", "anti_nim", "misere", "script[\"x\"]"] {
+            let error = parse_rule(name).unwrap_err();
+            let bare = rule_of_example(name).split('[').next().unwrap();
+            assert_eq!(
+                error.message,
+                format!("`{bare}` is not a heap game with a Grundy sequence"),
+                "{name}"
+            );
+            assert_eq!(error.help.as_deref(), Some(heap_games), "{name}");
+        }
+        let error = parse_rule("kaylse").unwrap_err();
+        assert_eq!(error.message, "unknown game `kaylse`");
+        assert_eq!(error.help.as_deref(), Some("did you mean `kayles`?"));
+        let error = parse_rule("zzzzzzzzzzzz").unwrap_err();
+        assert_eq!(error.help.as_deref(), Some(heap_games));
+        assert_eq!(
+            parse_rule("kayles(5)").unwrap_err().message,
+            "a rule takes no heaps: write `kayles` without arguments"
+        );
+        assert_eq!(
+            parse_rule("nim() + kayles()").unwrap_err().message,
+            "a rule is one game, not a sum"
+        );
+        let error = parse_rule("bash[2000000]").unwrap_err();
+        assert!(error.message.contains("needs m at most 1048576"), "{error}");
+        assert!(parse_rule("kayles[3]").is_err());
+    }
+
+    #[test]
+    fn every_start_is_asked_of_the_entries_that_answer_it() {
+        let every = |text: &str| {
+            Catalogue::standard()
+                .every_start(&crate::lang::parse(text).unwrap(), BuildLimits::default())
+        };
+        let answer = every("dag(\"3 2; 1 2; 2 3\")").unwrap();
+        assert_eq!(answer.nimbers, Some(vec![0, 1, 0]));
+        assert_eq!(answer.position(0), "dag(\"3 2; 1 2; 2 3\", 1)");
+        assert_eq!(every("geography(\"2 1; 1 2\")").unwrap().outcomes.len(), 2);
+        assert_eq!(every("tree_walk(\"2 1; 1 2\")").unwrap().game, "tree_walk");
+        let error = every("nim(3)").unwrap_err();
+        assert_eq!(
+            error.message,
+            "every start is asked of `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`, \
+             not of `nim`"
+        );
+        let error = every("dag(\"2 1; 1 2\", 1)").unwrap_err();
+        assert!(error.message.contains("given its graph alone"), "{error}");
     }
 }

@@ -53,6 +53,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
+use crate::drawing::Drawing;
 use crate::theory::game::{ImpartialGame, Outcome};
 use crate::theory::solver::{Budget, Refusal, SearchError};
 
@@ -178,6 +179,14 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     fn satisfies_anti_sg_condition(&self) -> bool {
         false
     }
+
+    /// The picture of `position`, for front ends that draw positions (the
+    /// web playground); `None` (the default) when the family has none. Its
+    /// kind should be the [`DrawingKind`](crate::drawing::DrawingKind) of the
+    /// family's catalogue entry.
+    fn drawing(&self, _position: &Self::Position) -> Option<Drawing> {
+        None
+    }
 }
 
 /// Writes integer arguments in canonical form: `3, 5, 7`.
@@ -299,6 +308,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// As [`Family::canonical_form`].
     fn canonical_form(&self) -> Option<Part>;
 
+    /// As [`Family::drawing`].
+    fn drawing(&self) -> Option<Drawing>;
+
     /// As [`Family::nimbers_by_search`].
     fn nimbers_by_search(
         &self,
@@ -415,6 +427,10 @@ impl<F: Family> Component for Typed<F> {
 
     fn canonical_form(&self) -> Option<Part> {
         Some(self.wrap(self.family.canonical_form(&self.position)?))
+    }
+
+    fn drawing(&self) -> Option<Drawing> {
+        self.family.drawing(&self.position)
     }
 
     fn nimbers_by_search(

@@ -21,7 +21,7 @@ pub mod staircase;
 pub mod words;
 pub mod wythoff;
 
-use crate::sums::entry::GameEntry;
+use crate::registry::GameEntry;
 
 /// Every entry of the catalogue, in the order `grundy games` lists them.
 pub(crate) static ENTRIES: &[GameEntry] = &[

@@ -11,11 +11,15 @@
 //! * [`rules`]: heap rules as data (octal codes, subtraction sets) and the closed
 //!   forms of a rule alone;
 //! * [`sequence`]: Grundy sequences of heap rules, periods and their proofs;
-//! * [`family`]: the unit of extension, a game family over typed positions;
+//! * [`family`]: the unit of extension, a game family over typed positions,
+//!   and [`drawing`]: the pictures of positions a front end draws;
 //! * [`sums`]: sums of components of any families and how they are answered
 //!   ([`analysis`]: who wins, nimber, winning moves; misère, every, rounds);
-//! * [`games`]: every family grundy knows, one module each;
-//! * [`catalogue`]: the registry that turns expressions into positions;
+//! * [`registry`]: one entry per game, everything grundy knows of it by name
+//!   (how its terms are built, its heap rule, its drawing), and the wrappers
+//!   `misere`, `every` and `rounds`;
+//! * [`games`]: every family grundy knows, one module each, with its entry;
+//! * [`catalogue`]: the entries by name, turning expressions into positions;
 //! * [`table`] and [`pattern`]: many positions answered with one shared search
 //!   (`grundy table`), and the periods, residue classes, recurrences and
 //!   complementary pairs found in such tables, each stated on its range.
@@ -33,12 +37,14 @@
 #![warn(missing_debug_implementations)]
 
 pub mod catalogue;
+pub mod drawing;
 pub mod family;
 pub mod games;
 pub mod lang;
 pub mod pattern;
 #[doc(hidden)]
 pub mod random;
+pub mod registry;
 pub mod rules;
 pub mod sequence;
 pub mod sums;

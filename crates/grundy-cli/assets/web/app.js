@@ -50,32 +50,6 @@ function svg(tag, attributes = {}, text) {
   return node;
 }
 
-// A term's name and parameters, and its arguments split at top-level commas:
-// `sub[1, 3](7)` -> { name: 'sub', head: 'sub[1, 3]', args: ['7'] }.
-function parseTerm(term) {
-  const open = term.indexOf('(');
-  if (open < 0 || !term.endsWith(')')) return null;
-  const head = term.slice(0, open).trim();
-  const name = head.replace(/\[.*$/, '');
-  const inner = term.slice(open + 1, -1);
-  const args = [];
-  let depth = 0, quoted = false, start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '(' || c === '[')) depth++;
-    else if (!quoted && (c === ')' || c === ']')) depth--;
-    else if (!quoted && depth === 0 && c === ',') {
-      args.push(inner.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  if (inner.trim() !== '') args.push(inner.slice(start).trim());
-  return { name, head, args };
-}
-
-const unquote = (text) => (text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text);
-
 // ---------------------------------------------------------------- play state
 
 const state = {
@@ -335,37 +309,49 @@ function renderHistory() {
 }
 
 // ---------------------------------------------------------------- boards
+//
+// Each part comes with its drawing (`part.drawing`, or null when its game has
+// none) and each move with the thing drawn that plays it when clicked
+// (`move.target`): the server reads positions; the page only draws.
 
-const HEAP_GAMES = new Set(['nim', 'bash', 'sub', 'subtraction', 'octal', 'hexadecimal', 'kayles',
-  'dawson_kayles', 'grundy_game', 'lasker', 'rest_nim', 'all_but', 'moore', 'nim_k', 'anti_nim',
-  'multi_nim', 'fibonacci_nim', 'dynamic_sub', 'staircase']);
-const COIN_GAMES = new Set(['turtles', 'mock_turtles', 'twins', 'ruler']);
-const GRAPH_GAMES = new Set(['dag', 'hackenbush', 'geography', 'tree_walk']);
+// A target as a key: `heap:0:2`, `coin:3`, `vertex:1`, `edge:0`, `square:2,5`, `cell:4`.
+function targetKey(target) {
+  switch (target.kind) {
+    case 'heap': return `heap:${target.heap}:${target.level}`;
+    case 'coin': return `coin:${target.coin}`;
+    case 'vertex': return `vertex:${target.vertex}`;
+    case 'edge': return `edge:${target.edge}`;
+    case 'square': return `square:${target.x},${target.y}`;
+    case 'cell': return `cell:${target.cell}`;
+    default: return null;
+  }
+}
 
-// The moves of part `index` (its term and component), keyed by the term each leaves.
-function movesOf(answer, part) {
+// The moves of one part that a click on its drawing plays, by target key.
+function clickTargets(answer, part) {
   const found = new Map();
   for (const move of answer.moves) {
-    if (move.term === part.group && move.component === part.component) found.set(move.component_to, move);
+    if (move.term !== part.group || move.component !== part.component || !move.target) continue;
+    const key = targetKey(move.target);
+    if (key !== null && !found.has(key)) found.set(key, move);
   }
   return found;
 }
 
+// A size sent as a number or, past 2^53, as a decimal string: a number when small.
+const small = (value, most) => (typeof value === 'number' && value <= most ? value : null);
+
 function renderBoard(answer) {
   const board = $('board');
   board.replaceChildren();
-  const parts = answer.parts || [];
-  // Several parts of one Wythoff or graph term are drawn each on its own.
-  for (const part of parts) {
-    const term = parseTerm(part.term);
-    if (!term) continue;
+  for (const part of answer.parts || []) {
+    if (!part.drawing) continue;
     const box = el('div', { class: 'piece' }, el('div', { class: 'caption' }, `${part.term}  (nimber ${part.nimber ?? '?'})`));
-    let drawing = null;
-    if (term.name === 'wythoff') drawing = drawWythoff(answer, part, term);
-    else if (HEAP_GAMES.has(term.name)) drawing = drawHeaps(answer, part, term);
-    else if (COIN_GAMES.has(term.name)) drawing = drawCoins(answer, part, term);
-    else if (GRAPH_GAMES.has(term.name)) drawing = drawGraph(answer, part, term);
-    else if (term.name === 'chomp') drawing = drawChomp(term);
+    const targets = clickTargets(answer, part);
+    const draw = {
+      heaps: drawHeaps, wythoff: drawWythoff, coins: drawCoins, graph: drawGraph, chomp: drawChomp, board: drawCells,
+    }[part.drawing.kind];
+    const drawing = draw ? draw(part.drawing, targets) : null;
     if (drawing) box.append(drawing);
     board.append(box);
   }
@@ -381,27 +367,27 @@ function clickable(node, move) {
   node.append(title);
 }
 
-function drawHeaps(answer, part, term) {
-  const heaps = term.args.map((a) => Number(a)).filter((n) => Number.isFinite(n));
+// Heaps of tokens; clicking a token takes it and every token above it: the
+// heap keeps the tokens below. Heaps of more than 30 are drawn as bars.
+function drawHeaps({ heaps }, targets) {
   if (heaps.length === 0) return null;
-  const moves = movesOf(answer, part);
   const token = 16, gap = 10;
-  const tallest = Math.min(Math.max(1, ...heaps), 30);
+  const tallest = Math.min(Math.max(1, ...heaps.map((h) => small(h, 30) ?? 30)), 30);
   const width = heaps.length * (token + gap) + gap + 30;
   const height = tallest * (token + 2) + 28;
   const picture = svg('svg', { width, height, class: 'heaps', role: 'img' });
   heaps.forEach((heap, h) => {
     const x = gap + h * (token + gap) + token / 2;
-    if (heap > 30) {
+    const size = small(heap, 30);
+    if (size === null) {
       picture.append(svg('rect', { x: x - token / 2, y: 8, width: token, height: height - 36, class: 'bar' }));
       picture.append(svg('text', { x, y: height - 6, 'text-anchor': 'middle', class: 'label' }, heap));
       return;
     }
-    for (let level = 0; level < heap; level++) {
+    for (let level = 0; level < size; level++) {
       const y = height - 24 - level * (token + 2) - token / 2;
-      const circle = svg('circle', { cx: x, cy: y, r: token / 2 - 1, class: 'token' });
-      // Clicking a token takes it and every token above it: the heap keeps `level`.
-      if (heaps.length === 1) clickable(circle, moves.get(`${term.head}(${level})`) || moves.get(`${term.head}()`));
+      const circle = svg('circle', { cx: x, cy: y, r: token / 2 - 1, class: 'token', 'data-heap': h, 'data-level': level });
+      clickable(circle, targets.get(`heap:${h}:${level}`));
       picture.append(circle);
     }
     picture.append(svg('text', { x, y: height - 6, 'text-anchor': 'middle', class: 'label' }, heap));
@@ -409,10 +395,10 @@ function drawHeaps(answer, part, term) {
   return picture;
 }
 
-function drawWythoff(answer, part, term) {
-  const [a, b] = term.args.map(Number);
-  if (!Number.isFinite(a) || !Number.isFinite(b) || a > 40 || b > 40) return null;
-  const moves = movesOf(answer, part);
+// Wythoff's queen on its board; each square she may move to is clicked to move there.
+function drawWythoff(drawing, targets) {
+  const a = small(drawing.x, 40), b = small(drawing.y, 40);
+  if (a === null || b === null) return null;
   // The board keeps the size of the game's start as the queen nears the corner.
   state.board = [Math.max(state.board[0], a), Math.max(state.board[1], b)];
   const [width, height] = state.board;
@@ -425,7 +411,7 @@ function drawWythoff(answer, part, term) {
         x: 24 + x * cell, y: (height - y) * cell + 4, width: cell, height: cell,
         class: `square ${(x + y) % 2 ? 'dark' : 'light'}`, 'data-cell': `${x},${y}`,
       });
-      clickable(square, moves.get(`${term.head}(${x}, ${y})`));
+      clickable(square, targets.get(`square:${x},${y}`));
       picture.append(square);
     }
   }
@@ -439,124 +425,97 @@ function drawWythoff(answer, part, term) {
 
 // A row of coins, coin 1 leftmost; clicking a coin turns it alone, where the
 // rule allows that (moves turning several coins are in the list).
-function drawCoins(answer, part, term) {
-  const row = unquote(term.args[0] || '');
-  const moves = answer.moves.filter((m) => m.term === part.group && m.component === part.component);
+function drawCoins({ heads }, targets) {
   const size = 26;
-  const picture = svg('svg', { width: row.length * (size + 4) + 8, height: size + 26, class: 'coins', role: 'img' });
-  [...row].forEach((c, i) => {
-    const heads = c === 'h' || c === 'H';
+  const picture = svg('svg', { width: heads.length * (size + 4) + 8, height: size + 26, class: 'coins', role: 'img' });
+  heads.forEach((head, i) => {
     const x = 4 + i * (size + 4) + size / 2;
-    const coin = svg('circle', { cx: x, cy: size / 2 + 2, r: size / 2 - 1, class: heads ? 'coin heads' : 'coin tails', 'data-coin': i + 1 });
-    clickable(coin, moves.find((m) => m.move === `turn coin ${i + 1}`));
+    const coin = svg('circle', { cx: x, cy: size / 2 + 2, r: size / 2 - 1, class: head ? 'coin heads' : 'coin tails', 'data-coin': i + 1 });
+    clickable(coin, targets.get(`coin:${i}`));
     picture.append(coin);
-    picture.append(svg('text', { x, y: size / 2 + 7, 'text-anchor': 'middle', class: 'coin-face' }, heads ? 'H' : 'T'));
+    picture.append(svg('text', { x, y: size / 2 + 7, 'text-anchor': 'middle', class: 'coin-face' }, head ? 'H' : 'T'));
     picture.append(svg('text', { x, y: size + 20, 'text-anchor': 'middle', class: 'label' }, i + 1));
   });
   return picture;
 }
 
-// A list argument `[1, 4]` as numbers.
-const numbers = (text) => (text || '').replace(/[[\]]/g, '').split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0);
-
-// A graph "n m; u v; ..." drawn with its vertices on a circle (the ground,
-// vertex 1, at the bottom for Hackenbush). Hackenbush: the edges cut are left
-// out and those no longer joined to the ground drawn faint; an edge that can
-// be cut is clicked to cut it. Geography and the tree walk: the token's vertex
-// filled, deleted vertices grey, and a vertex the token may go to is clicked
-// to move there. Dag: the vertices holding tokens filled.
-function drawGraph(answer, part, term) {
-  const text = unquote(term.args[0] || '');
-  const lines = text.split(/[;\n]/).map((l) => l.replace(/#.*/, '').trim()).filter((l) => l);
-  if (lines.length === 0) return null;
-  const [n] = lines[0].split(/\s+/).map(Number);
-  if (!Number.isFinite(n) || n < 1 || n > 60) return null;
-  const edges = lines.slice(1).map((l) => l.split(/\s+/).map(Number)).filter((e) => e.length >= 2);
-  const walking = term.name === 'geography' || term.name === 'tree_walk';
-  let tokens = [];
-  let deleted = new Set();
-  let cut = new Set();
-  if (term.name === 'dag') tokens = term.args.slice(1).filter((a) => /^\d+$/.test(a)).map(Number);
-  if (walking && /^\d+$/.test(term.args[1] || '')) tokens = [Number(term.args[1])];
-  if (walking) deleted = new Set(numbers(term.args[2]));
-  if (term.name === 'hackenbush') cut = new Set(numbers(term.args[1]));
-  // Hackenbush: the edges still joined to the ground.
-  const grounded = new Set();
-  if (term.name === 'hackenbush') {
-    const reached = new Set([1]);
-    for (let changed = true; changed;) {
-      changed = false;
-      edges.forEach(([u, v], i) => {
-        if (cut.has(i + 1) || grounded.has(i)) return;
-        if (reached.has(u) || reached.has(v)) {
-          grounded.add(i);
-          if (!reached.has(u) || !reached.has(v)) changed = true;
-          reached.add(u);
-          reached.add(v);
-        }
-      });
-    }
-  }
-  const moves = answer.moves.filter((m) => m.term === part.group && m.component === part.component);
+// A graph with its vertices on a circle, numbered from 1 as the position
+// language numbers them (the ground, for Hackenbush, at the bottom). Cut edges
+// are left out and those no longer joined to the ground drawn faint; an edge
+// that can be cut is clicked to cut it. Tokens' vertices are filled, deleted
+// vertices grey, and a vertex a token may go to is clicked to move there.
+function drawGraph(graph, targets) {
+  const n = graph.vertices;
+  if (n < 1 || n > 60) return null;
+  const cut = new Set(graph.cut), hanging = new Set(graph.hanging);
+  const tokens = new Set(graph.tokens), deleted = new Set(graph.deleted);
   const size = 260, r = 100, c = size / 2;
   const spot = (v) => {
-    const angle = Math.PI / 2 + (2 * Math.PI * (v - 1)) / n;
+    const angle = Math.PI / 2 + (2 * Math.PI * v) / n;
     return [c + r * Math.cos(angle), c + r * Math.sin(angle)];
   };
-  const directed = term.name === 'dag';
-  const picture = svg('svg', { width: size, height: size, class: `graph ${term.name}`, role: 'img' });
+  const kind = graph.ground !== null ? ' grounded' : graph.directed ? ' directed' : '';
+  const picture = svg('svg', { width: size, height: size, class: `graph${kind}`, role: 'img' });
   const defs = svg('defs');
   const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '18', refY: '5', markerWidth: '6', markerHeight: '6', orient: 'auto-start-reverse' });
   marker.append(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrowhead' }));
   defs.append(marker);
   picture.append(defs);
-  edges.forEach(([u, v], i) => {
-    if (cut.has(i + 1)) return;
-    const faint = term.name === 'hackenbush' && !grounded.has(i);
+  graph.edges.forEach(([u, v], i) => {
+    if (cut.has(i)) return;
+    const faint = hanging.has(i);
     const [x1, y1] = spot(u), [x2, y2] = spot(v);
     const line = u === v
-      ? svg('circle', { cx: x1, cy: y1 + 14, r: 12, fill: 'none', class: `edge${faint ? ' faint' : ''}` })
+      ? svg('circle', { cx: x1, cy: y1 + 14, r: 12, fill: 'none', class: `edge${faint ? ' faint' : ''}`, 'data-edge': i + 1 })
       : svg('line', { x1, y1, x2, y2, class: `edge${faint ? ' faint' : ''}`, 'data-edge': i + 1 });
-    if (directed) line.setAttribute('marker-end', 'url(#arrow)');
-    if (term.name === 'hackenbush') {
-      clickable(line, moves.find((m) => new RegExp(`^cut edge ${i + 1} `).test(m.move)));
-    }
+    if (graph.directed) line.setAttribute('marker-end', 'url(#arrow)');
+    clickable(line, targets.get(`edge:${i}`));
     picture.append(line);
   });
-  for (let v = 1; v <= n; v++) {
+  for (let v = 0; v < n; v++) {
     const [x, y] = spot(v);
-    const ground = term.name === 'hackenbush' && v === 1;
     const vertex = svg('circle', {
-      cx: x, cy: y, r: 11, 'data-vertex': v,
-      class: `vertex${ground ? ' ground' : ''}${tokens.includes(v) ? ' occupied' : ''}${deleted.has(v) ? ' deleted' : ''}`,
+      cx: x, cy: y, r: 11, 'data-vertex': v + 1,
+      class: `vertex${graph.ground === v ? ' ground' : ''}${tokens.has(v) ? ' occupied' : ''}${deleted.has(v) ? ' deleted' : ''}`,
     });
-    if (walking) {
-      clickable(vertex, moves.find((m) => {
-        const to = parseTerm(m.component_to || '');
-        return to && Number(to.args[1]) === v;
-      }));
-    }
+    clickable(vertex, targets.get(`vertex:${v}`));
     picture.append(vertex);
-    picture.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'vertex-label' }, v));
+    picture.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'vertex-label' }, v + 1));
   }
   return picture;
 }
 
-function drawChomp(term) {
-  let rows;
-  if (term.args.length === 2 && term.args.every((a) => /^\d+$/.test(a))) {
-    const [r, c] = term.args.map(Number);
-    rows = Array.from({ length: r }, () => c);
-  } else {
-    rows = (term.args[0] || '').replace(/[[\]]/g, '').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
-  }
+// A Chomp bar, the poisoned square bottom left; clicking a square eats it and
+// every square above and to the right of it.
+function drawChomp({ rows }, targets) {
   if (rows.length === 0 || rows.length > 30 || Math.max(...rows) > 30) return null;
   const cell = 18;
   const picture = svg('svg', { width: Math.max(...rows) * cell + 4, height: rows.length * cell + 4, class: 'chomp', role: 'img' });
   rows.forEach((length, r) => {
     for (let c = 0; c < length; c++) {
-      picture.append(svg('rect', { x: 2 + c * cell, y: 2 + (rows.length - 1 - r) * cell, width: cell - 2, height: cell - 2, class: r === 0 && c === 0 ? 'poison' : 'square light' }));
+      const square = svg('rect', { x: 2 + c * cell, y: 2 + (rows.length - 1 - r) * cell, width: cell - 2, height: cell - 2, class: r === 0 && c === 0 ? 'poison' : 'square light', 'data-cell': `${c},${r}` });
+      clickable(square, targets.get(`square:${c},${r}`));
+      picture.append(square);
     }
+  });
+  return picture;
+}
+
+// A board of cells, row 1 at the top: empty cells light, filled ones dark,
+// the token's cell marked; a cell the token may go to is clicked to move there.
+function drawCells({ rows, cols, cells }, targets) {
+  if (rows < 1 || cols < 1 || rows > 30 || cols > 30) return null;
+  const cell = 22;
+  const picture = svg('svg', { width: cols * cell + 4, height: rows * cell + 4, class: 'cells', role: 'img' });
+  cells.forEach((content, index) => {
+    const r = Math.floor(index / cols), c = index % cols;
+    const square = svg('rect', {
+      x: 2 + c * cell, y: 2 + r * cell, width: cell - 2, height: cell - 2,
+      class: `square ${content === 'empty' ? 'light' : 'dark'}${content === 'token' ? ' occupied' : ''}`, 'data-cell': `${r + 1},${c + 1}`,
+    });
+    clickable(square, targets.get(`cell:${index}`));
+    picture.append(square);
+    if (content === 'token') picture.append(svg('circle', { cx: 2 + c * cell + (cell - 2) / 2, cy: 2 + r * cell + (cell - 2) / 2, r: cell / 3, class: 'token' }));
   });
   return picture;
 }

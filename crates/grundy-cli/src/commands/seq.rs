@@ -15,8 +15,8 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use grundy::catalogue::parse_rule;
 use grundy::games::heap::HeapRule;
-use grundy::games::heap::take_and_break::parse_rule;
 use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,

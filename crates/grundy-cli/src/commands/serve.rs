@@ -23,6 +23,7 @@
 //! (caught, 422 with the message).
 
 pub mod play;
+pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -41,7 +42,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use grundy::catalogue::{BuildLimits, Catalogue, entries};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
@@ -287,30 +288,47 @@ fn read_body<T: for<'de> Deserialize<'de>>(
     })
 }
 
-/// `GET /api/games`: every game with its rules, syntax and examples
-/// (examples reading files left out: the server reads none).
+/// One game of `GET /api/games`.
+#[derive(Serialize)]
+struct GameView {
+    name: &'static str,
+    summary: &'static str,
+    rules: &'static str,
+    syntax: &'static str,
+    aliases: Vec<&'static str>,
+    examples: Vec<&'static str>,
+    /// How the page draws its positions: `heaps`, `coins`, `graph`, `board`,
+    /// `wythoff`, `chomp` or `none`.
+    drawing: &'static str,
+}
+
+/// The answer of `GET /api/games`.
+#[derive(Serialize)]
+struct GamesView {
+    games: Vec<GameView>,
+}
+
+/// `GET /api/games`: every game with its rules, syntax, examples and drawing
+/// kind (examples reading files left out: the server reads none).
 async fn games() -> Response {
-    let games: Vec<Value> = entries()
+    let games = entries()
         .iter()
-        .map(|entry| {
-            let aliases: Vec<&str> = Catalogue::standard().aliases_of(entry.name).collect();
-            let examples: Vec<&str> = entry
+        .map(|entry| GameView {
+            name: entry.name,
+            summary: entry.summary,
+            rules: entry.rules,
+            syntax: entry.syntax,
+            aliases: Catalogue::standard().aliases_of(entry.name).collect(),
+            examples: entry
                 .examples
                 .iter()
                 .copied()
                 .filter(|example| !example.contains('@'))
-                .collect();
-            json!({
-                "name": entry.name,
-                "summary": entry.summary,
-                "rules": entry.rules,
-                "syntax": entry.syntax,
-                "aliases": aliases,
-                "examples": examples,
-            })
+                .collect(),
+            drawing: entry.drawing.name(),
         })
         .collect();
-    axum::Json(json!({ "games": games })).into_response()
+    axum::Json(GamesView { games }).into_response()
 }
 
 #[derive(Deserialize)]
@@ -347,9 +365,9 @@ async fn engine(State(server): State<Shared>, body: Result<Bytes, BytesRejection
 
 /// Runs `work` on a blocking thread once a worker is free, within the
 /// request's budget; a panic becomes a 422 naming it, never a 500.
-async fn compute(
+async fn compute<T: Serialize + Send + 'static>(
     server: &Shared,
-    work: impl FnOnce(&Budget) -> Result<Value, Failure> + Send + 'static,
+    work: impl FnOnce(&Budget) -> Result<T, Failure> + Send + 'static,
 ) -> Response {
     let Ok(permit) = Arc::clone(&server.workers).acquire_owned().await else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");

@@ -26,9 +26,10 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Budget, SearchError};
 
@@ -192,6 +193,10 @@ impl Chomp {
 impl Family for Chomp {
     type Position = Rows;
 
+    fn drawing(&self, rows: &Rows) -> Option<Drawing> {
+        Some(Drawing::Chomp(rows.clone()))
+    }
+
     fn write_position(&self, rows: &Rows, out: &mut String) {
         out.push('[');
         for (i, l) in rows.iter().enumerate() {
@@ -337,6 +342,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     syntax: "chomp(r, c), chomp([l1, ..., lr])",
     examples: &["chomp(3, 4)", "chomp([4, 2, 1])", "chomp(2, 3) + nim(1)"],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Chomp,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -38,9 +38,10 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, Refusal, SearchError};
 
@@ -402,6 +403,10 @@ fn subsets(
 impl Family for Coins {
     type Position = Row;
 
+    fn drawing(&self, row: &Row) -> Option<Drawing> {
+        Some(Drawing::Coins(row.to_vec()))
+    }
+
     fn write_position(&self, row: &Row, out: &mut String) {
         out.push('"');
         out.extend(row.iter().map(|&head| if head { 'h' } else { 't' }));
@@ -714,6 +719,9 @@ macro_rules! coin_entry {
             syntax: concat!($name, "(\"hthht\", ...)"),
             examples: &[$example],
             kind: EntryKind::Game(build),
+            heap_rule: None,
+            drawing: DrawingKind::Coins,
+            every_start: None,
         }
     };
 }
@@ -772,6 +780,9 @@ pub(crate) const COINS_ENTRY: GameEntry = GameEntry {
         "coins[2, 4](\"thhthh\") + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Coins,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 
 use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Budget, SearchError};
 
@@ -238,6 +238,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "divisors(6) + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

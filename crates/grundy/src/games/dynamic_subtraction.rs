@@ -70,10 +70,11 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Span, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::{ImpartialGame, Outcome};
 use crate::theory::solver::{Budget, Limit, SearchError, Solver};
@@ -726,6 +727,10 @@ impl DynamicFamily {
 impl Family for DynamicFamily {
     type Position = DynamicHeap;
 
+    fn drawing(&self, position: &DynamicHeap) -> Option<Drawing> {
+        Some(Drawing::Heaps(vec![position.heap.clone()]))
+    }
+
     fn write_position(&self, position: &DynamicHeap, out: &mut String) {
         out.push_str(&position.heap.to_string());
         if let Some(limit) = &position.limit {
@@ -867,7 +872,7 @@ fn signed_param(term: &Term, index: usize, key: &str) -> Result<Option<(BigInt, 
 /// sequence takes: a few additions and comparisons of big integers, about
 /// 50 ns.
 ///
-/// [`BuildLimits::work`]: crate::sums::entry::BuildLimits::work
+/// [`BuildLimits::work`]: crate::registry::BuildLimits::work
 const WORK_PER_TERM: u64 = 5;
 
 fn build_part(
@@ -1001,6 +1006,9 @@ pub(crate) const FIBONACCI_ENTRY: GameEntry = GameEntry {
         "fibonacci_nim(10000000)",
     ],
     kind: EntryKind::Game(build_fibonacci),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// The catalogue entry of the k-multiple dynamic subtraction game.
@@ -1022,6 +1030,9 @@ pub(crate) const DYNAMIC_ENTRY: GameEntry = GameEntry {
         "dynamic_sub[2, 1](30)",
     ],
     kind: EntryKind::Game(build_dynamic),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]
@@ -1035,7 +1046,7 @@ mod tests {
     /// bounds it.
     #[test]
     fn slowly_growing_bounds_stop_at_the_work_limit() {
-        use crate::sums::entry::BuildLimits;
+        use crate::registry::BuildLimits;
         let sum = crate::lang::parse("dynamic_sub[4294967296](4294967295)").unwrap();
         let limits = BuildLimits {
             work: 2_000_000,

@@ -20,9 +20,9 @@ pub mod tree_walk;
 
 use std::sync::Arc;
 
+use crate::drawing::GraphDrawing;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
-use crate::sums::entry::BuildContext;
-use crate::theory::game::Outcome;
+use crate::registry::BuildContext;
 use crate::theory::solver::Limit;
 
 /// A graph as read: `n` vertices and its edges in input order, numbered from 0
@@ -488,95 +488,53 @@ pub(crate) fn arguments_span(term: &Term) -> Span {
     }
 }
 
-/// The answer for every start vertex of a graph game at once
-/// (`grundy solve --all-starts`): the position `game(GRAPH, v)` for each
-/// vertex `v`.
-#[derive(Clone, Debug)]
-pub struct EveryStart {
-    /// The game's name: `dag`, `geography`, `tree_walk`.
-    pub game: &'static str,
-    /// The graph argument as given (`@PATH` or the quoted string).
-    pub graph: Arc<str>,
-    /// Who wins from each start (0-based vertex): the player to move from
-    /// the token on it.
-    pub outcomes: Vec<Outcome>,
-    /// The nimber of each start, where theory gives it.
-    pub nimbers: Option<Vec<u32>>,
-    /// The theorem or algorithm used.
-    pub method: &'static str,
+/// The most vertices, and the most edges, of a graph that is drawn: a picture
+/// of more would be unreadable, and pictures are made for every move shown.
+const MOST_DRAWN: usize = 1000;
+
+/// The picture of `graph` alone: its vertices and edges, undirected, with
+/// nothing on it; `None` for a graph of more than [`MOST_DRAWN`] vertices or
+/// edges.
+pub(crate) fn graph_drawing(graph: &Graph) -> Option<GraphDrawing> {
+    if graph.vertex_count() > MOST_DRAWN || graph.edges().len() > MOST_DRAWN {
+        return None;
+    }
+    Some(GraphDrawing {
+        vertices: graph.vertices,
+        edges: graph.edges().to_vec(),
+        ..GraphDrawing::default()
+    })
 }
 
-impl EveryStart {
-    /// The position of a token on `vertex` (0-based), as `solve` reads it.
-    #[must_use]
-    pub fn position(&self, vertex: usize) -> String {
-        format!("{}({}, {})", self.game, self.graph, vertex + 1)
+/// The edges of `graph` not in `cut` (sorted) that no path of uncut edges
+/// joins to `ground`, sorted.
+pub(crate) fn hanging_edges(graph: &Graph, cut: &[u32], ground: u32) -> Vec<u32> {
+    let edges = graph.edges();
+    let is_cut = |e: usize| cut.binary_search(&(e as u32)).is_ok();
+    let incident = graph.incident_edges();
+    let mut reached = vec![false; graph.vertex_count()];
+    let mut stack = Vec::new();
+    if let Some(first) = reached.get_mut(ground as usize) {
+        *first = true;
+        stack.push(ground);
     }
+    while let Some(u) = stack.pop() {
+        for (v, e) in incident.entries(u) {
+            if !is_cut(e as usize) && !reached[v as usize] {
+                reached[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    (0..edges.len())
+        .filter(|&e| !is_cut(e) && !reached[edges[e].0 as usize])
+        .map(|e| e as u32)
+        .collect()
 }
 
-/// The answer for every start of `term`, a graph game given its graph alone
-/// (`dag(GRAPH)`, `geography(GRAPH)`, `tree_walk(GRAPH)`).
-///
-/// # Errors
-/// A [`LangError`] when the term is not one of those, or its graph is bad.
-pub(crate) fn every_start(
-    term: &Term,
-    context: &BuildContext<'_>,
-) -> Result<EveryStart, LangError> {
-    const GAMES: &str = "`dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`";
-    if term.args.len() != 1 || !term.params.is_empty() {
-        return Err(LangError::new(
-            format!("every start is asked of a graph game given its graph alone: {GAMES}"),
-            term.span,
-        ));
-    }
-    match term.name.as_str() {
-        "dag" => {
-            let dag = dag::dag_of(term, context)?;
-            let nimbers = dag.nimbers().to_vec();
-            Ok(EveryStart {
-                game: "dag",
-                graph: arg_text(term),
-                outcomes: nimbers
-                    .iter()
-                    .map(|&g| Outcome::from_nimber(u64::from(g)))
-                    .collect(),
-                nimbers: Some(nimbers),
-                method: "mex in reverse topological order",
-            })
-        }
-        "geography" => {
-            let game = geography::Geography::from_input(graph_argument(term, 0, context)?);
-            Ok(EveryStart {
-                game: "geography",
-                graph: arg_text(term),
-                outcomes: game
-                    .start_outcomes(&[])
-                    .into_iter()
-                    .map(|outcome| outcome.unwrap_or(Outcome::PreviousPlayerWins))
-                    .collect(),
-                nimbers: None,
-                method: "maximum matchings (Gallai-Edmonds decomposition)",
-            })
-        }
-        "tree_walk" => {
-            let walk = tree_walk::tree_walk_of(term, context)?;
-            Ok(EveryStart {
-                game: "tree_walk",
-                graph: arg_text(term),
-                outcomes: walk.start_outcomes(),
-                nimbers: None,
-                method: "greedy maximum matching of the ancestor-descendant graph",
-            })
-        }
-        _ => Err(LangError::new(
-            format!("every start is asked of {GAMES}, not of `{}`", term.name),
-            term.name_span,
-        )),
-    }
-}
-
-fn arg_text(term: &Term) -> Arc<str> {
+/// The graph argument of a term as given (`@PATH` or the quoted string), for
+/// [`EveryStart::graph`](crate::registry::EveryStart::graph).
+pub(crate) fn graph_text(term: &Term) -> Arc<str> {
     term.args[0].to_string().into()
 }
 

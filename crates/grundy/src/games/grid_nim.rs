@@ -42,7 +42,7 @@ use num_traits::{One, Zero};
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::SearchError;
 
@@ -331,6 +331,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "misere(grid_nim([1, 1], [1, 0]))",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

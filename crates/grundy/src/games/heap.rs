@@ -17,9 +17,32 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use smallvec::SmallVec;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, Part, parts};
-use crate::lang::arguments::GivenSize;
+use crate::lang::arguments::{GivenSize, no_params};
+use crate::lang::{LangError, Term};
 use crate::theory::solver::{Refusal, SearchError};
+
+/// The heap rule of a game named without parameters (`kayles`): `rule`,
+/// written `name`.
+pub(crate) fn rule_without_parameters(
+    term: &Term,
+    name: &str,
+    rule: HeapRule,
+) -> Result<(HeapRule, String), LangError> {
+    no_params(term)?;
+    Ok((rule, name.to_owned()))
+}
+
+/// The subtraction rule of `amounts` (each at most
+/// [`subtraction::MAX_AMOUNT`]), as the sequence engine reads it.
+pub(crate) fn subtraction_rule(term: &Term, amounts: &[u64]) -> Result<HeapRule, LangError> {
+    let set: Vec<u32> = amounts
+        .iter()
+        .filter_map(|&a| u32::try_from(a).ok())
+        .collect();
+    HeapRule::subtraction(set).map_err(|error| LangError::new(error.to_string(), term.name_span))
+}
 
 /// The heaps one move leaves (none, one, or more after a split).
 pub type Leaves = SmallVec<[u64; 2]>;
@@ -136,6 +159,10 @@ pub fn heap_parts<R: HeapRules>(
 /// heaps is a sum of components.
 impl<R: HeapRules> Family for R {
     type Position = HeapSize;
+
+    fn drawing(&self, heap: &HeapSize) -> Option<Drawing> {
+        Some(Drawing::Heaps(vec![heap.value.clone()]))
+    }
 
     fn write_position(&self, heap: &HeapSize, out: &mut String) {
         use std::fmt::Write as _;

@@ -45,11 +45,12 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use crate::drawing::Drawing;
 use crate::family::write_integers;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
@@ -437,6 +438,10 @@ fn binomial(n: usize, r: usize) -> u64 {
 impl Family for Moore {
     type Position = Vec<BigUint>;
 
+    fn drawing(&self, heaps: &Vec<BigUint>) -> Option<Drawing> {
+        Some(Drawing::Heaps(heaps.clone()))
+    }
+
     fn write_position(&self, heaps: &Vec<BigUint>, out: &mut String) {
         write_integers(out, heaps);
     }
@@ -598,6 +603,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "moore[3](100, 200, 300, 7)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

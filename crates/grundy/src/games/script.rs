@@ -71,8 +71,8 @@ use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, 
 
 use crate::family::Family;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sequence::{GrundyValues, Progress};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::nimber::MexSet;
 use crate::theory::solver::{Limit, Refusal, SearchError};
@@ -832,6 +832,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "script[\"fn moves(p) { let m = []; for i in 0..p.len() { if p[i] > 0 { let q = p; q[i] -= 1; m.push(q) } } m }\"](2, 3)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -50,11 +50,12 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+use crate::drawing::Drawing;
 use crate::family::write_integers;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
@@ -260,6 +261,11 @@ pub struct StonesOnALine;
 impl Family for Staircase {
     type Position = Vec<BigUint>;
 
+    /// The steps as heaps, the lowest step (next to the floor) first.
+    fn drawing(&self, steps: &Vec<BigUint>) -> Option<Drawing> {
+        Some(Drawing::Heaps(steps.clone()))
+    }
+
     fn write_position(&self, steps: &Vec<BigUint>, out: &mut String) {
         write_integers(out, steps);
     }
@@ -354,6 +360,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "staircase(1, 2, 3) + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]
@@ -727,6 +736,9 @@ pub(crate) const STONES_ENTRY: GameEntry = GameEntry {
         "stones(5, 100000000000000000000000000000)",
     ],
     kind: EntryKind::Game(build_stones),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use num_bigint::BigUint;
 
 use crate::family::{Family, MovesTo, part};
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, SearchError};
 
@@ -419,6 +419,9 @@ pub(crate) const PREFIX_ENTRY: GameEntry = GameEntry {
         "rounds[3](prefix_game([\"ab\", \"c\"]))",
     ],
     kind: EntryKind::Game(build_prefix),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 /// The catalogue entry of the substring game.
@@ -440,6 +443,9 @@ pub(crate) const SUBSTRING_ENTRY: GameEntry = GameEntry {
         "substring_game([\"abc\"]) + prefix_game([\"abc\"])",
     ],
     kind: EntryKind::Game(build_substring),
+    heap_rule: None,
+    drawing: DrawingKind::None,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -73,10 +73,11 @@ use num_traits::{One, Zero};
 
 use std::sync::Arc;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, SearchError, Solver};
@@ -861,6 +862,13 @@ pub type Piles = (BigUint, BigUint);
 impl Family for Wythoff {
     type Position = Piles;
 
+    fn drawing(&self, (x, y): &Piles) -> Option<Drawing> {
+        Some(Drawing::Wythoff {
+            x: x.clone(),
+            y: y.clone(),
+        })
+    }
+
     fn write_position(&self, (first, second): &Piles, out: &mut String) {
         out.push_str(&format!("{first}, {second}"));
     }
@@ -1010,6 +1018,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "wythoff(1000000000000000000000, 1618033988749894848204)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Wythoff,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -68,9 +68,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::lang::{LangError, Term};
 use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
 use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
@@ -592,46 +590,6 @@ fn every_move(
         whole: Some(PositionText::new(&after).as_str().to_owned()),
     })
 }
-
-fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
-    if term.has_brackets {
-        return Err(LangError::new(
-            "`every` takes no parameters",
-            term.name_span,
-        ));
-    }
-    let mut sums = wrapped_sums(term, context, 1..=1, "every(nim(1, 2) + bash[3](5))")?;
-    let (groups, _) = sums.remove(0);
-    Ok(Position {
-        convention: Convention::Normal,
-        compound: Compound::Every,
-        groups,
-    })
-}
-
-/// The catalogue entry: `every(SUM)`.
-pub(crate) const ENTRY: GameEntry = GameEntry {
-    name: "every",
-    summary: "Every-SG: each move moves every component that can move; the last mover wins",
-    rules: "every(SUM) plays the components of SUM (each heap, each pair of piles, ...) so that a \
-            move makes one move in EVERY component that can still move; the player who makes the \
-            last move wins. Theorem (Winning Ways ch. 9; Jia Zhihao 2009): \
-            give each position its steps (suspense number): 0 if terminal; for a position the \
-            player to move wins, 1 + the largest steps of an option he wins from; for a position \
-            he loses, 1 + the smallest steps of any option. The first player wins iff the \
-            largest steps among the components is odd. A winning move takes an option in each \
-            movable component so that the largest steps after it is even; moves are counted \
-            exactly (a product over components). A component that splits leaves separate \
-            components. Components are explored as game graphs (--max-states bounds them); \
-            there is no nimber (null).",
-    syntax: "every(SUM)",
-    examples: &[
-        "every(nim(1, 2) + bash[2](5))",
-        "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
-        "every(staircase(1, 2) + nim(3))",
-    ],
-    kind: EntryKind::Compound(build),
-};
 
 #[cfg(test)]
 mod tests {

@@ -66,11 +66,8 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::family::Part;
-use crate::lang::arguments::integer_param;
-use crate::lang::{LangError, Term};
 use crate::sums::answer::{Answer, SolveOptions, WinningMove};
 use crate::sums::disjunctive::solve_sum;
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry, wrapped_sums};
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use crate::theory::solver::{SearchError, Solver};
@@ -148,7 +145,8 @@ fn is_over(groups: &[Group]) -> bool {
 /// The match position with `rounds` rounds left, the current round at
 /// `current`: a round that is over (with rounds left) hands over to the next,
 /// which its loser, the player to move, starts at `start`.
-fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -> Position {
+#[must_use]
+pub fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -> Position {
     let (rounds, current) = if rounds > BigUint::one() && is_over(&current) {
         (rounds - 1u32, start.clone())
     } else {
@@ -242,60 +240,6 @@ pub(crate) fn solve_rounds(
         search: answer.search,
     })
 }
-
-fn build(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
-    const EXAMPLE: &str = "rounds[3](nim(1, 2) + bash[2](4))";
-    if !term.has_brackets || term.params.is_empty() {
-        return Err(LangError::new(
-            "`rounds` needs the number of rounds k: `rounds[k](SUM)`",
-            term.name_span,
-        )
-        .with_help(format!("for example `{EXAMPLE}`")));
-    }
-    if let Some(extra) = term.params.get(1) {
-        return Err(LangError::new(
-            "`rounds` takes one parameter, the number of rounds k",
-            extra.value.span,
-        ));
-    }
-    let rounds = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
-        LangError::new(
-            "`rounds` takes one parameter, the number of rounds k",
-            term.params[0].value.span,
-        )
-    })?;
-    let mut sums = wrapped_sums(term, context, 1..=2, EXAMPLE)?;
-    let (start, _) = sums.remove(0);
-    let current = sums
-        .pop()
-        .map_or_else(|| start.clone(), |(current, _)| current);
-    Ok(match_position(rounds, start, current))
-}
-
-/// The catalogue entry: `rounds[k](START)`, `rounds[k](START, CURRENT)`.
-pub(crate) const ENTRY: GameEntry = GameEntry {
-    name: "rounds",
-    summary: "a match of k rounds of the same game; the loser of a round starts the next",
-    rules: "rounds[k](SUM) is a match of k rounds (k >= 1, of any size), each played on SUM under \
-            normal play; the loser of a round starts the next, and only the last round counts. \
-            Theorem: with W = the first player can win a round of SUM (normal \
-            play) and L = he can lose one on purpose (misère play): without W the second player \
-            wins the match; with W and L the first player wins; with W and not L he wins iff k is \
-            odd. Winning moves are the moves of the round in progress that keep the match won: \
-            the round is played to lose (misère) when the starter of the next round wins the \
-            match, to win (normal) otherwise. A match in progress is written \
-            rounds[k](START, CURRENT): CURRENT is the round being played, k the rounds left \
-            including it, START the position every later round starts from; a move that ends a \
-            round leads to rounds[k-1](START). There is no nimber (null).",
-    syntax: "rounds[k](SUM) or rounds[k](START, CURRENT)",
-    examples: &[
-        "rounds[2](bash[2](4))",
-        "rounds[3](nim(1, 2) + bash[2](4))",
-        "rounds[1000000000000000000001](sub[1, 3, 4](9))",
-        "rounds[4](nim(2, 3), nim(1, 3))",
-    ],
-    kind: EntryKind::Compound(build),
-};
 
 #[cfg(test)]
 mod tests {

@@ -22,8 +22,10 @@ use grundy::lang::parse_with_limits;
 use grundy::sums::position::{Compound, Position};
 use grundy::sums::remoteness::remotenesses;
 use num_bigint::BigUint;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
+use super::view::{DrawingView, Integer, Target, target};
 use crate::commands::solve::answer_json;
 use crate::failure::Failure;
 
@@ -114,14 +116,6 @@ fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
     Ok(Solved { position, answer })
 }
 
-/// An integer as JSON: a number below 2^53, a decimal string above (as `solve --json`).
-fn big_json(value: &BigUint) -> Value {
-    match u64::try_from(value) {
-        Ok(small) if small < (1 << 53) => json!(small),
-        _ => Value::String(value.to_string()),
-    }
-}
-
 /// One available move and the value of the position it leads to.
 struct Option_ {
     to: String,
@@ -137,6 +131,8 @@ struct Option_ {
     replies: usize,
     /// The position after the move.
     position_after: Position,
+    /// What a click on the component's picture plays this move, if anything.
+    target: Option<Target>,
 }
 
 impl Option_ {
@@ -145,30 +141,61 @@ impl Option_ {
         self.after.as_ref().ok().map(|(next_wins, _)| !next_wins)
     }
 
-    fn json(&self) -> Value {
+    /// The move as the page reads it.
+    fn view(&self) -> MoveView {
         let (outcome, nimber, error) = match &self.after {
             Ok((next_wins, nimber)) => (
-                json!(if *next_wins { "N" } else { "P" }),
-                nimber.as_ref().map_or(Value::Null, big_json),
-                Value::Null,
+                Some(if *next_wins { "N" } else { "P" }),
+                nimber.as_ref().map(Integer::from),
+                None,
             ),
-            Err(message) => (Value::Null, Value::Null, json!(message)),
+            Err(message) => (None, None, Some(message.clone())),
         };
-        let mut object = json!({
-            "to": self.to,
-            "component_to": self.component_to,
-            "move": self.description,
-            "term": self.term,
-            "component": self.component,
-            "outcome": outcome,
-            "nimber": nimber,
-            "wins": self.wins(),
-        });
-        if !error.is_null() {
-            object["error"] = error;
+        MoveView {
+            to: self.to.clone(),
+            component_to: Some(self.component_to.clone()),
+            description: self.description.clone(),
+            term: self.term,
+            component: self.component,
+            outcome,
+            nimber,
+            wins: self.wins(),
+            error,
+            target: self.target.clone(),
         }
-        object
     }
+}
+
+/// One move as the page reads it: where it leads, its value, and what a click
+/// on the drawing plays it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// The whole position after the move.
+    to: String,
+    /// The term the moved component becomes (`nim(4)`); absent for a move
+    /// the solver gave without listing the component's moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    component_to: Option<String>,
+    /// The move for people: "take 2 from the heap of 7".
+    #[serde(rename = "move")]
+    description: String,
+    /// The index of the term (group) the move is made in.
+    term: usize,
+    /// The index of the component within its term.
+    component: usize,
+    /// Who wins after the move: `"N"` (the player then to move) or `"P"`;
+    /// null when it could not be found within the budget.
+    outcome: Option<&'static str>,
+    /// The nimber after the move, where known.
+    nimber: Option<Integer>,
+    /// Whether the move wins, where known.
+    wins: Option<bool>,
+    /// Why the value after the move is not known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// What a click on the component's drawing plays this move, if a single
+    /// thing drawn stands for it.
+    target: Option<Target>,
 }
 
 /// Every move of `solved` (a plain sum) with its value, at most
@@ -191,6 +218,7 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
     let total: usize = counts.iter().flatten().sum();
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
+            let drawing = part.drawing();
             let room = budget.max_options.saturating_sub(found.len());
             let moves = match part.moves(room) {
                 Ok(moves) if moves.len() <= room => moves,
@@ -218,6 +246,7 @@ fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Fai
                     after: value,
                     replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
                     position_after: after,
+                    target: drawing.as_ref().and_then(|before| target(before, &leaves)),
                 });
             }
         }
@@ -235,21 +264,48 @@ pub fn message_of(failure: Failure) -> String {
     text.strip_prefix("error: ").unwrap_or(&text).to_owned()
 }
 
-/// Each component alone with its nimber under normal play.
-fn parts(position: &Position, budget: &Budget) -> Result<Vec<Value>, Failure> {
+/// One component of the sum: its term, where it stands, its nimber alone
+/// under normal play and its picture.
+#[derive(Debug, Serialize)]
+pub struct PartView {
+    /// The component as a term of its own: `nim(5)`.
+    term: String,
+    /// The index of its term (group) in the sum.
+    group: usize,
+    /// Its index within the term.
+    component: usize,
+    /// Its nimber under normal play, where known.
+    nimber: Option<Integer>,
+    /// Its picture, if its family draws it.
+    drawing: Option<DrawingView>,
+}
+
+/// Each component alone with its nimber under normal play, and the nim-sum
+/// of them all when every one is known.
+fn parts(
+    position: &Position,
+    budget: &Budget,
+) -> Result<(Vec<PartView>, Option<BigUint>), Failure> {
     let mut parts = Vec::new();
+    let mut nim_sum = Some(BigUint::default());
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
             budget.check_time()?;
-            parts.push(json!({
-                "term": group.term_with(std::slice::from_ref(part)),
-                "group": g,
-                "component": i,
-                "nimber": part_nimber(group, part, budget).as_ref().map_or(Value::Null, big_json),
-            }));
+            let nimber = part_nimber(group, part, budget);
+            nim_sum = match (nim_sum, &nimber) {
+                (Some(sum), Some(nimber)) => Some(sum ^ nimber),
+                _ => None,
+            };
+            parts.push(PartView {
+                term: group.term_with(std::slice::from_ref(part)),
+                group: g,
+                component: i,
+                nimber: nimber.as_ref().map(Integer::from),
+                drawing: part.drawing().as_ref().map(DrawingView::from),
+            });
         }
     }
-    Ok(parts)
+    Ok((parts, nim_sum))
 }
 
 fn part_nimber(
@@ -268,64 +324,59 @@ fn part_nimber(
 }
 
 /// The playground's answer: the `solve --json` object with `parts` (each
-/// component and its nimber), `nim_sum`, `moves` (every move with the outcome
-/// and nimber after it and whether it wins) and `moves_complete`.
-pub fn analyse(source: &str, budget: &Budget) -> Result<Value, Failure> {
-    let solved = solve_source(source, budget)?;
-    let mut object = match answer_json(&solved.answer, &solved.position) {
-        Value::Object(object) => object,
-        _ => Map::new(),
-    };
-    add_play(&mut object, &solved, budget)?;
-    Ok(Value::Object(object))
+/// component, its nimber and its drawing), `nim_sum`, `moves` (every move with
+/// the outcome and nimber after it, whether it wins and what a click on the
+/// drawing plays it) and `moves_complete`.
+#[derive(Debug, Serialize)]
+pub struct Analysis {
+    /// The `solve --json` object, its fields first.
+    #[serde(flatten)]
+    answer: Value,
+    /// Each component alone.
+    parts: Vec<PartView>,
+    /// The nim-sum of the parts' nimbers, when all are known.
+    nim_sum: Option<Integer>,
+    /// Every move listed, with its value.
+    moves: Vec<MoveView>,
+    /// Whether every move is listed.
+    moves_complete: bool,
+    /// Why moves are missing, when they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play_note: Option<String>,
 }
 
-fn add_play(
-    object: &mut Map<String, Value>,
-    solved: &Solved,
-    budget: &Budget,
-) -> Result<(), Failure> {
+/// Answers `source` for the playground: see [`Analysis`].
+pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
+    let solved = solve_source(source, budget)?;
+    let answer = answer_json(&solved.answer, &solved.position);
     if solved.position.compound != Compound::Sum {
-        object.insert("parts".into(), json!([]));
-        object.insert("nim_sum".into(), Value::Null);
-        object.insert("moves".into(), json!([]));
-        object.insert("moves_complete".into(), json!(false));
-        object.insert(
-            "play_note".into(),
-            json!("the playground lists the moves of plain sums only (not every(...) or rounds[k](...))"),
-        );
-        return Ok(());
+        return Ok(Analysis {
+            answer,
+            parts: Vec::new(),
+            nim_sum: None,
+            moves: Vec::new(),
+            moves_complete: false,
+            play_note: Some(
+                "the playground lists the moves of plain sums only (not every(...) or rounds[k](...))"
+                    .to_owned(),
+            ),
+        });
     }
-    let parts = parts(&solved.position, budget)?;
-    let nim_sum = parts
-        .iter()
-        .map(|part| match &part["nimber"] {
-            Value::Number(n) => n.as_u64().map(BigUint::from),
-            Value::String(s) => s.parse::<BigUint>().ok(),
-            _ => None,
-        })
-        .try_fold(BigUint::default(), |sum, n| Some(sum ^ n?));
-    let (moves, complete) = options(solved, budget)?;
-    object.insert("parts".into(), Value::Array(parts));
-    object.insert(
-        "nim_sum".into(),
-        nim_sum.as_ref().map_or(Value::Null, big_json),
-    );
-    object.insert(
-        "moves".into(),
-        Value::Array(moves.iter().map(Option_::json).collect()),
-    );
-    object.insert("moves_complete".into(), json!(complete));
-    if !complete {
-        object.insert(
-            "play_note".into(),
-            json!(format!(
+    let (parts, nim_sum) = parts(&solved.position, budget)?;
+    let (moves, complete) = options(&solved, budget)?;
+    Ok(Analysis {
+        answer,
+        parts,
+        nim_sum: nim_sum.as_ref().map(Integer::from),
+        moves: moves.iter().map(Option_::view).collect(),
+        moves_complete: complete,
+        play_note: (!complete).then(|| {
+            format!(
                 "not every move is listed: a component has too many moves (the server lists at most {}; --max-options raises it)",
                 budget.max_options
-            )),
-        );
-    }
-    Ok(())
+            )
+        }),
+    })
 }
 
 /// The most positions (and components) the engine's remoteness search stores; past
@@ -340,6 +391,25 @@ fn remoteness_after(moves: &[Option_], budget: &Budget) -> Option<Vec<u32>> {
     remotenesses(&positions, limit).ok().flatten()
 }
 
+/// The engine's answer: its move and why.
+#[derive(Debug, Serialize)]
+pub struct EngineReply {
+    /// The position the engine moves from.
+    position: String,
+    /// Who wins it: `"N"` or `"P"`.
+    outcome: String,
+    /// The move, as in [`Analysis`]'s moves; null when there is none.
+    #[serde(rename = "move")]
+    chosen: Option<MoveView>,
+    /// `"winning"`, `"prolonging"`, or why there is no move.
+    reason: &'static str,
+    /// How many moves the game lasts after the engine's move under perfect
+    /// play, when the remoteness was found.
+    remoteness: Option<u32>,
+    /// How the move was chosen: `"remoteness"` or `"replies"`.
+    by: &'static str,
+}
+
 /// The engine's move from `source`:
 /// `{"position", "outcome", "move", "reason", "remoteness", "by"}`.
 ///
@@ -352,7 +422,7 @@ fn remoteness_after(moves: &[Option_], budget: &Budget) -> Option<Vec<u32>> {
 /// move, or the move that leaves the opponent the most moves of their own (ties: the
 /// largest nimber after it, then the first listed). `move` is null when there is no
 /// move (the player to move has lost).
-pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
+pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = &solved.answer;
     let outcome = answer.outcome.letter().to_string();
@@ -377,15 +447,25 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
         .filter(|(_, m)| m.wins() == Some(true))
         .min_by_key(|&(index, _)| remoteness_of(index));
     let (chosen, reason) = if let Some((index, winning)) = winning {
-        (Some((winning.json(), remoteness_of(index))), "winning")
+        (Some((winning.view(), remoteness_of(index))), "winning")
     } else if let Some(first) = answer.winning_moves.first() {
         // Moves not listed (a huge component): the solver's first winning move.
         let to = answer.target(first);
         by = "replies";
         (
             Some((
-                json!({"to": to, "move": first.description, "term": first.group,
-                        "component": first.part, "outcome": "P", "nimber": 0, "wins": true}),
+                MoveView {
+                    to,
+                    component_to: None,
+                    description: first.description.clone(),
+                    term: first.group,
+                    component: first.part,
+                    outcome: Some("P"),
+                    nimber: Some(Integer::Small(0)),
+                    wins: Some(true),
+                    error: None,
+                    target: None,
+                },
                 None,
             )),
             "winning",
@@ -400,25 +480,35 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<Value, Failure> {
                 .then_with(|| ib.cmp(&ia))
         });
         match longest {
-            Some((index, chosen)) => (Some((chosen.json(), remoteness_of(index))), "prolonging"),
+            Some((index, chosen)) => (Some((chosen.view(), remoteness_of(index))), "prolonging"),
             None if answer.outcome.first_player_wins() => (None, "no move listed"),
             None => (None, "no move: the player to move has lost"),
         }
     };
     let (chosen, remoteness) = chosen.unzip();
-    Ok(json!({
-        "position": answer.position.as_str(),
-        "outcome": outcome,
-        "move": chosen.unwrap_or(Value::Null),
-        "reason": reason,
-        "remoteness": remoteness.flatten(),
-        "by": by,
-    }))
+    Ok(EngineReply {
+        position: answer.position.as_str().to_owned(),
+        outcome,
+        chosen,
+        reason,
+        remoteness: remoteness.flatten(),
+        by,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The playground's answer as the page reads it.
+    fn analysed(source: &str, budget: &Budget) -> Value {
+        serde_json::to_value(analyse(source, budget).unwrap()).unwrap()
+    }
+
+    /// The engine's answer as the page reads it.
+    fn engine_answer(source: &str, budget: &Budget) -> Value {
+        serde_json::to_value(engine_move(source, budget).unwrap()).unwrap()
+    }
 
     fn budget() -> Budget {
         Budget {
@@ -440,15 +530,15 @@ mod tests {
 
     #[test]
     fn every_move_is_valued_and_the_engine_prolongs_a_lost_game() {
-        let answer = analyse("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        let answer = analysed("nim(1, 2) + bash[2](3)", &budget());
         // G(1) ^ G(2) ^ G_bash2(3) = 1 ^ 2 ^ 0.
         assert_eq!(answer["nim_sum"], 3);
         assert_eq!(answer["moves"].as_array().unwrap().len(), 1 + 2 + 2);
-        let engine = engine_move("nim(1, 2) + bash[2](3)", &budget()).unwrap();
+        let engine = engine_answer("nim(1, 2) + bash[2](3)", &budget());
         assert_eq!(engine["reason"], "winning");
         assert_eq!(engine["move"]["to"], "nim(1, 1) + bash[2](3)");
         // Lost: the move leaving the most moves takes one token from the heap of 2.
-        let engine = engine_move("nim(2, 2)", &budget()).unwrap();
+        let engine = engine_answer("nim(2, 2)", &budget());
         assert_eq!(engine["reason"], "prolonging");
         assert_eq!(engine["move"]["to"], "nim(1, 2)");
     }
@@ -475,9 +565,9 @@ mod tests {
             "nim(1, 2, 3) + kayles(4)",
             "wythoff(3, 5) + nim(1, 1)",
         ] {
-            let engine = engine_move(source, &budget()).unwrap();
+            let engine = engine_answer(source, &budget());
             assert_eq!(engine["by"], "remoteness", "{source}");
-            let analysis = analyse(source, &budget()).unwrap();
+            let analysis = analysed(source, &budget());
             let moves = analysis["moves"].as_array().unwrap();
             let after: Vec<(u32, bool)> = moves
                 .iter()
@@ -511,10 +601,62 @@ mod tests {
     fn past_the_remoteness_limit_the_engine_counts_replies() {
         let mut small = budget();
         small.max_states = 20;
-        let engine = engine_move("nim(6, 6, 6)", &small).unwrap();
+        let engine = engine_answer("nim(6, 6, 6)", &small);
         assert_eq!(engine["by"], "replies");
         assert_eq!(engine["remoteness"], Value::Null);
         assert_eq!(engine["reason"], "winning");
+    }
+
+    #[test]
+    fn parts_are_drawn_and_moves_say_what_a_click_plays() {
+        let answer = analysed("nim(3) + wythoff(1, 2) + turtles(\"ht\")", &budget());
+        let parts = answer["parts"].as_array().unwrap();
+        assert_eq!(
+            parts[0]["drawing"],
+            serde_json::json!({"kind": "heaps", "heaps": [3]})
+        );
+        assert_eq!(
+            parts[1]["drawing"],
+            serde_json::json!({"kind": "wythoff", "x": 1, "y": 2})
+        );
+        assert_eq!(
+            parts[2]["drawing"],
+            serde_json::json!({"kind": "coins", "heads": [true, false]})
+        );
+        let target = |to: &str| {
+            answer["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["to"] == to)
+                .map(|m| m["target"].clone())
+                .unwrap_or_else(|| panic!("no move to {to}"))
+        };
+        assert_eq!(
+            target("nim(1) + wythoff(1, 2) + turtles(\"ht\")"),
+            serde_json::json!({"kind": "heap", "heap": 0, "level": 1})
+        );
+        assert_eq!(
+            target("nim(3) + wythoff(0, 1) + turtles(\"ht\")"),
+            serde_json::json!({"kind": "square", "x": 0, "y": 1})
+        );
+        assert_eq!(
+            target("nim(3) + wythoff(1, 2) + turtles(\"tt\")"),
+            serde_json::json!({"kind": "coin", "coin": 0})
+        );
+        // A split leaves no single thing drawn to click; the move is listed.
+        let split = analysed("kayles(3)", &budget());
+        let split = split["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["to"] == "kayles(1, 1)")
+            .unwrap()
+            .clone();
+        assert_eq!(split["target"], Value::Null);
+        // Games without a drawing have none.
+        let words = analysed("divisors(6)", &budget());
+        assert_eq!(words["parts"][0]["drawing"], Value::Null);
     }
 
     #[test]

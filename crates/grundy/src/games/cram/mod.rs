@@ -54,9 +54,10 @@ use num_bigint::BigUint;
 
 use self::region::{Shape, dominoes, low};
 use self::search::{BoardSearch, Search};
+use crate::drawing::{BoardDrawing, Cell, Drawing};
 use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Budget, SearchError};
 
@@ -220,6 +221,25 @@ impl Cram {
 
 impl Family for Cram {
     type Position = Board;
+
+    fn drawing(&self, board: &Board) -> Option<Drawing> {
+        let (rows, cols) = (board.rows(), board.cols());
+        let cells = (0..rows)
+            .flat_map(|i| (0..cols).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                if board.is_empty(i, j) {
+                    Cell::Empty
+                } else {
+                    Cell::Filled
+                }
+            })
+            .collect();
+        Some(Drawing::Board(BoardDrawing {
+            rows: u32::try_from(rows).ok()?,
+            cols: u32::try_from(cols).ok()?,
+            cells,
+        }))
+    }
 
     fn write_position(&self, board: &Board, out: &mut String) {
         out.push('"');
@@ -399,6 +419,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     syntax: "cram(r, c), cram(\"ROW/ROW/...\")",
     examples: &["cram(4, 5)", "cram(\"..#./....\")", "cram(3, 3) + nim(2)"],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Board,
+    every_start: None,
 };
 
 #[cfg(test)]

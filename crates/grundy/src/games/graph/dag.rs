@@ -21,10 +21,12 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use super::{Csr, Graph, GraphInput, graph_argument, vertex_argument};
+use crate::drawing::{Drawing, GraphDrawing};
 use crate::family::{Family, MovesTo, parts};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
 
 /// Why a directed graph has no nimbers: it has a cycle.
@@ -149,6 +151,14 @@ impl Family for Dag {
     /// components of its group, which writes the graph once before them.
     type Position = u32;
 
+    fn drawing(&self, vertex: &u32) -> Option<Drawing> {
+        Some(Drawing::Graph(GraphDrawing {
+            directed: true,
+            tokens: vec![*vertex],
+            ..super::graph_drawing(&self.input.graph)?
+        }))
+    }
+
     fn write_position(&self, vertex: &u32, out: &mut String) {
         out.push_str(&(vertex + 1).to_string());
     }
@@ -244,6 +254,22 @@ pub(crate) fn dag_of(term: &Term, context: &BuildContext<'_>) -> Result<Arc<Dag>
     })
 }
 
+/// Every start of `dag(GRAPH)`: the nimber of a token on each vertex.
+fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, LangError> {
+    let dag = dag_of(term, context)?;
+    let nimbers = dag.nimbers().to_vec();
+    Ok(EveryStart {
+        game: "dag",
+        graph: super::graph_text(term),
+        outcomes: nimbers
+            .iter()
+            .map(|&g| Outcome::from_nimber(u64::from(g)))
+            .collect(),
+        nimbers: Some(nimbers),
+        method: "mex in reverse topological order",
+    })
+}
+
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     crate::lang::arguments::no_params(term)?;
     let dag = dag_of(term, context)?;
@@ -276,6 +302,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "dag(\"3 2; 1 2; 2 3\", 1) + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: Some(every_start),
 };
 
 #[cfg(test)]

@@ -62,10 +62,11 @@ use super::{
     Csr, Graph, GraphInput, arguments_span, graph_argument, vertex_argument, vertex_list_argument,
     write_vertex_list,
 };
+use crate::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, Limit, Refusal, SearchError};
@@ -86,6 +87,9 @@ pub struct Geography {
     source: Source,
     adjacency: Csr,
 }
+
+/// The most cells of a board that is drawn.
+const MOST_DRAWN_CELLS: u32 = 10_000;
 
 /// Where the graph comes from, which decides how positions are written.
 #[derive(Debug)]
@@ -634,6 +638,39 @@ impl<const W: usize> BitSearch<W> {
 impl Family for Geography {
     type Position = Position;
 
+    /// A graph given as text is drawn as a graph, a board as its cells (none
+    /// for a graph or board too large to show).
+    fn drawing(&self, position: &Position) -> Option<Drawing> {
+        match &self.source {
+            Source::Graph(input) => Some(Drawing::Graph(GraphDrawing {
+                tokens: position.token.into_iter().collect(),
+                deleted: position.deleted.to_vec(),
+                ..super::graph_drawing(&input.graph)?
+            })),
+            Source::Board { rows, cols } => {
+                if rows.saturating_mul(*cols) > MOST_DRAWN_CELLS {
+                    return None;
+                }
+                let cells = (0..rows * cols)
+                    .map(|v| {
+                        if position.token == Some(v) {
+                            Cell::Token
+                        } else if position.is_deleted(v) {
+                            Cell::Filled
+                        } else {
+                            Cell::Empty
+                        }
+                    })
+                    .collect();
+                Some(Drawing::Board(BoardDrawing {
+                    rows: *rows,
+                    cols: *cols,
+                    cells,
+                }))
+            }
+        }
+    }
+
     fn write_position(&self, position: &Position, out: &mut String) {
         match &self.source {
             Source::Graph(input) => {
@@ -747,6 +784,22 @@ impl Family for Geography {
 /// The text of a geography term's help.
 const HELP: &str = "`geography(GRAPH)`, `geography(GRAPH, s)` or `geography(GRAPH, s, [d1, ..., \
                     dk])`, GRAPH being `@PATH` or a string such as \"3 2; 1 2; 2 3\"";
+
+/// Every start of `geography(GRAPH)`: who wins from a token on each vertex.
+fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, LangError> {
+    let game = Geography::from_input(super::graph_argument(term, 0, context)?);
+    Ok(EveryStart {
+        game: "geography",
+        graph: super::graph_text(term),
+        outcomes: game
+            .start_outcomes(&[])
+            .into_iter()
+            .map(|outcome| outcome.unwrap_or(Outcome::PreviousPlayerWins))
+            .collect(),
+        nimbers: None,
+        method: "maximum matchings (Gallai-Edmonds decomposition)",
+    })
+}
 
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
@@ -959,6 +1012,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "geography(\"4 3; 1 2; 1 3; 1 4\") + nim(2)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: Some(every_start),
 };
 
 /// The catalogue entry of `geography_board`.
@@ -981,6 +1037,9 @@ pub(crate) const BOARD_ENTRY: GameEntry = GameEntry {
         "geography_board(\"...../.#.#./.....\", 2, 3)",
     ],
     kind: EntryKind::Game(build_board),
+    heap_rule: None,
+    drawing: DrawingKind::Board,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -76,10 +76,11 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::{Csr, Graph, GraphInput, graph_argument};
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
-use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
+use crate::registry::{BuildContext, BuildLimits, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, Refusal, SearchError};
 
@@ -893,6 +894,16 @@ impl XorPlusTrie {
 impl Family for Hackenbush {
     type Position = Cuts;
 
+    /// The graph grounded at vertex 0, its cut edges and those no longer
+    /// joined to the ground.
+    fn drawing(&self, cuts: &Cuts) -> Option<Drawing> {
+        let mut drawing = super::graph_drawing(&self.graph)?;
+        drawing.cut = cuts.to_vec();
+        drawing.ground = Some(0);
+        drawing.hanging = super::hanging_edges(&self.graph, cuts, 0);
+        Some(Drawing::Graph(drawing))
+    }
+
     fn write_position(&self, cuts: &Cuts, out: &mut String) {
         out.push_str(&self.text);
         if !cuts.is_empty() {
@@ -1094,6 +1105,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "hackenbush(\"5 6; 1 2; 2 3; 3 1; 3 4; 4 5; 5 5\", [2])",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: None,
 };
 
 #[cfg(test)]

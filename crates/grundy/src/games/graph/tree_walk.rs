@@ -36,9 +36,10 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use super::{GraphInput, graph_argument, vertex_argument, vertex_list_argument, write_vertex_list};
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, OutcomeAnswer, part};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, EveryStart, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::Outcome;
 use crate::theory::solver::SearchError;
@@ -271,6 +272,15 @@ impl TreeWalk {
 impl Family for TreeWalk {
     type Position = Walk;
 
+    fn drawing(&self, walk: &Walk) -> Option<Drawing> {
+        let mut drawing = super::graph_drawing(&self.input.graph)?;
+        if let Walk::At { vertex, deleted } = walk {
+            drawing.tokens = vec![*vertex];
+            drawing.deleted = deleted.to_vec();
+        }
+        Some(Drawing::Graph(drawing))
+    }
+
     fn write_position(&self, walk: &Walk, out: &mut String) {
         out.push_str(&self.input.text);
         if let Walk::At { vertex, deleted } = walk {
@@ -391,6 +401,18 @@ pub(crate) fn tree_walk_of(
     Ok(Arc::new(TreeWalk { input, tree }))
 }
 
+/// Every start of `tree_walk(GRAPH)`: who wins from a token on each vertex.
+fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, LangError> {
+    let walk = tree_walk_of(term, context)?;
+    Ok(EveryStart {
+        game: "tree_walk",
+        graph: super::graph_text(term),
+        outcomes: walk.start_outcomes(),
+        nimbers: None,
+        method: "greedy maximum matching of the ancestor-descendant graph",
+    })
+}
+
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     crate::lang::arguments::no_params(term)?;
     let game = tree_walk_of(term, context)?;
@@ -448,6 +470,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "tree_walk(\"5 4; 1 2; 1 3; 3 4; 3 5\", 4, [1])",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: None,
+    drawing: DrawingKind::Graph,
+    every_start: Some(every_start),
 };
 
 #[cfg(test)]

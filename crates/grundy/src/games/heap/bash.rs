@@ -13,7 +13,7 @@ use num_traits::Zero;
 use super::{HeapRules, Leaves, heap_parts};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 
 /// The rules of Bash's game with at most `max_take` tokens a move.
@@ -75,6 +75,26 @@ impl HeapRules for Bash {
     }
 }
 
+/// The heap rule `bash[m]`, for `grundy seq`: the subtraction set `1..=m`.
+fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
+    use num_traits::ToPrimitive;
+    let most = integer_param(term, 0, "m", 1)?
+        .ok_or_else(|| LangError::new("`bash` needs its parameter m", term.name_span))?;
+    // A sequence engine looks at every amount of every heap (and the set
+    // of 2^32 amounts would not fit in memory): as for `sub`.
+    let largest = super::subtraction::MAX_AMOUNT;
+    let most = most.to_u64().filter(|&m| m <= largest).ok_or_else(|| {
+        LangError::new(
+            format!("`bash[m]` as a sequence needs m at most {largest}, as the amounts of `sub`"),
+            term.name_span,
+        )
+        .with_help("G(n) of bash[m] is n mod (m + 1); `grundy solve 'bash[m](n)'` answers any m")
+    })?;
+    let amounts: Vec<u64> = (1..=most).collect();
+    let rule = super::subtraction_rule(term, &amounts)?;
+    Ok((rule, format!("bash[{most}]")))
+}
+
 fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let max_take = integer_param(term, 0, "m", 1)?.ok_or_else(|| {
         LangError::new(
@@ -110,6 +130,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "bash[2](1000000000000000000000000)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: Some(rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

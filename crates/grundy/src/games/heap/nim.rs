@@ -14,7 +14,7 @@ use num_traits::Zero;
 use super::{HeapRules, Leaves, heap_parts};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::{Group, Position};
 use crate::theory::game::Convention;
 
@@ -55,6 +55,11 @@ impl HeapRules for Nim {
     }
 }
 
+/// The heap rule `nim`, for `grundy seq`.
+fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
+    super::rule_without_parameters(term, "nim", super::HeapRule::nim())
+}
+
 fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     Ok(Group::new(
@@ -79,6 +84,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "nim(10000000000000000000000000000000000000000, 1)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: Some(rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 fn build_anti_nim(term: &Term, context: &BuildContext<'_>) -> Result<Position, LangError> {
@@ -100,6 +108,9 @@ pub(crate) const ANTI_NIM_ENTRY: GameEntry = GameEntry {
     syntax: "anti_nim(a, b, ...)",
     examples: &["anti_nim(1, 1, 1)", "anti_nim(2, 3, 100000000000000000000)"],
     kind: EntryKind::Compound(build_anti_nim),
+    heap_rule: None,
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use num_traits::{ToPrimitive, Zero};
 use super::{HeapRules, Leaves, heap_parts};
 use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
-use crate::sums::entry::{BuildContext, EntryKind, GameEntry};
+use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 
 /// The most values computed while looking for the period.
@@ -368,6 +368,16 @@ pub(crate) fn amounts(term: &Term) -> Result<Vec<u64>, LangError> {
     Ok(amounts)
 }
 
+/// The heap rule `sub[a, b, ...]`, for `grundy seq`, written with its
+/// amounts sorted.
+fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
+    let mut amounts = amounts(term)?;
+    let rule = super::subtraction_rule(term, &amounts)?;
+    amounts.sort_unstable();
+    amounts.dedup();
+    Ok((rule, head_of(&amounts)))
+}
+
 fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let rules = Subtraction::new(amounts(term)?);
     let head = rules.head();
@@ -396,6 +406,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         "sub[2, 5](1000000000000000000000)",
     ],
     kind: EntryKind::Game(build),
+    heap_rule: Some(rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

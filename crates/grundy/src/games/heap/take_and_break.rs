@@ -14,7 +14,7 @@
 //! are counted by its own theorem ([`crate::rules::lasker`]) for heaps of any
 //! size, and Rest Nim's for heaps up to 1024 tokens.
 //! Without a proof, heaps are answered from computed values, within the limits of
-//! the position being built ([`crate::catalogue::BuildLimits`]: ten million heaps by
+//! the position being built ([`crate::registry::BuildLimits`]: ten million heaps by
 //! default, `solve --max-heap`).
 
 use std::ops::ControlFlow;
@@ -25,9 +25,10 @@ use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
-use super::{HeapRule, HeapRules, Leaves, heap_parts};
+use super::{HeapRule, HeapRules, Leaves, heap_parts, rule_without_parameters};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term, ValueKind};
+use crate::registry::{BuildContext, BuildLimits, DrawingKind, EntryKind, GameEntry};
 use crate::rules::lasker::{
     REST_NIM_LARGEST_COUNTED, lasker_moves_to_nimber, rest_nim_moves_to_nimber,
 };
@@ -35,7 +36,6 @@ use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, SequenceSolver, until_proven,
 };
-use crate::sums::entry::{BuildContext, BuildLimits, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::solver::{Limit, Refusal};
 
@@ -483,107 +483,8 @@ fn group(
     Ok(Group::new(head, heap_parts(&rules, sizes)))
 }
 
-/// The heap rule a term names, for the sequence engine, with its canonical
-/// text: `kayles`, `octal[0.137]`, `sub[1, 3, 4]`, `bash[3]`, `nim`, ... A
-/// rule is written without arguments; `kayles` and `kayles()` are the same.
-///
-/// ```
-/// use grundy::games::heap::take_and_break::parse_rule;
-///
-/// let (rule, text) = parse_rule("octal[0.07]").unwrap();
-/// assert_eq!(text, "octal[0.07]");
-/// assert_eq!(rule.max_removed(), Some(2));
-/// assert_eq!(parse_rule("bash[3]").unwrap().1, "bash[3]");
-/// assert!(parse_rule("kayles(5)").is_err());
-/// ```
-///
-/// # Errors
-/// A [`LangError`] for a malformed text, an unknown or non-heap game, or
-/// arguments given.
-pub fn parse_rule(text: &str) -> Result<(HeapRule, String), LangError> {
-    let source = if text.trim_end().ends_with(')') {
-        text.to_owned()
-    } else {
-        format!("{text}()")
-    };
-    let sum = crate::lang::parse(&source)?;
-    let [term] = sum.terms.as_slice() else {
-        return Err(LangError::new("a rule is one game, not a sum", sum.span));
-    };
-    if let Some(arg) = term.args.first() {
-        return Err(LangError::new(
-            format!(
-                "a rule takes no heaps: write `{}` without arguments",
-                term.name
-            ),
-            arg.span,
-        ));
-    }
-    let named = |rule: HeapRule| -> Result<(HeapRule, String), LangError> {
-        no_params(term)?;
-        Ok((rule, term.name.clone()))
-    };
-    match term.name.as_str() {
-        "nim" => named(HeapRule::nim()),
-        "kayles" => named(HeapRule::kayles()),
-        "dawson_kayles" => named(HeapRule::dawsons_kayles()),
-        "grundy_game" => named(HeapRule::GrundysGame),
-        "lasker" => named(HeapRule::LaskersNim),
-        "rest_nim" => named(HeapRule::RestNim),
-        "octal" => {
-            let (rule, head) = octal_rule(term)?;
-            Ok((rule, head))
-        }
-        "all_but" => all_but_rule(term),
-        "sub" | "bash" => {
-            let amounts: Vec<u64> = if term.name == "sub" {
-                super::subtraction::amounts(term)?
-            } else {
-                let most =
-                    crate::lang::arguments::integer_param(term, 0, "m", 1)?.ok_or_else(|| {
-                        LangError::new("`bash` needs its parameter m", term.name_span)
-                    })?;
-                // A sequence engine looks at every amount of every heap (and the set
-                // of 2^32 amounts would not fit in memory): as for `sub`.
-                let largest = super::subtraction::MAX_AMOUNT;
-                let most = most.to_u64().filter(|&m| m <= largest).ok_or_else(|| {
-                    LangError::new(
-                        format!("`bash[m]` as a sequence needs m at most {largest}, as the amounts of `sub`"),
-                        term.name_span,
-                    )
-                    .with_help("G(n) of bash[m] is n mod (m + 1); `grundy solve 'bash[m](n)'` answers any m")
-                })?;
-                (1..=most).collect()
-            };
-            let set: Vec<u32> = amounts
-                .iter()
-                .filter_map(|&a| u32::try_from(a).ok())
-                .collect();
-            let rule = HeapRule::subtraction(set)
-                .map_err(|error| LangError::new(error.to_string(), term.name_span))?;
-            let head = if term.name == "sub" {
-                let mut sorted = amounts;
-                sorted.sort_unstable();
-                sorted.dedup();
-                super::subtraction::head_of(&sorted)
-            } else {
-                format!("bash[{}]", amounts.len())
-            };
-            Ok((rule, head))
-        }
-        other => {
-            let error = LangError::new(
-                format!("`{other}` is not a heap game with a Grundy sequence"),
-                term.name_span,
-            );
-            Err(match crate::catalogue::nearest_name(other) {
-                Some(near) if crate::catalogue::find(other).is_none() => error.with_help(format!("did you mean `{near}`?")),
-                _ => error.with_help("sequences exist for nim, bash, sub, all_but, octal, kayles, dawson_kayles, grundy_game, lasker, rest_nim"),
-            })
-        }
-    }
-}
-
+/// The heap rule `octal[CODE]`, for `grundy seq`, written as the code reads
+/// (`grundy_game` for Grundy's game).
 fn octal_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     let code = match term.params.as_slice() {
         [param] if param.key.is_none() => param,
@@ -620,6 +521,7 @@ fn build_octal(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangErr
     group(term, context, head, rule)
 }
 
+/// The heap rule `all_but[...]`, for `grundy seq`.
 fn all_but_rule(term: &Term) -> Result<(HeapRule, String), LangError> {
     let mut excluded = Vec::new();
     for param in &term.params {
@@ -658,6 +560,25 @@ macro_rules! named {
 }
 
 named!(build_kayles, "kayles", HeapRule::kayles());
+
+/// The heap rules of the games named without parameters, for `grundy seq`.
+macro_rules! named_rule {
+    ($function:ident, $name:literal, $rule:expr) => {
+        fn $function(term: &Term) -> Result<(HeapRule, String), LangError> {
+            rule_without_parameters(term, $name, $rule)
+        }
+    };
+}
+
+named_rule!(kayles_rule, "kayles", HeapRule::kayles());
+named_rule!(
+    dawson_kayles_rule,
+    "dawson_kayles",
+    HeapRule::dawsons_kayles()
+);
+named_rule!(grundy_game_rule, "grundy_game", HeapRule::GrundysGame);
+named_rule!(lasker_rule, "lasker", HeapRule::LaskersNim);
+named_rule!(rest_nim_rule, "rest_nim", HeapRule::RestNim);
 named!(
     build_dawson_kayles,
     "dawson_kayles",
@@ -684,6 +605,9 @@ pub(crate) const OCTAL_ENTRY: GameEntry = GameEntry {
         "octal[0.07](1000000000000000000000000000000)",
     ],
     kind: EntryKind::Game(build_octal),
+    heap_rule: Some(octal_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `kayles`.
@@ -701,6 +625,9 @@ pub(crate) const KAYLES_ENTRY: GameEntry = GameEntry {
         "kayles(123456789012345678901234567890)",
     ],
     kind: EntryKind::Game(build_kayles),
+    heap_rule: Some(kayles_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `dawson_kayles`.
@@ -713,6 +640,9 @@ pub(crate) const DAWSON_KAYLES_ENTRY: GameEntry = GameEntry {
     syntax: "dawson_kayles(n, ...)",
     examples: &["dawson_kayles(20)", "dawson_kayles(1000000000000000000001)"],
     kind: EntryKind::Game(build_dawson_kayles),
+    heap_rule: Some(dawson_kayles_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `grundy_game`.
@@ -725,6 +655,9 @@ pub(crate) const GRUNDY_GAME_ENTRY: GameEntry = GameEntry {
     syntax: "grundy_game(n, ...)",
     examples: &["grundy_game(10)", "grundy_game(100, 200)"],
     kind: EntryKind::Game(build_grundy_game),
+    heap_rule: Some(grundy_game_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `lasker`.
@@ -745,6 +678,9 @@ pub(crate) const LASKER_ENTRY: GameEntry = GameEntry {
         "lasker(100000000000000000000000000000, 3)",
     ],
     kind: EntryKind::Game(build_lasker),
+    heap_rule: Some(lasker_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `rest_nim`.
@@ -760,6 +696,9 @@ pub(crate) const REST_NIM_ENTRY: GameEntry = GameEntry {
     syntax: "rest_nim(n, ...)",
     examples: &["rest_nim(3, 5)", "rest_nim(7, 9, 12)"],
     kind: EntryKind::Game(build_rest_nim),
+    heap_rule: Some(rest_nim_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 /// `all_but[...]`.
@@ -772,6 +711,9 @@ pub(crate) const ALL_BUT_ENTRY: GameEntry = GameEntry {
     syntax: "all_but[e1, e2, ...](n, ...)",
     examples: &["all_but[1, 2](10)", "all_but[3](4, 5, 6)"],
     kind: EntryKind::Game(build_all_but),
+    heap_rule: Some(all_but_rule),
+    drawing: DrawingKind::Heaps,
+    every_start: None,
 };
 
 #[cfg(test)]

@@ -267,7 +267,7 @@ fn the_sequence_of_a_script_is_the_builtin_sequence() {
             .to_vec()
     };
     let builtin = |rule: &str, last: usize| {
-        let (rule, _) = crate::games::heap::take_and_break::parse_rule(rule).unwrap();
+        let (rule, _) = crate::catalogue::parse_rule(rule).unwrap();
         let rule: HeapRule = rule;
         crate::sequence::grundy_values(&rule, last).to_vec()
     };

@@ -1,0 +1,272 @@
+//! What the playground's page is sent to draw a position: the pictures of
+//! components ([`DrawingView`], from [`grundy::drawing::Drawing`]) and, for
+//! each move, the thing drawn that plays it when clicked ([`Target`]), found by
+//! comparing the component's picture with the pictures of what the move leaves.
+//! Vertices, edges, coins and cells are numbered from 0, as in the library.
+
+use grundy::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
+use grundy::family::Part;
+use num_bigint::BigUint;
+use serde::Serialize;
+
+/// An integer as JSON: a number below 2^53, a decimal string above (as
+/// `solve --json`), so that JavaScript reads it exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Integer {
+    /// A number JavaScript holds exactly.
+    Small(u64),
+    /// A larger number, in decimal.
+    Large(String),
+}
+
+impl From<&BigUint> for Integer {
+    fn from(value: &BigUint) -> Self {
+        match u64::try_from(value) {
+            Ok(small) if small < (1 << 53) => Self::Small(small),
+            _ => Self::Large(value.to_string()),
+        }
+    }
+}
+
+/// The picture of one component, as the page reads it: `{"kind": "heaps",
+/// ...}`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DrawingView {
+    /// Heaps of tokens, in argument order.
+    Heaps {
+        /// The size of each heap.
+        heaps: Vec<Integer>,
+    },
+    /// A row of coins, coin 0 leftmost.
+    Coins {
+        /// Whether each coin shows heads.
+        heads: Vec<bool>,
+    },
+    /// A graph and what stands on it (see [`GraphDrawing`]).
+    Graph {
+        /// The number of vertices.
+        vertices: u32,
+        /// Each edge's two ends, in input order.
+        edges: Vec<[u32; 2]>,
+        /// Whether edges point from their first end to their second.
+        directed: bool,
+        /// The vertices holding a token.
+        tokens: Vec<u32>,
+        /// The deleted vertices.
+        deleted: Vec<u32>,
+        /// The edges cut.
+        cut: Vec<u32>,
+        /// The edges no longer joined to the ground.
+        hanging: Vec<u32>,
+        /// The ground vertex, if the game has one.
+        ground: Option<u32>,
+    },
+    /// A board of cells, row 0 first.
+    Board {
+        /// The number of rows.
+        rows: u32,
+        /// The number of columns.
+        cols: u32,
+        /// Each cell: `"empty"`, `"filled"` or `"token"`.
+        cells: Vec<&'static str>,
+    },
+    /// Wythoff's queen at column `x`, row `y`.
+    Wythoff {
+        /// The queen's column.
+        x: Integer,
+        /// The queen's row.
+        y: Integer,
+    },
+    /// A Chomp bar: each row's length, the poisoned square's row first.
+    Chomp {
+        /// The rows' lengths.
+        rows: Vec<u32>,
+    },
+}
+
+impl From<&Drawing> for DrawingView {
+    fn from(drawing: &Drawing) -> Self {
+        match drawing {
+            Drawing::Heaps(heaps) => Self::Heaps {
+                heaps: heaps.iter().map(Integer::from).collect(),
+            },
+            Drawing::Coins(heads) => Self::Coins {
+                heads: heads.clone(),
+            },
+            Drawing::Graph(graph) => graph_view(graph),
+            Drawing::Board(board) => board_view(board),
+            Drawing::Wythoff { x, y } => Self::Wythoff {
+                x: x.into(),
+                y: y.into(),
+            },
+            Drawing::Chomp(rows) => Self::Chomp { rows: rows.clone() },
+        }
+    }
+}
+
+fn graph_view(graph: &GraphDrawing) -> DrawingView {
+    DrawingView::Graph {
+        vertices: graph.vertices,
+        edges: graph.edges.iter().map(|&(u, v)| [u, v]).collect(),
+        directed: graph.directed,
+        tokens: graph.tokens.clone(),
+        deleted: graph.deleted.clone(),
+        cut: graph.cut.clone(),
+        hanging: graph.hanging.clone(),
+        ground: graph.ground,
+    }
+}
+
+fn board_view(board: &BoardDrawing) -> DrawingView {
+    DrawingView::Board {
+        rows: board.rows,
+        cols: board.cols,
+        cells: board
+            .cells
+            .iter()
+            .map(|cell| match cell {
+                Cell::Empty => "empty",
+                Cell::Filled => "filled",
+                Cell::Token => "token",
+            })
+            .collect(),
+    }
+}
+
+/// The thing drawn that a move plays when clicked: `{"kind": "heap", "heap":
+/// 0, "level": 2}` (a heap left with `level` tokens), `coin` (one coin
+/// turned alone), `vertex` (where the token goes), `edge` (the edge cut),
+/// `square` (Wythoff's queen's new square, or the Chomp square eaten with all
+/// above and right of it), `cell` (a board's token's cell).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Target {
+    /// Heap `heap` left with `level` tokens.
+    Heap {
+        /// Which heap of the picture.
+        heap: usize,
+        /// The tokens it keeps.
+        level: Integer,
+    },
+    /// Coin `coin` turned, alone.
+    Coin {
+        /// Which coin.
+        coin: usize,
+    },
+    /// The token moved to `vertex`.
+    Vertex {
+        /// Where the token goes.
+        vertex: u32,
+    },
+    /// Edge `edge` cut.
+    Edge {
+        /// The edge cut.
+        edge: u32,
+    },
+    /// Wythoff's queen moved to column `x`, row `y`; in Chomp, the square
+    /// of column `x`, row `y` eaten.
+    Square {
+        /// The new column.
+        x: Integer,
+        /// The new row.
+        y: Integer,
+    },
+    /// A board's token moved to cell `cell` (row by row).
+    Cell {
+        /// The cell, `row * cols + column`.
+        cell: usize,
+    },
+}
+
+/// What a click on the picture `before` of a component must do to play the
+/// move that leaves `leaves` (components of the same family), if a single
+/// thing drawn stands for that move.
+pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
+    let after: Option<Vec<Drawing>> = leaves.iter().map(|part| part.drawing()).collect();
+    let after = after?;
+    match (before, after.as_slice()) {
+        (Drawing::Heaps(heaps), []) if heaps.len() == 1 => Some(Target::Heap {
+            heap: 0,
+            level: Integer::Small(0),
+        }),
+        (Drawing::Heaps(heaps), [Drawing::Heaps(left)]) if left.len() == heaps.len() => {
+            let changed = only_change(heaps, left)?;
+            (left[changed] < heaps[changed]).then(|| Target::Heap {
+                heap: changed,
+                level: (&left[changed]).into(),
+            })
+        }
+        (Drawing::Coins(heads), []) => {
+            let tails = vec![false; heads.len()];
+            only_change(heads, &tails).map(|coin| Target::Coin { coin })
+        }
+        (Drawing::Coins(heads), [Drawing::Coins(left)]) if left.len() == heads.len() => {
+            only_change(heads, left).map(|coin| Target::Coin { coin })
+        }
+        (Drawing::Wythoff { .. }, []) => Some(Target::Square {
+            x: Integer::Small(0),
+            y: Integer::Small(0),
+        }),
+        (Drawing::Wythoff { .. }, [Drawing::Wythoff { x, y }]) => Some(Target::Square {
+            x: x.into(),
+            y: y.into(),
+        }),
+        (Drawing::Graph(graph), [Drawing::Graph(left)]) => {
+            if let [vertex] = left.tokens.as_slice()
+                && left.tokens != graph.tokens
+            {
+                return Some(Target::Vertex { vertex: *vertex });
+            }
+            left.cut
+                .iter()
+                .find(|edge| graph.cut.binary_search(edge).is_err())
+                .map(|&edge| Target::Edge { edge })
+        }
+        (Drawing::Chomp(rows), [Drawing::Chomp(left)]) => {
+            // The square eaten: the lowest row that got shorter, where it now ends.
+            let kept = |row: usize| left.get(row).copied().unwrap_or(0);
+            let row = (0..rows.len()).find(|&row| kept(row) < rows[row])?;
+            Some(Target::Square {
+                x: Integer::Small(kept(row).into()),
+                y: Integer::Small(row as u64),
+            })
+        }
+        (Drawing::Board(board), [Drawing::Board(left)]) => {
+            let token = left.cells.iter().position(|&cell| cell == Cell::Token)?;
+            (board.cells.get(token) != Some(&Cell::Token)).then_some(Target::Cell { cell: token })
+        }
+        _ => None,
+    }
+}
+
+/// The one index at which `a` and `b` (of the same length) differ, if there
+/// is exactly one.
+fn only_change<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    let mut changed = (0..a.len()).filter(|&i| a[i] != b[i]);
+    let first = changed.next()?;
+    changed.next().is_none().then_some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_beyond_two_to_the_53_are_strings() {
+        let big = BigUint::from(1u64 << 53);
+        assert_eq!(
+            Integer::from(&big),
+            Integer::Large("9007199254740992".into())
+        );
+        assert_eq!(Integer::from(&BigUint::from(7u32)), Integer::Small(7));
+    }
+
+    #[test]
+    fn a_change_in_one_place_is_found() {
+        assert_eq!(only_change(&[1, 2, 3], &[1, 0, 3]), Some(1));
+        assert_eq!(only_change(&[1, 2, 3], &[0, 0, 3]), None);
+        assert_eq!(only_change(&[1, 2, 3], &[1, 2, 3]), None);
+    }
+}
