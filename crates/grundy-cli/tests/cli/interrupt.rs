@@ -1,6 +1,6 @@
 //! Ctrl-C (SIGINT) keeps what was computed: `seq` writes the values
 //! done (or leaves them in its `--out` file, from which a rerun resumes), and
-//! the exit code is 130. (`table`'s case is in tests/table.rs.)
+//! the exit code is 130. (`table`'s case is in table.rs.)
 #![cfg(target_os = "linux")]
 
 use std::process::{Output, Stdio};
