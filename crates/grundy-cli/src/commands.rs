@@ -4,6 +4,7 @@ pub mod completions;
 pub mod games;
 pub mod pairs;
 pub mod seq;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solve;
 pub mod table;

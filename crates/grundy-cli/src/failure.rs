@@ -14,6 +14,10 @@ use grundy::solver::{Limit, SearchError};
 /// input/output error); a reader that went away is not one (exit 0).
 pub const OUTPUT_ERROR: u8 = 4;
 
+/// Why `script[...]` is refused by a binary built without the `script` feature.
+#[cfg(not(feature = "script"))]
+pub const WITHOUT_SCRIPT: &str = "error: scripted games (`script[...]`) need the `script` feature, and this grundy was built without it: build it with `--features script` (on by default)";
+
 /// Why a command failed.
 #[derive(Debug)]
 pub enum Failure {
@@ -33,6 +37,11 @@ pub enum Failure {
 impl Failure {
     /// A language error, rendered against its source text.
     pub fn language(error: &LangError, source: &str) -> Self {
+        #[cfg(not(feature = "script"))]
+        if error.message == "unknown game `script`" {
+            let help = WITHOUT_SCRIPT.trim_start_matches("error: ");
+            return Self::Input(error.clone().with_help(help).render(source));
+        }
         let rendered = error.render(source);
         match error.limit {
             Some(limit) => Self::Limit(format!(

@@ -46,7 +46,16 @@ enum Command {
     /// The web playground: play any position against the engine, see every
     /// move's nimber, plot sequences and tables (`grundy serve --port 8080`,
     /// then open http://127.0.0.1:8080).
+    #[cfg(feature = "serve")]
     Serve(commands::serve::Args),
+    /// The web playground, left out of this build (the `serve` feature).
+    #[cfg(not(feature = "serve"))]
+    #[command(hide = true, disable_help_flag = true)]
+    Serve {
+        /// Whatever was given, refused as a whole.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Print a completion script for a shell, e.g.
     /// `grundy completions bash > ~/.local/share/bash-completion/completions/grundy`.
     Completions(commands::completions::Args),
@@ -69,7 +78,12 @@ fn main() -> ExitCode {
         Command::Seq(args) => commands::seq::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(&args),
+        #[cfg(not(feature = "serve"))]
+        Command::Serve { .. } => Err(failure::Failure::Input(
+            "error: `grundy serve` needs the `serve` feature, and this grundy was built without it: build it with `--features serve` (on by default)".to_owned(),
+        )),
         Command::Completions(args) => commands::completions::run(&args),
     };
     match result {

@@ -16,6 +16,7 @@ pub mod graph;
 pub mod grid_nim;
 pub mod heap;
 pub mod moore;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod staircase;
 pub mod words;
@@ -58,6 +59,7 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     chomp::ENTRY,
     divisors::ENTRY,
     cram::ENTRY,
+    #[cfg(feature = "script")]
     script::ENTRY,
 ];
 

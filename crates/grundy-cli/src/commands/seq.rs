@@ -17,13 +17,15 @@ use std::time::{Duration, Instant};
 
 use grundy::catalogue::parse_rule;
 use grundy::games::heap::HeapRule;
+#[cfg(feature = "script")]
 use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
-    find_periodicity, find_unproven_periodicity, read_values, save_to_file, until_proven,
-    write_values,
+    find_periodicity, read_values, save_to_file, until_proven,
 };
+#[cfg(feature = "script")]
+use grundy::sequence::{find_unproven_periodicity, write_values};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -641,9 +643,14 @@ impl Drop for Bar {
 pub fn run(args: &Args) -> Result<(), Failure> {
     // Ctrl-C stops the values between two progress reports; what is computed is kept.
     crate::interrupt::keep_partial_results();
+    #[cfg(feature = "script")]
     if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.budget.max_work) {
         let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
         return run_script(args, &script, &rule_text);
+    }
+    #[cfg(not(feature = "script"))]
+    if args.rule.trim_start().starts_with("script[") {
+        return Err(Failure::Input(crate::failure::WITHOUT_SCRIPT.to_owned()));
     }
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
@@ -854,6 +861,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// terminal. No theorem covers a script, so a period found is reported unproven; the
 /// flags of heap rules' engine (`--method`, `--until-proven`, resuming `--out`) do not
 /// apply: `--out` writes the values whole, without a check file.
+#[cfg(feature = "script")]
 fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failure> {
     if args.until_proven {
         return Err(Failure::Input(format!(

@@ -248,6 +248,7 @@ fn write_answer(
 
 /// The JSON object `solve --json` prints for `answer` (of `position`), as a
 /// value: what `grundy serve` answers with.
+#[cfg(feature = "serve")]
 pub(crate) fn answer_json(answer: &Answer, position: &Position) -> Value {
     let compact = answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
     let mut bytes = Vec::new();

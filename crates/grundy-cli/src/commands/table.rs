@@ -5,6 +5,10 @@
 //! The cells share one search ([`grundy::table::Tabulator`]): a table of
 //! `script[@g.rhai](n)` for `n` up to 10^5 explores each position once.
 
+#[cfg(feature = "plot")]
+mod plot;
+#[cfg(not(feature = "plot"))]
+#[path = "table/no_plot.rs"]
 mod plot;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -104,6 +108,7 @@ impl Cell {
     }
 
     /// Whether the player to move loses.
+    #[cfg(feature = "plot")]
     pub(crate) fn is_p(&self) -> bool {
         match self {
             Self::Nimber(n) => *n == BigUint::default(),

@@ -37,9 +37,9 @@ use grundy::lang::{LangError, parse_with_limits};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
-/// Cases per generator: 12,000 take about 25 s in all in a release build on
-/// two cores (`cargo test --release -p grundy --test language_fuzz`); a debug
-/// build is about ten times slower, and runs 1,500.
+/// Cases per generator: 12,000 take about 25 s in all in an optimised build on two
+/// cores (`cargo test --profile tests -p grundy --test properties language_fuzz`); a
+/// debug build is about ten times slower, and runs 1,500.
 const DEFAULT_CASES: u32 = if cfg!(debug_assertions) {
     1_500
 } else {

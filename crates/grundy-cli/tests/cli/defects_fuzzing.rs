@@ -5,36 +5,10 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn grundy() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-}
-
-/// Runs grundy, killing it after `guard` (a hang guard, far above the time the
-/// command takes).
-fn grundy_within(args: &[&str], guard: Duration) -> Output {
-    let child = grundy()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_within(child, guard, &args.join(" "))
-}
-
-fn wait_within(mut child: Child, guard: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > guard {
-            child.kill().unwrap();
-            panic!("`grundy {what}` still ran after {guard:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
+use crate::support::{command, grundy_within, wait_within};
 
 fn run(args: &[&str]) -> (Option<i32>, String) {
     let output = grundy_within(args, Duration::from_secs(60));
@@ -69,7 +43,7 @@ fn two_seq_runs_started_together_on_one_out_file_do_not_mix_their_values() {
     let children: Vec<Child> = rules
         .iter()
         .map(|rule| {
-            grundy()
+            command()
                 .args(["seq", rule, "-n", last_heap, "--out", out_text])
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
@@ -117,7 +91,7 @@ fn a_seq_run_holding_its_out_file_refuses_a_second_writer_naming_its_rule() {
     let out = dir.join("t.txt");
     let check = dir.join("t.txt.check");
     let out_text = out.to_str().unwrap();
-    let mut holder = grundy()
+    let mut holder = command()
         .args([
             "--max-time",
             "90",
@@ -183,7 +157,7 @@ fn a_refused_seq_run_leaves_no_empty_out_file() {
 /// Runs `args` with standard output `/dev/full`.
 fn to_full_disk(args: &[&str]) -> (Option<i32>, String) {
     let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let child = grundy()
+    let child = command()
         .args(args)
         .stdout(full)
         .stderr(Stdio::piped())
@@ -228,7 +202,7 @@ fn help_to_a_reader_that_went_away_is_still_exit_0() {
     for args in [&["--help"][..], &["solve", "--help"], &["--version"]] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let status = grundy()
+        let status = command()
             .args(args)
             .stdout(writer)
             .stderr(Stdio::null())
@@ -359,6 +333,7 @@ fn max_time_0_is_refused_at_once_without_repeating_itself() {
 }
 
 #[test]
+#[cfg(feature = "serve")]
 fn serve_on_a_busy_port_suggests_another() {
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = busy.local_addr().unwrap().port().to_string();

@@ -2,17 +2,19 @@
 //! budget, or says before it starts how long it will take.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::support::command;
+
 /// Runs grundy, killing it after `guard`, so that a regression fails the test instead
 /// of hanging; gives the output and how long it ran. Its output is read as it comes (a
 /// full pipe would stop it).
 fn grundy_within(args: &[&str], guard: Duration) -> (Output, Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let mut child = command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -51,7 +53,7 @@ fn grundy_within(args: &[&str], guard: Duration) -> (Output, Duration) {
 /// containing `wanted`, then kills the run: gives that line, and whether the run was
 /// still going when it came.
 fn first_line_with(args: &[&str], wanted: &str, guard: Duration) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let mut child = command()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -3,39 +3,21 @@
 //! the flag), with graphs large enough to break a recursive search.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 use serde_json::Value;
+
+use crate::support::{grundy_within, json_of};
 
 /// Runs grundy, killing it after a minute: a hang guard, far above what the
 /// commands take, so that a regression fails instead of hanging CI.
 fn grundy(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("`grundy {}` still ran after a minute", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
+    grundy_within(args, Duration::from_secs(60))
 }
 
 fn json(args: &[&str]) -> Value {
-    let output = grundy(args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    json_of(&grundy(args))
 }
 
 /// A file holding `text`, removed when dropped.

@@ -2,16 +2,11 @@
 //! agree, plots are written, bad input and limits are named, and Ctrl-C keeps
 //! the cells done.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::{command, grundy};
 
 fn stdout_json(output: &Output) -> Value {
     assert!(
@@ -127,6 +122,7 @@ fn patterns_are_found_and_stated_on_their_range() {
 }
 
 #[test]
+#[cfg(feature = "plot")]
 fn plots_are_written_as_svg_and_png() {
     let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -245,7 +241,7 @@ fn bad_tables_are_named_and_limits_are_exit_3() {
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_keeps_the_cells_done() {
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = command()
         .args([
             "table",
             "--format",
@@ -286,6 +282,7 @@ fn ctrl_c_keeps_the_cells_done() {
 
 /// Scripted games tabulate as their built-in versions do.
 #[test]
+#[cfg(feature = "script")]
 fn scripted_games_give_the_builtin_tables() {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/scripts");
     for (scripted, builtin, ranges) in [

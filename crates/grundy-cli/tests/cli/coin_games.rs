@@ -1,26 +1,9 @@
 //! Coin turning from the command line: answers that replay, long
 //! rows answered fast, and bad rows and rules named.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(expression: &str) -> Value {
-    let output = grundy(&["solve", "--json", expression]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use crate::support::{grundy, solve_json};
 
 #[test]
 fn winning_moves_replay_to_p_positions() {
@@ -33,7 +16,7 @@ fn winning_moves_replay_to_p_positions() {
         "coins[span=3, consecutive=1](\"hhhhh\")",
         "coins[2, 4](\"thhthh\") + nim(2)",
     ] {
-        let answer = json(expression);
+        let answer = solve_json(expression);
         assert_eq!(answer["position"], expression);
         assert!(
             answer["winning_move_count"].as_u64().unwrap() >= 1,
@@ -41,11 +24,11 @@ fn winning_moves_replay_to_p_positions() {
         );
         for mv in answer["winning_moves"].as_array().unwrap() {
             let to = mv["to"].as_str().unwrap();
-            assert_eq!(json(to)["outcome"], "P", "{expression} -> {to}");
+            assert_eq!(solve_json(to)["outcome"], "P", "{expression} -> {to}");
         }
     }
     // Turtles is Nim on the heads' places: heads at 2, 3 and 5 give 2^3^5 = 4.
-    assert_eq!(json("turtles(\"thhth\")")["nimber"], 4);
+    assert_eq!(solve_json("turtles(\"thhth\")")["nimber"], 4);
 }
 
 #[test]
@@ -88,7 +71,7 @@ fn bad_rows_and_rules_are_named() {
     }
     // Any number of coins anywhere: the head at r is worth 2^(r - 1), so 64
     // coins fit and 65 do not.
-    let answer = json(&format!("coins[](\"{}\")", "h".repeat(64)));
+    let answer = solve_json(&format!("coins[](\"{}\")", "h".repeat(64)));
     assert_eq!(answer["nimber"], u64::MAX.to_string());
     let output = grundy(&["solve", &format!("coins[](\"{}\")", "h".repeat(65))]);
     assert_eq!(output.status.code(), Some(2));

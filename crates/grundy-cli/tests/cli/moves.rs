@@ -3,16 +3,10 @@
 //! whole position in `to`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::grundy;
 
 fn json(args: &[&str]) -> (Value, usize) {
     let output = grundy(args);

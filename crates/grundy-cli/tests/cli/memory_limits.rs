@@ -5,8 +5,10 @@
 
 #![cfg(target_os = "linux")]
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+use crate::support::command;
 
 /// How a run ended: its exit code (`None` when a signal killed it), its peak
 /// resident memory in bytes, and its standard error.
@@ -35,7 +37,7 @@ fn run(args: &[&str], guard: Duration) -> Run {
         args.join(" ").len()
     ));
     let stderr_file = std::fs::File::create(&stderr_path).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = command()
         .args(args)
         .stdout(Stdio::null())
         .stderr(stderr_file)
@@ -164,7 +166,7 @@ fn a_staircase_of_a_million_steps_lists_its_moves_within_the_limit() {
 
 #[test]
 fn the_listed_moves_say_why_they_are_fewer() {
-    let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let output = command()
         .args([
             "solve",
             "--json",

@@ -1,26 +1,9 @@
 //! Chomp, Cram and the divisor game from the command line: winning
 //! moves that replay to P-positions, and bad input named.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(expression: &str) -> Value {
-    let output = grundy(&["solve", "--json", expression]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use crate::support::{grundy, solve_json};
 
 #[test]
 fn winning_moves_replay_to_p_positions() {
@@ -31,21 +14,21 @@ fn winning_moves_replay_to_p_positions() {
         "divisors([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])",
         "divisors([2, 3, 4, 6]) + nim(1)",
     ] {
-        let answer = json(expression);
+        let answer = solve_json(expression);
         assert_eq!(answer["position"], expression);
         for mv in answer["winning_moves"].as_array().unwrap() {
             let to = mv["to"].as_str().unwrap();
-            assert_eq!(json(to)["outcome"], "P", "{expression} -> {to}");
+            assert_eq!(solve_json(to)["outcome"], "P", "{expression} -> {to}");
         }
     }
     // Strategy stealing: every bar but 1 x 1 and every divisors(n) is a
     // first-player win.
-    assert_eq!(json("chomp(1, 1)")["outcome"], "P");
-    assert_eq!(json("chomp(6, 5)")["outcome"], "N");
-    assert_eq!(json("divisors(1)")["outcome"], "N");
-    assert_eq!(json("divisors(20)")["outcome"], "N");
+    assert_eq!(solve_json("chomp(1, 1)")["outcome"], "P");
+    assert_eq!(solve_json("chomp(6, 5)")["outcome"], "N");
+    assert_eq!(solve_json("divisors(1)")["outcome"], "N");
+    assert_eq!(solve_json("divisors(20)")["outcome"], "N");
     // A square: eating (2, 2) leaves two equal arms.
-    let square = json("chomp(5, 5)");
+    let square = solve_json("chomp(5, 5)");
     assert_eq!(square["winning_moves"][0]["move"], "eat row 2, column 2");
 }
 
@@ -82,7 +65,7 @@ fn too_large_is_exit_3_and_bad_input_exit_2() {
 /// the state limit named.
 #[test]
 fn cram_winning_moves_replay_and_bad_input_is_named() {
-    let answer = json("cram(3, 4)");
+    let answer = solve_json("cram(3, 4)");
     assert_eq!(answer["position"], "cram(\"..../..../....\")");
     assert_eq!(answer["nimber"], 1);
     assert_eq!(answer["winning_move_count"], 7);
@@ -95,7 +78,7 @@ fn cram_winning_moves_replay_and_bad_input_is_named() {
         "cram(4, 4) + nim(1)",
         "cram(3, 3) + cram(2, 3) + nim(3)",
     ] {
-        let answer = json(expression);
+        let answer = solve_json(expression);
         let moves = answer["winning_moves"].as_array().unwrap();
         assert_eq!(answer["winning_move_count"], moves.len(), "{expression}");
         assert_eq!(
@@ -105,15 +88,15 @@ fn cram_winning_moves_replay_and_bad_input_is_named() {
         );
         for mv in moves {
             let to = mv["to"].as_str().unwrap();
-            let after = json(to);
+            let after = solve_json(to);
             assert_eq!(after["outcome"], "P", "{expression} -> {to}");
             assert_eq!(after["nimber"], 0, "{expression} -> {to}");
         }
     }
     // Even by even boards are 0 by the symmetry strategy; two equal boards
     // cancel.
-    assert_eq!(json("cram(4, 6)")["outcome"], "P");
-    assert_eq!(json("cram(3, 5) + cram(5, 3)")["nimber"], 0);
+    assert_eq!(solve_json("cram(4, 6)")["outcome"], "P");
+    assert_eq!(solve_json("cram(3, 5) + cram(5, 3)")["nimber"], 0);
 
     for (expression, expected) in [
         ("cram(\"..x\")", "(column 9)"),
@@ -150,7 +133,7 @@ fn no_moves_answers_the_nimber_alone() {
         assert!(text.contains("winning moves: not counted"), "{text}");
     }
     // A P-position has no winning move to skip: the count is 0 as usual.
-    let answer = json("cram(4, 6)");
+    let answer = solve_json("cram(4, 6)");
     let output = grundy(&["solve", "--json", "--no-moves", "cram(4, 6)"]);
     let skipped: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(skipped["winning_move_count"], answer["winning_move_count"]);

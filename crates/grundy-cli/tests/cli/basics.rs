@@ -1,16 +1,11 @@
 //! The command-line contract, checked on the built binary.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::{command, grundy, stderr};
 
 fn json(args: &[&str]) -> Value {
     let output = grundy(args);
@@ -22,10 +17,6 @@ fn json(args: &[&str]) -> Value {
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(text.lines().count(), 1, "exactly one JSON object");
     serde_json::from_str(&text).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 #[test]
@@ -240,7 +231,7 @@ fn positions_from_files_and_standard_input() {
         stderr(&output)
     );
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let mut child = command()
         .args(["solve", "--json", "--file", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

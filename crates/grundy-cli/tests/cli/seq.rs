@@ -1,25 +1,8 @@
 //! `grundy seq`, checked on the built binary against the contract and known facts.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let output = grundy(args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use crate::support::{grundy, json};
 
 #[test]
 fn the_contract_example() {

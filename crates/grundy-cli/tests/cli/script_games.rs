@@ -3,10 +3,12 @@
 //! built-in games, and every kind of bad input (exit 2) or limit reached (exit 3).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+use crate::support::{command, stderr};
 
 /// The repository root, where `examples/scripts/` is: the tests run from there.
 fn root() -> PathBuf {
@@ -14,19 +16,11 @@ fn root() -> PathBuf {
 }
 
 fn grundy_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    command().args(args).current_dir(dir).output().unwrap()
 }
 
 fn grundy(args: &[&str]) -> Output {
     grundy_in(&root(), args)
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn json(args: &[&str]) -> Value {

@@ -1,39 +1,14 @@
 //! Regression tests for the defects found by trying grundy as a new user would:
 //! each command answers, or refuses with exit 3, and never runs on.
 
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Runs grundy, killing it after `guard`: a hang guard, far above the time
-/// the command takes, so that a regression fails the test instead of hanging CI.
-fn grundy_within(args: &[&str], guard: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > guard {
-            child.kill().unwrap();
-            panic!("`grundy {}` still ran after {guard:?}", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
+use crate::support::{grundy_within, json_of};
 
 fn json(args: &[&str]) -> Value {
-    let output = grundy_within(args, Duration::from_secs(60));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    json_of(&grundy_within(args, Duration::from_secs(60)))
 }
 
 #[test]

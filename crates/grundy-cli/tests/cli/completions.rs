@@ -1,13 +1,8 @@
 //! `grundy completions SHELL`: completion scripts for bash, zsh and fish.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::grundy;
 
 #[test]
 fn each_shell_gets_a_script_naming_the_subcommands() {

@@ -1,14 +1,16 @@
 //! Ctrl-C (SIGINT) keeps what was computed: `seq` writes the values
 //! done (or leaves them in its `--out` file, from which a rerun resumes), and
-//! the exit code is 130. (`table`'s case is in tests/table.rs.)
+//! the exit code is 130. (`table`'s case is in table.rs.)
 #![cfg(target_os = "linux")]
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
+
+use crate::support::command;
 
 /// Runs grundy with `args`, sends SIGINT after `after`, and waits.
 fn interrupted(args: &[&str], after: Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -50,7 +52,7 @@ fn seq_writes_the_values_computed_before_ctrl_c() {
         partial.len()
     );
     // They are the values: the same as a complete run of the first 5000.
-    let whole = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let whole = command()
         .args(["seq", "--json", "grundy_game", "-n", "4999"])
         .output()
         .unwrap();
@@ -80,7 +82,7 @@ fn seq_out_keeps_the_values_and_a_rerun_resumes() {
     assert!(held > 1000, "{held} values kept");
     // A rerun to a little past what is held checks it and completes.
     let last = (held + 1000).to_string();
-    let rerun = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let rerun = command()
         .args(["seq", "grundy_game", "-n", &last, "--out", path])
         .output()
         .unwrap();
@@ -91,7 +93,7 @@ fn seq_out_keeps_the_values_and_a_rerun_resumes() {
     );
     let fresh = dir.join("fresh.txt");
     let fresh = fresh.to_str().unwrap();
-    let whole = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let whole = command()
         .args(["seq", "grundy_game", "-n", &last, "--out", fresh])
         .output()
         .unwrap();

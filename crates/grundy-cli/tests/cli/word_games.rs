@@ -1,26 +1,7 @@
 //! String games from the command line: answers that replay,
 //! sums and rounds, and bad words named by line and column.
 
-use std::process::Command;
-
-use serde_json::Value;
-
-fn grundy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(expression: &str) -> Value {
-    let output = grundy(&["solve", "--json", expression]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use crate::support::{grundy, solve_json};
 
 #[test]
 fn winning_letters_lead_to_p_positions() {
@@ -30,21 +11,21 @@ fn winning_letters_lead_to_p_positions() {
         "substring_game([\"abcab\", \"cc\"], \"c\") + prefix_game([\"ab\", \"b\"])",
         "substring_game([\"aaaa\"]) + nim(1)",
     ] {
-        let answer = json(expression);
+        let answer = solve_json(expression);
         assert_eq!(answer["position"], expression);
         for mv in answer["winning_moves"].as_array().unwrap() {
             let to = mv["to"].as_str().unwrap();
-            assert_eq!(json(to)["outcome"], "P", "{expression} -> {to}");
+            assert_eq!(solve_json(to)["outcome"], "P", "{expression} -> {to}");
         }
     }
     // "aaaa": the substrings a, aa, aaa, aaaa: 4 moves in a row, nimber 0.
-    assert_eq!(json("substring_game([\"aaaa\"])")["nimber"], 0);
-    assert_eq!(json("substring_game([\"aaaa\"], \"a\")")["nimber"], 1);
+    assert_eq!(solve_json("substring_game([\"aaaa\"])")["nimber"], 0);
+    assert_eq!(solve_json("substring_game([\"aaaa\"], \"a\")")["nimber"], 1);
 }
 
 #[test]
 fn rounds_of_a_string_game() {
-    let answer = json("rounds[3](prefix_game([\"ab\", \"c\"]))");
+    let answer = solve_json("rounds[3](prefix_game([\"ab\", \"c\"]))");
     assert!(answer["outcome"].is_string());
 }
 

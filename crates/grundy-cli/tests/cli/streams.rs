@@ -6,9 +6,7 @@ use std::io::{Read, pipe};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus, Stdio};
 
-fn grundy() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-}
+use crate::support::command;
 
 /// A stream whose reader is gone: a write to it fails with EPIPE.
 fn broken_pipe() -> Stdio {
@@ -25,7 +23,7 @@ fn code(status: ExitStatus, what: &str) -> i32 {
 
 /// Runs `args` with standard error a broken pipe.
 fn with_broken_stderr(args: &[&str]) -> i32 {
-    let status = grundy()
+    let status = command()
         .args(args)
         .stdout(Stdio::null())
         .stderr(broken_pipe())
@@ -36,7 +34,7 @@ fn with_broken_stderr(args: &[&str]) -> i32 {
 
 /// Runs `args` with standard output a broken pipe.
 fn with_broken_stdout(args: &[&str]) -> i32 {
-    let status = grundy()
+    let status = command()
         .args(args)
         .stdout(broken_pipe())
         .stderr(Stdio::null())
@@ -62,7 +60,7 @@ fn errors_to_a_broken_stderr_keep_their_exit_code() {
         3
     );
     // Both streams broken: still the error's code.
-    let status = grundy()
+    let status = command()
         .args(["solve", "nim(3"])
         .stdout(broken_pipe())
         .stderr(broken_pipe())
@@ -130,7 +128,7 @@ fn a_reader_that_stops_early_ends_the_run_quietly() {
     // Many winning moves, each `to` a long position: far more than a pipe holds.
     let heaps = vec!["1"; 2001].join(", ");
     let position = format!("nim({heaps})");
-    let mut child = grundy()
+    let mut child = command()
         .args(["solve", "--json", "--max-moves", "2001"])
         .arg(&position)
         .stdout(Stdio::piped())

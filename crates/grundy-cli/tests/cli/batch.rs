@@ -3,22 +3,13 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
+use crate::support::{command, grundy, stderr, stdout};
 
 /// The JSON objects of standard output, one a line.
 fn json_lines(output: &Output) -> Vec<Value> {
@@ -26,10 +17,6 @@ fn json_lines(output: &Output) -> Vec<Value> {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// A file holding `text`, in the directory cargo gives integration tests.
@@ -174,7 +161,7 @@ fn a_file_without_positions_is_bad_input() {
 
 #[test]
 fn standard_input_is_answered_line_by_line_as_it_comes() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let mut child = command()
         .args(["solve", "--json", "--file", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -3,28 +3,15 @@
 //! exit 2 naming its line and the right value, never a silent continue.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
+
+use crate::support::{grundy_within, stderr};
 
 /// Runs grundy, killing it after a generous guard (each of these takes well under a
 /// second), so that a regression fails the test instead of hanging.
 fn grundy(args: &[&str]) -> Output {
-    let guard = Duration::from_secs(60);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > guard {
-            child.kill().unwrap();
-            panic!("`grundy {}` still ran after {guard:?}", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
+    grundy_within(args, Duration::from_secs(60))
 }
 
 /// A scratch directory of its own for each test.
@@ -47,10 +34,6 @@ fn seq_out(rule: &str, last: usize, path: &Path, more: &[&str]) -> Output {
     let mut args = vec!["seq", rule, "-n", &last, "--out", path.to_str().unwrap()];
     args.extend_from_slice(more);
     grundy(&args)
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Writes the 50,000 values of heaps 0..=49999 of `rule` to `path` (and its check

@@ -3,9 +3,11 @@
 //! unknown route (404), and a bounded load test (200 concurrent solves).
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 use serde_json::{Value, json};
+
+use crate::support::command;
 
 /// A running `grundy serve --port 0`, stopped when dropped.
 struct Server {
@@ -15,7 +17,7 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        let mut child = command()
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -80,10 +82,7 @@ impl Drop for Server {
 
 /// `grundy ARGS` printing one JSON object.
 fn cli_json(args: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap();
+    let output = command().args(args).output().unwrap();
     assert!(output.status.success(), "{args:?}");
     serde_json::from_slice(&output.stdout).unwrap()
 }

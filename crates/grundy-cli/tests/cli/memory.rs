@@ -4,12 +4,7 @@
 
 use std::process::{Command, Output};
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::{command, grundy};
 
 /// Runs grundy, which must exit 3 with one line of error; returns the line.
 fn refused(args: &[&str]) -> String {
@@ -141,7 +136,7 @@ fn memory_refused_by_the_system_is_exit_3_naming_max_memory() {
 )]
 fn peak_resident_bytes(args: &[&str]) -> u64 {
     use std::process::Stdio;
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = command()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

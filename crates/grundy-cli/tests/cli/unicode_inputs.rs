@@ -4,18 +4,8 @@
 //! line leaves the later lines answered.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::{grundy, stderr};
 
 /// A file holding `bytes`, in the directory cargo gives integration tests.
 fn file(name: &str, bytes: &[u8]) -> PathBuf {

@@ -1,0 +1,31 @@
+//! The command line checked on the built binary: every test of `grundy` as a user,
+//! a script or a judge runs it, in one test program (one link instead of one per
+//! file), a module per subject. `support` runs the binary and reads its answers.
+
+mod support;
+
+mod basics;
+mod batch;
+mod board_games;
+mod coin_games;
+mod completions;
+mod contract;
+mod defects;
+mod defects_fuzzing;
+mod graph_games;
+mod interrupt;
+mod layout;
+mod memory;
+mod memory_limits;
+mod moves;
+mod resume;
+#[cfg(feature = "script")]
+mod script_games;
+mod seq;
+mod seq_time;
+#[cfg(feature = "serve")]
+mod serve;
+mod streams;
+mod table;
+mod unicode_inputs;
+mod word_games;
