@@ -10,7 +10,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{HeapRules, Leaves, heap_parts};
+use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -44,12 +44,8 @@ impl HeapRules for Bash {
         Some((size % self.modulus(), "bash: n mod (m + 1)"))
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         let modulus = self.modulus();
         let none = Some((BigUint::zero(), Vec::new()));
         if target >= &modulus {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{HeapRules, Leaves, heap_parts};
+use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -281,12 +281,8 @@ impl HeapRules for Subtraction {
         Some((periodicity.value(size).into(), "subtraction period"))
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         let periodicity = self.periodicity.as_ref()?;
         let mut count = BigUint::zero();
         let mut listed = Vec::new();
