@@ -27,6 +27,20 @@ pub(crate) fn try_answer(text: &str) -> Result<Answer, LangError> {
     Ok(solve(&position, &SolveOptions::default()).unwrap())
 }
 
+/// Checks that each text is refused with its message: `(text, message)`.
+#[track_caller]
+pub(crate) fn assert_refused(cases: &[(&str, &str)]) {
+    for &(text, message) in cases {
+        match try_answer(text) {
+            Ok(found) => panic!(
+                "`{text}` was answered ({}), not refused",
+                found.position.as_str()
+            ),
+            Err(error) => assert_eq!(error.message, message, "{text}"),
+        }
+    }
+}
+
 /// [`answer_with`] the default options.
 #[track_caller]
 pub(crate) fn answer(text: &str) -> Answer {

@@ -47,6 +47,20 @@ pub(crate) fn subtraction_rule(term: &Term, amounts: &[u64]) -> Result<HeapRule,
 /// The heaps one move leaves (none, one, or more after a split).
 pub type Leaves = SmallVec<[u64; 2]>;
 
+/// What is asked of a heap rule's theory: the moves of a heap to a position of
+/// nimber `target`, of which the first `max` are listed.
+#[derive(Clone, Copy, Debug)]
+pub struct Wanted<'a> {
+    /// The nimber the moves must reach.
+    pub target: &'a BigUint,
+    /// The most moves listed (all are counted).
+    pub max: usize,
+}
+
+/// The moves of a heap to a nimber: how many there are, and the first of
+/// them, each as the heaps it leaves.
+pub type HeapMovesTo = (BigUint, Vec<Vec<BigUint>>);
+
 /// The rules of a heap game, for one heap.
 pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Appends the moves from a heap of `size`, each as the heaps it leaves. A
@@ -59,14 +73,10 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
-    /// The moves from a heap of `size` to a position of nimber `target` by
-    /// theory: their number and the first `max`, each as the heaps it leaves.
-    fn heap_moves_to_nimber(
-        &self,
-        _size: &BigUint,
-        _target: &BigUint,
-        _max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    /// The moves from a heap of `size` to a position of nimber `wanted.target`
+    /// by theory: their number and the first `wanted.max`, each as the heaps it
+    /// leaves.
+    fn heap_moves_to_nimber(&self, _size: &BigUint, _wanted: Wanted<'_>) -> Option<HeapMovesTo> {
         None
     }
 
@@ -207,7 +217,7 @@ impl<R: HeapRules> Family for R {
         target: &BigUint,
         max: usize,
     ) -> Option<MovesTo<HeapSize>> {
-        let (count, listed) = self.heap_moves_to_nimber(&heap.value, target, max)?;
+        let (count, listed) = self.heap_moves_to_nimber(&heap.value, Wanted { target, max })?;
         Some(MovesTo {
             count,
             listed: listed

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{HeapRules, Leaves, heap_parts};
+use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -44,12 +44,8 @@ impl HeapRules for Bash {
         Some((size % self.modulus(), "bash: n mod (m + 1)"))
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         let modulus = self.modulus();
         let none = Some((BigUint::zero(), Vec::new()));
         if target >= &modulus {
@@ -137,7 +133,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::try_answer as answer;
+    use crate::testing::{assert_refused, try_answer as answer};
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
@@ -180,21 +176,20 @@ mod tests {
 
     #[test]
     fn parameters_are_checked() {
-        assert_eq!(
-            answer("bash[0](3)").unwrap_err().message,
-            "the parameter `m` of `bash` must be at least 1, not 0"
-        );
-        assert_eq!(
-            answer("bash(3)").unwrap_err().message,
-            "`bash` needs its parameter m, the most tokens a move may take"
-        );
+        assert_refused(&[
+            (
+                "bash[0](3)",
+                "the parameter `m` of `bash` must be at least 1, not 0",
+            ),
+            (
+                "bash(3)",
+                "`bash` needs its parameter m, the most tokens a move may take",
+            ),
+            ("bash[3](-1)", "a heap size cannot be negative: -1"),
+        ]);
         assert_eq!(
             answer("bash[m=3](8)").unwrap().position.as_str(),
             "bash[3](8)"
-        );
-        assert_eq!(
-            answer("bash[3](-1)").unwrap_err().message,
-            "a heap size cannot be negative: -1"
         );
     }
 

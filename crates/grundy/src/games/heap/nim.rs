@@ -11,7 +11,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{HeapRules, Leaves, heap_parts};
+use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -31,12 +31,8 @@ impl HeapRules for Nim {
         Some((size.clone(), "nim-sum"))
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         if target < size {
             let listed = if max > 0 {
                 vec![vec![target.clone()]]

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{HeapRules, Leaves, heap_parts};
+use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -281,12 +281,8 @@ impl HeapRules for Subtraction {
         Some((periodicity.value(size).into(), "subtraction period"))
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         let periodicity = self.periodicity.as_ref()?;
         let mut count = BigUint::zero();
         let mut listed = Vec::new();
@@ -414,7 +410,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::try_answer as answer;
+    use crate::testing::{assert_refused, try_answer as answer};
     use crate::theory::game::{ImpartialGame, Outcome};
     use crate::theory::solver::Solver;
     use proptest::prelude::*;
@@ -544,18 +540,17 @@ mod tests {
 
     #[test]
     fn bad_amounts_are_rejected() {
-        assert_eq!(
-            answer("sub[0](5)").unwrap_err().message,
-            "a subtraction amount must be at least 1, not 0"
-        );
-        assert_eq!(
-            answer("sub(5)").unwrap_err().message,
-            "`sub` needs at least one subtraction amount"
-        );
-        assert_eq!(
-            answer("sub[5..2](5)").unwrap_err().message,
-            "the range 5..2 is empty: its start is above its end"
-        );
+        assert_refused(&[
+            (
+                "sub[0](5)",
+                "a subtraction amount must be at least 1, not 0",
+            ),
+            ("sub(5)", "`sub` needs at least one subtraction amount"),
+            (
+                "sub[5..2](5)",
+                "the range 5..2 is empty: its start is above its end",
+            ),
+        ]);
         assert!(
             answer("sub[99999999999](5)")
                 .unwrap_err()

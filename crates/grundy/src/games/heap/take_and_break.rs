@@ -25,7 +25,9 @@ use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
-use super::{HeapRule, HeapRules, Leaves, heap_parts, rule_without_parameters};
+use super::{
+    HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts, rule_without_parameters,
+};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, BuildLimits, DrawingKind, EntryKind, GameEntry};
@@ -390,12 +392,8 @@ impl HeapRules for SequenceRules {
         })
     }
 
-    fn heap_moves_to_nimber(
-        &self,
-        size: &BigUint,
-        target: &BigUint,
-        max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    fn heap_moves_to_nimber(&self, size: &BigUint, wanted: Wanted<'_>) -> Option<HeapMovesTo> {
+        let Wanted { target, max } = wanted;
         match self.rule {
             HeapRule::LaskersNim => return Some(lasker_moves_to_nimber(size, target, max)),
             HeapRule::RestNim => return rest_nim_moves_to_nimber(size, target, max),
@@ -1042,7 +1040,13 @@ mod tests {
                     let target = BigUint::from(target);
                     let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
                     let by_enumeration = explicit
-                        .heap_moves_to_nimber(&heap_big, &target, 5)
+                        .heap_moves_to_nimber(
+                            &heap_big,
+                            Wanted {
+                                target: &target,
+                                max: 5,
+                            },
+                        )
                         .unwrap();
                     assert_eq!(
                         by_period.0, by_enumeration.0,
@@ -1082,7 +1086,13 @@ mod tests {
                 let target = BigUint::from(target);
                 let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
                 let by_enumeration = explicit
-                    .heap_moves_to_nimber(&heap_big, &target, 6)
+                    .heap_moves_to_nimber(
+                        &heap_big,
+                        Wanted {
+                            target: &target,
+                            max: 6,
+                        },
+                    )
                     .unwrap();
                 assert_eq!(
                     by_period, by_enumeration,
@@ -1201,7 +1211,13 @@ mod tests {
                 let target = BigUint::from(target);
                 let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
                 let by_enumeration = explicit
-                    .heap_moves_to_nimber(&heap_big, &target, 5)
+                    .heap_moves_to_nimber(
+                        &heap_big,
+                        Wanted {
+                            target: &target,
+                            max: 5,
+                        },
+                    )
                     .unwrap();
                 assert_eq!(by_period, by_enumeration, "heap {heap} target {target}");
             }
@@ -1233,7 +1249,13 @@ mod tests {
                     let target = BigUint::from(target);
                     let by_period = periodic.periodic_moves_to(&heap_big, &target, 4).unwrap();
                     let by_enumeration = explicit
-                        .heap_moves_to_nimber(&heap_big, &target, 4)
+                        .heap_moves_to_nimber(
+                            &heap_big,
+                            Wanted {
+                                target: &target,
+                                max: 4,
+                            },
+                        )
                         .unwrap();
                     assert_eq!(by_period, by_enumeration, "{excluded:?} {heap} {target}");
                 }
