@@ -265,7 +265,7 @@ impl SequenceRules {
         heap: &BigUint,
         target: &BigUint,
         max: usize,
-    ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
+    ) -> Option<HeapMovesTo> {
         let HeapRule::TakeAndBreak(code) = &self.rule else {
             return self.all_but_moves_to(heap, target, max);
         };
@@ -1007,6 +1007,23 @@ mod tests {
 
     /// The same game with values computed `more` heaps past those of `periodic` and no
     /// period: its winning moves there come from enumerating every move.
+    /// The moves of `heap` to `target` (the first `max` listed), counted from
+    /// `periodic`'s period and by enumerating every move with `explicit`'s
+    /// values (computed past the period's proof).
+    fn both_ways(
+        periodic: &SequenceRules,
+        explicit: &SequenceRules,
+        heap: &BigUint,
+        target: &BigUint,
+        max: usize,
+    ) -> (HeapMovesTo, HeapMovesTo) {
+        let by_period = periodic.periodic_moves_to(heap, target, max).unwrap();
+        let by_enumeration = explicit
+            .heap_moves_to_nimber(heap, Wanted { target, max })
+            .unwrap();
+        (by_period, by_enumeration)
+    }
+
     fn computed_past(periodic: &SequenceRules, more: usize) -> SequenceRules {
         SequenceRules {
             values: crate::sequence::grundy_values(&periodic.rule, periodic.values.len() + more),
@@ -1038,16 +1055,8 @@ mod tests {
                 let heap_big = BigUint::from(heap);
                 for target in 0..8u32 {
                     let target = BigUint::from(target);
-                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
-                    let by_enumeration = explicit
-                        .heap_moves_to_nimber(
-                            &heap_big,
-                            Wanted {
-                                target: &target,
-                                max: 5,
-                            },
-                        )
-                        .unwrap();
+                    let (by_period, by_enumeration) =
+                        both_ways(&periodic, &explicit, &heap_big, &target, 5);
                     assert_eq!(
                         by_period.0, by_enumeration.0,
                         "{code} heap {heap} target {target} ({periodicity:?})"
@@ -1084,16 +1093,8 @@ mod tests {
                 .chain([v ^ 1, v ^ 5, v / 2]);
             for target in targets {
                 let target = BigUint::from(target);
-                let by_period = periodic.periodic_moves_to(&heap_big, &target, 6).unwrap();
-                let by_enumeration = explicit
-                    .heap_moves_to_nimber(
-                        &heap_big,
-                        Wanted {
-                            target: &target,
-                            max: 6,
-                        },
-                    )
-                    .unwrap();
+                let (by_period, by_enumeration) =
+                    both_ways(&periodic, &explicit, &heap_big, &target, 6);
                 assert_eq!(
                     by_period, by_enumeration,
                     "{code} heap {heap} target {target}"
@@ -1209,16 +1210,8 @@ mod tests {
             let v = value.to_u64().unwrap();
             for target in [0, 1, v, v ^ 1, v + 1, 7] {
                 let target = BigUint::from(target);
-                let by_period = periodic.periodic_moves_to(&heap_big, &target, 5).unwrap();
-                let by_enumeration = explicit
-                    .heap_moves_to_nimber(
-                        &heap_big,
-                        Wanted {
-                            target: &target,
-                            max: 5,
-                        },
-                    )
-                    .unwrap();
+                let (by_period, by_enumeration) =
+                    both_ways(&periodic, &explicit, &heap_big, &target, 5);
                 assert_eq!(by_period, by_enumeration, "heap {heap} target {target}");
             }
         }
@@ -1247,16 +1240,8 @@ mod tests {
                 targets.extend(v.saturating_sub(12)..=v + 2);
                 for target in targets {
                     let target = BigUint::from(target);
-                    let by_period = periodic.periodic_moves_to(&heap_big, &target, 4).unwrap();
-                    let by_enumeration = explicit
-                        .heap_moves_to_nimber(
-                            &heap_big,
-                            Wanted {
-                                target: &target,
-                                max: 4,
-                            },
-                        )
-                        .unwrap();
+                    let (by_period, by_enumeration) =
+                        both_ways(&periodic, &explicit, &heap_big, &target, 4);
                     assert_eq!(by_period, by_enumeration, "{excluded:?} {heap} {target}");
                 }
             }
