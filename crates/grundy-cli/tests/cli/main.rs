@@ -15,7 +15,6 @@ mod defects_fuzzing;
 mod graph_games;
 mod interrupt;
 mod layout;
-mod memory;
 mod memory_limits;
 mod moves;
 mod resume;
