@@ -1094,7 +1094,7 @@ mod tests {
             for target in targets {
                 let target = BigUint::from(target);
                 let (by_period, by_enumeration) =
-                    both_ways(&periodic, &explicit, &heap_big, &target, 6);
+                    both_ways(periodic, &explicit, &heap_big, &target, 6);
                 assert_eq!(
                     by_period, by_enumeration,
                     "{code} heap {heap} target {target}"
