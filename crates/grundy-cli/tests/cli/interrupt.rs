@@ -3,19 +3,14 @@
 //! the exit code is 130. (`table`'s case is in table.rs.)
 #![cfg(target_os = "linux")]
 
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
-use crate::support::command;
+use crate::support::{command, spawn_piped};
 
 /// Runs grundy with `args`, sends SIGINT after `after`, and waits.
 fn interrupted(args: &[&str], after: Duration) -> Output {
-    let child = command()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_piped(args);
     std::thread::sleep(after);
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: kill(2) on our own child's pid; no memory is touched.

@@ -18,13 +18,17 @@ pub fn grundy(args: &[&str]) -> Output {
 /// Runs `grundy ARGS`, killing it after `guard`: a hang guard, far above the time the
 /// command takes, so that a regression fails the test instead of hanging CI.
 pub fn grundy_within(args: &[&str], guard: Duration) -> Output {
-    let child = command()
+    wait_within(spawn_piped(args), guard, &args.join(" "))
+}
+
+/// Starts `grundy ARGS` with its standard output and error piped.
+pub fn spawn_piped(args: &[&str]) -> std::process::Child {
+    command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
-    wait_within(child, guard, &args.join(" "))
+        .unwrap()
 }
 
 /// Waits for `child` (the run of `grundy WHAT`), killing it after `guard`.
