@@ -506,32 +506,6 @@ pub(crate) fn graph_drawing(graph: &Graph) -> Option<GraphDrawing> {
     })
 }
 
-/// The edges of `graph` not in `cut` (sorted) that no path of uncut edges
-/// joins to `ground`, sorted.
-pub(crate) fn hanging_edges(graph: &Graph, cut: &[u32], ground: u32) -> Vec<u32> {
-    let edges = graph.edges();
-    let is_cut = |e: usize| cut.binary_search(&(e as u32)).is_ok();
-    let incident = graph.incident_edges();
-    let mut reached = vec![false; graph.vertex_count()];
-    let mut stack = Vec::new();
-    if let Some(first) = reached.get_mut(ground as usize) {
-        *first = true;
-        stack.push(ground);
-    }
-    while let Some(u) = stack.pop() {
-        for (v, e) in incident.entries(u) {
-            if !is_cut(e as usize) && !reached[v as usize] {
-                reached[v as usize] = true;
-                stack.push(v);
-            }
-        }
-    }
-    (0..edges.len())
-        .filter(|&e| !is_cut(e) && !reached[edges[e].0 as usize])
-        .map(|e| e as u32)
-        .collect()
-}
-
 /// The graph argument of a term as given (`@PATH` or the quoted string), for
 /// [`EveryStart::graph`](crate::registry::EveryStart::graph).
 pub(crate) fn graph_text(term: &Term) -> Arc<str> {

@@ -481,6 +481,15 @@ impl Analysis {
         (self.sub_degree[i] - u64::from(self.cover[i]) - 1) / 2
     }
 
+    /// The edges neither cut (`cuts`, sorted) nor attached to the ground: those
+    /// the search from the ground did not reach.
+    fn hanging_edges(&self, graph: &Graph, cuts: &[u32]) -> Vec<u32> {
+        (0..graph.edges().len() as u32)
+            .filter(|e| cuts.binary_search(e).is_err())
+            .filter(|&e| self.index[graph.edges()[e as usize].0 as usize] == NONE)
+            .collect()
+    }
+
     /// The position after cutting `edge` from `cuts`.
     fn after_cut(&self, graph: &Graph, cuts: &[u32], edge: u32) -> Cuts {
         // A bridge's cut drops the subtree below it: preorder indices
@@ -900,7 +909,7 @@ impl Family for Hackenbush {
         let mut drawing = super::graph_drawing(&self.graph)?;
         drawing.cut = cuts.to_vec();
         drawing.ground = Some(0);
-        drawing.hanging = super::hanging_edges(&self.graph, cuts, 0);
+        drawing.hanging = self.analysis(cuts).hanging_edges(&self.graph, cuts);
         Some(Drawing::Graph(drawing))
     }
 
@@ -1122,6 +1131,51 @@ mod tests {
     fn game(n: u32, edges: &[(u32, u32)]) -> Hackenbush {
         let text = text_of(n, edges);
         Hackenbush::new(Graph::new(n, edges.to_vec()), format!("\"{text}\""))
+    }
+
+    /// The hanging edges a drawing shows are those no path of uncut edges
+    /// joins to the ground, as a plain search from the ground finds them.
+    #[test]
+    fn drawings_show_the_edges_hanging_from_a_cut() {
+        let mut rng = Rng::new(91);
+        for _ in 0..300 {
+            let (n, edges) = random_graph(&mut rng, 9);
+            let mut cuts: Vec<u32> = (0..edges.len() as u32)
+                .filter(|_| rng.below(3) == 0)
+                .collect();
+            cuts.sort_unstable();
+            let mut reached = vec![false; n as usize];
+            let mut stack = vec![0u32];
+            if let Some(ground) = reached.first_mut() {
+                *ground = true;
+            }
+            while let Some(u) = stack.pop() {
+                for (e, &(a, b)) in edges.iter().enumerate() {
+                    let other = if a == u {
+                        b
+                    } else if b == u {
+                        a
+                    } else {
+                        continue;
+                    };
+                    if cuts.binary_search(&(e as u32)).is_err() && !reached[other as usize] {
+                        reached[other as usize] = true;
+                        stack.push(other);
+                    }
+                }
+            }
+            let expected: Vec<u32> = (0..edges.len() as u32)
+                .filter(|&e| {
+                    cuts.binary_search(&e).is_err() && !reached[edges[e as usize].0 as usize]
+                })
+                .collect();
+            let Some(Drawing::Graph(drawing)) = game(n, &edges).drawing(&cuts.clone().into())
+            else {
+                panic!("a Hackenbush position is drawn as a graph");
+            };
+            assert_eq!(drawing.hanging, expected, "{n} {edges:?} cut {cuts:?}");
+            assert_eq!(drawing.cut, cuts);
+        }
     }
 
     /// Random small graphs of many shapes: multigraphs with loops, trees,
