@@ -1,5 +1,5 @@
 //! The limit flags, declared once and shared by the subcommands that take them:
-//! [`Budget`] (memory and work: `seq`, and through [`SearchLimits`] `solve`,
+//! [`ComputeLimits`] (memory and work: `seq`, and through [`SearchLimits`] `solve`,
 //! `table` and `serve`) and [`SearchLimits`] (a search's positions, the digits
 //! of an integer, the largest heap computed without a proven period).
 //! A limit reached is exit 3, its message naming the flag that raises it.
@@ -9,7 +9,7 @@ use grundy::catalogue::BuildLimits;
 
 /// What computing may take: memory and work.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Budget {
+pub struct ComputeLimits {
     /// The most memory: bytes, or with a suffix K, M, G or T (powers of 1024), e.g. 512M or 16G.
     ///
     /// It bounds the values computed and every search (its tables and pending
@@ -39,7 +39,7 @@ pub struct SearchLimits {
     #[arg(long, value_name = "N", default_value_t = BuildLimits::default().largest_heap)]
     pub max_heap: u64,
     #[command(flatten)]
-    pub budget: Budget,
+    pub budget: ComputeLimits,
 }
 
 impl SearchLimits {

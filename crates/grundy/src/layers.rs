@@ -24,10 +24,16 @@ fn top_module(relative: &Path) -> String {
     name.trim_end_matches(".rs").to_owned()
 }
 
-/// The text of a file without its tests and its comments.
+/// The text of a file without its test module (the last thing in a file) and
+/// its comments; test-only items elsewhere in the file count as code.
 fn code_of(path: &Path) -> String {
     let text = fs::read_to_string(path).expect("a source file is readable");
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let end = ["#[cfg(test)]\nmod ", "#[cfg(test)]\npub(crate) mod "]
+        .iter()
+        .filter_map(|start| text.find(start))
+        .min()
+        .unwrap_or(text.len());
+    let code = &text[..end];
     code.lines()
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect::<Vec<_>>()

@@ -30,7 +30,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::failure::{Failure, print_error};
-use crate::limits::Budget;
+use crate::limits::ComputeLimits;
 
 /// The furthest heap the period is looked for without --until-proven (when N is
 /// smaller).
@@ -101,7 +101,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
     #[command(flatten)]
-    budget: Budget,
+    budget: ComputeLimits,
 }
 
 /// Reads a heap size (`-n N`, `--max-heap N`): a non-negative decimal integer of any
