@@ -71,6 +71,7 @@ impl Failure {
             )),
             SearchError::Cycle => Self::Input(format!("error: {error}")),
             SearchError::Script { message } => Self::Input(format!("error: {message}")),
+            SearchError::Cancelled => Self::Limit(format!("error: {error} (the time limit)")),
             SearchError::CountLimit { refusal, nimber } => Self::Limit(match nimber {
                 Some(nimber) => format!(
                     "error: the first player wins (nimber {nimber}), but the winning moves cannot be counted: {}{}",

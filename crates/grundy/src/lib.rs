@@ -56,4 +56,4 @@ mod layers;
 pub(crate) mod testing;
 
 pub use sums::{analysis, table};
-pub use theory::{game, nimber, solver};
+pub use theory::{cancel, game, nimber, solver};

@@ -32,6 +32,7 @@ mod periodicity;
 mod simd;
 mod storage;
 
+use crate::theory::cancel::stop_requested;
 use std::ops::{ControlFlow, Range};
 
 use crate::rules::HeapRule;
@@ -89,6 +90,9 @@ pub enum StopCause {
     /// The progress callback returned `ControlFlow::Break(())`.
     #[error("the progress callback stopped it")]
     Callback,
+    /// The work on this thread was cancelled ([`crate::theory::cancel`]).
+    #[error("it was cancelled, or ran out of time")]
+    Cancelled,
     /// The next value does not fit in 32 bits, the width values are stored in.
     #[error("the next value does not fit in 32 bits")]
     ValueTooLarge,
@@ -352,6 +356,9 @@ impl SequenceSolver {
                     RunStop::OutOfMemory(error) => {
                         return stopped(self.values.len(), error.into());
                     }
+                    RunStop::Cancelled => {
+                        return stopped(self.values.len(), StopCause::Cancelled);
+                    }
                     RunStop::TooWide(value) => {
                         let heap = self.values.len();
                         if let Err(error) = push_widening(&mut self.values, value, chunk_end - heap)
@@ -446,6 +453,8 @@ enum RunStop {
     TooWide(u32),
     /// The engine could not record the next value (which is not stored).
     OutOfMemory(OutOfMemory),
+    /// The work was cancelled ([`crate::theory::cancel`]); every value is stored.
+    Cancelled,
 }
 
 /// Computes values into `g` until it holds `end` values or a value does not fit; `g`
@@ -456,8 +465,17 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     } else {
         (1u32 << (8 * std::mem::size_of::<T>())) - 1
     };
+    /// Heaps computed between two looks at the cancellation signal: a heap
+    /// costs from nanoseconds to, for the slowest rules, microseconds.
+    const CANCEL_EVERY: usize = 64;
     let mut max = 0;
     while g.len() < end {
+        if g.len() % CANCEL_EVERY == 0 && stop_requested() {
+            return RunEnd {
+                stop: RunStop::Cancelled,
+                max,
+            };
+        }
         let value = engine.step(g);
         if value > limit {
             return RunEnd {

@@ -533,6 +533,10 @@ fn stopped(rule: &str, stop: Interrupted, estimated: u64, limits: &Cost) -> Fail
             human_bytes(estimated),
             limits.bytes,
         )),
+        StopCause::Cancelled => Failure::Limit(format!(
+            "error: the values of {rule} stop at heap {}: the computation was cancelled (the time limit)",
+            stop.done.saturating_sub(1)
+        )),
         StopCause::ValueTooLarge | StopCause::Callback => Failure::Limit(format!(
             "error: the values of {rule} stop at heap {}: larger values do not fit in 32 bits",
             stop.done.saturating_sub(1)

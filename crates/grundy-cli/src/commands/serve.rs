@@ -22,6 +22,7 @@
 //! input is 400 with the parser's message; no request gets a 500, even a bug
 //! (caught, 422 with the message).
 
+pub mod lanes;
 pub mod play;
 pub mod view;
 
@@ -41,11 +42,12 @@ use axum::http::{StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use grundy::cancel::Cancel;
 use grundy::catalogue::{BuildLimits, Catalogue, entries};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::Semaphore;
 
+use self::lanes::{Attempt, Lanes, Unanswered};
 use self::play::{Budget, TimeUp, message_of, refuse_files};
 use crate::failure::{Failure, report_panic};
 use crate::limits::SearchLimits;
@@ -106,8 +108,8 @@ struct Server {
     max_values: usize,
     max_cells: u64,
     request_time: Duration,
-    /// One permit per computation running.
-    workers: Arc<Semaphore>,
+    /// The quick lane and the workers that compute.
+    lanes: Lanes,
     /// This binary, run for `seq` and `table`.
     program: PathBuf,
 }
@@ -142,12 +144,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         max_values: args.max_values,
         max_cells: args.max_cells,
         request_time: args.request_time,
-        workers: Arc::new(Semaphore::new(args.workers)),
+        lanes: Lanes::new(args.workers),
         program,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(args.workers.max(1) + 4)
+        .max_blocking_threads(args.workers.max(1) + lanes::QUICK_LANE + 4)
         .enable_all()
         .build()
         .map_err(|e| Failure::Input(format!("error: cannot start the server: {e}")))?;
@@ -363,54 +365,109 @@ async fn engine(State(server): State<Shared>, body: Result<Bytes, BytesRejection
     }
 }
 
-/// Runs `work` on a blocking thread once a worker is free, within the
-/// request's budget; a panic becomes a 422 naming it, never a 500.
+/// Runs `work` within the request's time, first in the quick lane then on a
+/// worker (see [`lanes`]), each attempt on a blocking thread under a [`Cancel`]
+/// at its end; a panic becomes a 422 naming it, never a 500.
 async fn compute<T: Serialize + Send + 'static>(
     server: &Shared,
-    work: impl FnOnce(&Budget) -> Result<T, Failure> + Send + 'static,
+    work: impl Fn(&Budget) -> Result<T, Failure> + Send + Sync + 'static,
 ) -> Response {
-    let Ok(permit) = Arc::clone(&server.workers).acquire_owned().await else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
-    };
-    let budget = Budget {
-        max_states: server.max_states,
-        max_digits: server.max_digits,
-        build: server.build,
-        max_options: server.max_options,
-        deadline: Instant::now() + server.request_time,
-        time: server.request_time,
-    };
-    let task = tokio::task::spawn_blocking(move || {
-        // The permit is held until the computation ends, even one whose
-        // request was answered "out of time": the workers bound the threads.
-        let _permit = permit;
-        catch_unwind(AssertUnwindSafe(|| work(&budget)))
-    });
-    // A search checks its deadline now and then; a little later, the answer
-    // goes out whatever the computation is doing.
-    let grace = Duration::from_millis(500);
-    match tokio::time::timeout(server.request_time + grace, task).await {
-        Ok(Ok(Ok(Ok(value)))) => axum::Json(value).into_response(),
-        Ok(Ok(Ok(Err(failure)))) => failure_response(failure),
-        Ok(Ok(Err(panic))) if panic.downcast_ref::<TimeUp>().is_some() => {
-            failure_response(budget.time_up())
+    let deadline = Instant::now() + server.request_time;
+    let work = Arc::new(work);
+    let answered = server
+        .lanes
+        .run(deadline, |permit, stop| {
+            let work = Arc::clone(&work);
+            let budget = Budget {
+                max_states: server.max_states,
+                max_digits: server.max_digits,
+                build: server.build,
+                max_options: server.max_options,
+                deadline: stop,
+                time: server.request_time,
+            };
+            async move {
+                let cancel = Cancel::with_deadline(stop);
+                let signal = cancel.clone();
+                let task = tokio::task::spawn_blocking(move || {
+                    // The permit is held until the computation returns, even past
+                    // its answer: the lanes bound the threads computing.
+                    let _permit = permit;
+                    let result = catch_unwind(AssertUnwindSafe(|| signal.run(|| work(&budget))));
+                    (result, signal.is_cancelled())
+                });
+                // The searches see the deadline within milliseconds; past a little
+                // grace the attempt is answered out of time whatever they do.
+                let grace = Duration::from_millis(100);
+                let wait = stop.saturating_duration_since(Instant::now()) + grace;
+                match tokio::time::timeout(wait, task).await {
+                    // A computation stopped by its deadline may return early with
+                    // less than a whole answer: out of time, whatever it returned.
+                    Ok(Ok((_, true))) | Err(_) => {
+                        cancel.cancel();
+                        Attempt::OutOfTime
+                    }
+                    Ok(Ok((Ok(Ok(value)), false))) => {
+                        Attempt::Answered(axum::Json(value).into_response())
+                    }
+                    Ok(Ok((Ok(Err(failure)), false))) => {
+                        Attempt::Answered(failure_response(failure))
+                    }
+                    Ok(Ok((Err(panic), false))) => {
+                        Attempt::Answered(internal_error(&panic_message(&panic)))
+                    }
+                    Ok(Err(join)) => Attempt::Answered(internal_error(&join.to_string())),
+                }
+            }
+        })
+        .await;
+    match answered {
+        Ok(response) => response,
+        Err(unanswered) => unanswered_response(server, &unanswered),
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+fn internal_error(message: &str) -> Response {
+    error(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        format!("internal error, please report it: {message}"),
+    )
+}
+
+/// The answer of a request that got none of its own: 503 with `Retry-After`
+/// when it could not start in time, 422 naming the time limit when it used it.
+fn unanswered_response(server: &Server, unanswered: &Unanswered) -> Response {
+    match unanswered {
+        Unanswered::Busy => {
+            let mut response = error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server is busy: the request could not start computing within {} s (the time limit, which counts the wait); try again shortly",
+                    server.request_time.as_secs_f64()
+                ),
+            );
+            let seconds = server.request_time.as_secs().max(1);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+            response
         }
-        Ok(Ok(Err(panic))) => {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            error(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("internal error, please report it: {message}"),
-            )
-        }
-        Ok(Err(join)) => error(
+        Unanswered::OutOfTime => error(
             StatusCode::UNPROCESSABLE_ENTITY,
-            format!("internal error, please report it: {join}"),
+            format!(
+                "the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
+                server.request_time.as_secs_f64()
+            ),
         ),
-        Err(_) => failure_response(budget.time_up()),
     }
 }
 
@@ -501,70 +558,65 @@ async fn table(State(server): State<Shared>, body: Result<Bytes, BytesRejection>
     run_child(&server, arguments).await
 }
 
-/// Runs this binary with `arguments` (a `--json` command) once a worker is
-/// free, within the request's time: its JSON is the answer; exit 2 is 400
-/// and exit 3 is 422, with its error message.
-async fn run_child(server: &Shared, mut arguments: Vec<String>) -> Response {
-    let Ok(_permit) = Arc::clone(&server.workers).acquire_owned().await else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
-    };
-    // The child stops itself at the time limit (exit 3); killed a little
-    // later if it does not.
-    arguments.splice(
-        0..0,
-        [
-            "--max-time".to_owned(),
-            server.request_time.as_secs_f64().to_string(),
-        ],
-    );
-    let child = tokio::process::Command::new(&server.program)
-        .args(&arguments)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .output();
-    let time_up = || {
-        error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
-                server.request_time.as_secs_f64()
-            ),
-        )
-    };
-    let output =
-        match tokio::time::timeout(server.request_time + Duration::from_secs(1), child).await {
-            Ok(Ok(output)) => output,
-            Ok(Err(e)) => {
-                return error(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("cannot run the computation: {e}"),
-                );
+/// Runs this binary with `arguments` (a `--json` command) within the
+/// request's time, first in the quick lane then on a worker (see [`lanes`]):
+/// its JSON is the answer; exit 2 is 400 and exit 3 is 422, with its error
+/// message. Each attempt's child stops itself at the attempt's end (its
+/// `--max-time`), and is killed a little later if it has not.
+async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
+    let deadline = Instant::now() + server.request_time;
+    let answered = server
+        .lanes
+        .run(deadline, |permit, stop| {
+            let time = stop.saturating_duration_since(Instant::now());
+            let child = tokio::process::Command::new(&server.program)
+                .arg("--max-time")
+                .arg(time.as_secs_f64().max(0.001).to_string())
+                .args(&arguments)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true)
+                .output();
+            async move {
+                let _permit = permit;
+                match tokio::time::timeout(time + Duration::from_millis(200), child).await {
+                    Ok(Ok(output)) => child_answer(&output),
+                    Ok(Err(e)) => Attempt::Answered(error(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!("cannot run the computation: {e}"),
+                    )),
+                    Err(_) => Attempt::OutOfTime,
+                }
             }
-            Err(_) => return time_up(),
-        };
+        })
+        .await;
+    match answered {
+        Ok(response) => response,
+        Err(unanswered) => unanswered_response(server, &unanswered),
+    }
+}
+
+/// The answer of a child run for `seq` or `table`.
+fn child_answer(output: &std::process::Output) -> Attempt<Response> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let message = stderr
         .trim()
         .strip_prefix("error: ")
         .unwrap_or(stderr.trim());
-    match output.status.code() {
+    Attempt::Answered(match output.status.code() {
         Some(0) => match serde_json::from_slice::<Value>(&output.stdout) {
             Ok(value) => axum::Json(value).into_response(),
-            Err(e) => error(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("internal error, please report it: the answer is not JSON: {e}"),
-            ),
+            Err(e) => internal_error(&format!("the answer is not JSON: {e}")),
         },
         Some(2) => error(StatusCode::BAD_REQUEST, message),
-        Some(3) if message.contains("(the time limit)") => time_up(),
+        Some(3) if message.contains("(the time limit)") => return Attempt::OutOfTime,
         Some(3) => error(StatusCode::UNPROCESSABLE_ENTITY, message),
         _ => error(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("the computation failed: {message}"),
         ),
-    }
+    })
 }
 
 #[cfg(test)]

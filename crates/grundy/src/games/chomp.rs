@@ -31,6 +31,7 @@ use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::cancel::checkpoint;
 use crate::theory::solver::{Budget, SearchError};
 
 /// The row lengths of a position, non-increasing, no empty rows; row 0 holds
@@ -150,6 +151,7 @@ impl Chomp {
         let mut tail = vec![0u64; box_rows + 1];
         let mut seen = crate::theory::nimber::MexSet::new();
         loop {
+            checkpoint()?;
             for k in (0..box_rows).rev() {
                 tail[k] = tail[k + 1] + numbering.term(k, rows[k]);
             }

@@ -22,6 +22,7 @@ use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::cancel::checkpoint;
 use crate::theory::solver::{Budget, SearchError};
 
 /// The most numbers a position may hold.
@@ -72,6 +73,7 @@ impl Divisors {
             if nimbers.contains_key(&position) {
                 continue;
             }
+            checkpoint()?;
             if expanded {
                 seen.clear();
                 self.each_move(position, |_, after| seen.push(nimbers[&after]));

@@ -74,6 +74,7 @@ use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sequence::{GrundyValues, Progress};
 use crate::sums::position::Group;
+use crate::theory::cancel::stop_requested;
 use crate::theory::nimber::MexSet;
 use crate::theory::solver::{Limit, Refusal, SearchError};
 
@@ -198,6 +199,8 @@ enum CallError {
     Script(String),
     /// A limit of the sandbox: exit 3.
     Limit(Refusal),
+    /// The work on this thread was cancelled ([`crate::theory::cancel`]).
+    Cancelled,
 }
 
 impl CallError {
@@ -205,12 +208,14 @@ impl CallError {
         match self {
             Self::Script(message) => SearchError::Script { message },
             Self::Limit(refusal) => SearchError::TheoryLimit { refusal },
+            Self::Cancelled => SearchError::Cancelled,
         }
     }
 
     fn into_lang(self, span: Span) -> LangError {
         match self {
             Self::Script(message) => LangError::new(message, span),
+            Self::Cancelled => LangError::new(SearchError::Cancelled.to_string(), span),
             Self::Limit(refusal) => {
                 let error = LangError::new(refusal.reason, span);
                 match refusal.raised_by.first() {
@@ -247,6 +252,12 @@ impl Script {
             .set_max_array_size(MAX_DATA_SIZE)
             .set_max_map_size(MAX_DATA_SIZE)
             .set_strict_variables(true)
+            // A cancelled computation stops between operations, however long
+            // one call of the script runs.
+            .on_progress(|operations| {
+                (operations % CANCEL_EVERY_OPERATIONS == 0 && stop_requested())
+                    .then_some(Dynamic::UNIT)
+            })
             .on_print(to_stderr)
             .on_debug(|text, _, _| to_stderr(text));
         // Rhai's standard library can block the thread (`sleep(seconds)`), where no
@@ -319,6 +330,7 @@ impl Script {
         let at = inner.position();
         let name = &self.name;
         match inner {
+            EvalAltResult::ErrorTerminated(..) => CallError::Cancelled,
             EvalAltResult::ErrorTooManyOperations(_) => CallError::Limit(Refusal::new(
                 format!(
                     "{name}: {call} ran more than {} operations, the limit of one call (a hundredth of the work limit){}: an endless loop?",
@@ -646,6 +658,9 @@ fn script_of(term: &Term, work: u64) -> Result<(Arc<Script>, String), LangError>
 
 /// The most compiled scripts kept for reuse.
 const COMPILED_KEPT: usize = 16;
+
+/// Operations of a script between two looks at the cancellation signal.
+const CANCEL_EVERY_OPERATIONS: u64 = 64;
 
 /// [`Script::compile`], kept for reuse: a table (`grundy table
 /// 'script[@g.rhai](n)' n=0..100000`) or a batch file builds the same term

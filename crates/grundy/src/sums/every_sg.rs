@@ -71,6 +71,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Group, Position, PositionText};
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use crate::theory::solver::{SearchError, Solver};
 
@@ -125,6 +126,7 @@ impl<'g, G: ImpartialGame> EverySg<'g, G> {
         stack.push((position.clone(), options, 0));
         on_stack.insert(position.clone());
         while let Some((current, options, next)) = stack.last_mut() {
+            checkpoint()?;
             if let Some(option) = options.get(*next) {
                 if self.steps.contains_key(option) {
                     *next += 1;
@@ -329,6 +331,7 @@ fn node_steps(
         on_stack[root as usize] = true;
         stack.push((root, 0, 0));
         while let Some(frame) = stack.last_mut() {
+            checkpoint()?;
             let (id, option, part) = *frame;
             let options = explorer.options(id);
             if let Some(parts) = options.get(option) {
@@ -513,6 +516,7 @@ fn list_level(
     let mut hit = vec![false; width + 1];
     let mut c = 0;
     loop {
+        checkpoint()?;
         // Advance component c to its next option that can be completed.
         let mut found = false;
         while choice[c] < allowed[c].len() {

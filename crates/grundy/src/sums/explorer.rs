@@ -16,6 +16,7 @@ use smallvec::SmallVec;
 
 use crate::family::Part;
 use crate::family::PartKey;
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::ImpartialGame;
 use crate::theory::solver::SearchError;
 
@@ -197,6 +198,7 @@ impl Explorer {
             if node.explored {
                 continue;
             }
+            checkpoint()?;
             // The moves a component may list: the edges left, and no more than
             // the bytes left hold while they are listed (a move is a vector of
             // components, each a handle to a small position).

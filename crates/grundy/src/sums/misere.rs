@@ -60,6 +60,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rustc_hash::FxHashSet;
 
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::{ImpartialGame, Outcome};
 use crate::theory::solver::{SearchError, Solver};
 
@@ -181,6 +182,7 @@ pub fn satisfies_anti_sg_condition<G: ImpartialGame>(
     seen.insert(position.clone());
     let mut options = Vec::new();
     while let Some(current) = queue.pop_front() {
+        checkpoint()?;
         options.clear();
         game.moves(&current, &mut options);
         if !options.is_empty() && solver.nimber(&current)? == 0 {

@@ -21,6 +21,7 @@ use crate::family::Part;
 use crate::sums::analysis::{SolveOptions, solve};
 use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Position};
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, Outcome};
 use crate::theory::nimber::MexSet;
 use crate::theory::solver::SearchError;
@@ -129,6 +130,7 @@ impl Tabulator {
         }
         let mut stack = vec![(root, false)];
         while let Some((id, expanded)) = stack.pop() {
+            checkpoint()?;
             let at = id as usize;
             if expanded {
                 self.mex.clear();

@@ -88,6 +88,10 @@ pub enum SearchError {
         /// What went wrong, in words.
         message: String,
     },
+    /// The computation was asked to stop, or its deadline passed, before it
+    /// finished (see [`crate::theory::cancel`]).
+    #[error("the computation was stopped before it finished (cancelled, or out of time)")]
+    Cancelled,
 }
 
 /// The default budget of stored positions: about 1 GiB for small positions.

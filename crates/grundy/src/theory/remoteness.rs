@@ -13,6 +13,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::ImpartialGame;
 use crate::theory::solver::SearchError;
 
@@ -81,6 +82,7 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
     }
 
     fn frame(&self, position: G::Position) -> Result<Frame<G::Position>, SearchError> {
+        checkpoint()?;
         let mut options = Vec::new();
         self.game.try_moves(&position, &mut options)?;
         Ok(Frame {

@@ -49,6 +49,7 @@
 
 mod table;
 
+use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 pub use crate::theory::limits::{Budget, DEFAULT_STATE_LIMIT, Limit, Refusal, SearchError};
 use table::Table;
@@ -218,6 +219,7 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
     }
 
     fn check_budget(&self) -> Result<(), SearchError> {
+        checkpoint()?;
         if self.stored_positions() >= self.state_limit {
             Err(SearchError::StateLimit {
                 limit: self.state_limit,

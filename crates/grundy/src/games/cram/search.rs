@@ -35,6 +35,7 @@
 
 use super::region::{Bits, Shape, dominoes, each_region, fits_u64, reduce};
 use super::table::Table;
+use crate::theory::cancel::checkpoint;
 use crate::theory::solver::SearchError;
 
 /// A connected region of at least four cells, as its canonical image.
@@ -287,6 +288,7 @@ impl Search {
         requested: u64,
         pending: usize,
     ) -> Result<Option<u8>, SearchError> {
+        checkpoint()?;
         self.visits += 1;
         if self.visits > self.most_visits {
             return Err(SearchError::StateLimit {

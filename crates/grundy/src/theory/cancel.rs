@@ -1,0 +1,194 @@
+//! Cooperative cancellation: a computation that must stop at a deadline, or
+//! when its caller gives up on it, stops by itself and frees its thread.
+//!
+//! A caller runs the work under a [`Cancel`] ([`Cancel::run`]); every search
+//! loop of the library (the generic explorer and solver, the sum, misère,
+//! Every-SG and remoteness searches, the Cram, Chomp and divisors searches, the
+//! sequence engine, and the scripts' interpreter between operations) calls
+//! [`checkpoint`] as it goes, which answers [`SearchError::Cancelled`] once the
+//! signal is raised or the deadline has passed. The error travels up like any
+//! other limit of a search: nothing is cached from a cancelled search.
+//!
+//! The signal is thread-scoped: work run under [`Cancel::run`] on this thread
+//! sees it, and work handed to another thread must be run under a clone of it
+//! there. Without a signal, [`checkpoint`] costs a thread-local read.
+
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::limits::SearchError;
+
+/// How many checkpoints pass between two readings of the clock: a search
+/// calls [`checkpoint`] once per position or so, and reading the clock costs
+/// tens of nanoseconds. A thousand positions take well under a millisecond in
+/// every search of the library, and a script's check counts operations.
+const CLOCK_EVERY: u32 = 1024;
+
+/// A request to stop, shared by the computation and whoever may stop it:
+/// raised by [`Cancel::cancel`], or by its deadline passing.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel {
+    raised: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl Cancel {
+    /// A signal raised only by [`Cancel::cancel`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A signal also raised once `deadline` has passed.
+    #[must_use]
+    pub fn with_deadline(deadline: Instant) -> Self {
+        Self {
+            raised: Arc::default(),
+            deadline: Some(deadline),
+        }
+    }
+
+    /// Asks the computation running under this signal (or any clone of it) to stop.
+    pub fn cancel(&self) {
+        self.raised.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the computation was asked to stop or its deadline has passed.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.raised.load(Ordering::Relaxed) || self.deadline_passed()
+    }
+
+    fn deadline_passed(&self) -> bool {
+        let passed = self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if passed {
+            self.cancel();
+        }
+        passed
+    }
+
+    /// Runs `work` on this thread under this signal: its [`checkpoint`]s stop
+    /// it once the signal is raised. The signal in force before is restored
+    /// afterwards, even if `work` panics.
+    pub fn run<T>(&self, work: impl FnOnce() -> T) -> T {
+        struct Restore(Option<Cancel>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                CURRENT.with(|current| *current.borrow_mut() = previous);
+            }
+        }
+        let previous = CURRENT.with(|current| current.replace(Some(self.clone())));
+        let _restore = Restore(previous);
+        work()
+    }
+}
+
+thread_local! {
+    /// The signal the work on this thread runs under, if any.
+    static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };
+    /// Checkpoints passed since the clock was last read.
+    static TICKS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// `Err(SearchError::Cancelled)` when the work on this thread runs under a
+/// [`Cancel`] that is raised (or whose deadline has passed, read every
+/// [`CLOCK_EVERY`] calls); `Ok` otherwise. Cheap enough to call per position.
+///
+/// # Errors
+/// [`SearchError::Cancelled`] once the computation is to stop.
+#[inline]
+pub fn checkpoint() -> Result<(), SearchError> {
+    if stop_requested() {
+        Err(SearchError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether the work on this thread is to stop (see [`checkpoint`]), for loops
+/// whose errors are not a [`SearchError`].
+pub fn stop_requested() -> bool {
+    CURRENT.with(|current| {
+        let current = current.borrow();
+        let Some(signal) = current.as_ref() else {
+            return false;
+        };
+        if signal.raised.load(Ordering::Relaxed) {
+            return true;
+        }
+        let ticks = TICKS.get().wrapping_add(1);
+        TICKS.set(ticks);
+        ticks % CLOCK_EVERY == 0 && signal.deadline_passed()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn without_a_signal_nothing_stops() {
+        for _ in 0..10 * CLOCK_EVERY {
+            assert_eq!(checkpoint(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_raised_signal_stops_at_the_next_checkpoint_and_only_under_it() {
+        let signal = Cancel::new();
+        signal.run(|| {
+            assert_eq!(checkpoint(), Ok(()));
+            signal.cancel();
+            assert_eq!(checkpoint(), Err(SearchError::Cancelled));
+        });
+        // Outside `run`, the work is not under the signal.
+        assert_eq!(checkpoint(), Ok(()));
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_within_a_batch_of_checkpoints() {
+        let signal = Cancel::with_deadline(Instant::now() - Duration::from_millis(1));
+        assert!(signal.is_cancelled());
+        let fresh = Cancel::with_deadline(Instant::now() + Duration::from_millis(20));
+        let stopped_after = fresh.run(|| {
+            let start = Instant::now();
+            while checkpoint().is_ok() {
+                assert!(start.elapsed() < Duration::from_secs(5), "never stopped");
+            }
+            start.elapsed()
+        });
+        assert!(
+            stopped_after >= Duration::from_millis(19),
+            "{stopped_after:?}"
+        );
+    }
+
+    #[test]
+    fn signals_nest_and_are_restored_after_a_panic() {
+        let outer = Cancel::new();
+        outer.cancel();
+        outer.run(|| {
+            let inner = Cancel::new();
+            let caught = std::panic::catch_unwind(|| inner.run(|| panic!("inside")));
+            assert!(caught.is_err());
+            // The outer signal is in force again.
+            assert_eq!(checkpoint(), Err(SearchError::Cancelled));
+        });
+    }
+
+    #[test]
+    fn a_clone_raises_the_same_signal_from_another_thread() {
+        let signal = Cancel::new();
+        let remote = signal.clone();
+        std::thread::spawn(move || remote.cancel()).join().unwrap();
+        assert!(signal.is_cancelled());
+        signal.run(|| assert!(checkpoint().is_err()));
+    }
+}
