@@ -14,7 +14,9 @@ use crate::lang::{LangError, Sum, Term};
 use crate::registry::wrappers::{self, wrapped};
 use crate::registry::{BuildContext, SumBuilder};
 use crate::rules::HeapRule;
+use crate::theory::cancel::stop_requested;
 use crate::theory::game::Convention;
+use crate::theory::limits::SearchError;
 
 pub use crate::registry::{BuildLimits, DrawingKind, EntryKind, EveryStart, GameEntry};
 pub use crate::sums::position::{Compound, Group, Position, PositionText};
@@ -87,8 +89,18 @@ impl Catalogue {
     ///
     /// # Errors
     /// An unknown game (with the nearest known name as a hint), a misplaced
-    /// `misere(...)`, or whatever a game finds wrong with its term.
+    /// `misere(...)`, or whatever a game finds wrong with its term; or
+    /// [`SearchError::Cancelled`]'s message when the work was cancelled while
+    /// building (a heap rule's values cut short would otherwise read as a limit).
     pub fn build(&self, sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
+        let built = self.build_uncancelled(sum, limits);
+        if stop_requested() {
+            return Err(LangError::new(SearchError::Cancelled.to_string(), sum.span));
+        }
+        built
+    }
+
+    fn build_uncancelled(&self, sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
         let context = BuildContext::new(limits, self);
         if let [term] = sum.terms.as_slice() {
             match self.find(&term.name).map(|entry| entry.kind) {

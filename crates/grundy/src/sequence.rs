@@ -466,8 +466,9 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
         (1u32 << (8 * std::mem::size_of::<T>())) - 1
     };
     /// Heaps computed between two looks at the cancellation signal: a heap
-    /// costs from nanoseconds to, for the slowest rules, microseconds.
-    const CANCEL_EVERY: usize = 64;
+    /// costs from nanoseconds to, for rules without sparse space at heaps of
+    /// 10^5 and more, a millisecond.
+    const CANCEL_EVERY: usize = 8;
     let mut max = 0;
     while g.len() < end {
         if g.len() % CANCEL_EVERY == 0 && stop_requested() {

@@ -441,6 +441,7 @@ pub(crate) fn solve_every(
     if !movable.is_empty() {
         let mut below = BigUint::zero();
         for &level in &levels {
+            checkpoint()?;
             let upto = movable
                 .iter()
                 .fold(BigUint::one(), |product, m| product * m.at_most(level));

@@ -22,9 +22,10 @@ use super::limits::SearchError;
 
 /// How many checkpoints pass between two readings of the clock: a search
 /// calls [`checkpoint`] once per position or so, and reading the clock costs
-/// tens of nanoseconds. A thousand positions take well under a millisecond in
-/// every search of the library, and a script's check counts operations.
-const CLOCK_EVERY: u32 = 1024;
+/// about 20 nanoseconds, a nanosecond or so per checkpoint this way. The
+/// coarsest loops that check (a level of an Every-SG count, a block of heap
+/// values) take about a millisecond a step.
+const CLOCK_EVERY: u32 = 16;
 
 /// A request to stop, shared by the computation and whoever may stop it:
 /// raised by [`Cancel::cancel`], or by its deadline passing.

@@ -1,8 +1,9 @@
 //! Property tests of the library, in one test program (one link instead of one per
 //! file): the whole expression language fuzzed (`language_fuzz`, `robustness`), the
-//! sequence-file reader attacked (`resume_fuzz`), and random sums against a brute force
-//! (`sums`).
+//! sequence-file reader attacked (`resume_fuzz`), random sums against a brute force
+//! (`sums`), and every search stopped at its deadline (`cancellation`).
 
+mod cancellation;
 mod language_fuzz;
 mod resume_fuzz;
 mod robustness;
