@@ -203,6 +203,7 @@ fn router(server: Shared, max_body: usize) -> Router {
             get(|| async { page("text/css; charset=utf-8", STYLE_CSS) }),
         )
         .route("/api/games", get(games))
+        .route("/api/status", get(status))
         .route("/api/solve", post(solve))
         .route("/api/engine", post(engine))
         .route("/api/seq", post(seq))
@@ -331,6 +332,11 @@ async fn games() -> Response {
         })
         .collect();
     axum::Json(GamesView { games }).into_response()
+}
+
+/// `GET /api/status`: how busy the workers and the quick lane are.
+async fn status(State(server): State<Shared>) -> Response {
+    axum::Json(server.lanes.status()).into_response()
 }
 
 #[derive(Deserialize)]

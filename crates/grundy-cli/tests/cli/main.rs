@@ -24,6 +24,8 @@ mod seq;
 mod seq_time;
 #[cfg(feature = "serve")]
 mod serve;
+#[cfg(all(feature = "serve", feature = "script"))]
+mod serve_load;
 mod streams;
 mod table;
 mod unicode_inputs;

@@ -10,13 +10,13 @@ use serde_json::{Value, json};
 use crate::support::command;
 
 /// A running `grundy serve --port 0`, stopped when dropped.
-struct Server {
+pub struct Server {
     child: Child,
-    url: String,
+    pub url: String,
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Self {
+    pub fn start(extra: &[&str]) -> Self {
         let mut child = command()
             .args(["serve", "--port", "0"])
             .args(extra)
@@ -37,7 +37,12 @@ impl Server {
         Self { child, url }
     }
 
-    fn agent() -> ureq::Agent {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn agent() -> ureq::Agent {
         ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
@@ -45,7 +50,7 @@ impl Server {
     }
 
     /// GET `path`: the status and the body.
-    fn get(&self, path: &str) -> (u16, String) {
+    pub fn get(&self, path: &str) -> (u16, String) {
         let mut response = Self::agent()
             .get(&format!("{}{path}", self.url))
             .call()
@@ -55,7 +60,7 @@ impl Server {
     }
 
     /// POST `body` (raw text) to `path`: the status and the body as JSON.
-    fn post_text(&self, path: &str, body: &str) -> (u16, Value) {
+    pub fn post_text(&self, path: &str, body: &str) -> (u16, Value) {
         let mut response = Self::agent()
             .post(&format!("{}{path}", self.url))
             .header("content-type", "application/json")
@@ -68,7 +73,7 @@ impl Server {
         (status, value)
     }
 
-    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
         self.post_text(path, &body.to_string())
     }
 }

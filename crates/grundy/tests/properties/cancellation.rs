@@ -70,10 +70,7 @@ fn board_searches_stop_at_their_deadline() {
 
 #[test]
 fn sum_searches_stop_at_their_deadline() {
-    for source in [
-        "misere(kayles(30, 40, 50))",
-        "every(bash[2](1..20000))",
-    ] {
+    for source in ["misere(kayles(30, 40, 50))", "every(bash[2](1..20000))"] {
         cancelled_while_solving(source);
     }
 }

@@ -46,6 +46,20 @@ pub enum Unanswered {
 pub struct Lanes {
     quick: Arc<Semaphore>,
     workers: Arc<Semaphore>,
+    worker_count: usize,
+}
+
+/// How busy the lanes are (`GET /api/status`).
+#[derive(Debug, serde::Serialize)]
+pub struct LaneStatus {
+    /// The workers (`--workers`).
+    pub workers: usize,
+    /// The workers computing now (a computation holds its worker until it returns).
+    pub workers_busy: usize,
+    /// The quick lane's size.
+    pub quick_lane: usize,
+    /// The requests computing in the quick lane now.
+    pub quick_busy: usize,
 }
 
 impl Lanes {
@@ -54,6 +68,7 @@ impl Lanes {
         Self {
             quick: Arc::new(Semaphore::new(QUICK_LANE)),
             workers: Arc::new(Semaphore::new(workers)),
+            worker_count: workers,
         }
     }
 
@@ -83,9 +98,19 @@ impl Lanes {
         }
     }
 
-    /// The permits free in each lane: quick, workers (for tests and health).
+    /// How busy the lanes are now.
+    pub fn status(&self) -> LaneStatus {
+        LaneStatus {
+            workers: self.worker_count,
+            workers_busy: self.worker_count - self.workers.available_permits(),
+            quick_lane: QUICK_LANE,
+            quick_busy: QUICK_LANE - self.quick.available_permits(),
+        }
+    }
+
+    /// The permits free in each lane: quick, workers.
     #[cfg(test)]
-    pub fn free(&self) -> (usize, usize) {
+    fn free(&self) -> (usize, usize) {
         (
             self.quick.available_permits(),
             self.workers.available_permits(),
