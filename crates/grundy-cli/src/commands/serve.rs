@@ -59,7 +59,7 @@ use crate::limits::SearchLimits;
     mut_arg("max_states", |arg| arg.default_value("200000")),
     mut_arg("max_digits", |arg| arg.default_value("1000")),
     mut_arg("max_work", |arg| arg.default_value("100000000")),
-    mut_arg("max_memory", |arg| arg.default_value("512M"))
+    mut_arg("max_memory", |arg| arg.default_value("128M"))
 )]
 pub struct Args {
     /// The address to listen on; the default serves this machine only.
