@@ -96,6 +96,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         (None, Some("-")) => answer_lines(args, "standard input", io::stdin().lock(), &mut out),
         (None, Some(path)) => {
+            // A device or a FIFO would never end or never start: only a
+            // regular file is read (standard input is `-`).
+            let metadata = std::fs::metadata(path)
+                .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}")))?;
+            if !metadata.is_file() {
+                return Err(Failure::Input(format!(
+                    "error: cannot read `{path}`: it is not a regular file (a directory, device or FIFO); give a file, or `-` for standard input"
+                )));
+            }
             let file = File::open(path)
                 .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}")))?;
             answer_lines(args, &format!("`{path}`"), BufReader::new(file), &mut out)
@@ -312,10 +321,22 @@ fn answer_each_line(
 ) -> io::Result<()> {
     let mut last = None;
     let mut line = Vec::new();
+    // A line may hold at most the memory limit: an input without line ends
+    // (`/dev/zero` on standard input) is refused, not read forever.
+    let longest = args.limits.budget.max_memory;
     for number in 1.. {
         line.clear();
-        match input.read_until(b'\n', &mut line) {
+        match io::Read::take(&mut input, longest.saturating_add(1)).read_until(b'\n', &mut line) {
             Ok(0) => break,
+            Ok(read) if read as u64 > longest => {
+                tally.failed(
+                    Failure::Limit(format!(
+                        "error: the line is longer than the memory limit of {longest} bytes; raise it with --max-memory BYTES"
+                    ))
+                    .on_line(number),
+                );
+                break;
+            }
             Ok(_) => {}
             Err(e) => {
                 tally.failed(Failure::Input(format!("error: cannot read {name}: {e}")));

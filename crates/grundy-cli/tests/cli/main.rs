@@ -13,6 +13,7 @@ mod contract;
 mod defects;
 mod defects_fuzzing;
 mod graph_games;
+mod input_files;
 mod interrupt;
 mod layout;
 mod memory_limits;

@@ -882,7 +882,7 @@ fn build_part(
     method: &'static str,
     bound: LinearBound,
 ) -> Result<Group, LangError> {
-    let arguments = heap_sizes(term)?;
+    let arguments = heap_sizes(term, context.limits.bytes)?;
     let (heap, limit) =
         match <[BigUint; 1]>::try_from(arguments) {
             Ok([heap]) => (heap, None),

@@ -21,6 +21,7 @@ pub mod tree_walk;
 use std::sync::Arc;
 
 use crate::drawing::GraphDrawing;
+use crate::lang::arguments::read_file_text;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::BuildContext;
 use crate::theory::solver::Limit;
@@ -378,9 +379,7 @@ pub(crate) fn graph_argument(
             if graph_bytes(0, size / 4) > context.limits.bytes {
                 return Err(too_large(graph_bytes(0, size / 4)));
             }
-            let text = std::fs::read_to_string(path).map_err(|error| {
-                LangError::new(format!("cannot read `{path}`: {error}"), arg.span)
-            })?;
+            let text = read_file_text(path, context.limits.bytes, arg.span)?;
             (Graph::parse(&text, false), format!("`{path}`"))
         }
         ValueKind::Text(text) => (Graph::parse(text, true), "in the graph string,".to_owned()),

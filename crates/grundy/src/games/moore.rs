@@ -558,7 +558,7 @@ fn nim_sum(heaps: &[BigUint]) -> BigUint {
     heaps.iter().fold(BigUint::zero(), |sum, heap| sum ^ heap)
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let k = integer_param(term, 0, "k", 1)?.ok_or_else(|| {
         LangError::new(
             "`moore` needs its parameter k, the most heaps one move may take from",
@@ -582,7 +582,10 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
         .map_err(|error| LangError::new(error.to_string(), term.params[0].value.span))?;
     Ok(Group::new(
         format!("moore[{k}]"),
-        vec![part(&Arc::new(game), heap_sizes(term)?)],
+        vec![part(
+            &Arc::new(game),
+            heap_sizes(term, context.limits.bytes)?,
+        )],
     ))
 }
 

@@ -694,6 +694,11 @@ fn compiled(source: &str, name: &str, operations: u64) -> Result<Arc<Script>, St
 fn read_script(path: &str, span: Span) -> Result<String, LangError> {
     let cannot =
         |why: String| LangError::new(format!("cannot read the script `{path}`: {why}"), span);
+    // A device or a FIFO would never end or never start.
+    let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(cannot("it is not a regular file".to_owned()));
+    }
     let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
     let mut text = String::new();
     std::io::Read::read_to_string(

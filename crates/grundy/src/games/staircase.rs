@@ -335,9 +335,9 @@ impl Family for Staircase {
     }
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
-    let steps = heap_sizes(term)?;
+    let steps = heap_sizes(term, context.limits.bytes)?;
     Ok(Group::new(
         "staircase",
         vec![part(&Arc::new(Staircase), steps)],
@@ -702,9 +702,9 @@ fn slide(points: &[BigUint], index: usize, to: BigUint) -> Vec<BigUint> {
     points
 }
 
-fn build_stones(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build_stones(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
-    let points = heap_sizes(term)?;
+    let points = heap_sizes(term, context.limits.bytes)?;
     if let Err(StonesError::NotIncreasing { index, at, before }) = stones_to_staircase(&points) {
         let span = term.args.get(index - 1).map_or(term.span, |arg| arg.span);
         return Err(LangError::new(

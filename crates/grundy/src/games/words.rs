@@ -27,6 +27,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use crate::family::{Family, MovesTo, part};
+use crate::lang::arguments::read_file_text;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
@@ -271,8 +272,7 @@ fn read_words(term: &Term, arg: &Value, limit: u64) -> Result<Vec<Vec<u8>>, Lang
             if size.saturating_mul(BYTES_PER_LETTER) > limit {
                 return Err(too_large(size, limit, arg.span));
             }
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| LangError::new(format!("cannot read `{path}`: {e}"), arg.span))?;
+            let text = read_file_text(path, limit, arg.span)?;
             let mut words = Vec::new();
             for (index, line) in text.lines().enumerate() {
                 let word = line.trim_end_matches('\r');

@@ -977,9 +977,9 @@ impl Family for Wythoff {
     }
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let game = Wythoff::from_term(term)?;
-    let piles = heap_sizes(term)?;
+    let piles = heap_sizes(term, context.limits.bytes)?;
     let [first, second] = <[BigUint; 2]>::try_from(piles).map_err(|piles| {
         LangError::new(
             format!("`wythoff` takes exactly two piles, found {}", piles.len()),

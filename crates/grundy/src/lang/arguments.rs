@@ -3,6 +3,7 @@
 use num_bigint::{BigInt, BigUint, Sign};
 
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
+use crate::theory::limits::Limit;
 
 /// The most heaps one range such as `1..1000` may expand to.
 const MAX_RANGE_LENGTH: u64 = 10_000_000;
@@ -41,8 +42,8 @@ fn non_negative(value: &BigInt, span: Span, what: &str) -> Result<BigUint, LangE
 ///
 /// # Errors
 /// A [`LangError`] at the offending argument (and the line of a file).
-pub fn heap_sizes(term: &Term) -> Result<Vec<BigUint>, LangError> {
-    Ok(heap_sizes_with_text(term)?
+pub fn heap_sizes(term: &Term, max_bytes: u64) -> Result<Vec<BigUint>, LangError> {
+    Ok(heap_sizes_with_text(term, max_bytes)?
         .into_iter()
         .map(|size| size.value)
         .collect())
@@ -69,7 +70,7 @@ impl GivenSize {
 ///
 /// # Errors
 /// As [`heap_sizes`].
-pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
+pub fn heap_sizes_with_text(term: &Term, max_bytes: u64) -> Result<Vec<GivenSize>, LangError> {
     let mut sizes = Vec::with_capacity(term.args.len());
     for arg in &term.args {
         match &arg.kind {
@@ -100,11 +101,89 @@ pub fn heap_sizes_with_text(term: &Term) -> Result<Vec<GivenSize>, LangError> {
                     size += step;
                 }
             }
-            ValueKind::File(path) => sizes.extend(read_sizes(path, arg.span)?),
+            ValueKind::File(path) => sizes.extend(read_sizes(path, max_bytes, arg.span)?),
             _ => return Err(expected_size(term, arg)),
         }
     }
     Ok(sizes)
+}
+
+/// The text of the file a term names (`@PATH`). Only a regular file is read: a
+/// device (`/dev/zero`) or a FIFO would never end or never start, and a
+/// directory has no text; each is an error naming the path. The file may take
+/// at most `max_bytes` bytes (the memory limit), checked before reading and
+/// while reading, since a file can grow in between.
+///
+/// # Errors
+/// A [`LangError`] at `span`: the file cannot be read, is not a regular file,
+/// or is not UTF-8 text; or the memory limit's, when the file is larger.
+pub fn read_file_text(path: &str, max_bytes: u64, span: Span) -> Result<String, LangError> {
+    use std::io::Read;
+
+    let cannot = |why: String| LangError::new(format!("cannot read `{path}`: {why}"), span);
+    let too_large = || {
+        LangError::new(
+            format!("`{path}` is larger than the memory limit of {max_bytes} bytes"),
+            span,
+        )
+        .as_limit(Limit::Memory)
+    };
+    let looked_at = std::fs::metadata(path).map_err(|error| cannot(error.to_string()))?;
+    if !looked_at.is_file() {
+        return Err(cannot(format!(
+            "it is {}, not a regular file",
+            file_kind(&looked_at)
+        )));
+    }
+    if looked_at.len() > max_bytes {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|error| cannot(error.to_string()))?;
+    // The path may name another file by now (replaced in between): the one
+    // opened is checked again.
+    let opened = file.metadata().map_err(|error| cannot(error.to_string()))?;
+    if !opened.is_file() {
+        return Err(cannot(format!(
+            "it is {}, not a regular file",
+            file_kind(&opened)
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| cannot(error.to_string()))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        cannot(format!(
+            "it is not UTF-8 text (byte {} is not)",
+            error.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// What a path that is not a regular file names, in words.
+fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 fn expected_size(term: &Term, arg: &Value) -> LangError {
@@ -120,11 +199,10 @@ fn expected_size(term: &Term, arg: &Value) -> LangError {
 /// Reads a file's integers with their digits. The text is cut at line ends into
 /// a few chunks parsed on all cores: a file of a million 60-digit heaps is
 /// mostly decimal conversion.
-fn read_sizes(path: &str, span: Span) -> Result<Vec<GivenSize>, LangError> {
+fn read_sizes(path: &str, max_bytes: u64, span: Span) -> Result<Vec<GivenSize>, LangError> {
     use rayon::prelude::*;
 
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| LangError::new(format!("cannot read `{path}`: {error}"), span))?;
+    let text = read_file_text(path, max_bytes, span)?;
     let pieces = rayon::current_num_threads().max(1) * 4;
     let mut chunks = Vec::with_capacity(pieces);
     let mut start = 0;
@@ -256,7 +334,7 @@ mod tests {
             text.push_str(&format!("{i}, 1{}  # heap {i}\n", "0".repeat(25)));
         }
         let path = file_with("order", &text);
-        let sizes = read_sizes(&path, Span::default()).unwrap();
+        let sizes = read_sizes(&path, u64::MAX, Span::default()).unwrap();
         assert_eq!(sizes.len(), 40_000);
         for (i, pair) in sizes.chunks(2).enumerate() {
             assert_eq!(pair[0].value, BigUint::from(i));
@@ -274,7 +352,7 @@ mod tests {
     #[test]
     fn files_of_characters_outside_ascii_are_errors_not_panics() {
         let path = file_with("unicode", &"ééééééééééééééééééééé\n".repeat(3));
-        let error = read_sizes(&path, Span::new(4, 9)).unwrap_err();
+        let error = read_sizes(&path, u64::MAX, Span::new(4, 9)).unwrap_err();
         assert_eq!(
             error.message,
             format!(
@@ -290,7 +368,7 @@ mod tests {
         text.push_str("12  0x9\n");
         text.push_str("5\n");
         let path = file_with("error", &text);
-        let error = read_sizes(&path, Span::new(4, 9)).unwrap_err();
+        let error = read_sizes(&path, u64::MAX, Span::new(4, 9)).unwrap_err();
         assert_eq!(
             error.message,
             format!("`{path}` line 10000, column 5: `0x9` is not a non-negative integer")

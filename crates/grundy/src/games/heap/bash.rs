@@ -91,7 +91,7 @@ fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
     Ok((rule, format!("bash[{most}]")))
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let max_take = integer_param(term, 0, "m", 1)?.ok_or_else(|| {
         LangError::new(
             "`bash` needs its parameter m, the most tokens a move may take",
@@ -108,7 +108,10 @@ fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
     let head = format!("bash[{max_take}]");
     Ok(Group::new(
         head,
-        heap_parts(&Arc::new(Bash::new(max_take)), heap_sizes(term)?),
+        heap_parts(
+            &Arc::new(Bash::new(max_take)),
+            heap_sizes(term, context.limits.bytes)?,
+        ),
     ))
 }
 

@@ -56,11 +56,14 @@ fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
     super::rule_without_parameters(term, "nim", super::HeapRule::nim())
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     no_params(term)?;
     Ok(Group::new(
         "nim",
-        heap_parts(&Arc::new(Nim), heap_sizes_with_text(term)?),
+        heap_parts(
+            &Arc::new(Nim),
+            heap_sizes_with_text(term, context.limits.bytes)?,
+        ),
     ))
 }
 

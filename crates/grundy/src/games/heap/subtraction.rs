@@ -374,12 +374,12 @@ fn rule(term: &Term) -> Result<(super::HeapRule, String), LangError> {
     Ok((rule, head_of(&amounts)))
 }
 
-fn build(term: &Term, _context: &BuildContext<'_>) -> Result<Group, LangError> {
+fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     let rules = Subtraction::new(amounts(term)?);
     let head = rules.head();
     Ok(Group::new(
         head,
-        heap_parts(&Arc::new(rules), heap_sizes(term)?),
+        heap_parts(&Arc::new(rules), heap_sizes(term, context.limits.bytes)?),
     ))
 }
 

@@ -475,7 +475,7 @@ fn group(
     head: String,
     rule: HeapRule,
 ) -> Result<Group, LangError> {
-    let sizes = heap_sizes_with_text(term)?;
+    let sizes = heap_sizes_with_text(term, context.limits.bytes)?;
     let largest = sizes.iter().map(|size| &size.value).max();
     let rules = Arc::new(SequenceRules::new(rule, largest, context.limits));
     Ok(Group::new(head, heap_parts(&rules, sizes)))
