@@ -203,18 +203,16 @@ async fn serve(
     limits: ConnectionLimits,
     body: BodyLimits,
 ) -> Result<(), Failure> {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|e| {
+    let listener = connections::listen(address).map_err(|e| {
             Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
                 format!(
                     "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
                     address.port()
                 )
-            } else {
-                format!("error: cannot listen on {address}: {e}")
-            })
-        })?;
+        } else {
+            format!("error: cannot listen on {address}: {e}")
+        })
+    })?;
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::Input(format!("error: cannot listen on {address}: {e}")))?;

@@ -21,6 +21,7 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -33,7 +34,7 @@ use axum::response::Response;
 use hyper::body::{Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{Semaphore, oneshot};
 use tower_service::Service;
 
@@ -46,6 +47,30 @@ pub struct ConnectionLimits {
     pub read_time: Duration,
     /// The most connections held open at once.
     pub max_connections: usize,
+}
+
+/// Connections waiting in the kernel to be accepted. A burst larger than
+/// the backlog is not refused but dropped, and each client dropped tries
+/// again a second later: 4,096 (or the system's `somaxconn`, if smaller)
+/// instead of the usual 1,024 lets a burst of thousands through at once.
+const BACKLOG: u32 = 4096;
+
+/// Listens on `address` with a backlog of [`BACKLOG`].
+///
+/// # Errors
+/// When the address cannot be bound or listened on.
+pub fn listen(address: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if address.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind`: a restarted server can take its port again
+    // while old connections linger.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(BACKLOG)
 }
 
 /// Accepts connections on `listener` and serves each with `router`, within
@@ -128,7 +153,10 @@ async fn serve_connection(
 /// before being accepted): accept the next one at once.
 fn is_connection_error(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
-    matches!(e.kind(), ConnectionRefused | ConnectionAborted | ConnectionReset)
+    matches!(
+        e.kind(),
+        ConnectionRefused | ConnectionAborted | ConnectionReset
+    )
 }
 
 /// The connections held open: the slots under the cap, and for each

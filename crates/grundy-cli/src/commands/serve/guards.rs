@@ -25,7 +25,9 @@ pub async fn uri_not_too_long(request: Request, next: Next) -> Response {
     if length > MAX_URI_BYTES {
         return error(
             StatusCode::URI_TOO_LONG,
-            format!("the request's URI is {length} bytes long, more than the server's {MAX_URI_BYTES}"),
+            format!(
+                "the request's URI is {length} bytes long, more than the server's {MAX_URI_BYTES}"
+            ),
         );
     }
     next.run(request).await
@@ -68,9 +70,9 @@ pub async fn own_page_only(request: Request, next: Next) -> Response {
 /// Why a request comes from another site's page, if it does.
 fn foreign_origin(headers: &HeaderMap) -> Option<String> {
     let text = |name| {
-        headers
-            .get(name)
-            .map(|value: &header::HeaderValue| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        headers.get(name).map(|value: &header::HeaderValue| {
+            String::from_utf8_lossy(value.as_bytes()).into_owned()
+        })
     };
     if let Some(site) = text("sec-fetch-site")
         && (site.eq_ignore_ascii_case("cross-site") || site.eq_ignore_ascii_case("same-site"))
@@ -120,7 +122,10 @@ pub async fn body_in_time(
 ) -> Response {
     let (parts, body) = request.into_parts();
     match tokio::time::timeout(limits.read_time, read_up_to(body, limits.max_body + 1)).await {
-        Ok(Ok(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
         Ok(Err(e)) => error(
             StatusCode::BAD_REQUEST,
             format!("cannot read the request body: {e}"),
@@ -171,18 +176,33 @@ mod tests {
 
     #[test]
     fn only_the_servers_own_origin_passes() {
-        let own = [("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:8080")];
+        let own = [
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8080"),
+        ];
         assert_eq!(foreign_origin(&headers(&own)), None);
-        assert_eq!(foreign_origin(&headers(&[("host", "localhost:8080")])), None);
+        assert_eq!(
+            foreign_origin(&headers(&[("host", "localhost:8080")])),
+            None
+        );
         assert_eq!(
             foreign_origin(&headers(&[("sec-fetch-site", "same-origin")])),
             None
         );
         for refused in [
-            &[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:8081")][..],
-            &[("host", "127.0.0.1:8080"), ("origin", "http://localhost:8080")],
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://127.0.0.1:8081"),
+            ][..],
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://localhost:8080"),
+            ],
             &[("host", "127.0.0.1:8080"), ("origin", "null")],
-            &[("host", "127.0.0.1:8080"), ("origin", "https://127.0.0.1:8080")],
+            &[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "https://127.0.0.1:8080"),
+            ],
             &[("origin", "http://127.0.0.1:8080")],
             &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "cross-site")],
             &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "same-site")],

@@ -49,7 +49,8 @@ impl<S: AsyncWrite + Unpin> JsonStackErrors<S> {
     /// Writes what is left of a rewritten answer.
     fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while self.written < self.pending.len() {
-            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.written..]))?;
+            let n =
+                ready!(Pin::new(&mut self.inner).poll_write(cx, &self.pending[self.written..]))?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
@@ -146,9 +147,18 @@ mod tests {
         let answer = String::from_utf8(with_json_body(bare).unwrap()).unwrap();
         let (head, body) = answer.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{head}");
-        assert!(head.contains("\r\ncontent-type: application/json\r\n"), "{head}");
-        assert!(head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())), "{head}");
-        assert!(head.ends_with("\r\ndate: Thu, 01 Jan 2026 00:00:00 GMT"), "{head}");
+        assert!(
+            head.contains("\r\ncontent-type: application/json\r\n"),
+            "{head}"
+        );
+        assert!(
+            head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())),
+            "{head}"
+        );
+        assert!(
+            head.ends_with("\r\ndate: Thu, 01 Jan 2026 00:00:00 GMT"),
+            "{head}"
+        );
         let error: serde_json::Value = serde_json::from_str(body).unwrap();
         assert!(error["error"].as_str().unwrap().contains("not well-formed"));
     }
