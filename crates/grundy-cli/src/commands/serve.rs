@@ -204,11 +204,11 @@ async fn serve(
     body: BodyLimits,
 ) -> Result<(), Failure> {
     let listener = connections::listen(address).map_err(|e| {
-            Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!(
-                    "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
-                    address.port()
-                )
+        Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
+            format!(
+                "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
+                address.port()
+            )
         } else {
             format!("error: cannot listen on {address}: {e}")
         })

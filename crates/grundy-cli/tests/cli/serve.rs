@@ -1,6 +1,8 @@
 //! `grundy serve`: every endpoint of the web playground's API on the built
 //! binary, bad input (400), an oversized body (413), the budgets (422), an
-//! unknown route (404), and a bounded load test (200 concurrent solves).
+//! unknown route (404), and a bounded load test (200 concurrent solves); at
+//! the end, on raw TCP: the read time, the connection cap, origins and the
+//! HTTP stack's own errors.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
