@@ -21,9 +21,18 @@
 //! and the computations running at once (`--workers`; the others wait). Bad
 //! input is 400 with the parser's message; no request gets a 500, even a bug
 //! (caught, 422 with the message).
+//!
+//! The server holds its connections itself ([`connections`]: a deadline for
+//! a request's headers, a cap on the connections open), answers the API to
+//! its own page only and reads bodies within a deadline ([`guards`]), and
+//! turns the answers the HTTP stack writes itself into JSON errors
+//! ([`stack_errors`]).
 
+pub mod connections;
+pub mod guards;
 pub mod lanes;
 pub mod play;
+pub mod stack_errors;
 pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -38,7 +47,7 @@ use axum::body::Bytes;
 use axum::extract::Request;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{StatusCode, Uri, header};
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -47,6 +56,8 @@ use grundy::catalogue::{BuildLimits, Catalogue, entries};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use self::connections::ConnectionLimits;
+use self::guards::BodyLimits;
 use self::lanes::{Attempt, Lanes, Unanswered};
 use self::play::{Budget, TimeUp, message_of, refuse_files};
 use crate::failure::{Failure, report_panic};
@@ -91,6 +102,15 @@ pub struct Args {
     /// The largest request body, in bytes (larger: 413).
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
     max_body: usize,
+    /// The longest a client may take to send a request's headers (the
+    /// connection is then closed), and again its body (408), in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::deadline::parse_seconds)]
+    read_time: Duration,
+    /// The most connections held open at once (fewer if the open-file limit
+    /// is lower); past it, a new connection takes the place of the one idle
+    /// the longest.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    max_connections: usize,
 }
 
 /// The page, embedded: `grundy serve` needs no other file.
@@ -126,6 +146,20 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             "error: --workers must be at least 1".to_owned(),
         ));
     }
+    if args.max_connections == 0 {
+        return Err(Failure::Input(
+            "error: --max-connections must be at least 1".to_owned(),
+        ));
+    }
+    if args.read_time.is_zero() {
+        return Err(Failure::Input(
+            "error: --read-time must be more than 0 seconds".to_owned(),
+        ));
+    }
+    let (max_connections, note) = connections::connection_cap(args.max_connections, args.workers);
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     // A search out of time is stopped by a `TimeUp` panic (see `play`): that
     // is not a bug, so it is not reported as one.
     std::panic::set_hook(Box::new(|info| {
@@ -154,22 +188,33 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::Input(format!("error: cannot start the server: {e}")))?;
     let address = SocketAddr::new(args.host, args.port);
-    runtime.block_on(serve(server, address, args.max_body))
+    let limits = ConnectionLimits {
+        read_time: args.read_time,
+        max_connections,
+    };
+    let body = BodyLimits {
+        read_time: args.read_time,
+        max_body: args.max_body,
+    };
+    runtime.block_on(serve(server, address, limits, body))
 }
 
-async fn serve(server: Shared, address: SocketAddr, max_body: usize) -> Result<(), Failure> {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|e| {
-            Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!(
-                    "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
-                    address.port()
-                )
-            } else {
-                format!("error: cannot listen on {address}: {e}")
-            })
-        })?;
+async fn serve(
+    server: Shared,
+    address: SocketAddr,
+    limits: ConnectionLimits,
+    body: BodyLimits,
+) -> Result<(), Failure> {
+    let listener = connections::listen(address).map_err(|e| {
+        Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
+            format!(
+                "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
+                address.port()
+            )
+        } else {
+            format!("error: cannot listen on {address}: {e}")
+        })
+    })?;
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::Input(format!("error: cannot listen on {address}: {e}")))?;
@@ -179,16 +224,15 @@ async fn serve(server: Shared, address: SocketAddr, max_body: usize) -> Result<(
         writeln!(out, "listening on http://{bound}")?;
         out.flush()?;
     }
-    let mut app = router(server, max_body);
+    let mut app = router(server, body);
     if address.ip().is_loopback() {
         app = app.layer(axum::middleware::from_fn(local_hosts_only));
     }
-    axum::serve(listener, app)
-        .await
-        .map_err(|e| Failure::Input(format!("error: the server stopped: {e}")))
+    connections::accept(listener, app, limits).await;
+    Ok(())
 }
 
-fn router(server: Shared, max_body: usize) -> Router {
+fn router(server: Shared, body: BodyLimits) -> Router {
     Router::new()
         .route(
             "/",
@@ -208,8 +252,15 @@ fn router(server: Shared, max_body: usize) -> Router {
         .route("/api/engine", post(engine))
         .route("/api/seq", post(seq))
         .route("/api/table", post(table))
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
-        .layer(DefaultBodyLimit::max(max_body))
+        .layer(DefaultBodyLimit::max(body.max_body))
+        .layer(axum::middleware::from_fn_with_state(
+            body,
+            guards::body_in_time,
+        ))
+        .layer(axum::middleware::from_fn(guards::own_page_only))
+        .layer(axum::middleware::from_fn(guards::uri_not_too_long))
         .with_state(server)
 }
 
@@ -267,6 +318,16 @@ async fn not_found(uri: Uri) -> Response {
     error(
         StatusCode::NOT_FOUND,
         format!("no such page or endpoint: {}", uri.path()),
+    )
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} does not answer {method}: the API takes POST with a JSON body, except GET /api/games; the page and its files take GET",
+            uri.path()
+        ),
     )
 }
 

@@ -1,6 +1,8 @@
 //! `grundy serve`: every endpoint of the web playground's API on the built
 //! binary, bad input (400), an oversized body (413), the budgets (422), an
-//! unknown route (404), and a bounded load test (200 concurrent solves).
+//! unknown route (404), and a bounded load test (200 concurrent solves); at
+//! the end, on raw TCP: the read time, the connection cap, origins and the
+//! HTTP stack's own errors.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
@@ -17,13 +19,18 @@ pub struct Server {
 
 impl Server {
     pub fn start(extra: &[&str]) -> Self {
-        let mut child = command()
+        let mut serve = command();
+        serve
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("grundy serve starts");
+            .stderr(Stdio::null());
+        Self::spawn(serve)
+    }
+
+    /// Runs `command`, a `grundy serve` printing where it listens.
+    fn spawn(mut command: std::process::Command) -> Self {
+        let mut child = command.spawn().expect("grundy serve starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -498,4 +505,301 @@ fn mangled_positions_and_bodies_are_never_a_500() {
     // Still serving after all that.
     let (status, answer) = server.post("/api/solve", &json!({ "position": "nim(1, 2)" }));
     assert_eq!((status, answer["nimber"].clone()), (200, json!(3)));
+}
+
+// ---------------------------------------------------------------------------
+// Connections, origins and the HTTP stack's own errors: raw TCP on loopback.
+
+mod connections {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    use super::{Server, assert_error};
+
+    impl Server {
+        /// `host:port` of the server.
+        fn address(&self) -> &str {
+            self.url.strip_prefix("http://").unwrap()
+        }
+
+        /// Sends `request` as is on a new connection and reads the answer to
+        /// the end: its status, head and body (JSON when it parses).
+        fn exchange(&self, request: &[u8]) -> (u16, String, Value) {
+            let mut stream = TcpStream::connect(self.address()).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            stream.write_all(request).unwrap();
+            let mut answer = Vec::new();
+            stream.read_to_end(&mut answer).unwrap();
+            let answer = String::from_utf8_lossy(&answer).into_owned();
+            let (head, body) = answer
+                .split_once("\r\n\r\n")
+                .unwrap_or_else(|| panic!("no head in {answer:?}"));
+            let status = head
+                .get(9..12)
+                .and_then(|code| code.parse().ok())
+                .unwrap_or_else(|| panic!("no status in {head:?}"));
+            let body = serde_json::from_str(body).unwrap_or(Value::Null);
+            (status, head.to_owned(), body)
+        }
+
+        /// POST `body` to `path` with `headers` (lines ending in CRLF).
+        fn post_with(&self, path: &str, headers: &str, body: &str) -> (u16, Value) {
+            let request = format!(
+                "POST {path} HTTP/1.1\r\nHost: {}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                self.address(),
+                body.len()
+            );
+            let (status, _, body) = self.exchange(request.as_bytes());
+            (status, body)
+        }
+    }
+
+    /// The soft limit on open files of this process (`ulimit -n`).
+    fn open_file_limit() -> usize {
+        std::fs::read_to_string("/proc/self/limits")
+            .ok()
+            .and_then(|limits| {
+                let line = limits
+                    .lines()
+                    .find(|line| line.starts_with("Max open files"))?
+                    .to_owned();
+                line.split_whitespace().nth(3)?.parse().ok()
+            })
+            .unwrap_or(1024)
+    }
+
+    /// Thousands of connections that send half a request line and nothing
+    /// more, to a server whose open-file limit is 1024 (set by the shell
+    /// before it starts): a normal request is still answered within a second.
+    /// Connections past the cap take the place of the idle ones; without the
+    /// cap, the server runs out of descriptors and accepts nothing more.
+    #[test]
+    fn thousands_of_half_open_connections_do_not_keep_a_request_out() {
+        let mut shell = std::process::Command::new("sh");
+        shell
+            .arg("-c")
+            .arg("ulimit -n 1024 && exec \"$0\" serve --port 0")
+            .arg(env!("CARGO_BIN_EXE_grundy"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let server = Server::spawn(shell);
+        // This process needs a descriptor per connection (3,000 unless its own
+        // limit is lower).
+        let count = 3000.min(open_file_limit().saturating_sub(100));
+        if count < 3000 {
+            eprintln!("only {count} connections: this process's open-file limit is lower");
+        }
+        let started = Instant::now();
+        let address = server.address().parse().unwrap();
+        let half_open: Vec<TcpStream> = (0..count)
+            .map(|_| {
+                let mut stream =
+                    TcpStream::connect_timeout(&address, Duration::from_secs(5)).unwrap();
+                stream.write_all(b"POST /api/so").unwrap();
+                stream
+            })
+            .collect();
+        eprintln!(
+            "{} half-open connections in {:.2} s",
+            half_open.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let started = Instant::now();
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(5)))
+            .build()
+            .into();
+        let mut response = agent
+            .post(&format!("{}/api/solve", server.url))
+            .header("content-type", "application/json")
+            .send(json!({"position": "nim(1, 2)"}).to_string())
+            .expect("an answer despite the half-open connections");
+        let elapsed = started.elapsed();
+        assert_eq!(response.status().as_u16(), 200);
+        let answer: Value =
+            serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        assert_eq!(answer["nimber"], 3);
+        eprintln!(
+            "answered in {:.3} s with {count} half-open connections",
+            elapsed.as_secs_f64()
+        );
+        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+        drop(half_open);
+    }
+
+    /// Past `--max-connections`, the connections idle the longest are closed
+    /// to make room: of 40 half-open connections to a server holding 8, the
+    /// first are closed, the last 8 are still open.
+    #[test]
+    fn past_the_cap_the_longest_idle_connections_are_closed() {
+        let server = Server::start(&["--max-connections", "8"]);
+        let mut streams: Vec<TcpStream> = (0..40)
+            .map(|_| {
+                let mut stream = TcpStream::connect(server.address()).unwrap();
+                stream.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+                stream
+            })
+            .collect();
+        // A request goes through: it takes the place of the 9th-last.
+        let (status, _, _) = server
+            .exchange(b"GET /api/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assert_eq!(status, 200);
+        let mut closed = Vec::new();
+        for (i, stream) in streams.iter_mut().enumerate() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(300)))
+                .unwrap();
+            let mut byte = [0u8; 1];
+            match stream.read(&mut byte) {
+                Ok(0) => closed.push(i),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => closed.push(i),
+                Ok(_) => panic!("connection {i} was answered"),
+                Err(_) => {} // still open: timed out waiting
+            }
+        }
+        assert_eq!(closed, (0..33).collect::<Vec<_>>());
+    }
+
+    /// A connection that sends half its headers is closed at the read time.
+    #[test]
+    fn a_half_sent_head_is_closed_at_the_read_time() {
+        let server = Server::start(&["--read-time", "1"]);
+        let mut stream = TcpStream::connect(server.address()).unwrap();
+        stream
+            .write_all(b"GET /api/games HTTP/1.1\r\nHost: localhost\r\nX-Half: ")
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let started = Instant::now();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let elapsed = started.elapsed();
+        assert!(answer.is_empty(), "{answer:?}");
+        assert!(
+            elapsed > Duration::from_millis(900) && elapsed < Duration::from_millis(2500),
+            "closed after {elapsed:?}"
+        );
+        // A whole request still goes through.
+        let (status, _, _) = server
+            .exchange(b"GET /api/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assert_eq!(status, 200);
+    }
+
+    /// A body that does not arrive within the read time is 408.
+    #[test]
+    fn a_body_late_past_the_read_time_is_408() {
+        let server = Server::start(&["--read-time", "1"]);
+        let started = Instant::now();
+        let (status, _, body) = server.exchange(
+            b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"position\":",
+        );
+        assert_error(&(status, body), 408, "--read-time");
+        assert!(started.elapsed() < Duration::from_millis(2500));
+    }
+
+    /// A page on another origin cannot make the server compute: a body not
+    /// declared JSON is 415, a foreign `Origin` or `Sec-Fetch-Site` 403.
+    #[test]
+    fn posts_from_other_origins_are_refused() {
+        let server = Server::start(&[]);
+        let body = json!({"position": "nim(1, 2)"}).to_string();
+        for content_type in [
+            "Content-Type: text/plain\r\n",
+            "Content-Type: application/x-www-form-urlencoded\r\n",
+            "Content-Type: multipart/form-data; boundary=x\r\n",
+            "",
+        ] {
+            let answer = server.post_with("/api/solve", content_type, &body);
+            assert_error(&answer, 415, "application/json");
+        }
+        let json_type = "Content-Type: application/json\r\n";
+        for foreign in [
+            "Origin: http://evil.example\r\n",
+            "Origin: null\r\n",
+            "Origin: http://127.0.0.1:1\r\n",
+            "Sec-Fetch-Site: cross-site\r\n",
+            "Sec-Fetch-Site: same-site\r\n",
+        ] {
+            for path in ["/api/solve", "/api/engine", "/api/seq", "/api/table"] {
+                let answer = server.post_with(path, &format!("{foreign}{json_type}"), &body);
+                assert_error(&answer, 403, "own page");
+            }
+        }
+        let (status, _, body_of_games) = server.exchange(
+            format!(
+                "GET /api/games HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n",
+                server.address()
+            )
+            .as_bytes(),
+        );
+        assert_error(&(status, body_of_games), 403, "evil.example");
+        // The page's own requests: its origin, `Sec-Fetch-Site: same-origin`.
+        let own = format!(
+            "Origin: http://{}\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/json; charset=utf-8\r\n",
+            server.address()
+        );
+        let (status, answer) = server.post_with("/api/solve", &own, &body);
+        assert_eq!(
+            (status, answer["nimber"].clone()),
+            (200, json!(3)),
+            "{answer}"
+        );
+        // The page itself is served to a link from anywhere.
+        let (status, _, _) = server.exchange(b"GET / HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: cross-site\r\nConnection: close\r\n\r\n");
+        assert_eq!(status, 200);
+    }
+
+    /// The errors of the HTTP stack itself carry `{"error"}` too.
+    #[test]
+    fn the_http_stacks_own_errors_are_json() {
+        let server = Server::start(&[]);
+        let close = "Host: localhost\r\nConnection: close\r\n";
+        let (status, head, body) =
+            server.exchange(format!("GET /api/solve HTTP/1.1\r\n{close}\r\n").as_bytes());
+        assert!(head.contains("allow: POST"), "{head}");
+        assert_error(&(status, body), 405, "GET");
+        let (status, _, body) =
+            server.exchange(format!("OPTIONS /api/solve HTTP/1.1\r\n{close}\r\n").as_bytes());
+        assert_error(&(status, body), 405, "OPTIONS");
+
+        for malformed in [
+            &b"GARBAGE\r\n\r\n"[..],
+            b"GET / HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n",
+            b"GET /a b c HTTP/1.1\r\n\r\n",
+            b"GET / HTTP/9.9\r\n\r\n",
+        ] {
+            let (status, head, body) = server.exchange(malformed);
+            assert!(head.contains("content-type: application/json"), "{head}");
+            assert_error(&(status, body), 400, "not well-formed");
+        }
+
+        let long_uri = format!(
+            "GET /api/games?{} HTTP/1.1\r\n{close}\r\n",
+            "a".repeat(10_000)
+        );
+        let (status, _, body) = server.exchange(long_uri.as_bytes());
+        assert_error(&(status, body), 414, "8192");
+
+        let many: String = (0..150).map(|i| format!("X-Header-{i}: a\r\n")).collect();
+        let (status, _, body) =
+            server.exchange(format!("GET /api/games HTTP/1.1\r\n{close}{many}\r\n").as_bytes());
+        assert_error(&(status, body), 431, "headers");
+        let large = format!("X-Large: {}\r\n", "a".repeat(40_000));
+        let (status, _, body) =
+            server.exchange(format!("GET /api/games HTTP/1.1\r\n{close}{large}\r\n").as_bytes());
+        assert_error(&(status, body), 431, "32 KiB");
+
+        // Still serving.
+        let (status, _, _) =
+            server.exchange(format!("GET /api/games HTTP/1.1\r\n{close}\r\n").as_bytes());
+        assert_eq!(status, 200);
+    }
 }

@@ -118,15 +118,16 @@ impl Lanes {
     }
 }
 
-/// A permit of `lane`, if one comes before `deadline`.
+/// A permit of `lane`, if one comes before `deadline` (one that comes as the
+/// deadline passes leaves no time to compute: busy too).
 async fn acquire(
     lane: &Arc<Semaphore>,
     deadline: Instant,
 ) -> Result<OwnedSemaphorePermit, Unanswered> {
     let wait = deadline.saturating_duration_since(Instant::now());
     match tokio::time::timeout(wait, Arc::clone(lane).acquire_owned()).await {
-        Ok(Ok(permit)) => Ok(permit),
-        Ok(Err(_)) | Err(_) => Err(Unanswered::Busy),
+        Ok(Ok(permit)) if Instant::now() < deadline => Ok(permit),
+        Ok(_) | Err(_) => Err(Unanswered::Busy),
     }
 }
 

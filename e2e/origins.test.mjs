@@ -1,0 +1,162 @@
+// A page on another origin cannot make `grundy serve` compute. A second local
+// HTTP server (another port: another origin) serves a page whose script
+// tries the requests a browser lets any page send to any address without
+// asking the server first: a `text/plain` fetch POST and a form POST (both
+// "simple" requests, sent without a CORS preflight), and a JSON fetch POST
+// (preflighted). The browser's own record of the traffic (playwright sees
+// the real status of answers the page cannot read) shows the server refused
+// each POST that reached it (403 or 415) and never answered one with 200; a
+// same-origin request from the playground's own page still computes.
+//
+// Run: cargo build --release -p grundy-cli && cd e2e && npm ci && npm test
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const binary = process.env.GRUNDY_BIN || resolve(here, '../target/release/grundy');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let server;
+let url;
+let foreign;
+let foreignUrl;
+let context;
+let profile;
+
+// The other origin's page: `GRUNDY` is the playground's address.
+function foreignPage(grundy) {
+  const body = JSON.stringify({ position: 'nim(1, 2)' });
+  return `<!doctype html><html><body>
+<iframe name="sink"></iframe>
+<form id="form" method="POST" action="${grundy}/api/solve" enctype="text/plain" target="sink">
+  <input name='{"position": "nim(1, 2)", "padding": "' value='"}'>
+</form>
+<script>
+window.probe = async function () {
+  const results = {};
+  try {
+    const response = await fetch('${grundy}/api/solve', {
+      method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '${body}' });
+    results.plain = 'read ' + response.status;
+  } catch (e) { results.plain = 'blocked'; }
+  try {
+    await fetch('${grundy}/api/solve', {
+      method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: '${body}' });
+    results.opaque = 'sent';
+  } catch (e) { results.opaque = 'blocked'; }
+  try {
+    const response = await fetch('${grundy}/api/solve', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '${body}' });
+    results.json = 'read ' + response.status;
+  } catch (e) { results.json = 'blocked'; }
+  return results;
+};
+</script></body></html>`;
+}
+
+before(async () => {
+  server = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error('grundy serve printed no URL in 10 s')), 10_000);
+    server.once('exit', (code) => reject(new Error(`grundy serve exited with ${code}`)));
+    createInterface({ input: server.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const match = /^listening on (http:\/\/\S+)$/.exec(line.trim());
+      if (match) resolveUrl(match[1]);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+  foreign = createServer((request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end(foreignPage(url));
+  });
+  await new Promise((ready) => foreign.listen(0, '127.0.0.1', ready));
+  foreignUrl = `http://127.0.0.1:${foreign.address().port}/`;
+  profile = mkdtempSync(join(tmpdir(), 'grundy-e2e-'));
+  // These flags keep chromium off the (closed) network and out of the sandbox
+  // a container cannot give it.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: browserPath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (foreign) foreign.close();
+  if (server) server.kill();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test('a page on another origin cannot make the server compute', async () => {
+  const page = await context.newPage();
+  // Every request of the page (and its frame) to the playground with the
+  // status the browser received, read from the browser's network log
+  // (DevTools protocol): it records even the answers the page may not read,
+  // such as a cross-origin fetch's that the browser blocks.
+  const traffic = new Map();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestWillBeSent', ({ requestId, request, type }) => {
+    if (request.url.startsWith(`${url}/api/`)) {
+      traffic.set(requestId, { kind: type, method: request.method, type: request.headers['Content-Type'] });
+    }
+  });
+  cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => {
+    if (traffic.has(requestId)) traffic.get(requestId).status = statusCode;
+  });
+  await page.goto(foreignUrl);
+
+  const results = await page.evaluate(() => window.probe());
+  // The page reads nothing: the server grants no cross-origin reading.
+  assert.deepEqual(results, { plain: 'blocked', opaque: 'sent', json: 'blocked' });
+
+  // The form posts into the frame (another process: the browser's log of
+  // this page does not see its answer, playwright does).
+  const navigated = page.waitForResponse((response) => response.url() === `${url}/api/solve`
+    && response.request().isNavigationRequest());
+  await page.evaluate(() => document.getElementById('form').submit());
+  const form = await navigated;
+
+  const requests = [...traffic.values()];
+  const log = JSON.stringify(requests);
+  // The two text/plain fetches reached the server, which refused them.
+  const plain = requests.filter((r) => r.kind === 'Fetch' && r.method === 'POST' && r.type === 'text/plain');
+  assert.equal(plain.length, 2, log);
+  for (const request of plain) assert.ok([403, 415].includes(request.status), log);
+  // The JSON fetch did not get past its preflight: the server refused the
+  // OPTIONS request, so the POST was never sent.
+  const json = requests.filter((r) => r.method === 'POST' && r.type === 'application/json');
+  assert.equal(json.length, 1, log);
+  assert.equal(json[0].status, undefined, log);
+  const preflights = requests.filter((r) => r.method === 'OPTIONS');
+  assert.ok(preflights.length >= 1 && preflights.every((r) => r.status >= 400), log);
+  // The form reached the server, which refused it.
+  assert.ok([403, 415].includes(form.status()), `form: ${form.status()}`);
+  const refusal = JSON.parse(await form.text());
+  assert.match(refusal.error, /own page/);
+  await page.close();
+});
+
+test("the playground's own page still computes", async () => {
+  const page = await context.newPage();
+  await page.goto(url);
+  const answer = await page.evaluate(async () => {
+    const response = await fetch('/api/solve', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ position: 'nim(1, 2)' }) });
+    return { status: response.status, body: await response.json() };
+  });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.nimber, 3);
+  await page.close();
+});
