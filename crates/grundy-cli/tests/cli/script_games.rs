@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{command, stderr};
+use crate::support::{command, grundy_within, stderr};
 
 /// The repository root, where `examples/scripts/` is: the tests run from there.
 fn root() -> PathBuf {
@@ -375,5 +375,26 @@ fn games_script_documents_the_api() {
         "--max-work",
     ] {
         assert!(text.contains(part), "`{part}` not in: {text}");
+    }
+}
+
+#[test]
+fn a_script_growing_a_value_forever_stops_at_the_size_limit() {
+    // Rhai walks a value to check its size after each change: growing one to
+    // 2^20 elements took hours; the limit of 2^15 is reached in well under a
+    // second (the guard only keeps a regression from hanging the tests).
+    for body in [
+        "let a = []; loop { a.push(1); }",
+        "let a = []; loop { a.push([1, 2, 3, 4, 5, 6, 7, 8]); }",
+        "let s = ``; loop { s += `x`; }",
+    ] {
+        let position = format!("script[\"fn moves(n) {{ {body} }}\"](3)");
+        let output = grundy_within(&["solve", &position], Duration::from_secs(30));
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(3), "{body}: {message}");
+        assert!(
+            message.contains("larger than the sandbox allows (32768 characters or elements"),
+            "{body}: {message}"
+        );
     }
 }

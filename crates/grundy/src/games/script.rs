@@ -83,8 +83,11 @@ pub const MAX_CALL_LEVELS: usize = 48;
 /// The deepest expressions may nest in a script (half as deep inside functions).
 pub const MAX_EXPRESSION_DEPTH: usize = 64;
 /// The most characters a string, or elements an array or map, may hold in a script
-/// (nested arrays count all their elements).
-pub const MAX_DATA_SIZE: usize = 1 << 20;
+/// (nested arrays count all their elements). Rhai checks a value's size by walking
+/// it after each change, so a value grown element by element costs the square of
+/// its size: 2^15 elements take half a second to reach (2^20 took hours), and hold
+/// at most 512 KiB (16 bytes an element).
+pub const MAX_DATA_SIZE: usize = 1 << 15;
 /// The largest script file read, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 /// Work steps (as `--max-work` counts them) per script operation. Not a measure of
