@@ -707,10 +707,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if model.what_grows().is_some() {
         probe = prediction;
     }
-    // Once the first values prove a period, every value follows from it: rules costing
-    // more than linear time (codes leaving three heaps) answer any N at once.
-    if model.what_grows().is_some()
-        && method == Method::SparseSpace
+    // Once the first values prove a period, every value follows from it: any N is
+    // answered at once, for rules costing more than linear time (codes leaving three
+    // heaps) and for those whose sparse space stays large (Dawson's Kayles, 0.07).
+    if method == Method::SparseSpace
         && let Some(periodicity) =
             find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
     {
