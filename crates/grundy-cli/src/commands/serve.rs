@@ -200,6 +200,15 @@ fn router(server: Shared, max_body: usize) -> Router {
             "/style.css",
             get(|| async { page("text/css; charset=utf-8", STYLE_CSS) }),
         )
+        .route(
+            "/favicon.svg",
+            get(|| async {
+                page(
+                    "image/svg+xml",
+                    include_str!("../../assets/web/favicon.svg"),
+                )
+            }),
+        )
         .route("/api/games", get(games))
         .route("/api/solve", post(solve))
         .route("/api/engine", post(engine))
