@@ -305,20 +305,20 @@ function renderParts(answer) {
   const binary = (n) => (typeof n === 'number' ? n.toString(2).padStart(width, '0') : '');
   table.append(el('tr', {}, el('th', {}, 'part'), el('th', {}, 'nimber'), el('th', {}, 'binary')));
   for (const part of parts) {
-    table.append(el('tr', {}, el('td', {}, el('code', {}, part.term)),
-      el('td', { class: 'num' }, part.nimber === null ? '?' : part.nimber),
+    table.append(el('tr', {}, el('td', {}, el('code', { title: part.term }, shortenDigits(part.term))),
+      el('td', { class: 'num' }, part.nimber === null ? '?' : shortNumber(part.nimber)),
       el('td', { class: 'bin' }, binary(part.nimber))));
   }
   const sum = answer.nim_sum;
   table.append(el('tr', { class: 'total' }, el('td', {}, 'nim-sum (xor)'),
-    el('td', { class: 'num', id: 'nim-sum' }, sum === null ? '?' : sum),
+    el('td', { class: 'num', id: 'nim-sum' }, sum === null ? '?' : shortNumber(sum)),
     el('td', { class: 'bin' }, binary(sum))));
   let theory = '';
   if (answer.convention === 'misere') {
     theory = 'Misère play: the nimbers of the parts do not decide the game alone; grundy searches it (or applies the Anti-SG rule).';
   } else if (sum !== null && sum !== 0) {
     const restoring = answer.moves.filter((m) => m.wins).length;
-    theory = `The nim-sum is ${sum}, not 0: the player to move wins by moving one part from nimber g to g xor ${sum}, which restores a nim-sum of 0 (${restoring} such move${restoring === 1 ? '' : 's'} listed).`;
+    theory = `The nim-sum is ${shortNumber(sum)}, not 0: the player to move wins by moving one part from nimber g to g xor ${shortNumber(sum)}, which restores a nim-sum of 0 (${restoring} such move${restoring === 1 ? '' : 's'} listed).`;
   } else if (sum === 0) {
     theory = 'The nim-sum is 0: every move changes one part, so the nim-sum stops being 0 and the opponent can restore it. The player to move loses against perfect play.';
   }
