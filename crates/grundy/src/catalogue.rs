@@ -428,6 +428,25 @@ mod tests {
 
     #[test]
     fn every_drawable_entry_draws_the_parts_of_its_examples() {
+        // The entries shown as text only: stones on a line, the words, a
+        // script's positions (any shape) and the wrappers of whole sums.
+        let undrawn: Vec<&str> = entries()
+            .iter()
+            .filter(|entry| entry.drawing == DrawingKind::None)
+            .map(|entry| entry.name)
+            .collect();
+        assert_eq!(
+            undrawn,
+            [
+                "stones",
+                "prefix_game",
+                "substring_game",
+                "script",
+                "misere",
+                "every",
+                "rounds"
+            ]
+        );
         for entry in entries() {
             if entry.drawing == DrawingKind::None {
                 continue;

@@ -25,6 +25,10 @@ pub enum DrawingKind {
     Wythoff,
     /// A Chomp bar ([`Drawing::Chomp`]).
     Chomp,
+    /// Numbers to pick from ([`Drawing::Numbers`]).
+    Numbers,
+    /// Heaps on the cells of a grid ([`Drawing::Grid`]).
+    Grid,
     /// No picture: the position is shown as text only.
     None,
 }
@@ -40,6 +44,8 @@ impl DrawingKind {
             Self::Board => "board",
             Self::Wythoff => "wythoff",
             Self::Chomp => "chomp",
+            Self::Numbers => "numbers",
+            Self::Grid => "grid",
             Self::None => "none",
         }
     }
@@ -67,6 +73,12 @@ pub enum Drawing {
     /// A Chomp bar: the length of each row, the row of the poisoned square
     /// first.
     Chomp(Vec<u32>),
+    /// The numbers left to pick from, in increasing order (the divisors
+    /// game: picking one deletes it and its divisors).
+    Numbers(Vec<u64>),
+    /// Heaps on the cells of a grid, row 0 (the top) first, each row from
+    /// the left (Grid Nim: counters move up or left).
+    Grid(Vec<Vec<BigUint>>),
 }
 
 impl Drawing {
@@ -80,6 +92,8 @@ impl Drawing {
             Self::Board(_) => DrawingKind::Board,
             Self::Wythoff { .. } => DrawingKind::Wythoff,
             Self::Chomp(_) => DrawingKind::Chomp,
+            Self::Numbers(_) => DrawingKind::Numbers,
+            Self::Grid(_) => DrawingKind::Grid,
         }
     }
 }

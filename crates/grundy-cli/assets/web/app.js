@@ -43,8 +43,13 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// An SVG element; a picture (`svg`) of a given size gets the matching
+// viewBox, so that the style sheet may shrink it to a narrow screen.
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG, tag);
+  if (tag === 'svg' && attributes.width && attributes.height && !attributes.viewBox) {
+    node.setAttribute('viewBox', `0 0 ${attributes.width} ${attributes.height}`);
+  }
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (text !== undefined) node.textContent = text;
   return node;
@@ -59,6 +64,7 @@ const state = {
   engineSide: 1,    // 0: the engine moves first; 1: second
   busy: false,
   hinted: null,
+  selected: null,   // a choice made on a drawing before a move: {part, coins | cell}
   generation: 0,    // counts the games started
   board: [0, 0],    // the largest Wythoff board drawn in this game
   lastEngine: null, // the engine's last answer, for the status line
@@ -84,9 +90,27 @@ function engineWhy(reply) {
 }
 function setError(text) { $('error').textContent = text || ''; }
 
+// While a request runs, the busy indicator shows and every control that would
+// send another (Start, Hint, Undo, the moves and the drawings' targets) is off.
 function setBusy(busy) {
   state.busy = busy;
   document.body.dataset.busy = String(busy);
+  $('busy').hidden = !busy;
+  renderControls();
+}
+
+// Forgets the game shown: a Start that fails leaves no old game on screen.
+function clearGame() {
+  state.history = [];
+  state.answers = [];
+  state.hinted = null;
+  state.selected = null;
+  state.lastEngine = null;
+  state.board = [0, 0];
+  for (const id of ['current', 'outcome', 'theory', 'moves-count', 'status']) $(id).textContent = '';
+  $('outcome').className = 'badge';
+  for (const id of ['board', 'parts', 'moves', 'history']) $(id).replaceChildren();
+  delete document.body.dataset.turn;
 }
 
 async function start(position) {
@@ -95,32 +119,36 @@ async function start(position) {
   state.generation += 1;
   state.mode = $('mode').value;
   state.engineSide = 1;
-  state.history = [];
-  state.answers = [];
-  state.lastEngine = null;
-  state.board = [0, 0];
-  await goTo(position, state.generation);
+  clearGame();
+  await goTo({ position }, state.generation);
 }
 
-// Shows `position` as the next one in the game (of `generation`), then lets
-// the engine answer if it is to move.
-async function goTo(position, generation) {
+// The request for the position a move leaves: its `to`, or, for a compact
+// move (`to` null, positions longer than 10,000 bytes), the current position
+// and the component the move changes, which the server plays.
+function afterMove(position, move) {
+  if (move.to !== null && move.to !== undefined) return { position: move.to };
+  return { position, move: { term: move.term, component: move.component, component_to: move.component_to } };
+}
+
+// Shows the position `request` names (`{position}`, or `{position, move}` for a
+// compact move) as the next one in the game (of `generation`), then lets the
+// engine answer if it is to move.
+async function goTo(request, generation) {
   setBusy(true);
   try {
-    const answer = await api('/api/solve', { position });
+    const answer = await api('/api/solve', request);
     if (generation !== state.generation) return;
     state.history.push(answer.position);
     state.answers.push(answer);
     state.hinted = null;
+    state.selected = null;
     render();
     await maybeEngine(generation);
   } catch (e) {
     if (generation === state.generation) setError(e.message);
   } finally {
-    if (generation === state.generation) {
-      setBusy(false);
-      renderControls();
-    }
+    if (generation === state.generation) setBusy(false);
   }
 }
 
@@ -139,14 +167,15 @@ async function maybeEngine(generation) {
   await new Promise((resolve) => setTimeout(resolve, 250));
   if (generation !== state.generation) return;
   state.lastEngine = reply;
-  await goTo(reply.move.to, generation);
+  await goTo(afterMove(answer.position, reply.move), generation);
 }
 
 async function play(move) {
-  if (state.busy) return;
+  if (state.busy || !current()) return;
   if (state.mode === 'engine' && moverIndex() === state.engineSide) return;
   state.lastEngine = null;
-  await goTo(move.to, state.generation);
+  state.selected = null;
+  await goTo(afterMove(current().position, move), state.generation);
 }
 
 function undo() {
@@ -159,27 +188,40 @@ function undo() {
   steps = Math.min(steps, state.history.length - 1);
   state.history.splice(-steps);
   state.answers.splice(-steps);
+  // Back at the start after "Engine moves first": the human moves first now
+  // (or asks the engine again), rather than wait for an engine that is idle.
+  if (state.history.length === 1) state.engineSide = 1;
   state.hinted = null;
+  state.selected = null;
   state.lastEngine = null;
   render();
   renderControls();
 }
 
+// The hint follows the position's outcome (as the badge does), not the moves
+// listed: an N-position has a winning move even when the list lacks it.
 function hint() {
   const answer = current();
-  if (!answer) return;
-  const winning = answer.moves.findIndex((m) => m.wins === true);
-  if (winning >= 0) {
-    state.hinted = winning;
-    const move = answer.moves[winning];
-    const why = answer.nimber !== null && answer.nimber !== undefined
-      ? ` The nim-sum is ${answer.nimber}; this move makes it 0.` : '';
-    setStatus(`Hint: ${move.move} (to ${move.to}).${why}`);
-  } else if (gameOver(answer)) {
+  if (!answer || state.busy) return;
+  state.hinted = null;
+  const normal = answer.convention !== 'misere';
+  if (gameOver(answer)) {
     setStatus('No move left: the game is over.');
+  } else if (answer.outcome === 'N') {
+    const winning = answer.moves.findIndex((m) => m.wins === true);
+    const why = normal && typeof answer.nimber === 'number'
+      ? ` The nim-sum is ${answer.nimber}; this move makes it 0.` : '';
+    if (winning >= 0) {
+      state.hinted = winning;
+      const move = answer.moves[winning];
+      setStatus(`Hint: ${move.move}${move.to ? ` (to ${shortenDigits(move.to)})` : ''}.${why}`);
+    } else {
+      const known = (answer.winning_moves || [])[0];
+      setStatus(`Hint: this is an N-position: a winning move exists${known ? `: ${known.move}` : ''}, but it is not among the moves listed here.`);
+    }
   } else {
-    state.hinted = null;
-    setStatus('Hint: this is a P-position (nim-sum 0): every move loses against perfect play. ' +
+    const zero = normal ? ' (nim-sum 0)' : '';
+    setStatus(`Hint: this is a P-position${zero}: every move loses against perfect play. ` +
       'Make a small move and hope your opponent errs.');
   }
   renderMoves();
@@ -192,15 +234,20 @@ function render() {
   if (!answer) return;
   $('current').textContent = answer.position;
   const badge = $('outcome');
+  // Under misère play a position has no nimber: the badge says only who wins.
+  const nimber = answer.nimber !== null && answer.nimber !== undefined
+    ? ` (nimber ${shortenDigits(String(answer.nimber))})` : '';
+  const misere = answer.convention === 'misere' ? ', misère play' : '';
   badge.textContent = answer.first_player_wins
-    ? `N-position: the player to move wins${answer.nimber !== null ? ` (nimber ${answer.nimber})` : ''}`
-    : 'P-position: the player to move loses (nimber 0)';
+    ? `N-position: the player to move wins${nimber}${misere}`
+    : `P-position: the player to move loses${nimber}${misere}`;
   badge.className = `badge ${answer.first_player_wins ? 'n' : 'p'}`;
   renderParts(answer);
   renderBoard(answer);
   renderMoves();
   renderHistory();
   renderStatus();
+  renderControls();
 }
 
 function renderStatus() {
@@ -232,9 +279,16 @@ function renderStatus() {
 }
 
 function renderControls() {
+  $('start').disabled = state.busy;
   $('undo').disabled = state.busy || state.history.length <= 1;
-  $('engine-first').disabled = state.busy || state.mode !== 'engine' || state.history.length !== 1;
+  $('engine-first').disabled = state.busy || state.mode !== 'engine' || state.history.length !== 1
+    || state.engineSide === 0 || !current() || gameOver(current());
   $('hint').disabled = state.busy || !current();
+  const waiting = current() && state.mode === 'engine' && moverIndex() === state.engineSide;
+  // The board's buttons say whether they play a move (`data-playable`).
+  for (const button of document.querySelectorAll('#moves button.move, #board button')) {
+    button.disabled = state.busy || waiting || (current() && gameOver(current())) || button.dataset.playable === 'false';
+  }
 }
 
 function renderParts(answer) {
@@ -251,20 +305,20 @@ function renderParts(answer) {
   const binary = (n) => (typeof n === 'number' ? n.toString(2).padStart(width, '0') : '');
   table.append(el('tr', {}, el('th', {}, 'part'), el('th', {}, 'nimber'), el('th', {}, 'binary')));
   for (const part of parts) {
-    table.append(el('tr', {}, el('td', {}, el('code', {}, part.term)),
-      el('td', { class: 'num' }, part.nimber === null ? '?' : part.nimber),
+    table.append(el('tr', {}, el('td', {}, el('code', { title: part.term }, shortenDigits(part.term))),
+      el('td', { class: 'num' }, part.nimber === null ? '?' : shortNumber(part.nimber)),
       el('td', { class: 'bin' }, binary(part.nimber))));
   }
   const sum = answer.nim_sum;
   table.append(el('tr', { class: 'total' }, el('td', {}, 'nim-sum (xor)'),
-    el('td', { class: 'num', id: 'nim-sum' }, sum === null ? '?' : sum),
+    el('td', { class: 'num', id: 'nim-sum' }, sum === null ? '?' : shortNumber(sum)),
     el('td', { class: 'bin' }, binary(sum))));
   let theory = '';
   if (answer.convention === 'misere') {
     theory = 'Misère play: the nimbers of the parts do not decide the game alone; grundy searches it (or applies the Anti-SG rule).';
   } else if (sum !== null && sum !== 0) {
     const restoring = answer.moves.filter((m) => m.wins).length;
-    theory = `The nim-sum is ${sum}, not 0: the player to move wins by moving one part from nimber g to g xor ${sum}, which restores a nim-sum of 0 (${restoring} such move${restoring === 1 ? '' : 's'} listed).`;
+    theory = `The nim-sum is ${shortNumber(sum)}, not 0: the player to move wins by moving one part from nimber g to g xor ${shortNumber(sum)}, which restores a nim-sum of 0 (${restoring} such move${restoring === 1 ? '' : 's'} listed).`;
   } else if (sum === 0) {
     theory = 'The nim-sum is 0: every move changes one part, so the nim-sum stops being 0 and the opponent can restore it. The player to move loses against perfect play.';
   }
@@ -279,16 +333,18 @@ function renderMoves() {
   const waiting = state.mode === 'engine' && moverIndex() === state.engineSide;
   answer.moves.forEach((move, index) => {
     const kind = move.wins === true ? 'win' : move.wins === false ? 'lose' : 'unknown';
-    const label = move.nimber !== null ? `nimber ${move.nimber}` : (move.outcome || '?');
+    const label = move.nimber !== null && move.nimber !== undefined
+      ? `nimber ${shortenDigits(String(move.nimber))}` : (move.outcome || '?');
     const button = el('button', {
       type: 'button',
       class: `move ${colour ? kind : 'plain'}${state.hinted === index ? ' hinted' : ''}`,
-      'data-to': move.to,
       'data-wins': String(move.wins),
       'data-index': String(index),
+      title: move.move,
       onclick: () => play(move),
-    }, el('span', { class: 'what' }, move.move), el('span', { class: 'after' }, `→ ${label}`));
-    if (waiting || gameOver(answer)) button.disabled = true;
+    }, el('span', { class: 'what' }, shortenDigits(move.move)), el('span', { class: 'after' }, `→ ${label}`));
+    if (move.to) button.dataset.to = move.to;
+    if (state.busy || waiting || gameOver(answer)) button.disabled = true;
     list.append(el('li', {}, button));
   });
   const wins = answer.moves.filter((m) => m.wins).length;
@@ -314,7 +370,8 @@ function renderHistory() {
 // none) and each move with the thing drawn that plays it when clicked
 // (`move.target`): the server reads positions; the page only draws.
 
-// A target as a key: `heap:0:2`, `coin:3`, `vertex:1`, `edge:0`, `square:2,5`, `cell:4`.
+// A target as a key: `heap:0:2`, `coin:3`, `vertex:1`, `edge:0`, `square:2,5`,
+// `cell:4`, `coins:1,3`, `number:6`, `transfer:1,1>0,1:2`.
 function targetKey(target) {
   switch (target.kind) {
     case 'heap': return `heap:${target.heap}:${target.level}`;
@@ -323,6 +380,9 @@ function targetKey(target) {
     case 'edge': return `edge:${target.edge}`;
     case 'square': return `square:${target.x},${target.y}`;
     case 'cell': return `cell:${target.cell}`;
+    case 'coins': return `coins:${target.coins.join(',')}`;
+    case 'number': return `number:${target.number}`;
+    case 'transfer': return `transfer:${target.from}>${target.to}:${target.counters}`;
     default: return null;
   }
 }
@@ -341,47 +401,109 @@ function clickTargets(answer, part) {
 // A size sent as a number or, past 2^53, as a decimal string: a number when small.
 const small = (value, most) => (typeof value === 'number' && value <= most ? value : null);
 
+// A number of more than 12 digits, shortened for a drawing or a button:
+// `10^40` for a power of ten, `1.23…×10^40` otherwise (the full number goes in
+// a tooltip).
+function shortNumber(value) {
+  const digits = String(value);
+  if (!/^\d{13,}$/.test(digits)) return digits;
+  const exponent = digits.length - 1;
+  if (/^10*$/.test(digits)) return `10^${exponent}`;
+  const rest = digits.slice(1, 3).replace(/0+$/, '');
+  return `${digits[0]}${rest ? `.${rest}` : ''}…×10^${exponent}`;
+}
+
+// Every number of more than 12 digits in a text, shortened.
+const shortenDigits = (text) => String(text).replace(/\d{13,}/g, shortNumber);
+
 function renderBoard(answer) {
   const board = $('board');
   board.replaceChildren();
-  for (const part of answer.parts || []) {
-    if (!part.drawing) continue;
-    const box = el('div', { class: 'piece' }, el('div', { class: 'caption' }, `${part.term}  (nimber ${part.nimber ?? '?'})`));
+  const parts = (answer.parts || []).filter((part) => part.drawing);
+  for (const group of pictures(parts)) {
+    if (group.length > 1) {
+      board.append(drawTokensOnOneGraph(answer, group));
+      continue;
+    }
+    const [part] = group;
+    const nimber = part.nimber === null || part.nimber === undefined ? '?' : shortNumber(part.nimber);
+    const box = el('div', { class: 'piece' }, el('div', { class: 'caption', title: part.term }, `${shortenDigits(part.term)}  (nimber ${nimber})`));
     const targets = clickTargets(answer, part);
     const draw = {
       heaps: drawHeaps, wythoff: drawWythoff, coins: drawCoins, graph: drawGraph, chomp: drawChomp, board: drawCells,
+      numbers: drawNumbers, grid: drawGrid,
     }[part.drawing.kind];
-    const drawing = draw ? draw(part.drawing, targets) : null;
+    const drawing = draw ? draw(part.drawing, targets, part) : null;
     if (drawing) box.append(drawing);
     board.append(box);
   }
 }
 
+// The parts drawn together: the tokens of one term on the same graph (a
+// `dag` with several tokens) make one picture; every other part its own.
+function pictures(parts) {
+  const groups = [];
+  const sameGraph = (a, b) => a.group === b.group && a.drawing.kind === 'graph' && b.drawing.kind === 'graph'
+    && a.drawing.directed && b.drawing.directed && a.drawing.vertices === b.drawing.vertices
+    && JSON.stringify(a.drawing.edges) === JSON.stringify(b.drawing.edges);
+  for (const part of parts) {
+    const last = groups[groups.length - 1];
+    if (last && sameGraph(last[0], part)) last.push(part);
+    else groups.push([part]);
+  }
+  return groups;
+}
+
+// A part's key for the selection of a picture in two steps (a token, then
+// where it goes; a grid's cell, then how many counters).
+const partKey = (part) => `${part.group}:${part.component}`;
+
+// Makes a drawn thing play `move` when clicked, or when focused and Enter or
+// Space is pressed (it takes the keyboard focus in turn).
 function clickable(node, move) {
   if (!move) return;
   node.classList.add('target');
   if ($('show-colours').checked) node.classList.add(move.wins ? 'win' : 'lose');
-  node.setAttribute('data-to', move.to);
-  node.addEventListener('click', () => play(move));
-  const title = svg('title', {}, `${move.move} → nimber ${move.nimber ?? '?'}`);
-  node.append(title);
+  if (move.to) node.setAttribute('data-to', move.to);
+  const label = `${shortenDigits(move.move)} → ${move.nimber === null || move.nimber === undefined ? (move.outcome || '?') : `nimber ${shortNumber(move.nimber)}`}`;
+  activates(node, label, () => play(move));
+}
+
+// A drawn thing that does `action` on a click, Enter or Space, with `label`
+// as its tooltip and its name for a screen reader.
+function activates(node, label, action) {
+  node.setAttribute('tabindex', '0');
+  node.setAttribute('role', 'button');
+  node.setAttribute('aria-label', label);
+  node.addEventListener('click', () => { if (!state.busy) action(); });
+  node.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    if (!state.busy) action();
+  });
+  node.append(svg('title', {}, label));
 }
 
 // Heaps of tokens; clicking a token takes it and every token above it: the
-// heap keeps the tokens below. Heaps of more than 30 are drawn as bars.
+// heap keeps the tokens below. Heaps of more than 30 are drawn as bars, their
+// sizes shortened past 12 digits (`10^40`).
 function drawHeaps({ heaps }, targets) {
   if (heaps.length === 0) return null;
-  const token = 16, gap = 10;
+  const token = 16;
+  const labels = heaps.map(shortNumber);
+  const column = Math.max(token + 10, ...labels.map((label) => label.length * 7 + 8));
   const tallest = Math.min(Math.max(1, ...heaps.map((h) => small(h, 30) ?? 30)), 30);
-  const width = heaps.length * (token + gap) + gap + 30;
+  const width = heaps.length * column + 10;
   const height = tallest * (token + 2) + 28;
   const picture = svg('svg', { width, height, class: 'heaps', role: 'img' });
   heaps.forEach((heap, h) => {
-    const x = gap + h * (token + gap) + token / 2;
+    const x = 5 + h * column + column / 2;
     const size = small(heap, 30);
+    const label = svg('text', { x, y: height - 6, 'text-anchor': 'middle', class: 'label' }, labels[h]);
+    if (labels[h] !== String(heap)) label.append(svg('title', {}, String(heap)));
     if (size === null) {
       picture.append(svg('rect', { x: x - token / 2, y: 8, width: token, height: height - 36, class: 'bar' }));
-      picture.append(svg('text', { x, y: height - 6, 'text-anchor': 'middle', class: 'label' }, heap));
+      picture.append(label);
       return;
     }
     for (let level = 0; level < size; level++) {
@@ -390,7 +512,7 @@ function drawHeaps({ heaps }, targets) {
       clickable(circle, targets.get(`heap:${h}:${level}`));
       picture.append(circle);
     }
-    picture.append(svg('text', { x, y: height - 6, 'text-anchor': 'middle', class: 'label' }, heap));
+    picture.append(label);
   });
   return picture;
 }
@@ -423,33 +545,71 @@ function drawWythoff(drawing, targets) {
   return picture;
 }
 
-// A row of coins, coin 1 leftmost; clicking a coin turns it alone, where the
-// rule allows that (moves turning several coins are in the list).
-function drawCoins({ heads }, targets) {
+// A row of coins, coin 1 leftmost. A move turns one coin or several: clicking
+// (or Enter, Space) marks a coin or unmarks it, and the button below turns the
+// marked coins over when they make a move (its colour says whether it wins).
+function drawCoins({ heads }, targets, part) {
+  const key = partKey(part);
+  const marked = state.selected && state.selected.part === key ? state.selected.coins : new Set();
+  const byCoins = new Map();
+  for (const [target, move] of targets) {
+    const coins = target.startsWith('coins:') ? target.slice(6) : target.startsWith('coin:') ? target.slice(5) : null;
+    if (coins !== null) byCoins.set(coins, move);
+  }
+  const playable = new Set([...byCoins.keys()].flatMap((coins) => coins.split(',').map(Number)));
   const size = 26;
   const picture = svg('svg', { width: heads.length * (size + 4) + 8, height: size + 26, class: 'coins', role: 'img' });
   heads.forEach((head, i) => {
     const x = 4 + i * (size + 4) + size / 2;
-    const coin = svg('circle', { cx: x, cy: size / 2 + 2, r: size / 2 - 1, class: head ? 'coin heads' : 'coin tails', 'data-coin': i + 1 });
-    clickable(coin, targets.get(`coin:${i}`));
+    const coin = svg('circle', {
+      cx: x, cy: size / 2 + 2, r: size / 2 - 1, 'data-coin': i + 1,
+      class: `coin ${head ? 'heads' : 'tails'}${marked.has(i) ? ' marked' : ''}`,
+    });
+    if (playable.has(i)) {
+      coin.classList.add('target');
+      activates(coin, `${marked.has(i) ? 'unmark' : 'mark'} coin ${i + 1}`, () => {
+        const coins = new Set(marked);
+        if (coins.has(i)) coins.delete(i); else coins.add(i);
+        state.selected = { part: key, coins };
+        renderBoard(current());
+        const again = document.querySelector(`#board [data-part="${key}"] circle.coin[data-coin="${i + 1}"]`);
+        if (again) again.focus();
+      });
+    }
     picture.append(coin);
     picture.append(svg('text', { x, y: size / 2 + 7, 'text-anchor': 'middle', class: 'coin-face' }, head ? 'H' : 'T'));
     picture.append(svg('text', { x, y: size + 20, 'text-anchor': 'middle', class: 'label' }, i + 1));
   });
-  return picture;
+  const chosen = [...marked].sort((a, b) => a - b);
+  const move = byCoins.get(chosen.join(','));
+  const colour = move && $('show-colours').checked ? (move.wins ? ' win' : ' lose') : '';
+  const turn = el('button', { type: 'button', class: `turn${colour}`, onclick: () => { if (move) play(move); } },
+    chosen.length === 0 ? 'mark the coins to turn over'
+      : move ? `turn over coin${chosen.length > 1 ? 's' : ''} ${chosen.map((c) => c + 1).join(', ')}`
+        : `coins ${chosen.map((c) => c + 1).join(', ')}: not a move`);
+  turn.dataset.playable = String(Boolean(move));
+  turn.disabled = !move || state.busy;
+  if (move && move.to) turn.dataset.to = move.to;
+  const box = el('div', { class: 'coin-row', 'data-part': key });
+  box.append(picture, turn);
+  return box;
 }
 
 // A graph with its vertices on a circle, numbered from 1 as the position
 // language numbers them (the ground, for Hackenbush, at the bottom). Cut edges
 // are left out and those no longer joined to the ground drawn faint; an edge
-// that can be cut is clicked to cut it. Tokens' vertices are filled, deleted
-// vertices grey, and a vertex a token may go to is clicked to move there.
-function drawGraph(graph, targets) {
+// that can be cut is clicked to cut it. Tokens' vertices are filled (with
+// their count when several stand there), deleted vertices grey, and a vertex
+// a token may go to is clicked to move there; `select`, when given, is what
+// a click on a token's vertex does instead (choose the token to move).
+function drawGraph(graph, targets, part, select = null) {
   const n = graph.vertices;
   if (n < 1 || n > 60) return null;
   const cut = new Set(graph.cut), hanging = new Set(graph.hanging);
-  const tokens = new Set(graph.tokens), deleted = new Set(graph.deleted);
-  const size = 260, r = 100, c = size / 2;
+  const deleted = new Set(graph.deleted);
+  const tokens = new Map();
+  for (const v of graph.tokens) tokens.set(v, (tokens.get(v) || 0) + 1);
+  const size = n > 16 ? 340 : 260, r = size / 2 - 30, c = size / 2;
   const spot = (v) => {
     const angle = Math.PI / 2 + (2 * Math.PI * v) / n;
     return [c + r * Math.cos(angle), c + r * Math.sin(angle)];
@@ -478,24 +638,69 @@ function drawGraph(graph, targets) {
       cx: x, cy: y, r: 11, 'data-vertex': v + 1,
       class: `vertex${graph.ground === v ? ' ground' : ''}${tokens.has(v) ? ' occupied' : ''}${deleted.has(v) ? ' deleted' : ''}`,
     });
-    clickable(vertex, targets.get(`vertex:${v}`));
+    const move = targets.get(`vertex:${v}`);
+    if (move) clickable(vertex, move);
+    else if (select && select.choices.has(v)) {
+      vertex.classList.add('chooser');
+      if (select.chosen === v) vertex.classList.add('chosen');
+      activates(vertex, select.chosen === v ? `the token on ${v + 1}: chosen (again to let go)` : `move the token on ${v + 1}`, () => select.choose(v));
+    }
     picture.append(vertex);
     picture.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'vertex-label' }, v + 1));
+    if ((tokens.get(v) || 0) > 1) {
+      picture.append(svg('text', { x: x + 12, y: y - 9, class: 'token-count' }, `×${tokens.get(v)}`));
+    }
   }
   return picture;
 }
 
-// A Chomp bar, the poisoned square bottom left; clicking a square eats it and
-// every square above and to the right of it.
+// The tokens of one `dag` term on one picture of its graph: a click on a
+// token's vertex chooses the token (chosen at once when only one can move),
+// then a click on a vertex it may go to moves it there.
+function drawTokensOnOneGraph(answer, parts) {
+  const targetsOf = new Map(parts.map((part) => [partKey(part), clickTargets(answer, part)]));
+  const movable = parts.filter((part) => targetsOf.get(partKey(part)).size > 0);
+  const tokenOf = (part) => part.drawing.tokens[0];
+  let chosen = state.selected && movable.find((part) => partKey(part) === state.selected.part);
+  if (!chosen && movable.length === 1) [chosen] = movable;
+  const drawing = { ...parts[0].drawing, tokens: parts.flatMap((part) => part.drawing.tokens) };
+  const select = {
+    choices: new Set(movable.map(tokenOf)),
+    chosen: chosen ? tokenOf(chosen) : null,
+    choose: (v) => {
+      const part = movable.find((p) => tokenOf(p) === v);
+      state.selected = chosen && tokenOf(chosen) === v ? null : { part: partKey(part) };
+      renderBoard(current());
+      const again = document.querySelector(`#board svg.graph circle.vertex[data-vertex="${v + 1}"]`);
+      if (again) again.focus();
+    },
+  };
+  const nimbers = parts.map((part) => (part.nimber === null || part.nimber === undefined ? '?' : part.nimber));
+  const caption = `tokens on ${parts.map((part) => tokenOf(part) + 1).join(', ')} (nimbers ${nimbers.join(', ')})`;
+  const hint = chosen ? `the token on ${tokenOf(chosen) + 1} moves: click where it goes`
+    : movable.length ? 'click a token to move it' : 'no token can move';
+  const box = el('div', { class: 'piece' }, el('div', { class: 'caption' }, caption));
+  const picture = drawGraph(drawing, chosen ? targetsOf.get(partKey(chosen)) : new Map(), parts[0], select);
+  if (picture) box.append(picture);
+  box.append(el('div', { class: 'caption' }, hint));
+  return box;
+}
+
+// A Chomp bar, the poisoned square bottom left (marked ☠, never a move);
+// clicking a square eats it and every square above and to the right of it.
 function drawChomp({ rows }, targets) {
   if (rows.length === 0 || rows.length > 30 || Math.max(...rows) > 30) return null;
-  const cell = 18;
-  const picture = svg('svg', { width: Math.max(...rows) * cell + 4, height: rows.length * cell + 4, class: 'chomp', role: 'img' });
+  const widest = Math.max(...rows);
+  const cell = Math.max(22, Math.min(40, Math.floor(340 / Math.max(widest, rows.length))));
+  const picture = svg('svg', { width: widest * cell + 4, height: rows.length * cell + 4, class: 'chomp', role: 'img' });
   rows.forEach((length, r) => {
     for (let c = 0; c < length; c++) {
-      const square = svg('rect', { x: 2 + c * cell, y: 2 + (rows.length - 1 - r) * cell, width: cell - 2, height: cell - 2, class: r === 0 && c === 0 ? 'poison' : 'square light', 'data-cell': `${c},${r}` });
+      const x = 2 + c * cell, y = 2 + (rows.length - 1 - r) * cell;
+      const poison = r === 0 && c === 0;
+      const square = svg('rect', { x, y, width: cell - 2, height: cell - 2, rx: 3, class: poison ? 'poison' : 'square light', 'data-cell': `${c},${r}` });
       clickable(square, targets.get(`square:${c},${r}`));
       picture.append(square);
+      if (poison) picture.append(svg('text', { x: x + (cell - 2) / 2, y: y + cell * 0.68, 'text-anchor': 'middle', class: 'poison-mark', 'font-size': cell * 0.55 }, '☠'));
     }
   });
   return picture;
@@ -505,7 +710,7 @@ function drawChomp({ rows }, targets) {
 // the token's cell marked; a cell the token may go to is clicked to move there.
 function drawCells({ rows, cols, cells }, targets) {
   if (rows < 1 || cols < 1 || rows > 30 || cols > 30) return null;
-  const cell = 22;
+  const cell = Math.max(18, Math.min(34, Math.floor(340 / Math.max(rows, cols))));
   const picture = svg('svg', { width: cols * cell + 4, height: rows * cell + 4, class: 'cells', role: 'img' });
   cells.forEach((content, index) => {
     const r = Math.floor(index / cols), c = index % cols;
@@ -520,21 +725,131 @@ function drawCells({ rows, cols, cells }, targets) {
   return picture;
 }
 
-// ---------------------------------------------------------------- explore
-
-function axes(picture, width, height, left, bottom, xMax, yMax, xLabel, yLabel) {
-  picture.append(svg('line', { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, class: 'axis' }));
-  picture.append(svg('line', { x1: left, y1: 8, x2: left, y2: height - bottom, class: 'axis' }));
-  picture.append(svg('text', { x: left - 6, y: 16, 'text-anchor': 'end', class: 'label' }, yMax));
-  picture.append(svg('text', { x: left - 6, y: height - bottom, 'text-anchor': 'end', class: 'label' }, 0));
-  picture.append(svg('text', { x: width - 8, y: height - bottom + 16, 'text-anchor': 'end', class: 'label' }, `${xLabel} = ${xMax}`));
-  picture.append(svg('text', { x: left, y: height - bottom + 16, 'text-anchor': 'middle', class: 'label' }, 0));
-  picture.append(svg('text', { x: 4, y: height / 2, class: 'label' }, yLabel));
+// The numbers left of the divisors game: picking one (a click, Enter or
+// Space) deletes it and every divisor of it left; focusing or hovering over
+// a number marks the divisors that go with it.
+function drawNumbers({ numbers }, targets) {
+  if (numbers.length === 0) return null;
+  const labels = numbers.map(shortNumber);
+  const width = Math.max(30, ...labels.map((label) => label.length * 8 + 12));
+  const perRow = Math.max(1, Math.min(10, Math.floor(340 / (width + 4))));
+  const picture = svg('svg', {
+    width: Math.min(numbers.length, perRow) * (width + 4) + 4, height: Math.ceil(numbers.length / perRow) * 34 + 4, class: 'numbers', role: 'img',
+  });
+  const chips = [];
+  numbers.forEach((number, i) => {
+    const x = 4 + (i % perRow) * (width + 4), y = 4 + Math.floor(i / perRow) * 34;
+    const chip = svg('g', { class: 'number', 'data-number': String(number) });
+    chip.append(svg('rect', { x, y, width, height: 30, rx: 6 }));
+    chip.append(svg('text', { x: x + width / 2, y: y + 20, 'text-anchor': 'middle' }, labels[i]));
+    clickable(chip, targets.get(`number:${number}`));
+    chips.push(chip);
+    picture.append(chip);
+  });
+  // Exact for numbers below 2^53 (the page gets larger ones as strings).
+  const divides = (d, n) => typeof d === 'number' && typeof n === 'number' && n % d === 0;
+  const mark = (number, on) => chips.forEach((chip, i) => chip.classList.toggle('divides', on && divides(numbers[i], number)));
+  chips.forEach((chip, i) => {
+    for (const [event, on] of [['mouseenter', true], ['mouseleave', false], ['focus', true], ['blur', false]]) {
+      chip.addEventListener(event, () => mark(numbers[i], on));
+    }
+  });
+  return picture;
 }
 
-// Values as bars; the periodic part shaded in alternating bands of one period.
-function barPlot(values, { period = null, preperiod = null, saltus = 0, xLabel = 'n', zeros = true } = {}) {
-  const width = 900, height = 260, left = 40, bottom = 24;
+// Grid Nim's heaps on their cells, row 1 at the top; the cells whose heaps
+// make the nimber (row + column odd, counted from 1) are shaded. A click on a
+// cell with moves chooses it; its moves (counters up or left) are then the
+// buttons below the grid.
+function drawGrid({ rows }, targets, part) {
+  if (rows.length === 0 || rows.length > 20 || rows[0].length > 20) return null;
+  const key = partKey(part);
+  const transfers = new Map();
+  for (const [target, move] of targets) {
+    const m = /^transfer:(\d+),(\d+)>(\d+),(\d+):(\d+)$/.exec(target);
+    if (!m) continue;
+    const from = `${m[1]},${m[2]}`;
+    if (!transfers.has(from)) transfers.set(from, []);
+    transfers.get(from).push({ move, up: Number(m[3]) < Number(m[1]), counters: m[5] });
+  }
+  const chosen = state.selected && state.selected.part === key ? state.selected.cell : null;
+  const labels = rows.map((row) => row.map(shortNumber));
+  const cell = Math.max(34, Math.min(56, ...labels.flat().map((label) => label.length * 8 + 12)));
+  const columns = rows[0].length;
+  const picture = svg('svg', { width: columns * cell + 4, height: rows.length * cell + 4, class: 'grid', role: 'img' });
+  rows.forEach((row, r) => row.forEach((heap, c) => {
+    const x = 2 + c * cell, y = 2 + r * cell;
+    const here = `${r},${c}`;
+    const square = svg('g', { class: `grid-cell${(r + c) % 2 ? ' odd' : ''}${chosen === here ? ' chosen' : ''}`, 'data-cell': `${r + 1},${c + 1}` });
+    square.append(svg('rect', { x, y, width: cell - 2, height: cell - 2 }));
+    square.append(svg('text', { x: x + (cell - 2) / 2, y: y + cell / 2 + 4, 'text-anchor': 'middle' }, labels[r][c]));
+    if (transfers.has(here)) {
+      square.classList.add('target');
+      activates(square, `cell (${r + 1}, ${c + 1}): move its counters`, () => {
+        state.selected = chosen === here ? null : { part: key, cell: here };
+        renderBoard(current());
+        const again = document.querySelector(`#board svg.grid g[data-cell="${r + 1},${c + 1}"]`);
+        if (again) again.focus();
+      });
+    }
+    picture.append(square);
+  }));
+  const box = el('div', { class: 'grid-box' }, picture);
+  if (chosen && transfers.has(chosen)) {
+    const [r, c] = chosen.split(',').map(Number);
+    const moves = el('div', { class: 'transfers' }, `from cell (${r + 1}, ${c + 1}): `);
+    for (const { move, up, counters } of transfers.get(chosen)) {
+      const colour = $('show-colours').checked ? (move.wins ? ' win' : ' lose') : '';
+      const button = el('button', { type: 'button', class: `transfer${colour}`, title: move.move, onclick: () => play(move) },
+        `${up ? '↑' : '←'} ${shortNumber(counters)}`);
+      if (move.to) button.dataset.to = move.to;
+      button.disabled = state.busy;
+      moves.append(button);
+    }
+    box.append(moves);
+  } else if (transfers.size) {
+    box.append(el('div', { class: 'caption' }, 'click a cell to move its counters'));
+  }
+  return box;
+}
+
+// ---------------------------------------------------------------- explore
+
+// The step between labelled ticks: the smallest of 1, 2, 5, 10, 20, 50, ...
+// at which labels `room` pixels wide, `spacing` pixels apart per unit, do not
+// overlap.
+function tickStep(spacing, room) {
+  for (let power = 1; ; power *= 10) {
+    for (const step of [1, 2, 5]) {
+      if (step * power * spacing >= room || step * power > 1e15) return step * power;
+    }
+  }
+}
+
+// The values `from..from + count - 1` along an axis, labelled at multiples of
+// a step that keeps the labels apart: `at(i)` places index i, `horizontal`
+// says which way the axis runs.
+function ticks(picture, { from, count, spacing, at, horizontal, across }) {
+  const widest = Math.max(String(from).length, String(from + count - 1).length);
+  const step = tickStep(spacing, horizontal ? widest * 7 + 8 : 14);
+  const first = Math.ceil(from / step) * step;
+  for (let value = first; value < from + count; value += step) {
+    const position = at(value - from);
+    if (horizontal) {
+      picture.append(svg('line', { x1: position, y1: across, x2: position, y2: across + 4, class: 'tick' }));
+      picture.append(svg('text', { x: position, y: across + 15, 'text-anchor': 'middle', class: 'label tick-label x' }, value));
+    } else {
+      picture.append(svg('line', { x1: across - 4, y1: position, x2: across, y2: position, class: 'tick' }));
+      picture.append(svg('text', { x: across - 6, y: position + 4, 'text-anchor': 'end', class: 'label tick-label y' }, value));
+    }
+  }
+}
+
+// Values as bars, the first standing for `from` (a table's range need not
+// start at 0); the periodic part shaded in alternating bands of one period
+// (`preperiod` counted from the first bar).
+function barPlot(values, { period = null, preperiod = null, saltus = 0, xLabel = 'n', zeros = true, from = 0 } = {}) {
+  const width = 900, height = 260, left = 40, bottom = 30;
   const numbers = values.map((v) => (typeof v === 'number' ? v : Number(v)));
   const top = Math.max(1, ...numbers.filter(Number.isFinite));
   const picture = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'bars', role: 'img' });
@@ -546,23 +861,28 @@ function barPlot(values, { period = null, preperiod = null, saltus = 0, xLabel =
       const end = Math.min(numbers.length, start + period);
       picture.append(svg('rect', {
         x: x(start), y: 8, width: (end - start) * step, height: height - bottom - 8,
-        class: `period-band ${band % 2 ? 'odd' : 'even'}`, 'data-period-start': start,
+        class: `period-band ${band % 2 ? 'odd' : 'even'}`, 'data-period-start': from + start,
       }));
     }
     picture.append(svg('text', { x: x(preperiod) + 4, y: 20, class: 'label period-label' },
-      `period ${period} from ${preperiod}${saltus ? `, saltus ${saltus}` : ''}`));
+      `period ${period} from ${from + preperiod}${saltus ? `, saltus ${saltus}` : ''}`));
   }
   numbers.forEach((v, i) => {
     if (!Number.isFinite(v)) return;
     const bar = svg('rect', {
       x: x(i) + step * 0.1, y: y(v), width: Math.max(1, step * 0.8), height: Math.max(0, height - bottom - y(v)),
-      class: v === 0 && zeros ? 'value zero' : 'value',
+      class: v === 0 && zeros ? 'value zero' : 'value', 'data-x': from + i,
     });
-    bar.append(svg('title', {}, `${xLabel} = ${i}: ${v}`));
+    bar.append(svg('title', {}, `${xLabel} = ${from + i}: ${v}`));
     picture.append(bar);
     if (v === 0 && zeros) picture.append(svg('circle', { cx: x(i) + step / 2, cy: height - bottom - 3, r: Math.min(3, step / 2), class: 'p-mark' }));
   });
-  axes(picture, width, height, left, bottom, numbers.length - 1, top, xLabel, 'G');
+  picture.append(svg('line', { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, class: 'axis' }));
+  picture.append(svg('line', { x1: left, y1: 8, x2: left, y2: height - bottom, class: 'axis' }));
+  ticks(picture, { from, count: numbers.length, spacing: step, at: (i) => x(i) + step / 2, horizontal: true, across: height - bottom });
+  ticks(picture, { from: 0, count: top + 1, spacing: (height - bottom - 10) / top, at: (v) => y(v), horizontal: false, across: left });
+  picture.append(svg('text', { x: width - 8, y: height - 2, 'text-anchor': 'end', class: 'label' }, `${xLabel} →`));
+  picture.append(svg('text', { x: 4, y: 12, class: 'label' }, 'G'));
   return picture;
 }
 
@@ -587,25 +907,49 @@ function periodsOf(patterns, names, count) {
   return found;
 }
 
+// Up to 6 values of a legend between 1 and `top`, at a round step.
+function tickValues(top) {
+  const step = tickStep(1, top / 5);
+  const values = [];
+  for (let n = step; n < top; n += step) values.push(n);
+  return values;
+}
+
+// A table as a heat map: rows are the first variable, columns the second,
+// each labelled with its real values (from the range's start, thinned so
+// that labels never overlap); a legend gives the colour of each value.
 function heatMap(rows, names, measure, patterns = [], variables = []) {
   const r = rows.length, c = rows[0] ? rows[0].length : 0;
+  const low = variables.map((v) => Number(v.from) || 0);
   const cell = Math.max(4, Math.min(22, Math.floor(640 / Math.max(r, c, 1))));
-  const picture = svg('svg', { width: c * cell + 60, height: r * cell + 40, class: 'heat', role: 'img' });
+  const legendX = 40 + c * cell + 18;
+  const picture = svg('svg', { width: legendX + 90, height: Math.max(r * cell, 120) + 44, class: 'heat', role: 'img' });
   const numbers = rows.flat().map((v) => (v === 'P' ? 0 : v === 'N' ? 1 : Number(v)));
   const top = Math.max(1, ...numbers.filter(Number.isFinite));
+  const outcome = measure === 'outcome';
+  const colour = (n) => (n === 0 ? '#000' : `hsl(${240 - (200 * n) / top}, 70%, ${outcome ? 85 : 60}%)`);
   rows.forEach((row, i) => row.forEach((v, j) => {
     const n = v === 'P' ? 0 : v === 'N' ? 1 : Number(v);
-    const p = n === 0;
-    const hue = 240 - (200 * n) / top;
     const square = svg('rect', {
       x: 40 + j * cell, y: 4 + i * cell, width: cell, height: cell,
-      fill: p ? '#000' : `hsl(${hue}, 70%, ${measure === 'outcome' ? 85 : 60}%)`, class: p ? 'cell p' : 'cell',
+      fill: colour(n), class: n === 0 ? 'cell p' : 'cell',
     });
-    square.append(svg('title', {}, `${names[0]} = ${i}${names[1] ? `, ${names[1]} = ${j}` : ''}: ${v}`));
+    square.append(svg('title', {}, `${names[0]} = ${low[0] + i}${names[1] ? `, ${names[1]} = ${low[1] + j}` : ''}: ${v}`));
     picture.append(square);
   }));
+  ticks(picture, { from: low[0], count: r, spacing: cell, at: (i) => 4 + i * cell + cell / 2, horizontal: false, across: 40 });
+  ticks(picture, { from: low[1], count: c, spacing: cell, at: (j) => 40 + j * cell + cell / 2, horizontal: true, across: 4 + r * cell });
+  // The legend: black for 0 (P-positions), then a colour per value up to the largest.
+  const legend = svg('g', { class: 'legend' });
+  const entries = outcome ? [[0, 'P'], [1, 'N']] : [...new Set([0, top, ...tickValues(top)])].sort((a, b) => a - b).map((n) => [n, n]);
+  const swatch = Math.min(18, Math.floor(Math.max(r * cell, 120) / entries.length));
+  legend.append(svg('text', { x: legendX, y: 10, class: 'label' }, outcome ? 'outcome' : 'nimber'));
+  entries.forEach(([n, label], k) => {
+    legend.append(svg('rect', { x: legendX, y: 16 + k * swatch, width: 14, height: swatch - 2, fill: colour(n), class: 'legend-swatch' }));
+    legend.append(svg('text', { x: legendX + 20, y: 16 + k * swatch + swatch / 2 + 3, class: 'label legend-label' }, n === 0 && !outcome ? '0 (P)' : label));
+  });
+  picture.append(legend);
   // Each period found, outlined once: its first window of cells, from where it starts.
-  const low = variables.map((v) => Number(v.from) || 0);
   for (const found of periodsOf(patterns, names, [r, c])) {
     const start = found.from - low[found.row ? 1 : 0];
     const line = found.index - low[found.row ? 0 : 1];
@@ -619,7 +963,7 @@ function heatMap(rows, names, measure, patterns = [], variables = []) {
     picture.append(outline);
   }
   picture.append(svg('text', { x: 2, y: 14, class: 'label' }, `${names[0]}↓`));
-  picture.append(svg('text', { x: 40, y: r * cell + 20, class: 'label' }, `${names[1]}→  (black: P-positions)`));
+  picture.append(svg('text', { x: 40, y: r * cell + 36, class: 'label' }, `${names[1]}→  (black: P-positions)`));
   return picture;
 }
 
@@ -657,7 +1001,7 @@ async function plotTable(event) {
         const m = /period (\d+)(?:[^\d]*?(?:from|for)\s*\w*\s*(?:=|>=|≥)\s*(\d+))?/.exec(pattern);
         if (m) { period = Number(m[1]); preperiod = m[2] ? Number(m[2]) - answer.variables[0].from : 0; break; }
       }
-      $('table-plot').append(barPlot(values, { period, preperiod, xLabel: names[0] }));
+      $('table-plot').append(barPlot(values, { period, preperiod, xLabel: names[0], from: Number(answer.variables[0].from) || 0 }));
     } else {
       $('table-plot').append(heatMap(answer.values, names, answer.measure, answer.patterns, answer.variables));
     }
@@ -709,13 +1053,14 @@ document.addEventListener('DOMContentLoaded', () => {
     state.engineSide = 0;
     setBusy(true);
     render();
-    renderControls();
     try {
       await maybeEngine(generation);
     } catch (e) {
+      // The engine did not move: the human keeps the first move.
+      if (generation === state.generation && state.history.length === 1) state.engineSide = 1;
       setError(e.message);
     } finally {
-      if (generation === state.generation) { setBusy(false); renderControls(); }
+      if (generation === state.generation) { setBusy(false); render(); }
     }
   });
   $('seq-form').addEventListener('submit', plotSeq);

@@ -246,6 +246,15 @@ fn router(server: Shared, body: BodyLimits) -> Router {
             "/style.css",
             get(|| async { page("text/css; charset=utf-8", STYLE_CSS) }),
         )
+        .route(
+            "/favicon.svg",
+            get(|| async {
+                page(
+                    "image/svg+xml",
+                    include_str!("../../assets/web/favicon.svg"),
+                )
+            }),
+        )
         .route("/api/games", get(games))
         .route("/api/status", get(status))
         .route("/api/solve", post(solve))

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 
+use crate::drawing::Drawing;
 use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -100,6 +101,15 @@ pub type Board = u128;
 
 impl Family for Divisors {
     type Position = Board;
+
+    fn drawing(&self, set: &Board) -> Option<Drawing> {
+        let left = self
+            .numbers
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| set >> i & 1 == 1);
+        Some(Drawing::Numbers(left.map(|(_, &x)| x).collect()))
+    }
 
     fn write_position(&self, set: &Board, out: &mut String) {
         out.push('[');
@@ -241,7 +251,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     ],
     kind: EntryKind::Game(build),
     heap_rule: None,
-    drawing: DrawingKind::None,
+    drawing: DrawingKind::Numbers,
     every_start: None,
 };
 

@@ -39,6 +39,7 @@ use std::sync::Arc;
 use num_bigint::{BigUint, Sign};
 use num_traits::{One, Zero};
 
+use crate::drawing::Drawing;
 use crate::family::{Family, MovesTo, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, ValueKind};
@@ -172,6 +173,10 @@ pub type Cells = Vec<Vec<BigUint>>;
 
 impl Family for Grid {
     type Position = Cells;
+
+    fn drawing(&self, grid: &Cells) -> Option<Drawing> {
+        Some(Drawing::Grid(grid.clone()))
+    }
 
     fn write_position(&self, grid: &Cells, out: &mut String) {
         for (i, row) in grid.iter().enumerate() {
@@ -332,7 +337,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     ],
     kind: EntryKind::Game(build),
     heap_rule: None,
-    drawing: DrawingKind::None,
+    drawing: DrawingKind::Grid,
     every_start: None,
 };
 

@@ -655,7 +655,7 @@ mod tests {
             .clone();
         assert_eq!(split["target"], Value::Null);
         // Games without a drawing have none.
-        let words = analysed("divisors(6)", &budget());
+        let words = analysed("prefix_game([\"ab\"])", &budget());
         assert_eq!(words["parts"][0]["drawing"], Value::Null);
     }
 

@@ -84,6 +84,16 @@ pub enum DrawingView {
         /// The rows' lengths.
         rows: Vec<u32>,
     },
+    /// The numbers left to pick from, in increasing order.
+    Numbers {
+        /// The numbers.
+        numbers: Vec<Integer>,
+    },
+    /// Heaps on a grid's cells, the top row first.
+    Grid {
+        /// Each row's heaps, from the left.
+        rows: Vec<Vec<Integer>>,
+    },
 }
 
 impl From<&Drawing> for DrawingView {
@@ -102,6 +112,18 @@ impl From<&Drawing> for DrawingView {
                 y: y.into(),
             },
             Drawing::Chomp(rows) => Self::Chomp { rows: rows.clone() },
+            Drawing::Numbers(numbers) => Self::Numbers {
+                numbers: numbers
+                    .iter()
+                    .map(|&x| Integer::from(&BigUint::from(x)))
+                    .collect(),
+            },
+            Drawing::Grid(rows) => Self::Grid {
+                rows: rows
+                    .iter()
+                    .map(|row| row.iter().map(Integer::from).collect())
+                    .collect(),
+            },
         }
     }
 }
@@ -178,6 +200,26 @@ pub enum Target {
         /// The cell, `row * cols + column`.
         cell: usize,
     },
+    /// Several coins turned together (a single one is a [`Target::Coin`]).
+    Coins {
+        /// The coins turned, from the left.
+        coins: Vec<usize>,
+    },
+    /// The number picked (with its divisors).
+    Number {
+        /// The number.
+        number: Integer,
+    },
+    /// Counters moved from one cell of a grid to a neighbour, each cell
+    /// `[row, column]`.
+    Transfer {
+        /// The cell the counters leave.
+        from: [usize; 2],
+        /// The cell they go to.
+        to: [usize; 2],
+        /// How many move.
+        counters: Integer,
+    },
 }
 
 /// What a click on the picture `before` of a component must do to play the
@@ -198,13 +240,13 @@ pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
                 level: (&left[changed]).into(),
             })
         }
-        (Drawing::Coins(heads), []) => {
-            let tails = vec![false; heads.len()];
-            only_change(heads, &tails).map(|coin| Target::Coin { coin })
-        }
+        (Drawing::Coins(heads), []) => coins_turned(heads, &vec![false; heads.len()]),
         (Drawing::Coins(heads), [Drawing::Coins(left)]) if left.len() == heads.len() => {
-            only_change(heads, left).map(|coin| Target::Coin { coin })
+            coins_turned(heads, left)
         }
+        (Drawing::Numbers(numbers), []) => number_picked(numbers, &[]),
+        (Drawing::Numbers(numbers), [Drawing::Numbers(left)]) => number_picked(numbers, left),
+        (Drawing::Grid(rows), [Drawing::Grid(left)]) => transfer(rows, left),
         (Drawing::Wythoff { .. }, []) => Some(Target::Square {
             x: Integer::Small(0),
             y: Integer::Small(0),
@@ -241,6 +283,55 @@ pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
     }
 }
 
+/// The coins a move turns, from the row `heads` to the row `left`: one coin
+/// or several.
+fn coins_turned(heads: &[bool], left: &[bool]) -> Option<Target> {
+    let turned: Vec<usize> = (0..heads.len()).filter(|&i| heads[i] != left[i]).collect();
+    match turned.as_slice() {
+        [] => None,
+        &[coin] => Some(Target::Coin { coin }),
+        _ => Some(Target::Coins { coins: turned }),
+    }
+}
+
+/// The number a move of the divisors game picks, from the numbers `before`
+/// to those `left` (both increasing): the largest one deleted, since the
+/// others deleted divide it.
+fn number_picked(before: &[u64], left: &[u64]) -> Option<Target> {
+    let picked = before
+        .iter()
+        .rev()
+        .find(|number| left.binary_search(number).is_err())?;
+    Some(Target::Number {
+        number: Integer::from(&BigUint::from(*picked)),
+    })
+}
+
+/// The counters a move carries from one cell of a grid to another: the one
+/// cell that lost counters and the one that gained as many.
+fn transfer(rows: &[Vec<BigUint>], left: &[Vec<BigUint>]) -> Option<Target> {
+    if rows.len() != left.len() || rows.iter().zip(left).any(|(a, b)| a.len() != b.len()) {
+        return None;
+    }
+    let (mut from, mut to) = (None, None);
+    for (row, (before, after)) in rows.iter().zip(left).enumerate() {
+        for (column, (a, b)) in before.iter().zip(after).enumerate() {
+            if a > b && from.replace(([row, column], a - b)).is_some() {
+                return None;
+            }
+            if a < b && to.replace(([row, column], b - a)).is_some() {
+                return None;
+            }
+        }
+    }
+    let ((from, lost), (to, gained)) = (from?, to?);
+    (lost == gained).then(|| Target::Transfer {
+        from,
+        to,
+        counters: (&lost).into(),
+    })
+}
+
 /// The one index at which `a` and `b` (of the same length) differ, if there
 /// is exactly one.
 fn only_change<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
@@ -261,6 +352,56 @@ mod tests {
             Integer::Large("9007199254740992".into())
         );
         assert_eq!(Integer::from(&BigUint::from(7u32)), Integer::Small(7));
+    }
+
+    #[test]
+    fn several_coins_turned_are_one_target() {
+        let row = [true, false, true, true];
+        assert_eq!(
+            coins_turned(&row, &[true, true, true, false]),
+            Some(Target::Coins { coins: vec![1, 3] })
+        );
+        assert_eq!(
+            coins_turned(&row, &[true, false, true, false]),
+            Some(Target::Coin { coin: 3 })
+        );
+    }
+
+    #[test]
+    fn a_grid_move_is_the_cells_counters_leave_and_reach() {
+        let grid = |rows: [[u32; 2]; 2]| -> Vec<Vec<BigUint>> {
+            rows.iter()
+                .map(|row| row.iter().map(|&h| BigUint::from(h)).collect())
+                .collect()
+        };
+        assert_eq!(
+            transfer(&grid([[0, 1], [5, 3]]), &grid([[0, 1], [7, 1]])),
+            Some(Target::Transfer {
+                from: [1, 1],
+                to: [1, 0],
+                counters: Integer::Small(2)
+            })
+        );
+        assert_eq!(
+            transfer(&grid([[0, 1], [5, 3]]), &grid([[0, 1], [5, 3]])),
+            None
+        );
+    }
+
+    #[test]
+    fn the_number_picked_is_the_largest_deleted() {
+        assert_eq!(
+            number_picked(&[2, 3, 4, 6], &[4]),
+            Some(Target::Number {
+                number: Integer::Small(6)
+            })
+        );
+        assert_eq!(
+            number_picked(&[2, 3], &[]),
+            Some(Target::Number {
+                number: Integer::Small(3)
+            })
+        );
     }
 
     #[test]
