@@ -264,7 +264,7 @@ async function gameByClicks(page, position, choose) {
   let turns = 0;
   for (; turns < 60; turns++) {
     if (await settled(page)) break;
-    const answer = await page.evaluate(async (p) => (await fetch('/api/solve', { method: 'POST', body: JSON.stringify({ position: p }) })).json(),
+    const answer = await page.evaluate(async (p) => (await fetch('/api/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position: p }) })).json(),
       await page.textContent('#current'));
     const playable = answer.moves.filter((m) => m.target);
     const before = await page.textContent('#current');
@@ -447,7 +447,7 @@ test('Explore: a range not starting at 0 is labelled with its values; the heat m
   await page.click('#table-go');
   await page.waitForSelector('#table-plot svg rect.cell');
   assert.equal(await page.textContent('#table-plot svg rect.cell >> nth=0'), 'x = 5, y = 100: ' + (await page.evaluate(async () =>
-    (await (await fetch('/api/solve', { method: 'POST', body: JSON.stringify({ position: 'wythoff(5, 100)' }) })).json()).nimber)));
+    (await (await fetch('/api/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position: 'wythoff(5, 100)' }) })).json()).nimber)));
   for (const axis of ['x', 'y']) {
     const boxes = await page.locator(`#table-plot svg text.tick-label.${axis}`).evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON()));
     assert.ok(boxes.length >= 3, `${axis}: ${boxes.length} labels`);
