@@ -331,10 +331,25 @@ async fn games() -> Response {
     axum::Json(GamesView { games }).into_response()
 }
 
+/// The body of `/api/solve` and `/api/engine`: a position, and optionally a
+/// move in the compact form to play on it first (the answer is then that of
+/// the position after the move).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PositionRequest {
     position: String,
+    #[serde(default, rename = "move")]
+    played: Option<play::CompactMove>,
+}
+
+impl PositionRequest {
+    /// The position to answer: the one sent, or the one after its move.
+    fn source(&self, budget: &Budget) -> Result<String, Failure> {
+        match &self.played {
+            None => Ok(self.position.clone()),
+            Some(played) => play::play_compact(&self.position, played, budget),
+        }
+    }
 }
 
 /// `POST /api/solve`.
@@ -342,7 +357,7 @@ async fn solve(State(server): State<Shared>, body: Result<Bytes, BytesRejection>
     match read_body::<PositionRequest>(body) {
         Ok(request) => {
             compute(&server, move |budget| {
-                play::analyse(&request.position, budget)
+                play::analyse(&request.source(budget)?, budget)
             })
             .await
         }
@@ -355,7 +370,7 @@ async fn engine(State(server): State<Shared>, body: Result<Bytes, BytesRejection
     match read_body::<PositionRequest>(body) {
         Ok(request) => {
             compute(&server, move |budget| {
-                play::engine_move(&request.position, budget)
+                play::engine_move(&request.source(budget)?, budget)
             })
             .await
         }

@@ -64,8 +64,8 @@ pub type HeapMovesTo = (BigUint, Vec<Vec<BigUint>>);
 /// The rules of a heap game, for one heap.
 pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Appends the moves from a heap of `size`, each as the heaps it leaves. A
-    /// rule with very many moves may stop once it has appended more than `limit`
-    /// (the caller then reports the limit).
+    /// rule must stop once it has appended more than `limit` (the caller then
+    /// reports the limit): a heap may be far larger than its moves are many.
     fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>);
 
     /// The nimber of a heap of any size by theory, with the method's name.
@@ -195,10 +195,11 @@ impl<R: HeapRules> Family for R {
         if let Some(refusal) = self.heap_nimber_refusal(&heap.value) {
             return Err(SearchError::TheoryLimit { refusal });
         }
+        // The rule's moves are enumerated, not the heap's sizes: a heap of a
+        // million tokens under `bash[2]` has two moves.
         let size = heap
             .value
             .to_u64()
-            .filter(|&size| size <= limit as u64)
             .ok_or(SearchError::StateLimit { limit })?;
         let mut moves = Vec::new();
         self.heap_moves(size, limit, &mut moves);

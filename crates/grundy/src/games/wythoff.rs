@@ -74,7 +74,9 @@ use num_traits::{One, Zero};
 use std::sync::Arc;
 
 use crate::drawing::Drawing;
-use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
+use crate::family::{
+    Family, FirstMoves, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part,
+};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -900,6 +902,39 @@ impl Family for Wythoff {
             }
         }
         Ok(moves)
+    }
+
+    /// All the moves of a small position; of a large one, the takes of 1, 2,
+    /// 3, ... from the first pile, the second, and both alike, in turn.
+    fn first_moves(
+        &self,
+        piles: &Piles,
+        max: usize,
+    ) -> Result<FirstMoves<Piles>, SearchError> {
+        if let Ok(moves) = self.moves(piles, max) {
+            return Ok(FirstMoves {
+                moves,
+                complete: true,
+            });
+        }
+        let (first, second) = piles;
+        let most = first.max(second).clone();
+        let takes = std::iter::successors(Some(BigUint::one()), |take| Some(take + 1u32))
+            .take_while(move |take| *take <= most);
+        let moves = takes.flat_map(|take| {
+            let from_first = (take <= *first).then(|| (first - &take, second.clone()));
+            let from_second = (take <= *second).then(|| (first.clone(), second - &take));
+            let from_both =
+                (take <= *first && take <= *second).then(|| (first - &take, second - &take));
+            [from_first, from_second, from_both]
+                .into_iter()
+                .flatten()
+                .map(|after| vec![after])
+        });
+        Ok(FirstMoves {
+            complete: false,
+            ..FirstMoves::take(moves, max)
+        })
     }
 
     fn describe_move(&self, (first, second): &Piles, to: &[Piles]) -> String {
