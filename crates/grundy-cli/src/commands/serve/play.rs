@@ -1034,9 +1034,14 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure
         });
         match longest {
             Some(chosen) => (Some(chosen), "prolonging"),
-            None if moves.complete || is_terminal(&solved.position)? => {
-                (None, "no move: the player to move has lost")
-            }
+            None if moves.complete || is_terminal(&solved.position)? => (
+                None,
+                if answer.outcome.first_player_wins() {
+                    "no move: the game is over, and under misère play the player to move has won"
+                } else {
+                    "no move: the player to move has lost"
+                },
+            ),
             None => {
                 return Err(Failure::Limit(format!(
                     "error: the position has moves, but none could be listed within the server's limits ({})",
@@ -1216,6 +1221,183 @@ mod tests {
         // Games without a drawing have none.
         let words = analysed("divisors(6)", &budget());
         assert_eq!(words["parts"][0]["drawing"], Value::Null);
+    }
+
+    /// The budget of one request under `grundy serve`'s default limits.
+    fn server_budget() -> Budget {
+        #[derive(clap::Parser)]
+        struct Serve {
+            #[command(flatten)]
+            args: super::super::Args,
+        }
+        let serve = <Serve as clap::Parser>::parse_from(["serve"]);
+        let args = serve.args;
+        Budget {
+            max_states: args.limits.max_states,
+            max_digits: args.limits.max_digits,
+            build: args.limits.build(),
+            max_options: args.max_options,
+            deadline: Instant::now() + args.request_time,
+            time: args.request_time,
+        }
+    }
+
+    /// The position after `chosen`, a move as the page reads it: its `to`, or
+    /// its compact form played on `source`.
+    fn after(source: &str, chosen: &Value) -> String {
+        if let Some(to) = chosen["to"].as_str() {
+            return to.to_owned();
+        }
+        let played = CompactMove {
+            term: chosen["term"].as_u64().unwrap() as usize,
+            component: chosen["component"].as_u64().unwrap() as usize,
+            component_to: chosen["component_to"].as_str().unwrap().to_owned(),
+        };
+        play_compact(source, &played, &server_budget()).unwrap()
+    }
+
+    /// Plays `example` for three plies as the page does, under the server's
+    /// default limits: a refusal must be a limit's (422), never "no move".
+    fn play_three_plies(example: &str) {
+        let mut source = example.to_owned();
+        for ply in 0..3 {
+            let at = format!("{example}, ply {ply}: {source:.200}");
+            let analysis = match analyse(&source, &server_budget()) {
+                Ok(analysis) => serde_json::to_value(analysis).unwrap(),
+                Err(Failure::Limit(message)) => {
+                    assert!(!message.contains("no move"), "{at}: {message}");
+                    return;
+                }
+                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            };
+            let moves = analysis["moves"].as_array().unwrap();
+            let engine = match engine_move(&source, &server_budget()) {
+                Ok(engine) => serde_json::to_value(engine).unwrap(),
+                Err(Failure::Limit(message)) => {
+                    assert!(!message.contains("no move"), "{at}: {message}");
+                    return;
+                }
+                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            };
+            if engine["move"].is_null() {
+                // Only a terminal position: lost (won under misère play), with
+                // no move listed.
+                let lost = if analysis["convention"] == "misere" { "N" } else { "P" };
+                assert_eq!(analysis["outcome"], lost, "{at}");
+                assert!(moves.is_empty(), "{at}: {moves:?}");
+                assert_eq!(analysis["moves_complete"], true, "{at}");
+                return;
+            }
+            assert!(!moves.is_empty(), "{at}: the engine moves, none is listed");
+            let winning: Vec<&Value> = moves.iter().filter(|m| m["wins"] == true).collect();
+            if analysis["outcome"] == "N" {
+                assert!(!winning.is_empty(), "{at}: N, but no listed move wins");
+                assert_eq!(engine["reason"], "winning", "{at}");
+            }
+            if let Some(first) = winning.first() {
+                let to = after(&source, first);
+                let reply = analyse(&to, &server_budget()).unwrap();
+                let reply = serde_json::to_value(reply).unwrap();
+                assert_eq!(reply["outcome"], "P", "{at}: a winning move to {to:.200}");
+            }
+            source = after(&source, &engine["move"]);
+        }
+    }
+
+    #[test]
+    fn every_picker_example_is_played_for_three_plies() {
+        let examples = grundy::catalogue::entries()
+            .iter()
+            .flat_map(|entry| entry.examples.iter())
+            .filter(|example| !example.contains('@'));
+        for example in examples {
+            let started = Instant::now();
+            play_three_plies(example);
+            // Each request is bounded by the server's time limit (10 s).
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{example}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+
+    #[test]
+    fn heaps_larger_than_the_move_limit_list_their_moves() {
+        // The rule's moves, not the heap's sizes: two, two, and 299 splits.
+        for (source, count) in [
+            ("bash[2](301)", 2),
+            ("sub[2, 5](301)", 2),
+            ("grundy_game(600)", 299),
+            ("sub[1..99 step 2](1000)", 50),
+        ] {
+            let answer = analysed(source, &server_budget());
+            assert_eq!(answer["moves"].as_array().unwrap().len(), count, "{source}");
+            assert_eq!(answer["moves_complete"], true, "{source}");
+        }
+        // A heap of 10^40 lists a sample, its winning move first.
+        let answer = analysed("nim(10000000000000000000000000000000000000000, 1)", &server_budget());
+        let moves = answer["moves"].as_array().unwrap();
+        assert_eq!(moves[0]["wins"], true);
+        assert_eq!(moves[0]["to"], "nim(1, 1)");
+        assert_eq!(moves.len(), 300);
+        assert_eq!(answer["moves_complete"], false);
+        assert!(answer["play_note"].as_str().unwrap().contains("winning moves come first"));
+    }
+
+    #[test]
+    fn compound_positions_list_their_moves_whole() {
+        for source in [
+            "every(nim(1, 2) + bash[2](5))",
+            "rounds[2](bash[2](4))",
+            "rounds[4](nim(2, 3), nim(1, 3))",
+        ] {
+            let answer = analysed(source, &budget());
+            let moves = answer["moves"].as_array().unwrap();
+            assert!(!moves.is_empty(), "{source}");
+            for m in moves {
+                let to = m["to"].as_str().unwrap();
+                let after = analysed(to, &budget());
+                assert_eq!(m["outcome"], after["outcome"], "{source} -> {to}");
+            }
+            let engine = engine_answer(source, &budget());
+            assert!(!engine["move"].is_null(), "{source}");
+        }
+        // every(...) moves each component that can move: 1 * 2 * 2 moves.
+        let every = analysed("every(nim(1, 2) + bash[2](5))", &budget());
+        assert_eq!(every["moves"].as_array().unwrap().len(), 4);
+        assert_eq!(every["moves_complete"], true);
+    }
+
+    #[test]
+    fn large_positions_send_moves_compact_and_play_them() {
+        let heaps = vec!["1"; 4001].join(", ");
+        let source = format!("nim({heaps}) + bash[2](5)");
+        let answer = analysed(&source, &budget());
+        let moves = answer["moves"].as_array().unwrap();
+        assert!(moves.iter().all(|m| m["to"].is_null()), "compact above 10,000 bytes");
+        // The winning move first: the bash heap of 5 (nimber 2) to 4 (nimber 1),
+        // as the 4001 heaps of 1 have nim-sum 1.
+        let first = &moves[0];
+        assert_eq!(first["wins"], true);
+        assert_eq!(first["component_to"], "bash[2](4)");
+        let to = after(&source, first);
+        assert_eq!(to, format!("nim({heaps}) + bash[2](4)"));
+        // Played, it is answered as the position sent whole.
+        let whole = analysed(&to, &budget());
+        assert_eq!(whole["outcome"], "P");
+        // A move into another game, or out of range, is refused.
+        for (term, component, into) in [(1, 0, "nim(3)"), (0, 0, "bash[3](1)"), (2, 0, "nim(0)"), (0, 4001, "nim(0)")] {
+            let played = CompactMove {
+                term,
+                component,
+                component_to: into.to_owned(),
+            };
+            assert!(matches!(
+                play_compact(&source, &played, &budget()),
+                Err(Failure::Input(_))
+            ));
+        }
     }
 
     #[test]
