@@ -460,8 +460,30 @@ fn move_count(part: &Part, max: usize) -> usize {
     part.moves(max).map_or(max, |moves| moves.len().min(max))
 }
 
-/// The winning moves of a sum, then each component's moves (a sample of a
-/// component with too many), each once.
+/// Every move of a sum in the order of its components, as `(group, part,
+/// leaves)`, when there are at most `budget.max_options`; `None` otherwise.
+fn all_moves(
+    position: &Position,
+    budget: &Budget,
+) -> Result<Option<Vec<(usize, usize, Vec<Part>)>>, Failure> {
+    let mut all = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            let room = budget.max_options - all.len();
+            let first = part.first_moves(room).map_err(|e| Failure::search(&e))?;
+            if !first.complete {
+                return Ok(None);
+            }
+            all.extend(first.moves.into_iter().map(|leaves| (g, i, leaves)));
+        }
+    }
+    Ok(Some(all))
+}
+
+/// The moves of a sum: all of them in the order of its components when they
+/// fit the limit; otherwise the winning moves first, then each component's
+/// moves (a sample of a component with too many) up to the limit, each once.
 fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Result<(), Failure> {
     let position = &solved.position;
     let budget = list.budget;
@@ -511,14 +533,48 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
         .winning_moves
         .iter()
         .filter(|m| m.whole.is_none())
-        .take(list.room())
         .collect();
-    for m in &winning {
+    let is_winning = |g: usize, i: usize, leaves: &[Part]| {
+        winning.iter().any(|m| {
+            m.group == g
+                && m.part == i
+                && m.leaves.len() == leaves.len()
+                && m.leaves.iter().zip(leaves).all(|(a, b)| a.same_as(b.as_ref()))
+        })
+    };
+    let lost_after = || Ok((false, normal.then(BigUint::default)));
+    // Every move, in the order of the components, when they fit the limit.
+    if let Some(all) = all_moves(position, budget)? {
+        for (g, i, leaves) in all {
+            budget.check_time()?;
+            let part = &position.groups[g].parts[i];
+            list.push(Listed {
+                description: part.describe_move(&leaves),
+                after: if is_winning(g, i, &leaves) {
+                    lost_after()
+                } else {
+                    value(g, i, &leaves)
+                },
+                replies: replies(g, i, &leaves),
+                target: part.drawing().and_then(|before| target(&before, &leaves)),
+                change: Change::Component {
+                    group: g,
+                    part: i,
+                    leaves,
+                },
+            });
+        }
+        return Ok(());
+    }
+    // Too many: the winning moves first, then a sample of the others.
+    list.complete = false;
+    let first_winning: Vec<&WinningMove> = winning.iter().copied().take(list.room()).collect();
+    for m in first_winning {
         budget.check_time()?;
         let part = &position.groups[m.group].parts[m.part];
         list.push(Listed {
             description: m.description.clone(),
-            after: Ok((false, normal.then(BigUint::default))),
+            after: lost_after(),
             replies: replies(m.group, m.part, &m.leaves),
             target: part.drawing().and_then(|before| target(&before, &m.leaves)),
             change: Change::Component {
@@ -528,37 +584,24 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             },
         });
     }
-    if solved.answer.truncated || !solved.answer.moves_counted {
-        list.complete = false;
-    }
-    let is_winning = |g: usize, i: usize, leaves: &[Part]| {
-        winning.iter().any(|m| {
-            m.group == g
-                && m.part == i
-                && m.leaves.len() == leaves.len()
-                && m.leaves.iter().zip(leaves).all(|(a, b)| a.same_as(b.as_ref()))
-        })
-    };
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
             budget.check_time()?;
-            // With no room left, the component is still asked whether it has
-            // a move, for `moves_complete`.
             let room = list.room();
+            if room == 0 {
+                return Ok(());
+            }
+            // Room for the winning moves of the component too, skipped below.
             let first = part
                 .first_moves(room + winning.len())
                 .map_err(|e| Failure::search(&e))?;
-            if !first.complete {
-                list.complete = false;
-            }
             let drawing = part.drawing();
             for leaves in first.moves {
                 if is_winning(g, i, &leaves) {
                     continue;
                 }
                 if list.room() == 0 {
-                    list.complete = false;
-                    break;
+                    return Ok(());
                 }
                 budget.check_time()?;
                 list.push(Listed {
