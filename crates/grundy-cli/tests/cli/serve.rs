@@ -548,7 +548,10 @@ fn compact_moves_are_answered_as_the_position_sent_whole() {
     let (status, answer) = server.post("/api/solve", &json!({ "position": position }));
     assert_eq!(status, 200, "{answer}");
     let moves = moves_of(&answer);
-    assert!(moves.iter().all(|m| m["to"].is_null()), "compact above 10,000 bytes");
+    assert!(
+        moves.iter().all(|m| m["to"].is_null()),
+        "compact above 10,000 bytes"
+    );
     let first = &moves[0];
     assert_eq!(first["wins"], true);
     let played = json!({
@@ -558,8 +561,7 @@ fn compact_moves_are_answered_as_the_position_sent_whole() {
     });
     let whole = format!("nim({heaps}) + bash[2](4)");
     for path in ["/api/solve", "/api/engine"] {
-        let (status, by_move) =
-            server.post(path, &json!({ "position": position, "move": played }));
+        let (status, by_move) = server.post(path, &json!({ "position": position, "move": played }));
         assert_eq!(status, 200, "{by_move}");
         let (_, sent_whole) = server.post(path, &json!({ "position": whole }));
         assert_eq!(by_move, sent_whole, "{path}");
@@ -608,7 +610,14 @@ fn twenty_one_thousand_heaps_are_answered_in_bounded_memory() {
         let engine: Value = serde_json::from_str(&text).unwrap();
         assert!(engine["move"]["to"].is_null());
         assert_eq!(engine["move"]["component_to"], "nim(0)");
-        assert_eq!(engine["reason"], if count % 2 == 1 { "winning" } else { "prolonging" });
+        assert_eq!(
+            engine["reason"],
+            if count % 2 == 1 {
+                "winning"
+            } else {
+                "prolonging"
+            }
+        );
         // The position, its winning moves and 300 moves, compact, and a part
         // per heap: not a copy of the position per move.
         let mut response = Server::agent()
@@ -616,7 +625,12 @@ fn twenty_one_thousand_heaps_are_answered_in_bounded_memory() {
             .send(body.as_str())
             .unwrap();
         assert_eq!(response.status().as_u16(), 200);
-        let text = response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .unwrap();
         assert!(text.len() < 4 << 20, "{} bytes", text.len());
     }
     // Quadratic in the heaps, this took gigabytes.

@@ -275,6 +275,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_heap_larger_than_the_limit_lists_its_rules_moves() {
+        let bash = bash::Bash::new(2u32.into());
+        let heap = HeapSize::from(1_000_000u64);
+        // Two moves, however large the heap.
+        let moves = Family::moves(&bash, &heap, 10).unwrap();
+        assert_eq!(moves, [vec![999_999u64.into()], vec![999_998u64.into()]]);
+        // Nim's heap has as many moves as tokens: refused past the limit,
+        // without enumerating them.
+        assert!(matches!(
+            Family::moves(&nim::Nim, &heap, 10),
+            Err(SearchError::StateLimit { limit: 10 })
+        ));
+        let first = Family::first_moves(&nim::Nim, &heap, 5).unwrap();
+        assert!(!first.complete);
+        assert_eq!(first.moves.len(), 5);
+        // Past u64: a sample of moves to nimbers 0, 1, 2, ... by theory.
+        let huge = HeapSize::new(BigUint::from(10u32).pow(40));
+        let first = Family::first_moves(&nim::Nim, &huge, 3).unwrap();
+        let left: Vec<BigUint> = first.moves.iter().map(|m| m[0].value.clone()).collect();
+        assert_eq!(left, [0u32.into(), 1u32.into(), 2u32.into()]);
+        let first = Family::first_moves(&bash, &huge, 300).unwrap();
+        // 10^40 = 1 (mod 3): to nimbers 0 (take 1) and 2 (take 2).
+        assert_eq!(first.moves.len(), 2);
+        let first = Family::first_moves(&bash, &heap, 300).unwrap();
+        assert!(first.complete);
+        assert_eq!(first.moves.len(), 2);
+    }
+
+    #[test]
     fn heap_moves_are_described_in_words() {
         let n = |v: u32| BigUint::from(v);
         let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();

@@ -62,7 +62,9 @@ mod tests {
     }
 
     fn remoteness(source: &str) -> u32 {
-        remotenesses(&[position(source)], Budget::states(1 << 20)).unwrap().unwrap()[0]
+        remotenesses(&[position(source)], Budget::states(1 << 20))
+            .unwrap()
+            .unwrap()[0]
     }
 
     #[test]

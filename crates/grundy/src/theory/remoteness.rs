@@ -132,7 +132,10 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
         // The position itself is counted twice (on the path and in its
         // frame), as it is held.
         let bytes = 2 * self.bytes_of(&position)
-            + options.iter().map(|option| self.bytes_of(option)).sum::<usize>();
+            + options
+                .iter()
+                .map(|option| self.bytes_of(option))
+                .sum::<usize>();
         self.path_bytes += bytes;
         self.check_memory()?;
         Ok(Frame {

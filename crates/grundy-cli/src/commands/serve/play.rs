@@ -190,7 +190,11 @@ pub struct CompactMove {
 /// [`Failure::Input`] (400) when the term or component does not exist, the
 /// position is not a sum, or `component_to` is not a term of the same game
 /// with the same parameters.
-pub fn play_compact(source: &str, played: &CompactMove, budget: &Budget) -> Result<String, Failure> {
+pub fn play_compact(
+    source: &str,
+    played: &CompactMove,
+    budget: &Budget,
+) -> Result<String, Failure> {
     let mut position = build_source(source, budget)?;
     let bad = |message: String| Failure::Input(format!("error: bad `move`: {message}"));
     if position.compound != Compound::Sum {
@@ -247,7 +251,11 @@ enum Change {
     },
     /// The whole position after it (moves of `every(...)`, which move every
     /// component, and of `rounds[k](...)`, printed around the round).
-    Whole { to: String, term: usize, component: usize },
+    Whole {
+        to: String,
+        term: usize,
+        component: usize,
+    },
 }
 
 /// One listed move and the value of the position it leads to.
@@ -491,27 +499,37 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
     let nim_sum = nimbers
         .iter()
         .flatten()
-        .try_fold(BigUint::default(), |sum, nimber| Some(sum ^ nimber.as_ref()?));
+        .try_fold(BigUint::default(), |sum, nimber| {
+            Some(sum ^ nimber.as_ref()?)
+        });
     // The moves of each component, counted once: the moves after a move are
     // these but for the component moved, replaced by what it leaves.
     let max = budget.max_options;
     let counts: Vec<Vec<usize>> = position
         .groups
         .iter()
-        .map(|group| group.parts.iter().map(|part| move_count(part, max)).collect())
+        .map(|group| {
+            group
+                .parts
+                .iter()
+                .map(|part| move_count(part, max))
+                .collect()
+        })
         .collect();
     let total: usize = counts.iter().flatten().sum();
     let replies = |g: usize, i: usize, leaves: &[Part]| {
-        total - counts[g][i] + leaves.iter().map(|leaf| move_count(leaf, max)).sum::<usize>()
+        total - counts[g][i]
+            + leaves
+                .iter()
+                .map(|leaf| move_count(leaf, max))
+                .sum::<usize>()
     };
     // The components moves leave, searched in one shared graph.
     let mut tabulator = Tabulator::new(budget.options_until(budget.valuing_deadline(), false));
     let mut value = |g: usize, i: usize, leaves: &[Part]| {
         // Under normal play the nimber after a move follows from the
         // components': the position is not copied and searched again.
-        if normal
-            && let (Some(sum), Some(old)) = (&nim_sum, &nimbers[g][i])
-        {
+        if normal && let (Some(sum), Some(old)) = (&nim_sum, &nimbers[g][i]) {
             let group = &position.groups[g];
             let mut new = BigUint::default();
             for leaf in leaves {
@@ -539,7 +557,10 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             m.group == g
                 && m.part == i
                 && m.leaves.len() == leaves.len()
-                && m.leaves.iter().zip(leaves).all(|(a, b)| a.same_as(b.as_ref()))
+                && m.leaves
+                    .iter()
+                    .zip(leaves)
+                    .all(|(a, b)| a.same_as(b.as_ref()))
         })
     };
     let lost_after = || Ok((false, normal.then(BigUint::default)));
@@ -894,7 +915,10 @@ fn part_nimber(group: &Group, part: &Part, budget: &Budget) -> Option<BigUint> {
 
 /// The components' nimbers of a plain sum, or none for `every(...)` and
 /// `rounds[k](...)`, whose moves are valued by search.
-fn nimbers_of(solved: &Solved, budget: &Budget) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
+fn nimbers_of(
+    solved: &Solved,
+    budget: &Budget,
+) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
     if solved.position.compound == Compound::Sum {
         parts(&solved.position, budget)
     } else {
@@ -1068,13 +1092,17 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure
         (Some((index, winning)), "winning")
     } else {
         let nimber = |m: &Listed| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
-        let longest = moves.listed.iter().enumerate().max_by(|&(ia, a), &(ib, b)| {
-            remoteness_of(ia)
-                .cmp(&remoteness_of(ib))
-                .then_with(|| a.replies.cmp(&b.replies))
-                .then_with(|| nimber(a).cmp(&nimber(b)))
-                .then_with(|| ib.cmp(&ia))
-        });
+        let longest = moves
+            .listed
+            .iter()
+            .enumerate()
+            .max_by(|&(ia, a), &(ib, b)| {
+                remoteness_of(ia)
+                    .cmp(&remoteness_of(ib))
+                    .then_with(|| a.replies.cmp(&b.replies))
+                    .then_with(|| nimber(a).cmp(&nimber(b)))
+                    .then_with(|| ib.cmp(&ia))
+            });
         match longest {
             Some(chosen) => (Some(chosen), "prolonging"),
             None if moves.complete || is_terminal(&solved.position)? => (
@@ -1325,7 +1353,11 @@ mod tests {
             if engine["move"].is_null() {
                 // Only a terminal position: lost (won under misère play), with
                 // no move listed.
-                let lost = if analysis["convention"] == "misere" { "N" } else { "P" };
+                let lost = if analysis["convention"] == "misere" {
+                    "N"
+                } else {
+                    "P"
+                };
                 assert_eq!(analysis["outcome"], lost, "{at}");
                 assert!(moves.is_empty(), "{at}: {moves:?}");
                 assert_eq!(analysis["moves_complete"], true, "{at}");
@@ -1379,13 +1411,21 @@ mod tests {
             assert_eq!(answer["moves_complete"], true, "{source}");
         }
         // A heap of 10^40 lists a sample, its winning move first.
-        let answer = analysed("nim(10000000000000000000000000000000000000000, 1)", &server_budget());
+        let answer = analysed(
+            "nim(10000000000000000000000000000000000000000, 1)",
+            &server_budget(),
+        );
         let moves = answer["moves"].as_array().unwrap();
         assert_eq!(moves[0]["wins"], true);
         assert_eq!(moves[0]["to"], "nim(1, 1)");
         assert_eq!(moves.len(), 300);
         assert_eq!(answer["moves_complete"], false);
-        assert!(answer["play_note"].as_str().unwrap().contains("winning moves come first"));
+        assert!(
+            answer["play_note"]
+                .as_str()
+                .unwrap()
+                .contains("winning moves come first")
+        );
     }
 
     #[test]
@@ -1418,7 +1458,10 @@ mod tests {
         let source = format!("nim({heaps}) + bash[2](5)");
         let answer = analysed(&source, &budget());
         let moves = answer["moves"].as_array().unwrap();
-        assert!(moves.iter().all(|m| m["to"].is_null()), "compact above 10,000 bytes");
+        assert!(
+            moves.iter().all(|m| m["to"].is_null()),
+            "compact above 10,000 bytes"
+        );
         // The winning move first: the bash heap of 5 (nimber 2) to 4 (nimber 1),
         // as the 4001 heaps of 1 have nim-sum 1.
         let first = &moves[0];
@@ -1430,7 +1473,12 @@ mod tests {
         let whole = analysed(&to, &budget());
         assert_eq!(whole["outcome"], "P");
         // A move into another game, or out of range, is refused.
-        for (term, component, into) in [(1, 0, "nim(3)"), (0, 0, "bash[3](1)"), (2, 0, "nim(0)"), (0, 4001, "nim(0)")] {
+        for (term, component, into) in [
+            (1, 0, "nim(3)"),
+            (0, 0, "bash[3](1)"),
+            (2, 0, "nim(0)"),
+            (0, 4001, "nim(0)"),
+        ] {
             let played = CompactMove {
                 term,
                 component,
