@@ -468,12 +468,15 @@ fn move_count(part: &Part, max: usize) -> usize {
     part.moves(max).map_or(max, |moves| moves.len().min(max))
 }
 
-/// Every move of a sum in the order of its components, as `(group, part,
-/// leaves)`, when there are at most `budget.max_options`; `None` otherwise.
+/// A move in one component: `(group, part, leaves)`.
+type ComponentMove = (usize, usize, Vec<Part>);
+
+/// Every move of a sum in the order of its components, when there are at most
+/// `budget.max_options`; `None` otherwise.
 fn all_moves(
     position: &Position,
     budget: &Budget,
-) -> Result<Option<Vec<(usize, usize, Vec<Part>)>>, Failure> {
+) -> Result<Option<Vec<ComponentMove>>, Failure> {
     let mut all = Vec::new();
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
