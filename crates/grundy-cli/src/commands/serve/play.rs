@@ -2,14 +2,24 @@
 //!
 //! [`analyse`] answers a position as `grundy solve --json` does and adds what a
 //! player needs to see: each component with its nimber (`parts`, `nim_sum`) and
-//! every available move with the value of the position it leads to (`moves`),
-//! so that the page can colour each move win or lose. [`engine_move`] chooses a
+//! the available moves with the value of the position each leads to (`moves`),
+//! so that the page can colour each move win or lose. Every move is listed when
+//! they fit `--max-options`; past it, the winning moves first (known from the
+//! answer), then a sample of the others (each component's
+//! [`first_moves`](grundy::family::Component::first_moves): its rule's moves,
+//! never one per heap size). `every(...)` and `rounds[k](...)` positions list
+//! their moves whole. Above 10,000 bytes of position text a move in one
+//! component is sent compact (`to: null`, `component_to`), and
+//! [`play_compact`] plays such a move sent back. [`engine_move`] chooses a
 //! move as a perfect player does: the quickest win, or the slowest loss (by
 //! remoteness, when the sum's graph is small enough to search whole).
 //!
 //! Every solve here runs within the server's budget ([`Budget`]): a state
 //! limit, build limits, and a deadline checked by the search's progress hook
-//! and between moves.
+//! and between moves. What a request holds is bounded too: the move list (a
+//! quarter of the memory limit), the remoteness search (the memory limit), and
+//! no copy of a large position per move (under normal play the value after a
+//! move follows from the components' nimbers).
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
@@ -473,15 +483,12 @@ type ComponentMove = (usize, usize, Vec<Part>);
 
 /// Every move of a sum in the order of its components, when there are at most
 /// `budget.max_options`; `None` otherwise.
-fn all_moves(
-    position: &Position,
-    budget: &Budget,
-) -> Result<Option<Vec<ComponentMove>>, Failure> {
+fn all_moves(position: &Position, budget: &Budget) -> Result<Option<Vec<ComponentMove>>, Failure> {
     let mut all = Vec::new();
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
             budget.check_time()?;
-            let room = budget.max_options - all.len();
+            let room = budget.max_options.saturating_sub(all.len());
             let first = part.first_moves(room).map_err(|e| Failure::search(&e))?;
             if !first.complete {
                 return Ok(None);
