@@ -84,6 +84,39 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<Vec<Self::Position>>, SearchError>;
 
+    /// At most `max` of the moves, without enumerating the others: all of
+    /// them when there are at most `max` ([`FirstMoves::complete`]), otherwise
+    /// a sample (the first in the family's order, or any the family can name
+    /// cheaply: a heap of 10^40 tokens lists moves to its first nimbers). Each
+    /// is a move [`moves`](Family::moves) would list. A front end lists these
+    /// where `moves` refuses a position for having too many moves.
+    ///
+    /// The default asks [`moves`](Family::moves); when it refuses for having
+    /// too many, the sample is the moves theory finds to nimbers 0, 1, 2, ...
+    /// ([`moves_to_nimber_by_theory`](Family::moves_to_nimber_by_theory)),
+    /// and none without theory. Families whose large positions have no such
+    /// theory give a sample of their own.
+    ///
+    /// # Errors
+    /// As [`Family::moves`], but never for having more than `max` moves.
+    fn first_moves(
+        &self,
+        position: &Self::Position,
+        max: usize,
+    ) -> Result<FirstMoves<Self::Position>, SearchError> {
+        match self.moves(position, max) {
+            Ok(moves) if moves.len() <= max => Ok(FirstMoves {
+                moves,
+                complete: true,
+            }),
+            Ok(_) | Err(SearchError::StateLimit { .. }) => Ok(FirstMoves {
+                moves: moves_by_nimber(self, position, max),
+                complete: false,
+            }),
+            Err(error) => Err(error),
+        }
+    }
+
     /// A description of the move from `from` to `to`, for people ("take 2 from
     /// the heap of 7").
     fn describe_move(&self, from: &Self::Position, to: &[Self::Position]) -> String;
@@ -189,6 +222,38 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     }
 }
 
+/// How many nimbers in a row with no move to them end the search of
+/// [`moves_by_nimber`]: past the values a family takes, no target has a move.
+const NIMBERS_WITHOUT_MOVES: u32 = 16;
+
+/// At most `max` moves of `position` found by theory, to nimbers 0, 1, 2, ...
+/// in turn, until `max` are found, theory has no answer, or
+/// [`NIMBERS_WITHOUT_MOVES`] nimbers in a row have no move (so at most
+/// `max + 16` questions after the last move found, each by theory).
+fn moves_by_nimber<F: Family + ?Sized>(
+    family: &F,
+    position: &F::Position,
+    max: usize,
+) -> Vec<Vec<F::Position>> {
+    let mut found = Vec::new();
+    let mut without = 0;
+    let mut target = BigUint::default();
+    while found.len() < max && without < NIMBERS_WITHOUT_MOVES {
+        let Some(moves) = family.moves_to_nimber_by_theory(position, &target, max - found.len())
+        else {
+            break;
+        };
+        if moves.listed.is_empty() {
+            without += 1;
+        } else {
+            without = 0;
+        }
+        found.extend(moves.listed);
+        target += 1u32;
+    }
+    found
+}
+
 /// Writes integer arguments in canonical form: `3, 5, 7`.
 pub fn write_integers(out: &mut String, values: &[BigUint]) {
     for (i, value) in values.iter().enumerate() {
@@ -196,6 +261,30 @@ pub fn write_integers(out: &mut String, values: &[BigUint]) {
             out.push_str(", ");
         }
         out.push_str(&value.to_string());
+    }
+}
+
+/// Some of a position's moves ([`Family::first_moves`]).
+#[derive(Clone, Debug)]
+pub struct FirstMoves<P> {
+    /// The moves, each as the components it leaves.
+    pub moves: Vec<Vec<P>>,
+    /// Whether they are all the position's moves.
+    pub complete: bool,
+}
+
+impl<P> FirstMoves<P> {
+    /// At most `max` of `moves` (an iterator of moves in the family's
+    /// order), complete when the iterator ends within `max`: what a family
+    /// whose moves come lazily gives.
+    pub fn take(moves: impl IntoIterator<Item = Vec<P>>, max: usize) -> Self {
+        let mut moves = moves.into_iter();
+        let listed: Vec<Vec<P>> = moves.by_ref().take(max).collect();
+        let complete = moves.next().is_none();
+        Self {
+            moves: listed,
+            complete,
+        }
     }
 }
 
@@ -289,6 +378,12 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// # Errors
     /// As [`Family::moves`].
     fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError>;
+
+    /// As [`Family::first_moves`].
+    ///
+    /// # Errors
+    /// As [`Family::first_moves`].
+    fn first_moves(&self, max: usize) -> Result<FirstMoves<Part>, SearchError>;
 
     /// As [`Family::moves_to_nimber_by_theory`].
     fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo<Part>>;
@@ -387,6 +482,18 @@ impl<F: Family> Component for Typed<F> {
             .into_iter()
             .map(|leaves| leaves.into_iter().map(|p| self.wrap(p)).collect())
             .collect())
+    }
+
+    fn first_moves(&self, max: usize) -> Result<FirstMoves<Part>, SearchError> {
+        let found = self.family.first_moves(&self.position, max)?;
+        Ok(FirstMoves {
+            moves: found
+                .moves
+                .into_iter()
+                .map(|leaves| leaves.into_iter().map(|p| self.wrap(p)).collect())
+                .collect(),
+            complete: found.complete,
+        })
     }
 
     fn moves_to_nimber_by_theory(&self, target: &BigUint, max: usize) -> Option<MovesTo<Part>> {

@@ -59,8 +59,8 @@ use serde_json::{Value, json};
 use self::connections::ConnectionLimits;
 use self::guards::BodyLimits;
 use self::lanes::{Attempt, Lanes, Unanswered};
-use self::play::{Budget, TimeUp, message_of, refuse_files};
-use crate::failure::{Failure, report_panic};
+use self::play::{Budget, message_of, refuse_files};
+use crate::failure::Failure;
 use crate::limits::SearchLimits;
 
 /// Arguments of `grundy serve`: the limits of the command line, per request,
@@ -160,14 +160,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(note) = note {
         eprintln!("{note}");
     }
-    // A search out of time is stopped by a `TimeUp` panic (see `play`): that
-    // is not a bug, so it is not reported as one.
-    std::panic::set_hook(Box::new(|info| {
-        if info.payload().downcast_ref::<TimeUp>().is_some() {
-            return;
-        }
-        report_panic(info);
-    }));
     let program = std::env::current_exe()
         .map_err(|e| Failure::Input(format!("error: cannot find this program's path: {e}")))?;
     let server = Arc::new(Server {
@@ -409,10 +401,25 @@ async fn status(State(server): State<Shared>) -> Response {
     axum::Json(server.lanes.status()).into_response()
 }
 
+/// The body of `/api/solve` and `/api/engine`: a position, and optionally a
+/// move in the compact form to play on it first (the answer is then that of
+/// the position after the move).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PositionRequest {
     position: String,
+    #[serde(default, rename = "move")]
+    played: Option<play::CompactMove>,
+}
+
+impl PositionRequest {
+    /// The position to answer: the one sent, or the one after its move.
+    fn source(&self, budget: &Budget) -> Result<String, Failure> {
+        match &self.played {
+            None => Ok(self.position.clone()),
+            Some(played) => play::play_compact(&self.position, played, budget),
+        }
+    }
 }
 
 /// `POST /api/solve`.
@@ -420,7 +427,7 @@ async fn solve(State(server): State<Shared>, body: Result<Bytes, BytesRejection>
     match read_body::<PositionRequest>(body) {
         Ok(request) => {
             compute(&server, move |budget| {
-                play::analyse(&request.position, budget)
+                play::analyse(&request.source(budget)?, budget)
             })
             .await
         }
@@ -433,7 +440,7 @@ async fn engine(State(server): State<Shared>, body: Result<Bytes, BytesRejection
     match read_body::<PositionRequest>(body) {
         Ok(request) => {
             compute(&server, move |budget| {
-                play::engine_move(&request.position, budget)
+                play::engine_move(&request.source(budget)?, budget)
             })
             .await
         }
@@ -460,6 +467,7 @@ async fn compute<T: Serialize + Send + 'static>(
                 build: server.build,
                 max_options: server.max_options,
                 deadline: stop,
+                request_deadline: deadline,
                 time: server.request_time,
             };
             async move {

@@ -803,3 +803,144 @@ mod connections {
         assert_eq!(status, 200);
     }
 }
+// Every position playable: moves of large components, compound positions,
+// compact moves played back, and memory bounded per request.
+// ---------------------------------------------------------------------------
+
+/// The moves of an `/api/solve` answer.
+fn moves_of(answer: &Value) -> &Vec<Value> {
+    answer["moves"].as_array().expect("a list of moves")
+}
+
+#[test]
+fn large_components_and_compounds_list_moves_and_the_engine_moves() {
+    let server = Server::start(&[]);
+    // A heap larger than the move limit has its rule's moves.
+    for (position, count) in [("bash[2](301)", 2), ("grundy_game(600)", 299)] {
+        let (status, answer) = server.post("/api/solve", &json!({ "position": position }));
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(moves_of(&answer).len(), count, "{position}");
+        assert_eq!(answer["moves_complete"], true, "{position}");
+    }
+    // A heap of 10^40: the winning move first, then a sample, said so.
+    let huge = "nim(10000000000000000000000000000000000000000, 1)";
+    let (_, answer) = server.post("/api/solve", &json!({ "position": huge }));
+    let moves = moves_of(&answer);
+    assert_eq!(moves[0]["to"], "nim(1, 1)");
+    assert_eq!(moves[0]["wins"], true);
+    assert_eq!(moves.len(), 300);
+    assert_eq!(answer["moves_complete"], false);
+    assert!(answer["play_note"].as_str().unwrap().contains("sample"));
+    // The engine moves wherever a move exists, in plain sums and compounds.
+    for position in [
+        "sub[1..99 step 2](1000)",
+        "rounds[2](bash[2](4))",
+        "every(sub[1, 3, 4](7, 9) + wythoff(2, 3))",
+    ] {
+        let (status, answer) = server.post("/api/solve", &json!({ "position": position }));
+        assert_eq!(status, 200, "{answer}");
+        assert!(!moves_of(&answer).is_empty(), "{position}");
+        let (status, engine) = server.post("/api/engine", &json!({ "position": position }));
+        assert_eq!(status, 200, "{engine}");
+        assert_eq!(engine["reason"], "prolonging", "{position}: {engine}");
+        assert!(engine["move"]["to"].is_string(), "{position}: {engine}");
+    }
+}
+
+#[test]
+fn compact_moves_are_answered_as_the_position_sent_whole() {
+    let server = Server::start(&[]);
+    let heaps = vec!["1"; 4001].join(", ");
+    let position = format!("nim({heaps}) + bash[2](5)");
+    let (status, answer) = server.post("/api/solve", &json!({ "position": position }));
+    assert_eq!(status, 200, "{answer}");
+    let moves = moves_of(&answer);
+    assert!(
+        moves.iter().all(|m| m["to"].is_null()),
+        "compact above 10,000 bytes"
+    );
+    let first = &moves[0];
+    assert_eq!(first["wins"], true);
+    let played = json!({
+        "term": first["term"],
+        "component": first["component"],
+        "component_to": first["component_to"],
+    });
+    let whole = format!("nim({heaps}) + bash[2](4)");
+    for path in ["/api/solve", "/api/engine"] {
+        let (status, by_move) = server.post(path, &json!({ "position": position, "move": played }));
+        assert_eq!(status, 200, "{by_move}");
+        let (_, sent_whole) = server.post(path, &json!({ "position": whole }));
+        assert_eq!(by_move, sent_whole, "{path}");
+        assert_eq!(by_move["position"], whole.as_str());
+    }
+    // Another game, other parameters, or a component out of range: 400.
+    for (term, component, into) in [
+        (0, 0, "bash[2](0)"),
+        (1, 0, "bash[3](1)"),
+        (0, 4001, "nim(0)"),
+        (2, 0, "nim(0)"),
+    ] {
+        let body = json!({
+            "position": position,
+            "move": {"term": term, "component": component, "component_to": into},
+        });
+        assert_error(&server.post("/api/solve", &body), 400, "bad `move`");
+    }
+    let body = json!({"position": "nim(1)", "move": {"term": 0}});
+    assert_eq!(server.post("/api/engine", &body).0, 400);
+}
+
+/// The most memory the server process has held (`VmHWM`), in kB.
+#[cfg(target_os = "linux")]
+fn peak_memory_kb(server: &Server) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn twenty_one_thousand_heaps_are_answered_in_bounded_memory() {
+    let server = Server::start(&[]);
+    for count in [21_000, 21_001] {
+        let position = format!("nim({})", vec!["1"; count].join(", "));
+        let body = json!({ "position": position }).to_string();
+        // The position once and one compact move.
+        let mut response = Server::agent()
+            .post(&format!("{}/api/engine", server.url))
+            .send(body.as_str())
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let text = response.body_mut().read_to_string().unwrap();
+        assert!(text.len() < position.len() + 2_000, "{} bytes", text.len());
+        let engine: Value = serde_json::from_str(&text).unwrap();
+        assert!(engine["move"]["to"].is_null());
+        assert_eq!(engine["move"]["component_to"], "nim(0)");
+        assert_eq!(
+            engine["reason"],
+            if count % 2 == 1 {
+                "winning"
+            } else {
+                "prolonging"
+            }
+        );
+        // The position, its winning moves and 300 moves, compact, and a part
+        // per heap: not a copy of the position per move.
+        let mut response = Server::agent()
+            .post(&format!("{}/api/solve", server.url))
+            .send(body.as_str())
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .unwrap();
+        assert!(text.len() < 4 << 20, "{} bytes", text.len());
+    }
+    // Quadratic in the heaps, this took gigabytes.
+    let peak = peak_memory_kb(&server);
+    assert!(peak < 256 << 10, "{peak} kB");
+}

@@ -71,7 +71,7 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use crate::drawing::Drawing;
-use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
+use crate::family::{Family, FirstMoves, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, no_params};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -752,6 +752,22 @@ impl Family for DynamicFamily {
         Ok((1..=most)
             .map(|take| vec![self.after_taking(position, &BigUint::from(take))])
             .collect())
+    }
+
+    /// The takes of 1, 2, 3, ... up to the limit, listed lazily: a heap of
+    /// ten million tokens lists its first `max`.
+    fn first_moves(
+        &self,
+        position: &DynamicHeap,
+        max: usize,
+    ) -> Result<FirstMoves<DynamicHeap>, SearchError> {
+        let most = Self::position(position).limit.min(position.heap.clone());
+        let takes = std::iter::successors(Some(BigUint::one()), |take| Some(take + 1u32))
+            .take_while(|take| *take <= most);
+        Ok(FirstMoves::take(
+            takes.map(|take| vec![self.after_taking(position, &take)]),
+            max,
+        ))
     }
 
     fn describe_move(&self, position: &DynamicHeap, to: &[DynamicHeap]) -> String {

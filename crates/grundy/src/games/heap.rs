@@ -64,8 +64,8 @@ pub type HeapMovesTo = (BigUint, Vec<Vec<BigUint>>);
 /// The rules of a heap game, for one heap.
 pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Appends the moves from a heap of `size`, each as the heaps it leaves. A
-    /// rule with very many moves may stop once it has appended more than `limit`
-    /// (the caller then reports the limit).
+    /// rule must stop once it has appended more than `limit` (the caller then
+    /// reports the limit): a heap may be far larger than its moves are many.
     fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>);
 
     /// The nimber of a heap of any size by theory, with the method's name.
@@ -195,10 +195,11 @@ impl<R: HeapRules> Family for R {
         if let Some(refusal) = self.heap_nimber_refusal(&heap.value) {
             return Err(SearchError::TheoryLimit { refusal });
         }
+        // The rule's moves are enumerated, not the heap's sizes: a heap of a
+        // million tokens under `bash[2]` has two moves.
         let size = heap
             .value
             .to_u64()
-            .filter(|&size| size <= limit as u64)
             .ok_or(SearchError::StateLimit { limit })?;
         let mut moves = Vec::new();
         self.heap_moves(size, limit, &mut moves);
@@ -272,6 +273,35 @@ fn describe_heap_move(size: &BigUint, removed: &BigUint, leaves: &[String]) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heap_larger_than_the_limit_lists_its_rules_moves() {
+        let bash = bash::Bash::new(2u32.into());
+        let heap = HeapSize::from(1_000_000u64);
+        // Two moves, however large the heap.
+        let moves = Family::moves(&bash, &heap, 10).unwrap();
+        assert_eq!(moves, [vec![999_999u64.into()], vec![999_998u64.into()]]);
+        // Nim's heap has as many moves as tokens: refused past the limit,
+        // without enumerating them.
+        assert!(matches!(
+            Family::moves(&nim::Nim, &heap, 10),
+            Err(SearchError::StateLimit { limit: 10 })
+        ));
+        let first = Family::first_moves(&nim::Nim, &heap, 5).unwrap();
+        assert!(!first.complete);
+        assert_eq!(first.moves.len(), 5);
+        // Past u64: a sample of moves to nimbers 0, 1, 2, ... by theory.
+        let huge = HeapSize::new(BigUint::from(10u32).pow(40));
+        let first = Family::first_moves(&nim::Nim, &huge, 3).unwrap();
+        let left: Vec<BigUint> = first.moves.iter().map(|m| m[0].value.clone()).collect();
+        assert_eq!(left, [0u32.into(), 1u32.into(), 2u32.into()]);
+        let first = Family::first_moves(&bash, &huge, 300).unwrap();
+        // 10^40 = 1 (mod 3): to nimbers 0 (take 1) and 2 (take 2).
+        assert_eq!(first.moves.len(), 2);
+        let first = Family::first_moves(&bash, &heap, 300).unwrap();
+        assert!(first.complete);
+        assert_eq!(first.moves.len(), 2);
+    }
 
     #[test]
     fn heap_moves_are_described_in_words() {

@@ -47,7 +47,7 @@ use num_traits::{One, Zero};
 
 use crate::drawing::Drawing;
 use crate::family::write_integers;
-use crate::family::{Family, MovesTo, OutcomeAnswer, part};
+use crate::family::{Family, FirstMoves, MovesTo, OutcomeAnswer, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -522,6 +522,42 @@ impl Family for Moore {
         let mut moves = Vec::new();
         extend(self, 0, 0, &mut heaps.clone(), &small, &mut moves);
         Ok(moves)
+    }
+
+    /// All the moves of a small position; of a large one, the moves that take
+    /// 1, 2, 3, ... from one heap (each takes from at most `k` heaps), every
+    /// heap in turn.
+    fn first_moves(
+        &self,
+        heaps: &Vec<BigUint>,
+        max: usize,
+    ) -> Result<FirstMoves<Vec<BigUint>>, SearchError> {
+        if let Ok(moves) = self.moves(heaps, max)
+            && moves.len() <= max
+        {
+            return Ok(FirstMoves {
+                moves,
+                complete: true,
+            });
+        }
+        let most = heaps.iter().max().cloned().unwrap_or_default();
+        let takes = std::iter::successors(Some(BigUint::one()), |take| Some(take + 1u32))
+            .take_while(move |take| *take <= most);
+        let moves = takes.flat_map(|take| {
+            let mut found = Vec::new();
+            for (index, heap) in heaps.iter().enumerate() {
+                if take <= *heap {
+                    let mut after = heaps.clone();
+                    after[index] = heap - &take;
+                    found.push(vec![after]);
+                }
+            }
+            found
+        });
+        Ok(FirstMoves {
+            complete: false,
+            ..FirstMoves::take(moves, max)
+        })
     }
 
     fn describe_move(&self, heaps: &Vec<BigUint>, to: &[Vec<BigUint>]) -> String {

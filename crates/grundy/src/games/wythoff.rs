@@ -74,7 +74,7 @@ use num_traits::{One, Zero};
 use std::sync::Arc;
 
 use crate::drawing::Drawing;
-use crate::family::{Family, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
+use crate::family::{Family, FirstMoves, MovesTo, OutcomeAnswer, Rules, SearchedNimbers, part};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -902,6 +902,35 @@ impl Family for Wythoff {
         Ok(moves)
     }
 
+    /// All the moves of a small position; of a large one, the takes of 1, 2,
+    /// 3, ... from the first pile, the second, and both alike, in turn.
+    fn first_moves(&self, piles: &Piles, max: usize) -> Result<FirstMoves<Piles>, SearchError> {
+        if let Ok(moves) = self.moves(piles, max) {
+            return Ok(FirstMoves {
+                moves,
+                complete: true,
+            });
+        }
+        let (first, second) = piles;
+        let most = first.max(second).clone();
+        let takes = std::iter::successors(Some(BigUint::one()), |take| Some(take + 1u32))
+            .take_while(move |take| *take <= most);
+        let moves = takes.flat_map(|take| {
+            let from_first = (take <= *first).then(|| (first - &take, second.clone()));
+            let from_second = (take <= *second).then(|| (first.clone(), second - &take));
+            let from_both =
+                (take <= *first && take <= *second).then(|| (first - &take, second - &take));
+            [from_first, from_second, from_both]
+                .into_iter()
+                .flatten()
+                .map(|after| vec![after])
+        });
+        Ok(FirstMoves {
+            complete: false,
+            ..FirstMoves::take(moves, max)
+        })
+    }
+
     fn describe_move(&self, (first, second): &Piles, to: &[Piles]) -> String {
         match to {
             [(to_first, to_second)] if to_first <= first && to_second <= second => WythoffMove {
@@ -1027,6 +1056,32 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_far_queen_lists_a_sample_of_her_moves() {
+        let game = Wythoff::CLASSIC;
+        // Small: every move, as `moves` lists them.
+        let small = (BigUint::from(2u32), BigUint::from(3u32));
+        let first = game.first_moves(&small, 100).unwrap();
+        assert!(first.complete);
+        assert_eq!(first.moves, game.moves(&small, 100).unwrap());
+        // Far: takes of 1, 2, ... from either pile or both, each a legal move.
+        let far = (
+            BigUint::from(10u32).pow(21),
+            BigUint::from(10u32).pow(21) + 5u32,
+        );
+        let first = game.first_moves(&far, 7).unwrap();
+        assert!(!first.complete);
+        assert_eq!(first.moves.len(), 7);
+        for leaves in &first.moves {
+            let [(x, y)] = leaves.as_slice() else {
+                panic!("one position: {leaves:?}")
+            };
+            let (taken_x, taken_y) = (&far.0 - x, &far.1 - y);
+            assert!(taken_x == taken_y || taken_x == BigUint::ZERO || taken_y == BigUint::ZERO);
+            assert!((x, y) != (&far.0, &far.1));
+        }
+    }
 
     /// Wythoff's rules without the canonical form, to check that searching one
     /// node per class of `(a, b)` and `(b, a)` changes no answer.

@@ -7,24 +7,32 @@
 use crate::sums::explorer::{Explorer, GraphGame, Multiset};
 use crate::sums::position::{Compound, Position};
 use crate::theory::game::Convention;
+use crate::theory::limits::Budget;
 use crate::theory::remoteness::Remoteness;
 use crate::theory::solver::SearchError;
 
 /// The remoteness of each of `positions`, searched together (they share components
-/// and positions), storing at most `limit` components and at most `limit` positions.
+/// and positions), storing at most `budget.states` components and at most as many
+/// positions, and holding at most `budget.bytes` bytes in the search of the sums
+/// (a sum of many components holds a long position per option).
 /// `None` unless every position is a plain sum under normal play (remoteness is
 /// defined here for normal play only).
 ///
 /// # Errors
-/// [`SearchError::StateLimit`] past `limit`, and what a component's moves report.
-pub fn remotenesses(positions: &[Position], limit: usize) -> Result<Option<Vec<u32>>, SearchError> {
+/// [`SearchError::StateLimit`] past `budget.states`, [`SearchError::MemoryLimit`]
+/// past `budget.bytes`, and what a component's moves report.
+pub fn remotenesses(
+    positions: &[Position],
+    budget: Budget,
+) -> Result<Option<Vec<u32>>, SearchError> {
+    let limit = budget.states;
     let plain = |position: &Position| {
         position.convention == Convention::Normal && position.compound == Compound::Sum
     };
     if !positions.iter().all(plain) {
         return Ok(None);
     }
-    let mut explorer = Explorer::new(limit);
+    let mut explorer = Explorer::new(limit).with_memory_limit(budget.bytes);
     let mut sums: Vec<Multiset> = Vec::with_capacity(positions.len());
     for position in positions {
         let mut ids = Vec::new();
@@ -36,7 +44,7 @@ pub fn remotenesses(positions: &[Position], limit: usize) -> Result<Option<Vec<u
         sums.push(explorer.multiset(ids));
     }
     let game = GraphGame::new(&explorer);
-    let mut search = Remoteness::new(&game, limit);
+    let mut search = Remoteness::new(&game, limit).with_memory_limit(budget.bytes);
     sums.iter()
         .map(|sum| search.of(sum))
         .collect::<Result<Vec<u32>, SearchError>>()
@@ -54,7 +62,9 @@ mod tests {
     }
 
     fn remoteness(source: &str) -> u32 {
-        remotenesses(&[position(source)], 1 << 20).unwrap().unwrap()[0]
+        remotenesses(&[position(source)], Budget::states(1 << 20))
+            .unwrap()
+            .unwrap()[0]
     }
 
     #[test]
@@ -96,10 +106,20 @@ mod tests {
     #[test]
     fn misere_and_limits() {
         let misere = position("misere(nim(1, 2))");
-        assert_eq!(remotenesses(&[misere], 1000).unwrap(), None);
+        assert_eq!(remotenesses(&[misere], Budget::states(1000)).unwrap(), None);
         assert!(matches!(
-            remotenesses(&[position("nim(9, 9, 9, 9)")], 50),
+            remotenesses(&[position("nim(9, 9, 9, 9)")], Budget::states(50)),
             Err(SearchError::StateLimit { limit: 50 })
+        ));
+        // A thousand heaps of one: few positions, but each option a long one.
+        let ones = vec!["1"; 1000].join(", ");
+        let budget = Budget {
+            states: 1 << 20,
+            bytes: 1 << 20,
+        };
+        assert!(matches!(
+            remotenesses(&[position(&format!("nim({ones})"))], budget),
+            Err(SearchError::MemoryLimit { limit }) if limit == 1 << 20
         ));
     }
 }

@@ -23,6 +23,13 @@ pub struct Remoteness<'g, G: ImpartialGame> {
     game: &'g G,
     known: FxHashMap<G::Position, u32>,
     limit: usize,
+    /// The most bytes the search may hold: its table and the options of the
+    /// positions on its path (each a position, and what it owns).
+    byte_limit: u64,
+    /// The bytes the table's entries hold.
+    known_bytes: usize,
+    /// The bytes the frames on the path hold.
+    path_bytes: usize,
 }
 
 /// A position whose options are being valued.
@@ -30,6 +37,8 @@ struct Frame<P> {
     position: P,
     options: Vec<P>,
     next: usize,
+    /// The bytes `options` hold, counted in the search's path bytes.
+    bytes: usize,
 }
 
 impl<'g, G: ImpartialGame> Remoteness<'g, G> {
@@ -39,7 +48,42 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
             game,
             known: FxHashMap::default(),
             limit,
+            byte_limit: u64::MAX,
+            known_bytes: 0,
+            path_bytes: 0,
         }
+    }
+
+    /// Sets the most bytes the search may hold: the positions it remembers and
+    /// the options of those on its path, each counted with what it owns
+    /// ([`ImpartialGame::position_bytes`]); past it the search stops with
+    /// [`SearchError::MemoryLimit`]. A sum of many components holds a long
+    /// position per option, so the state limit alone does not bound it.
+    #[must_use]
+    pub const fn with_memory_limit(mut self, bytes: u64) -> Self {
+        self.byte_limit = bytes;
+        self
+    }
+
+    /// The bytes the search holds, as its memory limit counts them.
+    #[must_use]
+    pub const fn held_bytes(&self) -> usize {
+        self.known_bytes + self.path_bytes
+    }
+
+    fn check_memory(&self) -> Result<(), SearchError> {
+        if self.held_bytes() as u64 > self.byte_limit {
+            Err(SearchError::MemoryLimit {
+                limit: self.byte_limit,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The bytes `position` takes in a vector or a table entry.
+    fn bytes_of(&self, position: &G::Position) -> usize {
+        std::mem::size_of::<G::Position>() + self.game.position_bytes(position)
     }
 
     /// The remoteness of `position` under normal play.
@@ -53,6 +97,7 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
             return Ok(known);
         }
         let mut on_path: FxHashSet<G::Position> = FxHashSet::default();
+        self.path_bytes = 0;
         let mut stack = vec![self.frame(position.clone())?];
         on_path.insert(position.clone());
         loop {
@@ -72,6 +117,7 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
                 continue;
             }
             let frame = stack.pop().expect("the frame just looked at");
+            self.path_bytes -= frame.bytes;
             let value = self.value(&frame.options);
             on_path.remove(&frame.position);
             self.remember(frame.position, value)?;
@@ -81,14 +127,24 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
         }
     }
 
-    fn frame(&self, position: G::Position) -> Result<Frame<G::Position>, SearchError> {
+    fn frame(&mut self, position: G::Position) -> Result<Frame<G::Position>, SearchError> {
         checkpoint()?;
         let mut options = Vec::new();
         self.game.try_moves(&position, &mut options)?;
+        // The position itself is counted twice (on the path and in its
+        // frame), as it is held.
+        let bytes = 2 * self.bytes_of(&position)
+            + options
+                .iter()
+                .map(|option| self.bytes_of(option))
+                .sum::<usize>();
+        self.path_bytes += bytes;
+        self.check_memory()?;
         Ok(Frame {
             position,
             options,
             next: 0,
+            bytes,
         })
     }
 
@@ -106,6 +162,9 @@ impl<'g, G: ImpartialGame> Remoteness<'g, G> {
         if self.known.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
+        // A table entry: the key, its value, and the table's control byte.
+        self.known_bytes += self.bytes_of(&position) + std::mem::size_of::<u32>() + 1;
+        self.check_memory()?;
         self.known.insert(position, value);
         Ok(())
     }
@@ -179,6 +238,21 @@ mod tests {
             search.of(&vec![4, 4, 4]),
             Err(SearchError::StateLimit { limit: 10 })
         ));
+    }
+
+    #[test]
+    fn the_memory_limit_bounds_the_positions_held() {
+        let nim = Heaps { max_take: 0 };
+        let heaps = vec![3u8; 12];
+        let mut search = Remoteness::new(&nim, usize::MAX).with_memory_limit(4096);
+        assert!(matches!(
+            search.of(&heaps),
+            Err(SearchError::MemoryLimit { limit: 4096 })
+        ));
+        // What it held when it stopped is about the limit.
+        assert!(search.held_bytes() < 8192, "{}", search.held_bytes());
+        let mut roomy = Remoteness::new(&nim, 1 << 16).with_memory_limit(1 << 30);
+        assert_eq!(roomy.of(&vec![3, 3]).unwrap(), 6);
     }
 
     proptest! {

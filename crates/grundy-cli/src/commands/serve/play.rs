@@ -2,27 +2,42 @@
 //!
 //! [`analyse`] answers a position as `grundy solve --json` does and adds what a
 //! player needs to see: each component with its nimber (`parts`, `nim_sum`) and
-//! every available move with the value of the position it leads to (`moves`),
-//! so that the page can colour each move win or lose. [`engine_move`] chooses a
+//! the available moves with the value of the position each leads to (`moves`),
+//! so that the page can colour each move win or lose. Every move is listed when
+//! they fit `--max-options`; past it, the winning moves first (known from the
+//! answer), then a sample of the others (each component's
+//! [`first_moves`](grundy::family::Component::first_moves): its rule's moves,
+//! never one per heap size). `every(...)` and `rounds[k](...)` positions list
+//! their moves whole. Above 10,000 bytes of position text a move in one
+//! component is sent compact (`to: null`, `component_to`), and
+//! [`play_compact`] plays such a move sent back. [`engine_move`] chooses a
 //! move as a perfect player does: the quickest win, or the slowest loss (by
 //! remoteness, when the sum's graph is small enough to search whole).
 //!
 //! Every solve here runs within the server's budget ([`Budget`]): a state
 //! limit, build limits, and a deadline checked by the search's progress hook
-//! and between moves.
+//! and between moves. What a request holds is bounded too: the move list (a
+//! quarter of the memory limit), the remoteness search (the memory limit), and
+//! no copy of a large position per move (under normal play the value after a
+//! move follows from the components' nimbers).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use grundy::analysis::{Answer, ProgressHook, SolveOptions, solve};
+use grundy::analysis::{Answer, SolveOptions, solve};
+use grundy::cancel::Cancel;
 use grundy::catalogue::{BuildLimits, build_with};
 use grundy::family::Part;
 use grundy::game::Convention;
 use grundy::lang::parse_with_limits;
-use grundy::sums::position::{Compound, Position};
+use grundy::solver::SearchError;
+use grundy::sums::answer::WinningMove;
+use grundy::sums::position::{Compound, Group, Position, PositionText};
 use grundy::sums::remoteness::remotenesses;
+use grundy::sums::rounds::match_position;
+use grundy::table::Tabulator;
+use grundy::theory::limits::Budget as SearchBudget;
 use num_bigint::BigUint;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::view::{DrawingView, Integer, Target, target};
@@ -40,16 +55,15 @@ pub struct Budget {
     pub build: BuildLimits,
     /// The most moves listed with their values (`--max-options`).
     pub max_options: usize,
-    /// When the request must be answered.
+    /// When this attempt at the request stops (its slice of the quick lane,
+    /// or the request's deadline on a worker); the searches stop there by
+    /// the cancellation signal the attempt runs under.
     pub deadline: Instant,
+    /// When the request must be answered.
+    pub request_deadline: Instant,
     /// The time allowed, for messages (`--request-time`).
     pub time: Duration,
 }
-
-/// The payload of the panic by which the progress hook stops a search whose
-/// deadline has passed; caught around the solve (see `serve::compute`).
-#[derive(Debug)]
-pub struct TimeUp;
 
 impl Budget {
     /// The failure of a request that ran out of time.
@@ -68,21 +82,46 @@ impl Budget {
         }
     }
 
-    /// Solve options within the budget; the search stops (by a [`TimeUp`]
-    /// panic) once the deadline has passed.
+    /// Solve options within the budget (the deadline is the cancellation
+    /// signal's, which the attempt runs under).
     fn options(&self, winning_moves: bool) -> SolveOptions {
-        let deadline = self.deadline;
-        let hook: ProgressHook = Arc::new(move |_| {
-            if Instant::now() > deadline {
-                std::panic::panic_any(TimeUp);
-            }
-        });
         SolveOptions {
             max_states: self.max_states,
             max_memory: self.build.bytes,
-            progress: Some(hook),
             winning_moves,
             ..Default::default()
+        }
+    }
+
+    /// When valuing the listed moves one by one stops: half the request's
+    /// time before its deadline, so that a position with many moves, each
+    /// searched, is still answered (the moves not valued say so); or the
+    /// attempt's end, if sooner.
+    fn valuing_deadline(&self) -> Instant {
+        (self.request_deadline - self.time / 2).min(self.deadline)
+    }
+
+    /// `search` run under the valuing deadline: its answer, or why there is
+    /// none (a limit, or the time for valuing moves run out).
+    fn value<T>(
+        &self,
+        search: impl FnOnce(&SolveOptions) -> Result<T, grundy::solver::SearchError>,
+    ) -> Result<T, String> {
+        let deadline = self.valuing_deadline();
+        let out_of_time = || {
+            format!(
+                "not valued: valuing the moves one by one takes at most half the time limit ({} s; --request-time SECONDS raises it)",
+                self.time.as_secs_f64() / 2.0
+            )
+        };
+        if Instant::now() > deadline {
+            return Err(out_of_time());
+        }
+        let options = self.options(false);
+        match Cancel::with_deadline(deadline).run(|| search(&options)) {
+            Ok(answer) => Ok(answer),
+            Err(SearchError::Cancelled) => Err(out_of_time()),
+            Err(error) => Err(message_of(Failure::search(&error))),
         }
     }
 }
@@ -107,42 +146,148 @@ struct Solved {
 }
 
 fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
-    refuse_files(source)?;
-    let sum =
-        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source))?;
-    let position = build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source))?;
+    let position = build_source(source, budget)?;
     budget.check_time()?;
-    let answer = solve(&position, &budget.options(true)).map_err(|e| Failure::search(&e))?;
+    // The winning moves come first in the list of moves: as many as it lists.
+    let options = SolveOptions {
+        max_moves: budget.max_options,
+        ..budget.options(true)
+    };
+    let answer = solve(&position, &options).map_err(|e| Failure::search(&e))?;
     Ok(Solved { position, answer })
 }
 
-/// One available move and the value of the position it leads to.
-struct Option_ {
-    to: String,
-    /// The term the changed component becomes (`nim(4)`), as in `solve --json`'s compact form.
-    component_to: String,
+fn build_source(source: &str, budget: &Budget) -> Result<Position, Failure> {
+    refuse_files(source)?;
+    let sum =
+        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source))?;
+    build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source))
+}
+
+/// A move sent in the compact form (`to: null`): component `component` of
+/// term `term` becomes the components of `component_to`, a term of the same
+/// game with the same parameters (`nim(6)`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactMove {
+    /// The index of the term (group) moved in.
+    pub term: usize,
+    /// The index of the component within the term.
+    pub component: usize,
+    /// What the component becomes, as a term of its game.
+    pub component_to: String,
+}
+
+/// The canonical text of `source` after `played`: the page plays a compact
+/// move by sending it with the position it was listed for, and is answered as
+/// if it had sent the position after it. The move is not checked against the
+/// rules: the answer is that of the position so formed, as for any position
+/// sent whole.
+///
+/// # Errors
+/// [`Failure::Input`] (400) when the term or component does not exist, the
+/// position is not a sum, or `component_to` is not a term of the same game
+/// with the same parameters.
+pub fn play_compact(
+    source: &str,
+    played: &CompactMove,
+    budget: &Budget,
+) -> Result<String, Failure> {
+    let mut position = build_source(source, budget)?;
+    let bad = |message: String| Failure::Input(format!("error: bad `move`: {message}"));
+    if position.compound != Compound::Sum {
+        return Err(bad(
+            "a compact move is played in a sum (or misere(...) of one), not in every(...) or rounds[k](...): send the whole position".to_owned(),
+        ));
+    }
+    let terms = position.groups.len();
+    let group = position.groups.get_mut(played.term).ok_or_else(|| {
+        bad(format!(
+            "there is no term {} (the position has {terms}, numbered from 0)",
+            played.term
+        ))
+    })?;
+    let components = group.parts.len();
+    if played.component >= components {
+        return Err(bad(format!(
+            "term {} has no component {} (it has {components}, numbered from 0)",
+            played.term, played.component
+        )));
+    }
+    let into = build_source(&played.component_to, budget)?;
+    let same_game = |g: &Group| g.head == group.head && g.leading == group.leading;
+    let leaves = match into.groups.as_slice() {
+        [only]
+            if into.compound == Compound::Sum
+                && into.convention == Convention::Normal
+                && same_game(only) =>
+        {
+            only.parts.clone()
+        }
+        _ => {
+            return Err(bad(format!(
+                "`component_to` must be one term of the game of term {} with the same parameters (`{}`), not `{}`",
+                played.term,
+                group.term_with(&[]),
+                played.component_to
+            )));
+        }
+    };
+    group
+        .parts
+        .splice(played.component..=played.component, leaves);
+    Ok(PositionText::new(&position).as_str().to_owned())
+}
+
+/// How a listed move changes the position.
+enum Change {
+    /// Component `part` of group `group` becomes `leaves`.
+    Component {
+        group: usize,
+        part: usize,
+        leaves: Vec<Part>,
+    },
+    /// The whole position after it (moves of `every(...)`, which move every
+    /// component, and of `rounds[k](...)`, printed around the round).
+    Whole {
+        to: String,
+        term: usize,
+        component: usize,
+    },
+}
+
+/// One listed move and the value of the position it leads to.
+struct Listed {
+    change: Change,
     description: String,
-    term: usize,
-    component: usize,
-    /// The answer after the move; `None` when it could not be found in budget.
+    /// The answer after the move (whether the player then to move wins, and
+    /// the nimber); `Err` when it could not be found in budget.
     after: Result<(bool, Option<BigUint>), String>,
     /// Moves the opponent has after it (the engine's measure of length when
     /// remoteness is out of reach).
     replies: usize,
-    /// The position after the move.
-    position_after: Position,
     /// What a click on the component's picture plays this move, if anything.
     target: Option<Target>,
 }
 
-impl Option_ {
+impl Listed {
     /// Whether the move wins: it leaves the opponent a lost position.
     fn wins(&self) -> Option<bool> {
         self.after.as_ref().ok().map(|(next_wins, _)| !next_wins)
     }
 
-    /// The move as the page reads it.
-    fn view(&self) -> MoveView {
+    /// The bytes the move holds, as the move list's memory limit counts them.
+    fn bytes(&self) -> usize {
+        let change = match &self.change {
+            Change::Component { leaves, .. } => leaves.len() * PART_BYTES,
+            Change::Whole { to, .. } => to.len(),
+        };
+        std::mem::size_of::<Self>() + change + self.description.len()
+    }
+
+    /// The move as the page reads it: `to` whole, or null with `component_to`
+    /// when the position's text is longer than [`WHOLE_TARGETS_UP_TO`].
+    fn view(&self, moves: &Moves) -> MoveView {
         let (outcome, nimber, error) = match &self.after {
             Ok((next_wins, nimber)) => (
                 Some(if *next_wins { "N" } else { "P" }),
@@ -151,12 +296,28 @@ impl Option_ {
             ),
             Err(message) => (None, None, Some(message.clone())),
         };
+        let (to, component_to, term, component) = match &self.change {
+            Change::Component {
+                group,
+                part,
+                leaves,
+            } => {
+                let to = (!moves.compact).then(|| moves.text.replacing(*group, *part, leaves));
+                let component_to = moves.groups[*group].term_with(leaves);
+                (to, Some(component_to), *group, *part)
+            }
+            Change::Whole {
+                to,
+                term,
+                component,
+            } => (Some(to.clone()), None, *term, *component),
+        };
         MoveView {
-            to: self.to.clone(),
-            component_to: Some(self.component_to.clone()),
+            to,
+            component_to,
             description: self.description.clone(),
-            term: self.term,
-            component: self.component,
+            term,
+            component,
             outcome,
             nimber,
             wins: self.wins(),
@@ -166,14 +327,25 @@ impl Option_ {
     }
 }
 
+/// Above this many bytes of position text, each move in one component is
+/// sent compact (`to: null`, `component_to`), as `solve --json` sends its
+/// winning moves (docs/CONTRACT.md, "Compact winning moves").
+const WHOLE_TARGETS_UP_TO: usize = 10_000;
+
+/// What a component in a list of moves is counted as holding (its `Arc` and
+/// a small position).
+const PART_BYTES: usize = 64;
+
 /// One move as the page reads it: where it leads, its value, and what a click
 /// on the drawing plays it.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveView {
-    /// The whole position after the move.
-    to: String,
-    /// The term the moved component becomes (`nim(4)`); absent for a move
-    /// the solver gave without listing the component's moves.
+    /// The whole position after the move; null for a move in one component
+    /// of a position whose text is longer than 10,000 bytes (`component_to`
+    /// then says what the component becomes).
+    to: Option<String>,
+    /// The term the moved component becomes (`nim(4)`); absent for moves of
+    /// `every(...)` and `rounds[k](...)`, whose `to` is always whole.
     #[serde(skip_serializing_if = "Option::is_none")]
     component_to: Option<String>,
     /// The move for people: "take 2 from the heap of 7".
@@ -198,60 +370,476 @@ pub struct MoveView {
     target: Option<Target>,
 }
 
-/// Every move of `solved` (a plain sum) with its value, at most
-/// `budget.max_options`; the flag says whether all were listed.
-fn options(solved: &Solved, budget: &Budget) -> Result<(Vec<Option_>, bool), Failure> {
+/// The moves listed for a position, and how to print them.
+struct Moves {
+    listed: Vec<Listed>,
+    /// Whether every move of the position is listed.
+    complete: bool,
+    /// Why the list stopped short of the limit of moves, if it did.
+    stopped: Option<String>,
+    /// The position's text, for the `to` of each move.
+    text: PositionText,
+    /// The position's terms, for each move's `component_to`.
+    groups: Vec<Group>,
+    /// Whether each move's `to` is left out (`component_to` says it).
+    compact: bool,
+}
+
+/// The moves of a position are listed with their values up to this many bytes
+/// of the request's memory limit (the rest is the searches').
+const MOVE_LIST_SHARE: u64 = 4;
+
+/// The list of moves being built: at most `budget.max_options`, the bytes
+/// they hold counted.
+struct MoveList<'b> {
+    budget: &'b Budget,
+    listed: Vec<Listed>,
+    bytes: u64,
+    complete: bool,
+    stopped: Option<String>,
+}
+
+impl<'b> MoveList<'b> {
+    const fn new(budget: &'b Budget) -> Self {
+        Self {
+            budget,
+            listed: Vec::new(),
+            bytes: 0,
+            complete: true,
+            stopped: None,
+        }
+    }
+
+    /// How many more moves may be listed.
+    fn room(&self) -> usize {
+        if self.stopped.is_some() {
+            0
+        } else {
+            self.budget.max_options.saturating_sub(self.listed.len())
+        }
+    }
+
+    /// Lists `listed`, unless the bytes held would pass the memory share.
+    fn push(&mut self, listed: Listed) {
+        let bytes = listed.bytes() as u64;
+        let limit = self.budget.build.bytes / MOVE_LIST_SHARE;
+        if self.bytes + bytes > limit {
+            self.complete = false;
+            self.stopped = Some(format!(
+                "the moves listed would hold more than {limit} bytes (a quarter of the memory limit; --max-memory raises it)"
+            ));
+            return;
+        }
+        self.bytes += bytes;
+        self.listed.push(listed);
+    }
+}
+
+/// Each component's nimber alone under normal play, where known, by term.
+type Nimbers = Vec<Vec<Option<BigUint>>>;
+
+/// The moves of `solved` with their values: the winning moves the solver
+/// found first, then the others up to `budget.max_options` (all of them, or
+/// a sample of each component's: [`grundy::family::Component::first_moves`]).
+fn list_moves(solved: &Solved, nimbers: &Nimbers, budget: &Budget) -> Result<Moves, Failure> {
     let position = &solved.position;
-    let mut found = Vec::new();
-    let mut complete = true;
+    let mut list = MoveList::new(budget);
+    match position.compound {
+        Compound::Sum => list_sum_moves(solved, nimbers, &mut list)?,
+        Compound::Rounds { .. } => list_round_moves(solved, &mut list)?,
+        Compound::Every => list_every_moves(solved, &mut list)?,
+    }
+    let text = solved.answer.position.clone();
+    let compact = position.compound == Compound::Sum && text.as_str().len() > WHOLE_TARGETS_UP_TO;
+    Ok(Moves {
+        complete: list.complete,
+        stopped: list.stopped,
+        listed: list.listed,
+        text,
+        groups: position.groups.clone(),
+        compact,
+    })
+}
+
+/// How many moves a component has, up to `max` (`max` when it has more).
+fn move_count(part: &Part, max: usize) -> usize {
+    part.moves(max).map_or(max, |moves| moves.len().min(max))
+}
+
+/// A move in one component: `(group, part, leaves)`.
+type ComponentMove = (usize, usize, Vec<Part>);
+
+/// Every move of a sum in the order of its components, when there are at most
+/// `budget.max_options`; `None` otherwise.
+fn all_moves(position: &Position, budget: &Budget) -> Result<Option<Vec<ComponentMove>>, Failure> {
+    let mut all = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            let room = budget.max_options.saturating_sub(all.len());
+            let first = part.first_moves(room).map_err(|e| Failure::search(&e))?;
+            if !first.complete {
+                return Ok(None);
+            }
+            all.extend(first.moves.into_iter().map(|leaves| (g, i, leaves)));
+        }
+    }
+    Ok(Some(all))
+}
+
+/// The moves of a sum: all of them in the order of its components when they
+/// fit the limit; otherwise the winning moves first, then each component's
+/// moves (a sample of a component with too many) up to the limit, each once.
+fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Result<(), Failure> {
+    let position = &solved.position;
+    let budget = list.budget;
+    let normal = position.convention == Convention::Normal;
+    let nim_sum = nimbers
+        .iter()
+        .flatten()
+        .try_fold(BigUint::default(), |sum, nimber| {
+            Some(sum ^ nimber.as_ref()?)
+        });
     // The moves of each component, counted once: the moves after a move are
     // these but for the component moved, replaced by what it leaves.
-    let count = |part: &Part| {
-        part.moves(budget.max_options)
-            .map_or(budget.max_options, |moves| moves.len())
-    };
+    let max = budget.max_options;
     let counts: Vec<Vec<usize>> = position
         .groups
         .iter()
-        .map(|group| group.parts.iter().map(count).collect())
+        .map(|group| {
+            group
+                .parts
+                .iter()
+                .map(|part| move_count(part, max))
+                .collect()
+        })
         .collect();
     let total: usize = counts.iter().flatten().sum();
+    let replies = |g: usize, i: usize, leaves: &[Part]| {
+        total - counts[g][i]
+            + leaves
+                .iter()
+                .map(|leaf| move_count(leaf, max))
+                .sum::<usize>()
+    };
+    // The components moves leave, searched in one shared graph.
+    let mut tabulator = Tabulator::new(budget.options(false));
+    let mut value = |g: usize, i: usize, leaves: &[Part]| {
+        // Under normal play the nimber after a move follows from the
+        // components': the position is not copied and searched again.
+        if normal && let (Some(sum), Some(old)) = (&nim_sum, &nimbers[g][i]) {
+            let group = &position.groups[g];
+            let mut new = BigUint::default();
+            for leaf in leaves {
+                new ^= leaf_nimber(group, leaf, budget, &mut tabulator)?;
+            }
+            let after = sum ^ old ^ new;
+            return Ok((after != BigUint::default(), Some(after)));
+        }
+        let after = Position {
+            convention: position.convention,
+            compound: Compound::Sum,
+            groups: position.groups_after(g, i, leaves),
+        };
+        whole_value(&after, budget)
+    };
+    // The winning moves, known from the answer: the position after each is lost.
+    let winning: Vec<&WinningMove> = solved
+        .answer
+        .winning_moves
+        .iter()
+        .filter(|m| m.whole.is_none())
+        .collect();
+    let is_winning = |g: usize, i: usize, leaves: &[Part]| {
+        winning.iter().any(|m| {
+            m.group == g
+                && m.part == i
+                && m.leaves.len() == leaves.len()
+                && m.leaves
+                    .iter()
+                    .zip(leaves)
+                    .all(|(a, b)| a.same_as(b.as_ref()))
+        })
+    };
+    let lost_after = || Ok((false, normal.then(BigUint::default)));
+    // Every move, in the order of the components, when they fit the limit.
+    if let Some(all) = all_moves(position, budget)? {
+        for (g, i, leaves) in all {
+            budget.check_time()?;
+            let part = &position.groups[g].parts[i];
+            list.push(Listed {
+                description: part.describe_move(&leaves),
+                after: if is_winning(g, i, &leaves) {
+                    lost_after()
+                } else {
+                    value(g, i, &leaves)
+                },
+                replies: replies(g, i, &leaves),
+                target: part.drawing().and_then(|before| target(&before, &leaves)),
+                change: Change::Component {
+                    group: g,
+                    part: i,
+                    leaves,
+                },
+            });
+        }
+        return Ok(());
+    }
+    // Too many: the winning moves first, then a sample of the others.
+    list.complete = false;
+    let first_winning: Vec<&WinningMove> = winning.iter().copied().take(list.room()).collect();
+    for m in first_winning {
+        budget.check_time()?;
+        let part = &position.groups[m.group].parts[m.part];
+        list.push(Listed {
+            description: m.description.clone(),
+            after: lost_after(),
+            replies: replies(m.group, m.part, &m.leaves),
+            target: part.drawing().and_then(|before| target(&before, &m.leaves)),
+            change: Change::Component {
+                group: m.group,
+                part: m.part,
+                leaves: m.leaves.clone(),
+            },
+        });
+    }
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            let room = list.room();
+            if room == 0 {
+                return Ok(());
+            }
+            // Room for the winning moves of the component too, skipped below.
+            let first = part
+                .first_moves(room + winning.len())
+                .map_err(|e| Failure::search(&e))?;
             let drawing = part.drawing();
-            let room = budget.max_options.saturating_sub(found.len());
-            let moves = match part.moves(room) {
-                Ok(moves) if moves.len() <= room => moves,
-                _ => {
-                    complete = false;
+            for leaves in first.moves {
+                if is_winning(g, i, &leaves) {
                     continue;
                 }
-            };
-            for leaves in moves {
+                if list.room() == 0 {
+                    return Ok(());
+                }
                 budget.check_time()?;
-                let after = Position {
-                    convention: position.convention,
-                    compound: Compound::Sum,
-                    groups: position.groups_after(g, i, &leaves),
-                };
-                let value = solve(&after, &budget.options(false))
-                    .map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
-                    .map_err(|e| message_of(Failure::search(&e)));
-                found.push(Option_ {
-                    to: solved.answer.position.replacing(g, i, &leaves),
-                    component_to: group.term_with(&leaves),
+                list.push(Listed {
                     description: part.describe_move(&leaves),
-                    term: g,
-                    component: i,
-                    after: value,
-                    replies: total - counts[g][i] + leaves.iter().map(count).sum::<usize>(),
-                    position_after: after,
+                    after: value(g, i, &leaves),
+                    replies: replies(g, i, &leaves),
                     target: drawing.as_ref().and_then(|before| target(before, &leaves)),
+                    change: Change::Component {
+                        group: g,
+                        part: i,
+                        leaves,
+                    },
                 });
             }
         }
     }
-    Ok((found, complete))
+    Ok(())
+}
+
+/// The moves of the current round of a match (`rounds[k](...)`), each with
+/// the whole match position after it.
+fn list_round_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure> {
+    let position = &solved.position;
+    let Compound::Rounds { rounds, start } = &position.compound else {
+        return Ok(());
+    };
+    let budget = list.budget;
+    let whole_winning: Vec<&WinningMove> = solved.answer.winning_moves.iter().collect();
+    for m in whole_winning.iter().take(list.room()) {
+        list.push(Listed {
+            description: m.description.clone(),
+            after: Ok((false, None)),
+            replies: 0,
+            target: None,
+            change: Change::Whole {
+                to: solved.answer.target(m),
+                term: m.group,
+                component: m.part,
+            },
+        });
+    }
+    if solved.answer.truncated || !solved.answer.moves_counted {
+        list.complete = false;
+    }
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            let first = part
+                .first_moves(list.room() + whole_winning.len())
+                .map_err(|e| Failure::search(&e))?;
+            if !first.complete {
+                list.complete = false;
+            }
+            for leaves in first.moves {
+                let after = match_position(
+                    rounds.clone(),
+                    start.clone(),
+                    position.groups_after(g, i, &leaves),
+                );
+                let to = PositionText::new(&after).as_str().to_owned();
+                if whole_winning.iter().any(|m| solved.answer.target(m) == to) {
+                    continue;
+                }
+                if list.room() == 0 {
+                    list.complete = false;
+                    break;
+                }
+                budget.check_time()?;
+                list.push(Listed {
+                    description: part.describe_move(&leaves),
+                    after: whole_value(&after, budget),
+                    replies: 0,
+                    target: None,
+                    change: Change::Whole {
+                        to,
+                        term: g,
+                        component: i,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The moves of `every(...)`: each moves every component that can move. The
+/// winning moves first, then the others in order (the first component's
+/// moves varying slowest), up to the limit.
+fn list_every_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure> {
+    let position = &solved.position;
+    let budget = list.budget;
+    let winning: Vec<String> = solved
+        .answer
+        .winning_moves
+        .iter()
+        .map(|m| solved.answer.target(m))
+        .collect();
+    for (m, to) in solved.answer.winning_moves.iter().zip(&winning) {
+        if list.room() == 0 {
+            break;
+        }
+        list.push(Listed {
+            description: m.description.clone(),
+            after: Ok((false, None)),
+            replies: 0,
+            target: None,
+            change: Change::Whole {
+                to: to.clone(),
+                term: 0,
+                component: 0,
+            },
+        });
+    }
+    if solved.answer.truncated || !solved.answer.moves_counted {
+        list.complete = false;
+    }
+    // Each component's moves (a sample of a large one); the moves of the
+    // whole are their combinations.
+    let mut choices: Vec<(usize, usize, Vec<Vec<Part>>)> = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            budget.check_time()?;
+            let first = part
+                .first_moves(budget.max_options)
+                .map_err(|e| Failure::search(&e))?;
+            if !first.complete {
+                list.complete = false;
+            }
+            if !first.moves.is_empty() {
+                choices.push((g, i, first.moves));
+            } else if !first.complete {
+                // A component that can move but lists no move: no move of the
+                // whole can be written.
+                return Ok(());
+            }
+        }
+    }
+    if choices.is_empty() {
+        return Ok(());
+    }
+    let mut choice = vec![0usize; choices.len()];
+    loop {
+        budget.check_time()?;
+        let mut groups: Vec<Group> = position.groups.clone();
+        let mut descriptions = Vec::with_capacity(choices.len());
+        // From the last component back, so that indices stay valid.
+        for (c, (g, i, moves)) in choices.iter().enumerate().rev() {
+            let leaves = &moves[choice[c]];
+            descriptions.push(position.groups[*g].parts[*i].describe_move(leaves));
+            groups[*g].parts.splice(*i..=*i, leaves.iter().cloned());
+        }
+        descriptions.reverse();
+        let after = Position {
+            convention: position.convention,
+            compound: Compound::Every,
+            groups,
+        };
+        let to = PositionText::new(&after).as_str().to_owned();
+        if !winning.contains(&to) {
+            if list.room() == 0 {
+                list.complete = false;
+                return Ok(());
+            }
+            list.push(Listed {
+                description: descriptions.join("; "),
+                after: whole_value(&after, budget),
+                replies: 0,
+                target: None,
+                change: Change::Whole {
+                    to,
+                    term: 0,
+                    component: 0,
+                },
+            });
+        }
+        // The next combination: the last component's moves vary fastest.
+        let mut c = choices.len();
+        loop {
+            if c == 0 {
+                return Ok(());
+            }
+            c -= 1;
+            choice[c] += 1;
+            if choice[c] < choices[c].2.len() {
+                break;
+            }
+            choice[c] = 0;
+        }
+    }
+}
+
+/// The value of a whole position after a move, by a search within budget.
+fn whole_value(after: &Position, budget: &Budget) -> Result<(bool, Option<BigUint>), String> {
+    budget.value(|options| {
+        solve(after, options).map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
+    })
+}
+
+/// The nimber of a component a move leaves, by theory or by a search of it
+/// alone under the valuing deadline, in `tabulator`'s graph (shared by the
+/// moves of a position: their components have the same futures).
+fn leaf_nimber(
+    group: &Group,
+    leaf: &Part,
+    budget: &Budget,
+    tabulator: &mut Tabulator,
+) -> Result<BigUint, String> {
+    if let Some((nimber, _)) = leaf.nimber_by_theory() {
+        return Ok(nimber);
+    }
+    let alone = Position::sum(
+        Convention::Normal,
+        vec![group.with_parts(vec![leaf.clone()])],
+    );
+    // The search runs under the valuing deadline; one stopped by it leaves the
+    // tabulator unused, as every later move is past it.
+    budget
+        .value(|_| tabulator.nimber(&alone))?
+        .ok_or_else(|| "the nimber after the move is unknown".to_owned())
 }
 
 /// A failure's message without its `error: ` prefix.
@@ -280,15 +868,17 @@ pub struct PartView {
     drawing: Option<DrawingView>,
 }
 
-/// Each component alone with its nimber under normal play, and the nim-sum
-/// of them all when every one is known.
+/// Each component alone with its nimber under normal play (also by term, for
+/// valuing moves), and the nim-sum of them all when every one is known.
 fn parts(
     position: &Position,
     budget: &Budget,
-) -> Result<(Vec<PartView>, Option<BigUint>), Failure> {
+) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
     let mut parts = Vec::new();
+    let mut nimbers = Vec::with_capacity(position.groups.len());
     let mut nim_sum = Some(BigUint::default());
     for (g, group) in position.groups.iter().enumerate() {
+        let mut of_group = Vec::with_capacity(group.parts.len());
         for (i, part) in group.parts.iter().enumerate() {
             budget.check_time()?;
             let nimber = part_nimber(group, part, budget);
@@ -303,16 +893,14 @@ fn parts(
                 nimber: nimber.as_ref().map(Integer::from),
                 drawing: part.drawing().as_ref().map(DrawingView::from),
             });
+            of_group.push(nimber);
         }
+        nimbers.push(of_group);
     }
-    Ok((parts, nim_sum))
+    Ok((parts, nimbers, nim_sum))
 }
 
-fn part_nimber(
-    group: &grundy::sums::position::Group,
-    part: &Part,
-    budget: &Budget,
-) -> Option<BigUint> {
+fn part_nimber(group: &Group, part: &Part, budget: &Budget) -> Option<BigUint> {
     if let Some((nimber, _)) = part.nimber_by_theory() {
         return Some(nimber);
     }
@@ -323,20 +911,34 @@ fn part_nimber(
     solve(&alone, &budget.options(false)).ok()?.nimber
 }
 
+/// The components' nimbers of a plain sum, or none for `every(...)` and
+/// `rounds[k](...)`, whose moves are valued by search.
+fn nimbers_of(
+    solved: &Solved,
+    budget: &Budget,
+) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
+    if solved.position.compound == Compound::Sum {
+        parts(&solved.position, budget)
+    } else {
+        Ok((Vec::new(), Vec::new(), None))
+    }
+}
+
 /// The playground's answer: the `solve --json` object with `parts` (each
-/// component, its nimber and its drawing), `nim_sum`, `moves` (every move with
-/// the outcome and nimber after it, whether it wins and what a click on the
-/// drawing plays it) and `moves_complete`.
+/// component, its nimber and its drawing), `nim_sum`, `moves` (the winning
+/// moves first, then the others, with the outcome and nimber after each,
+/// whether it wins and what a click on the drawing plays it),
+/// `moves_complete` and `play_note`.
 #[derive(Debug, Serialize)]
 pub struct Analysis {
     /// The `solve --json` object, its fields first.
     #[serde(flatten)]
     answer: Value,
-    /// Each component alone.
+    /// Each component alone (plain sums only).
     parts: Vec<PartView>,
     /// The nim-sum of the parts' nimbers, when all are known.
     nim_sum: Option<Integer>,
-    /// Every move listed, with its value.
+    /// The moves listed, with their values: the winning moves first.
     moves: Vec<MoveView>,
     /// Whether every move is listed.
     moves_complete: bool,
@@ -345,37 +947,35 @@ pub struct Analysis {
     play_note: Option<String>,
 }
 
+/// Why not every move is listed, for `play_note`.
+fn play_note(moves: &Moves, budget: &Budget) -> Option<String> {
+    if moves.complete {
+        return None;
+    }
+    let why = moves.stopped.clone().unwrap_or_else(|| {
+        format!(
+            "the position has more moves than the server lists (at most {}; --max-options raises it)",
+            budget.max_options
+        )
+    });
+    Some(format!(
+        "not every move is listed: {why}; the winning moves come first, then a sample of the others"
+    ))
+}
+
 /// Answers `source` for the playground: see [`Analysis`].
 pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = answer_json(&solved.answer, &solved.position);
-    if solved.position.compound != Compound::Sum {
-        return Ok(Analysis {
-            answer,
-            parts: Vec::new(),
-            nim_sum: None,
-            moves: Vec::new(),
-            moves_complete: false,
-            play_note: Some(
-                "the playground lists the moves of plain sums only (not every(...) or rounds[k](...))"
-                    .to_owned(),
-            ),
-        });
-    }
-    let (parts, nim_sum) = parts(&solved.position, budget)?;
-    let (moves, complete) = options(&solved, budget)?;
+    let (parts, nimbers, nim_sum) = nimbers_of(&solved, budget)?;
+    let moves = list_moves(&solved, &nimbers, budget)?;
     Ok(Analysis {
         answer,
         parts,
         nim_sum: nim_sum.as_ref().map(Integer::from),
-        moves: moves.iter().map(Option_::view).collect(),
-        moves_complete: complete,
-        play_note: (!complete).then(|| {
-            format!(
-                "not every move is listed: a component has too many moves (the server lists at most {}; --max-options raises it)",
-                budget.max_options
-            )
-        }),
+        moves: moves.listed.iter().map(|m| m.view(&moves)).collect(),
+        moves_complete: moves.complete,
+        play_note: play_note(&moves, budget),
     })
 }
 
@@ -384,11 +984,49 @@ pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
 const REMOTENESS_LIMIT: usize = 50_000;
 
 /// The remoteness after each listed move (`grundy::sums::remoteness`), when the
-/// sum is a plain normal-play sum whose graph fits the limit.
-fn remoteness_after(moves: &[Option_], budget: &Budget) -> Option<Vec<u32>> {
-    let positions: Vec<Position> = moves.iter().map(|m| m.position_after.clone()).collect();
-    let limit = budget.max_states.min(REMOTENESS_LIMIT);
-    remotenesses(&positions, limit).ok().flatten()
+/// sum is a plain normal-play sum, small enough to be printed whole in each
+/// move, whose graph fits the limits (states, and the memory limit).
+fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<Vec<u32>> {
+    let position = &solved.position;
+    if moves.compact || position.compound != Compound::Sum {
+        return None;
+    }
+    let positions: Option<Vec<Position>> = moves
+        .listed
+        .iter()
+        .map(|m| match &m.change {
+            Change::Component {
+                group,
+                part,
+                leaves,
+            } => Some(Position {
+                convention: position.convention,
+                compound: Compound::Sum,
+                groups: position.groups_after(*group, *part, leaves),
+            }),
+            Change::Whole { .. } => None,
+        })
+        .collect();
+    let limit = SearchBudget {
+        states: budget.max_states.min(REMOTENESS_LIMIT),
+        bytes: budget.build.bytes,
+    };
+    remotenesses(&positions?, limit).ok().flatten()
+}
+
+/// Whether no component of `position` can move (a match of rounds: none of
+/// its current round's).
+fn is_terminal(position: &Position) -> Result<bool, Failure> {
+    for part in position.groups.iter().flat_map(|group| &group.parts) {
+        let first = part.first_moves(1).map_err(|e| Failure::search(&e))?;
+        if !first.moves.is_empty() {
+            return Ok(false);
+        }
+        if !first.complete {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The engine's answer: its move and why.
@@ -398,7 +1036,8 @@ pub struct EngineReply {
     position: String,
     /// Who wins it: `"N"` or `"P"`.
     outcome: String,
-    /// The move, as in [`Analysis`]'s moves; null when there is none.
+    /// The move, as in [`Analysis`]'s moves; null only when the position is
+    /// terminal.
     #[serde(rename = "move")]
     chosen: Option<MoveView>,
     /// `"winning"`, `"prolonging"`, or why there is no move.
@@ -420,20 +1059,20 @@ pub struct EngineReply {
 /// Winning Ways ch. 9). `remoteness` is then how many moves the game lasts after the
 /// engine's move under such play. Otherwise (`by`: `"replies"`): the first winning
 /// move, or the move that leaves the opponent the most moves of their own (ties: the
-/// largest nimber after it, then the first listed). `move` is null when there is no
-/// move (the player to move has lost).
+/// largest nimber after it, then the first listed). The moves are those the
+/// playground lists ([`analyse`]: the winning moves, then the others or a sample).
+/// `move` is null only when there is no move (the player to move has lost); a
+/// position with moves none of which can be listed within the limits is a
+/// limit's error.
 pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = &solved.answer;
     let outcome = answer.outcome.letter().to_string();
-    let (moves, _) = if solved.position.compound == Compound::Sum {
-        options(&solved, budget)?
-    } else {
-        (Vec::new(), false)
-    };
+    let (_, nimbers, _) = nimbers_of(&solved, budget)?;
+    let moves = list_moves(&solved, &nimbers, budget)?;
     budget.check_time()?;
-    let remoteness = remoteness_after(&moves, budget);
-    let mut by = if remoteness.is_some() {
+    let remoteness = remoteness_after(&solved, &moves, budget);
+    let by = if remoteness.is_some() {
         "remoteness"
     } else {
         "replies"
@@ -442,56 +1081,50 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure
     // The quickest win: a winning move (the solver's word) to the least remoteness,
     // which is even (a P-position) exactly when the move wins.
     let winning = moves
+        .listed
         .iter()
         .enumerate()
         .filter(|(_, m)| m.wins() == Some(true))
         .min_by_key(|&(index, _)| remoteness_of(index));
     let (chosen, reason) = if let Some((index, winning)) = winning {
-        (Some((winning.view(), remoteness_of(index))), "winning")
-    } else if let Some(first) = answer.winning_moves.first() {
-        // Moves not listed (a huge component): the solver's first winning move.
-        let to = answer.target(first);
-        by = "replies";
-        (
-            Some((
-                MoveView {
-                    to,
-                    component_to: None,
-                    description: first.description.clone(),
-                    term: first.group,
-                    component: first.part,
-                    outcome: Some("P"),
-                    nimber: Some(Integer::Small(0)),
-                    wins: Some(true),
-                    error: None,
-                    target: None,
-                },
-                None,
-            )),
-            "winning",
-        )
+        (Some((index, winning)), "winning")
     } else {
-        let nimber = |m: &Option_| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
-        let longest = moves.iter().enumerate().max_by(|&(ia, a), &(ib, b)| {
-            remoteness_of(ia)
-                .cmp(&remoteness_of(ib))
-                .then_with(|| a.replies.cmp(&b.replies))
-                .then_with(|| nimber(a).cmp(&nimber(b)))
-                .then_with(|| ib.cmp(&ia))
-        });
+        let nimber = |m: &Listed| m.after.as_ref().ok().and_then(|(_, n)| n.clone());
+        let longest = moves
+            .listed
+            .iter()
+            .enumerate()
+            .max_by(|&(ia, a), &(ib, b)| {
+                remoteness_of(ia)
+                    .cmp(&remoteness_of(ib))
+                    .then_with(|| a.replies.cmp(&b.replies))
+                    .then_with(|| nimber(a).cmp(&nimber(b)))
+                    .then_with(|| ib.cmp(&ia))
+            });
         match longest {
-            Some((index, chosen)) => (Some((chosen.view(), remoteness_of(index))), "prolonging"),
-            None if answer.outcome.first_player_wins() => (None, "no move listed"),
-            None => (None, "no move: the player to move has lost"),
+            Some(chosen) => (Some(chosen), "prolonging"),
+            None if moves.complete || is_terminal(&solved.position)? => (
+                None,
+                if answer.outcome.first_player_wins() {
+                    "no move: the game is over, and under misère play the player to move has won"
+                } else {
+                    "no move: the player to move has lost"
+                },
+            ),
+            None => {
+                return Err(Failure::Limit(format!(
+                    "error: the position has moves, but none could be listed within the server's limits ({})",
+                    play_note(&moves, budget).unwrap_or_default()
+                )));
+            }
         }
     };
-    let (chosen, remoteness) = chosen.unzip();
     Ok(EngineReply {
         position: answer.position.as_str().to_owned(),
         outcome,
-        chosen,
+        remoteness: chosen.and_then(|(index, _)| remoteness_of(index)),
+        chosen: chosen.map(|(_, m)| m.view(&moves)),
         reason,
-        remoteness: remoteness.flatten(),
         by,
     })
 }
@@ -517,6 +1150,7 @@ mod tests {
             build: BuildLimits::default(),
             max_options: 50,
             deadline: Instant::now() + Duration::from_secs(60),
+            request_deadline: Instant::now() + Duration::from_secs(60),
             time: Duration::from_secs(60),
         }
     }
@@ -549,7 +1183,7 @@ mod tests {
             &parse_with_limits(source, 100).unwrap(),
             BuildLimits::default(),
         );
-        remotenesses(&[position.unwrap()], 100_000)
+        remotenesses(&[position.unwrap()], SearchBudget::states(100_000))
             .unwrap()
             .unwrap()[0]
     }
@@ -657,6 +1291,204 @@ mod tests {
         // Games without a drawing have none.
         let words = analysed("prefix_game([\"ab\"])", &budget());
         assert_eq!(words["parts"][0]["drawing"], Value::Null);
+    }
+
+    /// The budget of one request under `grundy serve`'s default limits.
+    fn server_budget() -> Budget {
+        #[derive(clap::Parser)]
+        struct Serve {
+            #[command(flatten)]
+            args: super::super::Args,
+        }
+        let serve = <Serve as clap::Parser>::parse_from(["serve"]);
+        let args = serve.args;
+        Budget {
+            max_states: args.limits.max_states,
+            max_digits: args.limits.max_digits,
+            build: args.limits.build(),
+            max_options: args.max_options,
+            deadline: Instant::now() + args.request_time,
+            request_deadline: Instant::now() + args.request_time,
+            time: args.request_time,
+        }
+    }
+
+    /// The position after `chosen`, a move as the page reads it: its `to`, or
+    /// its compact form played on `source`.
+    fn after(source: &str, chosen: &Value) -> String {
+        if let Some(to) = chosen["to"].as_str() {
+            return to.to_owned();
+        }
+        let played = CompactMove {
+            term: chosen["term"].as_u64().unwrap() as usize,
+            component: chosen["component"].as_u64().unwrap() as usize,
+            component_to: chosen["component_to"].as_str().unwrap().to_owned(),
+        };
+        play_compact(source, &played, &server_budget()).unwrap()
+    }
+
+    /// Plays `example` for three plies as the page does, under the server's
+    /// default limits: a refusal must be a limit's (422), never "no move".
+    fn play_three_plies(example: &str) {
+        let mut source = example.to_owned();
+        for ply in 0..3 {
+            let at = format!("{example}, ply {ply}: {source:.200}");
+            let analysis = match analyse(&source, &server_budget()) {
+                Ok(analysis) => serde_json::to_value(analysis).unwrap(),
+                Err(Failure::Limit(message)) => {
+                    assert!(!message.contains("no move"), "{at}: {message}");
+                    return;
+                }
+                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            };
+            let moves = analysis["moves"].as_array().unwrap();
+            let engine = match engine_move(&source, &server_budget()) {
+                Ok(engine) => serde_json::to_value(engine).unwrap(),
+                Err(Failure::Limit(message)) => {
+                    assert!(!message.contains("no move"), "{at}: {message}");
+                    return;
+                }
+                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            };
+            if engine["move"].is_null() {
+                // Only a terminal position: lost (won under misère play), with
+                // no move listed.
+                let lost = if analysis["convention"] == "misere" {
+                    "N"
+                } else {
+                    "P"
+                };
+                assert_eq!(analysis["outcome"], lost, "{at}");
+                assert!(moves.is_empty(), "{at}: {moves:?}");
+                assert_eq!(analysis["moves_complete"], true, "{at}");
+                return;
+            }
+            assert!(!moves.is_empty(), "{at}: the engine moves, none is listed");
+            let winning: Vec<&Value> = moves.iter().filter(|m| m["wins"] == true).collect();
+            if analysis["outcome"] == "N" {
+                assert!(!winning.is_empty(), "{at}: N, but no listed move wins");
+                assert_eq!(engine["reason"], "winning", "{at}");
+            }
+            if let Some(first) = winning.first() {
+                let to = after(&source, first);
+                let reply = analyse(&to, &server_budget()).unwrap();
+                let reply = serde_json::to_value(reply).unwrap();
+                assert_eq!(reply["outcome"], "P", "{at}: a winning move to {to:.200}");
+            }
+            source = after(&source, &engine["move"]);
+        }
+    }
+
+    #[test]
+    fn every_picker_example_is_played_for_three_plies() {
+        let examples = grundy::catalogue::entries()
+            .iter()
+            .flat_map(|entry| entry.examples.iter())
+            .filter(|example| !example.contains('@'));
+        for example in examples {
+            let started = Instant::now();
+            play_three_plies(example);
+            // Each request is bounded by the server's time limit (10 s).
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{example}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+
+    #[test]
+    fn heaps_larger_than_the_move_limit_list_their_moves() {
+        // The rule's moves, not the heap's sizes: two, two, and 299 splits.
+        for (source, count) in [
+            ("bash[2](301)", 2),
+            ("sub[2, 5](301)", 2),
+            ("grundy_game(600)", 299),
+            ("sub[1..99 step 2](1000)", 50),
+        ] {
+            let answer = analysed(source, &server_budget());
+            assert_eq!(answer["moves"].as_array().unwrap().len(), count, "{source}");
+            assert_eq!(answer["moves_complete"], true, "{source}");
+        }
+        // A heap of 10^40 lists a sample, its winning move first.
+        let answer = analysed(
+            "nim(10000000000000000000000000000000000000000, 1)",
+            &server_budget(),
+        );
+        let moves = answer["moves"].as_array().unwrap();
+        assert_eq!(moves[0]["wins"], true);
+        assert_eq!(moves[0]["to"], "nim(1, 1)");
+        assert_eq!(moves.len(), 300);
+        assert_eq!(answer["moves_complete"], false);
+        assert!(
+            answer["play_note"]
+                .as_str()
+                .unwrap()
+                .contains("winning moves come first")
+        );
+    }
+
+    #[test]
+    fn compound_positions_list_their_moves_whole() {
+        for source in [
+            "every(nim(1, 2) + bash[2](5))",
+            "rounds[2](bash[2](4))",
+            "rounds[4](nim(2, 3), nim(1, 3))",
+        ] {
+            let answer = analysed(source, &budget());
+            let moves = answer["moves"].as_array().unwrap();
+            assert!(!moves.is_empty(), "{source}");
+            for m in moves {
+                let to = m["to"].as_str().unwrap();
+                let after = analysed(to, &budget());
+                assert_eq!(m["outcome"], after["outcome"], "{source} -> {to}");
+            }
+            let engine = engine_answer(source, &budget());
+            assert!(!engine["move"].is_null(), "{source}");
+        }
+        // every(...) moves each component that can move: 1 * 2 * 2 moves.
+        let every = analysed("every(nim(1, 2) + bash[2](5))", &budget());
+        assert_eq!(every["moves"].as_array().unwrap().len(), 4);
+        assert_eq!(every["moves_complete"], true);
+    }
+
+    #[test]
+    fn large_positions_send_moves_compact_and_play_them() {
+        let heaps = vec!["1"; 4001].join(", ");
+        let source = format!("nim({heaps}) + bash[2](5)");
+        let answer = analysed(&source, &budget());
+        let moves = answer["moves"].as_array().unwrap();
+        assert!(
+            moves.iter().all(|m| m["to"].is_null()),
+            "compact above 10,000 bytes"
+        );
+        // The winning move first: the bash heap of 5 (nimber 2) to 4 (nimber 1),
+        // as the 4001 heaps of 1 have nim-sum 1.
+        let first = &moves[0];
+        assert_eq!(first["wins"], true);
+        assert_eq!(first["component_to"], "bash[2](4)");
+        let to = after(&source, first);
+        assert_eq!(to, format!("nim({heaps}) + bash[2](4)"));
+        // Played, it is answered as the position sent whole.
+        let whole = analysed(&to, &budget());
+        assert_eq!(whole["outcome"], "P");
+        // A move into another game, or out of range, is refused.
+        for (term, component, into) in [
+            (1, 0, "nim(3)"),
+            (0, 0, "bash[3](1)"),
+            (2, 0, "nim(0)"),
+            (0, 4001, "nim(0)"),
+        ] {
+            let played = CompactMove {
+                term,
+                component,
+                component_to: into.to_owned(),
+            };
+            assert!(matches!(
+                play_compact(&source, &played, &budget()),
+                Err(Failure::Input(_))
+            ));
+        }
     }
 
     #[test]

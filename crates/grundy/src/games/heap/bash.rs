@@ -35,9 +35,13 @@ impl Bash {
 }
 
 impl HeapRules for Bash {
-    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
+    fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
         let most = u64::try_from(&self.max_take).unwrap_or(u64::MAX).min(size);
-        moves.extend((1..=most).map(|take| Leaves::from_slice(&[size - take])));
+        moves.extend(
+            (1..=most)
+                .take(limit.saturating_add(1))
+                .map(|take| Leaves::from_slice(&[size - take])),
+        );
     }
 
     fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {

@@ -23,8 +23,12 @@ use crate::theory::game::Convention;
 pub struct Nim;
 
 impl HeapRules for Nim {
-    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
-        moves.extend((0..size).map(|left| Leaves::from_slice(&[left])));
+    fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
+        moves.extend(
+            (0..size)
+                .take(limit.saturating_add(1))
+                .map(|left| Leaves::from_slice(&[left])),
+        );
     }
 
     fn heap_nimber(&self, size: &BigUint) -> Option<(BigUint, &'static str)> {

@@ -267,11 +267,12 @@ fn find_period(amounts: &[u64]) -> Option<Periodicity> {
 }
 
 impl HeapRules for Subtraction {
-    fn heap_moves(&self, size: u64, _limit: usize, moves: &mut Vec<Leaves>) {
+    fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend(
             self.amounts
                 .iter()
                 .take_while(|&&s| s <= size)
+                .take(limit.saturating_add(1))
                 .map(|&s| Leaves::from_slice(&[size - s])),
         );
     }
