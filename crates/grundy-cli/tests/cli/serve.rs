@@ -909,6 +909,7 @@ fn twenty_one_thousand_heaps_are_answered_in_bounded_memory() {
         // The position once and one compact move.
         let mut response = Server::agent()
             .post(&format!("{}/api/engine", server.url))
+            .header("content-type", "application/json")
             .send(body.as_str())
             .unwrap();
         assert_eq!(response.status().as_u16(), 200);
@@ -929,6 +930,7 @@ fn twenty_one_thousand_heaps_are_answered_in_bounded_memory() {
         // per heap: not a copy of the position per move.
         let mut response = Server::agent()
             .post(&format!("{}/api/solve", server.url))
+            .header("content-type", "application/json")
             .send(body.as_str())
             .unwrap();
         assert_eq!(response.status().as_u16(), 200);

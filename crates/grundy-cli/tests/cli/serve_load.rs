@@ -152,7 +152,9 @@ fn cheap_requests_are_answered_while_expensive_ones_compute() {
             }
         })
     };
-    let mut expensive = vec![("cram(6, 6)".to_owned(), "/api/solve"); 4];
+    // Boards whose own value needs a search (6 x 6 is P by symmetry, and its
+    // moves' values are left out past half the time: answered 200).
+    let mut expensive = vec![("cram(5, 8)".to_owned(), "/api/solve"); 4];
     expensive.extend(vec![(SLOW_SCRIPT.to_owned(), "/api/solve"); 2]);
     expensive.extend(vec![(many_heaps(), "/api/engine"); 2]);
     let requests = in_flight(&server, expensive);
@@ -174,9 +176,15 @@ fn cheap_requests_are_answered_while_expensive_ones_compute() {
         slowest < Duration::from_secs(1),
         "the slowest cheap solve took {slowest:?}"
     );
-    for request in requests {
+    for (index, request) in requests.into_iter().enumerate() {
         let (status, _, answer, took) = request.join().unwrap();
-        assert!(status == 422 || status == 503, "{status} {answer}");
+        // The engine on 21,000 heaps answers from the nim-sum, in milliseconds;
+        // the boards and scripts run out of time.
+        let engine = index >= 6;
+        assert!(
+            status == 422 || status == 503 || (engine && status == 200),
+            "{status} {answer}"
+        );
         assert!(
             took < deadline + Duration::from_secs(1),
             "answered after {took:?}"
