@@ -8,19 +8,23 @@
 //! the objects of `solve --json`, `seq --json` and `table --json`:
 //!
 //! * `GET /api/games`: the catalogue;
-//! * `POST /api/solve {"position"}`: the `solve --json` object plus every move
-//!   valued (see [`play::analyse`]);
-//! * `POST /api/engine {"position"}`: the engine's move ([`play::engine_move`]);
+//! * `GET /api/status`: how busy the quick lane and the workers are;
+//! * `POST /api/solve {"position", "move"?}`: the `solve --json` object plus
+//!   every move valued (see [`play::analyse`]);
+//! * `POST /api/engine {"position", "move"?}`: the engine's move
+//!   ([`play::engine_move`]);
 //! * `POST /api/seq {"rule", "n"}` and `POST /api/table {"expression",
 //!   "ranges", "outcome"}`: `seq --json` and `table --json`, run as a child
 //!   process of this binary so that a request out of time is killed whole.
 //!
 //! The server binds to 127.0.0.1 unless told otherwise. Every request is
 //! bounded: its body (`--max-body`, 413), its computation (states, work,
-//! memory, digits: 422 naming the limit), its time (`--request-time`, 422),
-//! and the computations running at once (`--workers`; the others wait). Bad
-//! input is 400 with the parser's message; no request gets a 500, even a bug
-//! (caught, 422 with the message).
+//! memory, digits: 422 naming the limit), its time (`--request-time`, 422,
+//! the wait for a worker included; 503 when it cannot start in time), and
+//! the computations running at once: a quick lane for every request's first
+//! 0.1 s, then `--workers` ([`lanes`]), each attempt stopped at its end by the
+//! library's cancellation signal. Bad input is 400 with the parser's message;
+//! no request gets a 500, even a bug (caught, 422 with the message).
 //!
 //! The server holds its connections itself ([`connections`]: a deadline for
 //! a request's headers, a cap on the connections open), answers the API to
