@@ -471,7 +471,7 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     const CANCEL_EVERY: usize = 8;
     let mut max = 0;
     while g.len() < end {
-        if g.len() % CANCEL_EVERY == 0 && stop_requested() {
+        if g.len().is_multiple_of(CANCEL_EVERY) && stop_requested() {
             return RunEnd {
                 stop: RunStop::Cancelled,
                 max,

@@ -21,9 +21,12 @@ fn many_heaps() -> String {
     format!("nim({})", vec!["1"; 21_000].join(", "))
 }
 
-/// POST `body` to `path`: the status, the `Retry-After` header, the body as JSON
-/// and how long the answer took.
-fn post_timed(server: &Server, path: &str, body: &Value) -> (u16, Option<String>, Value, Duration) {
+/// An answer: its status, its `Retry-After` header, its body as JSON and how
+/// long it took.
+type Timed = (u16, Option<String>, Value, Duration);
+
+/// POST `body` to `path`, timed.
+fn post_timed(server: &Server, path: &str, body: &Value) -> Timed {
     let started = Instant::now();
     let mut response = Server::agent()
         .post(&format!("{}{path}", server.url))
@@ -72,7 +75,7 @@ fn until_idle(server: &Server, within: Duration) -> Duration {
 fn in_flight(
     server: &Arc<Server>,
     positions: Vec<(String, &'static str)>,
-) -> Vec<thread::JoinHandle<(u16, Option<String>, Value, Duration)>> {
+) -> Vec<thread::JoinHandle<Timed>> {
     positions
         .into_iter()
         .map(|(position, path)| {

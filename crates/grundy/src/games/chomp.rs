@@ -157,7 +157,7 @@ impl Chomp {
             let number = tail[0];
             // A diagram takes tens of nanoseconds: the signal is looked at
             // every 64 of them.
-            if number % 64 == 0 {
+            if number.is_multiple_of(64) {
                 checkpoint()?;
             }
             seen.clear();

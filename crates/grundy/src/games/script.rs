@@ -258,7 +258,7 @@ impl Script {
             // A cancelled computation stops between operations, however long
             // one call of the script runs.
             .on_progress(|operations| {
-                (operations % CANCEL_EVERY_OPERATIONS == 0 && stop_requested())
+                (operations.is_multiple_of(CANCEL_EVERY_OPERATIONS) && stop_requested())
                     .then_some(Dynamic::UNIT)
             })
             .on_print(to_stderr)

@@ -124,7 +124,7 @@ pub fn stop_requested() -> bool {
         }
         let ticks = TICKS.get().wrapping_add(1);
         TICKS.set(ticks);
-        ticks % CLOCK_EVERY == 0 && signal.deadline_passed()
+        ticks.is_multiple_of(CLOCK_EVERY) && signal.deadline_passed()
     })
 }
 

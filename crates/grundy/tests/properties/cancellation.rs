@@ -14,7 +14,7 @@ use grundy::catalogue::{BuildLimits, build_with};
 use grundy::lang::parse_with_limits;
 use grundy::rules::HeapRule;
 use grundy::sequence::{Method, SequenceSolver, StopCause};
-use grundy::solver::SearchError;
+use grundy::solver::{Budget, SearchError};
 use grundy::sums::remoteness::remotenesses;
 
 /// When the work is told to stop.
@@ -104,6 +104,8 @@ fn the_sequence_engine_stops_at_its_deadline() {
 fn the_remoteness_search_stops_at_its_deadline() {
     let sum = parse_with_limits("nim(30, 31, 32, 33, 34, 35, 36)", 100).unwrap();
     let position = build_with(&sum, BuildLimits::default()).unwrap();
-    let result = under_deadline("remoteness", || remotenesses(&[position], usize::MAX));
+    let result = under_deadline("remoteness", || {
+        remotenesses(&[position], Budget::UNLIMITED)
+    });
     assert_eq!(result, Err(SearchError::Cancelled));
 }
