@@ -41,7 +41,8 @@ pub use check::check_file_path;
 pub use cost::{Cost, CostModel};
 pub use engine::EngineStats;
 pub use file::{
-    FileError, FileFormat, SequenceFile, compute_into_file, read_values, save_to_file, write_values,
+    FileError, FileFormat, SequenceFile, check_rule_of_file, compute_into_file, read_values,
+    save_to_file, write_values,
 };
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,

@@ -22,7 +22,7 @@ use grundy::games::script::Script;
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
-    find_periodicity, read_values, save_to_file, until_proven,
+    check_rule_of_file, find_periodicity, read_values, save_to_file, until_proven,
 };
 #[cfg(feature = "script")]
 use grundy::sequence::{find_unproven_periodicity, write_values};
@@ -717,7 +717,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         // A file's values are checked against the period, and kept when more than asked.
         let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
         let held = match &args.out {
-            Some(path) => read_out_file(path, args.format, &rule_text)?,
+            Some(path) => {
+                let held = read_out_file(path, args.format, &rule_text)?;
+                check_rule_of_file(&rule, &held, path)
+                    .map_err(|e| file_failure(&e, path, args.format, &rule_text))?;
+                held
+            }
             None => GrundyValues::new(),
         };
         let last_heap = args.last_heap.max(held.len().saturating_sub(1));

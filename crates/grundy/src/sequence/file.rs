@@ -218,6 +218,21 @@ fn read_with_length(
     }
 }
 
+/// Checks the values read from the file at `path` against its check file
+/// (`FILE.check`), as [`SequenceFile::open`] does before resuming: a check file
+/// of another rule, or a file there that is not a check file, is an error.
+///
+/// # Errors
+/// [`FileError::OtherRule`], [`FileError::NotACheckFile`], a malformed check
+/// file, or an input/output error.
+pub fn check_rule_of_file(
+    rule: &HeapRule,
+    values: &GrundyValues,
+    path: &Path,
+) -> Result<(), FileError> {
+    unchecked_heaps(&check_file_path(path), rule, values).map(|_| ())
+}
+
 /// Writes `values` (the values of `rule`, all right) to the file at `path` in `format`,
 /// replacing it, with their check file (see [`check_file_path`]): a later
 /// [`compute_into_file`] resumes from them without recomputing them.
