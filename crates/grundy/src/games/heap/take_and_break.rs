@@ -39,6 +39,7 @@ use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, SequenceSolver, until_proven,
 };
 use crate::sums::position::Group;
+use crate::theory::cancel::stop_requested;
 use crate::theory::solver::{Limit, Refusal};
 
 /// Values computed when a term is built, to find and prove a period.
@@ -521,8 +522,55 @@ fn group(
 ) -> Result<Group, LangError> {
     let sizes = heap_sizes_with_text(term, context.limits.bytes)?;
     let largest = sizes.iter().map(|size| &size.value).max();
-    let rules = Arc::new(SequenceRules::new(rule, largest, context.limits));
+    let rules = shared_rules(rule, largest, context.limits);
     Ok(Group::new(head, heap_parts(&rules, sizes)))
+}
+
+/// The values of the rules built last, kept for the positions built after them
+/// within the same limits: a table of `octal[0.07](n)` for n up to 10^5 builds
+/// 10^5 positions, and each would otherwise compute the values and look for the
+/// period again (15 s for 10^4 cells, the same proven period each time).
+const KEPT_RULES: usize = 8;
+
+/// The most values a kept rule may hold (a byte or so each).
+const KEPT_VALUES: usize = 1 << 20;
+
+/// [`SequenceRules::new`], or rules built before within the same `limits` that
+/// give the same answers: their period is proven (every heap follows from it),
+/// or their values reach `largest`. Rules cut short (a limit, a cancellation)
+/// are never kept.
+fn shared_rules(
+    rule: HeapRule,
+    largest: Option<&BigUint>,
+    limits: BuildLimits,
+) -> Arc<SequenceRules> {
+    type Kept = Vec<(BuildLimits, Arc<SequenceRules>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let serves = |kept: &SequenceRules| {
+        kept.rule == rule
+            && (kept.periodicity.is_some()
+                || largest.is_none_or(|largest| {
+                    largest.to_usize().is_some_and(|heap| heap < kept.values.len())
+                }))
+    };
+    let found = KEPT.lock().ok().and_then(|kept| {
+        kept.iter()
+            .find(|(kept_limits, kept)| *kept_limits == limits && serves(kept))
+            .map(|(_, kept)| Arc::clone(kept))
+    });
+    if let Some(found) = found {
+        return found;
+    }
+    let built = Arc::new(SequenceRules::new(rule, largest, limits));
+    if built.short.is_none() && built.values.len() <= KEPT_VALUES && !stop_requested()
+        && let Ok(mut kept) = KEPT.lock()
+    {
+        if kept.len() >= KEPT_RULES {
+            kept.remove(0);
+        }
+        kept.push((limits, Arc::clone(&built)));
+    }
+    built
 }
 
 /// The heap rule `octal[CODE]`, for `grundy seq`, written as the code reads
