@@ -1050,4 +1050,6 @@ fn range_text_full(name: &str, first: u64, last: u64) -> String {
 }
 
 #[cfg(test)]
+mod oracle;
+#[cfg(test)]
 mod tests;
