@@ -5,8 +5,8 @@
 //! exactly the same findings on random and planted tables.
 
 use super::{
-    GridFindings, GridPPositions, Line, LinePeriods, MAX_COEFFICIENT, MAX_PAIR_ENTRY,
-    MAX_PAIR_STEP, MIN_PAIRS, MIN_PERIODIC_VALUES, MIN_RECURRENCE_CHECKS, LISTED, LISTED_CELLS,
+    GridFindings, GridPPositions, LISTED, LISTED_CELLS, Line, LinePeriods, MAX_COEFFICIENT,
+    MAX_PAIR_ENTRY, MAX_PAIR_STEP, MIN_PAIRS, MIN_PERIODIC_VALUES, MIN_RECURRENCE_CHECKS,
     PairPattern, Period, Recurrence, ResidueClasses, SequenceFindings, SequencePPositions,
 };
 use std::ops::RangeInclusive;
