@@ -12,8 +12,10 @@
 //!   when `s = 0`, an *arithmetic* one (saltus `s > 0`) otherwise. For each `p` in
 //!   increasing order the saltus is read from the last values and the relation followed
 //!   back from the end to the least `n0` from which it holds, as
-//!   [`crate::sequence::find_periodicity`] does; a pure period is looked for first, an
-//!   arithmetic one only when no pure period is claimed. **Claim rule:** the values from
+//!   [`crate::sequence::find_periodicity`] does (here every `p` at once, in time
+//!   linear in the values: the Z-function of the differences read from the end gives
+//!   each `n0`); a pure period is looked for first, an arithmetic one only when no pure
+//!   period is claimed. **Claim rule:** the values from
 //!   `n0` to the end hold the period at least three times (`N + 1 - n0 >= 3p`) and
 //!   number at least seven and a quarter of the range, so that a few equal values at
 //!   the end are not taken for a period of 1 (an outcome table of Fibonacci Nim to
