@@ -12,8 +12,10 @@
 //!   when `s = 0`, an *arithmetic* one (saltus `s > 0`) otherwise. For each `p` in
 //!   increasing order the saltus is read from the last values and the relation followed
 //!   back from the end to the least `n0` from which it holds, as
-//!   [`crate::sequence::find_periodicity`] does; a pure period is looked for first, an
-//!   arithmetic one only when no pure period is claimed. **Claim rule:** the values from
+//!   [`crate::sequence::find_periodicity`] does (here every `p` at once, in time
+//!   linear in the values: the Z-function of the differences read from the end gives
+//!   each `n0`); a pure period is looked for first, an arithmetic one only when no pure
+//!   period is claimed. **Claim rule:** the values from
 //!   `n0` to the end hold the period at least three times (`N + 1 - n0 >= 3p`) and
 //!   number at least seven and a quarter of the range, so that a few equal values at
 //!   the end are not taken for a period of 1 (an outcome table of Fibonacci Nim to
@@ -56,6 +58,9 @@
 //!   [`find_in_sequence`], with the least common multiple of the pure periods when
 //!   every row (column) has one.
 
+mod periods;
+
+use periods::PeriodSearch;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -273,17 +278,10 @@ pub struct GridFindings {
 /// ```
 pub fn find_in_sequence(first: u64, values: &[u32]) -> SequenceFindings {
     let last = (!values.is_empty()).then(|| first.saturating_add(values.len() as u64 - 1));
-    let period = least_period(values, false)
-        .or_else(|| least_period(values, true))
-        .map(|(from, period, saltus)| Period {
-            from: first.saturating_add(from as u64),
-            period: period as u64,
-            saltus,
-        });
     SequenceFindings {
         first,
         last,
-        period,
+        period: period_of(first, values),
         p_positions: sequence_p_positions(first, values),
     }
 }
@@ -382,44 +380,13 @@ fn claimed(len: usize, from: usize, period: usize) -> bool {
     seen >= 3 * period && seen >= MIN_PERIODIC_VALUES && seen >= len.div_ceil(4)
 }
 
-/// The least period of `g` by the claim rule, pure (`arithmetic` false) or with a
-/// positive saltus, and its least start: `(from, period, saltus)` in indices.
-fn least_period(g: &[u32], arithmetic: bool) -> Option<(usize, usize, u32)> {
-    least_period_where(g, arithmetic, |_, _| true)
-}
-
-/// [`least_period`] among the relations `(from, period)` that `accept` takes.
-fn least_period_where(
-    g: &[u32],
-    arithmetic: bool,
-    accept: impl Fn(usize, usize) -> bool,
-) -> Option<(usize, usize, u32)> {
-    let len = g.len();
-    let last = len.checked_sub(1)?;
-    for period in 1..=len / 3 {
-        let Some(saltus) = g[last].checked_sub(g[last - period]) else {
-            continue;
-        };
-        if (saltus != 0) != arithmetic {
-            continue;
-        }
-        let mut from = last - period;
-        while from > 0 && g[from - 1].checked_add(saltus) == Some(g[from - 1 + period]) {
-            from -= 1;
-        }
-        // The relation holds for every index from `from` on, so the periodic part is
-        // `from..len`: `len - from` values, the first `period` of them its base.
-        if claimed(len, from, period) && accept(from, period) {
-            return Some((from, period, saltus));
-        }
-    }
-    None
-}
-
-/// The period of one row or column whose first index is `first`.
+/// The least period of `values`, whose first index is `first`: pure if any, else
+/// arithmetic.
 fn period_of(first: u64, values: &[u32]) -> Option<Period> {
-    least_period(values, false)
-        .or_else(|| least_period(values, true))
+    let search = PeriodSearch::new(values);
+    search
+        .least(false)
+        .or_else(|| search.least(true))
         .map(|(from, period, saltus)| Period {
             from: first.saturating_add(from as u64),
             period: period as u64,
@@ -458,8 +425,9 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     let indicator: Vec<u32> = values.iter().map(|&v| u32::from(v == 0)).collect();
     // A run of non-zero values at the end is a period 1 holding no P-position; the
     // classes are the least period whose periodic part holds one.
+    let last_p_position = indicator.iter().rposition(|&flag| flag == 1)?;
     let (from, period, _) =
-        least_period_where(&indicator, false, |from, _| indicator[from..].contains(&1))?;
+        PeriodSearch::new(&indicator).least_where(false, |from, _| last_p_position >= from)?;
     let modulus = period as u64;
     let mut residues: Vec<u64> = (from..from + period)
         .filter(|&i| indicator[i] == 1)
@@ -1049,5 +1017,7 @@ fn range_text_full(name: &str, first: u64, last: u64) -> String {
     format!("{first} <= {name} <= {last}")
 }
 
+#[cfg(test)]
+mod oracle;
 #[cfg(test)]
 mod tests;

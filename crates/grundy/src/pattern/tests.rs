@@ -595,3 +595,261 @@ proptest! {
         prop_assert!(!found.to_string().is_empty());
     }
 }
+
+/// Random values, or values with a planted pattern, from `seed`: `kind` 0 is noise
+/// over a small alphabet, 1 a (pure or arithmetic) period after a random preperiod,
+/// 2 P-positions in residue classes after random ones, 3 P-positions following a
+/// recurrence, 4 `G(n) = n` but for a few first values. `tamper` changes one value.
+fn planted_sequence(seed: u64, kind: u8, tamper: bool) -> Vec<u32> {
+    let mut random = crate::random::Xorshift::new(seed);
+    let mut below = |n: u64| random.below(n) as u32;
+    let mut g: Vec<u32> = match kind {
+        0 => {
+            let alphabet = 1 + u64::from(below(4));
+            (0..below(200)).map(|_| below(alphabet)).collect()
+        }
+        1 => {
+            let mut g: Vec<u32> = (0..below(40)).map(|_| below(4)).collect();
+            let (period, saltus) = (1 + below(12) as usize, below(3) * below(2));
+            let start = g.len();
+            for i in 0..period * (1 + below(8) as usize) + below(period as u64) as usize {
+                g.push(if i < period {
+                    below(4)
+                } else {
+                    g[start + i - period] + saltus
+                });
+            }
+            g
+        }
+        2 => {
+            let modulus = 1 + below(10);
+            let classes: Vec<bool> = (0..modulus).map(|_| below(3) == 0).collect();
+            let from = below(30);
+            (0..below(200))
+                .map(|n| {
+                    let p_position = if n < from {
+                        below(4) == 0
+                    } else {
+                        classes[(n % modulus) as usize]
+                    };
+                    if p_position { 0 } else { 1 + below(3) }
+                })
+                .collect()
+        }
+        3 => {
+            // Increasing: p(k) = 2 p(k-1) + ... or p(k-1) + p(k-2) + ...
+            let c1 = 1 + i128::from(below(2));
+            let c2 = if c1 == 1 { 1 } else { i128::from(below(2)) };
+            let constant = i128::from(below(3));
+            let mut p: Vec<i128> = (0..below(3)).map(|_| i128::from(below(3))).collect();
+            p.sort_unstable();
+            p.dedup();
+            let (mut a, mut b) = (i128::from(3 + below(3)), i128::from(6 + below(4)));
+            while b < 3000 {
+                p.push(a);
+                (a, b) = (b, c1 * b + c2 * a + constant);
+            }
+            p.push(a);
+            let last = (a + i128::from(below(a as u64 / 2 + 1))) as usize;
+            let mut g = vec![1u32; last + 1];
+            for &n in p.iter().filter(|&&n| n as usize <= last) {
+                g[n as usize] = 0;
+            }
+            g
+        }
+        _ => {
+            let mut g: Vec<u32> = (0..100 + below(200)).collect();
+            for value in g.iter_mut().take(below(4) as usize) {
+                *value = below(3);
+            }
+            g
+        }
+    };
+    if tamper && !g.is_empty() {
+        let at = below(g.len() as u64) as usize;
+        g[at] = below(4);
+    }
+    g
+}
+
+/// A table with a planted pattern from `seed`, as `(xs, ys, cells by row)`: `kind` 0
+/// is noise, 1 the complementary pairs of a random step as P-positions, 2 a symmetric
+/// table, 3 the nim-sum, 4 P-positions on a line, 5 periodic rows and columns.
+/// `tamper` changes one cell.
+fn planted_grid(
+    seed: u64,
+    kind: u8,
+    tamper: bool,
+) -> (RangeInclusive<u64>, RangeInclusive<u64>, Vec<Vec<u32>>) {
+    let mut random = crate::random::Xorshift::new(seed);
+    let mut below = |n: u64| random.below(n);
+    let (x0, y0) = if below(2) == 0 {
+        (0, 0)
+    } else {
+        (below(4), below(4))
+    };
+    let (xs, ys) = (x0..=x0 + below(40), y0..=y0 + below(40));
+    let max = (*xs.end()).max(*ys.end());
+    let pairs = complementary_pairs(1 + below(4), max);
+    let line = below(3);
+    let (qx, qy, saltus) = (1 + below(5), 1 + below(5), below(2));
+    let noise: Vec<u64> = (0..64).map(|_| below(3)).collect();
+    let mut cells: Vec<Vec<u32>> = xs
+        .clone()
+        .map(|x| {
+            ys.clone()
+                .map(|y| {
+                    let hashed = |a: u64, b: u64| noise[((a * 7 + b * 13) % 64) as usize];
+                    let value = match kind {
+                        0 => hashed(x * 3, y),
+                        1 => {
+                            u64::from(!pairs.contains(&(x.min(y), x.max(y))))
+                                * (1 + hashed(x, y) % 2)
+                        }
+                        2 => hashed(x.min(y), x.max(y)),
+                        3 => x ^ y,
+                        4 => {
+                            let on_line = [x == y, x == x0 + 1, y == y0 + 2][line as usize];
+                            u64::from(!on_line) * (1 + hashed(x, y))
+                        }
+                        _ => hashed(x % qx, y % qy) + saltus * (y / qy + x / qx),
+                    };
+                    value as u32
+                })
+                .collect()
+        })
+        .collect();
+    if tamper {
+        let (i, j) = (
+            below(count(&xs) as u64) as usize,
+            below(count(&ys) as u64) as usize,
+        );
+        cells[i][j] = below(3) as u32;
+    }
+    (xs, ys, cells)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn sequence_findings_are_the_plain_searches(
+        seed: u64,
+        kind in 0u8..5,
+        tamper: bool,
+        first in prop_oneof![0u64..50, Just(u64::MAX - 100)],
+    ) {
+        let values = planted_sequence(seed, kind, tamper);
+        let found = find_in_sequence(first, &values);
+        let expected = oracle::find_in_sequence(first, &values);
+        prop_assert_eq!(found.to_string(), expected.to_string());
+        prop_assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn grid_findings_are_the_plain_searches(seed: u64, kind in 0u8..6, tamper: bool) {
+        let (xs, ys, cells) = planted_grid(seed, kind, tamper);
+        let (x0, y0) = (*xs.start(), *ys.start());
+        let value = |x: u64, y: u64| cells[(x - x0) as usize][(y - y0) as usize];
+        let found = find_in_grid(xs.clone(), ys.clone(), value);
+        let expected = oracle::find_in_grid(xs, ys, value);
+        prop_assert_eq!(found.to_string(), expected.to_string());
+        prop_assert_eq!(found, expected);
+    }
+}
+
+#[test]
+fn the_planted_tables_do_plant_their_patterns() {
+    // The generators above must reach the findings they are meant to test.
+    let mut seen = [false; 6];
+    for seed in 0..300 {
+        for kind in 0..5 {
+            let found = find_in_sequence(0, &planted_sequence(seed, kind, false));
+            seen[0] |= found
+                .period
+                .as_ref()
+                .is_some_and(|p| p.saltus == 0 && p.period > 1);
+            seen[1] |= found.period.as_ref().is_some_and(|p| p.saltus > 0);
+            seen[2] |=
+                matches!(&found.p_positions, SequencePPositions::Residues(c) if c.modulus > 1);
+            seen[3] |= matches!(found.p_positions, SequencePPositions::Recurrence(_));
+        }
+        let (xs, ys, cells) = planted_grid(seed, 1, false);
+        let (x0, y0) = (*xs.start(), *ys.start());
+        let found = find_in_grid(xs, ys, |x, y| cells[(x - x0) as usize][(y - y0) as usize]);
+        seen[4] |= matches!(found.p_positions, Some(GridPPositions::Pairs(_)));
+        let (xs, ys, cells) = planted_grid(seed, 4, false);
+        let (x0, y0) = (*xs.start(), *ys.start());
+        let found = find_in_grid(xs, ys, |x, y| cells[(x - x0) as usize][(y - y0) as usize]);
+        seen[5] |= matches!(found.p_positions, Some(GridPPositions::Line(_)));
+    }
+    assert_eq!(seen, [true; 6]);
+}
+
+#[test]
+fn the_games_tables_give_the_plain_searches_findings() {
+    let kayles = grundy_values(&HeapRule::kayles(), 2000).to_vec();
+    let dawson = grundy_values(&HeapRule::dawsons_kayles(), 2000).to_vec();
+    let grundys_game = grundy_values(&HeapRule::GrundysGame, 2000).to_vec();
+    let nim: Vec<u32> = (0..2000).collect();
+    let nim_p_positions: Vec<u32> = (0..2000).map(|n| u32::from(n != 0)).collect();
+    for values in [kayles, dawson, grundys_game, nim, nim_p_positions] {
+        for first in [0, 1, 1000] {
+            assert_eq!(
+                find_in_sequence(first, &values),
+                oracle::find_in_sequence(first, &values)
+            );
+        }
+    }
+    let wythoff = wythoff_table(Wythoff::CLASSIC, 60);
+    for (xs, ys) in [(0..=60, 0..=60), (3..=60, 0..=40), (0..=10, 5..=60)] {
+        let value = |x: u64, y: u64| wythoff[x as usize][y as usize];
+        let outcome = |x: u64, y: u64| u32::from(value(x, y) != 0);
+        assert_eq!(
+            find_in_grid(xs.clone(), ys.clone(), value),
+            oracle::find_in_grid(xs.clone(), ys.clone(), value)
+        );
+        assert_eq!(
+            find_in_grid(xs.clone(), ys.clone(), outcome),
+            oracle::find_in_grid(xs, ys, outcome)
+        );
+    }
+}
+
+/// The P-positions of Wythoff's game on `0..=last` squared, as outcomes (0 for P).
+fn wythoff_outcomes(last: u64) -> Vec<Vec<u32>> {
+    let mut outcomes = vec![vec![1u32; last as usize + 1]; last as usize + 1];
+    for (a, b) in complementary_pairs(1, last) {
+        if b <= last {
+            outcomes[a as usize][b as usize] = 0;
+            outcomes[b as usize][a as usize] = 0;
+        }
+    }
+    outcomes
+}
+
+#[test]
+fn a_million_values_are_searched_in_near_linear_time() {
+    // Plain searches take time quadratic in the values on these (Nim's P-positions:
+    // every period holds back to n = 1): minutes for a million of them, where a
+    // near-linear search takes a fraction of a second.
+    let started = std::time::Instant::now();
+    let nim: Vec<u32> = (0..1_000_000).collect();
+    let found = find_in_sequence(0, &nim);
+    assert_eq!(period(&found), (0, 1, 1));
+    assert_eq!(found.p_positions, SequencePPositions::Seen(vec![0]));
+    // Kayles' values, periodic with period 12 from 71 on (Guy and Smith), extended
+    // from the first 2000 (the sequence engine takes far longer than the finder).
+    let mut kayles = grundy_values(&HeapRule::kayles(), 1999).to_vec();
+    while kayles.len() < 1_000_000 {
+        kayles.push(kayles[kayles.len() - 12]);
+    }
+    let found = find_in_sequence(0, &kayles);
+    assert_eq!(period(&found), (71, 12, 0));
+    let outcomes = wythoff_outcomes(999);
+    let found = find_in_grid(0..=999, 0..=999, |x, y| outcomes[x as usize][y as usize]);
+    assert!(matches!(found.p_positions, Some(GridPPositions::Pairs(_))));
+    assert_eq!(found.symmetric, Some(true));
+    let seconds = started.elapsed().as_secs_f64();
+    assert!(seconds < 30.0, "{seconds} s");
+}
