@@ -550,7 +550,9 @@ fn shared_rules(
         kept.rule == rule
             && (kept.periodicity.is_some()
                 || largest.is_none_or(|largest| {
-                    largest.to_usize().is_some_and(|heap| heap < kept.values.len())
+                    largest
+                        .to_usize()
+                        .is_some_and(|heap| heap < kept.values.len())
                 }))
     };
     let found = KEPT.lock().ok().and_then(|kept| {
@@ -562,7 +564,9 @@ fn shared_rules(
         return found;
     }
     let built = Arc::new(SequenceRules::new(rule, largest, limits));
-    if built.short.is_none() && built.values.len() <= KEPT_VALUES && !stop_requested()
+    if built.short.is_none()
+        && built.values.len() <= KEPT_VALUES
+        && !stop_requested()
         && let Ok(mut kept) = KEPT.lock()
     {
         if kept.len() >= KEPT_RULES {
