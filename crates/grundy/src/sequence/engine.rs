@@ -168,10 +168,12 @@ pub struct EngineStats {
     pub candidate_searches: u64,
     /// Times the masks were chosen anew.
     pub mask_rebuilds: u64,
-    /// Option values taken into the windows of runs of moves (see the `runs` module):
-    /// one per pair for moves leaving two heaps, one per value of a two-heap split
-    /// for moves leaving three.
-    pub run_values: u64,
+    /// Pairs of heaps looked at to fill the windows of runs of two-heap moves (see the
+    /// `runs` module).
+    pub run_pairs: u64,
+    /// 64-bit words of sets of two-heap values read for the moves leaving three heaps
+    /// (one by one, or to fill the windows of their runs).
+    pub three_heap_words: u64,
     /// Rare heaps currently listed, per parity class of splitting moves.
     pub rare_heaps: [usize; 2],
     /// Current masks per parity class (0 when the class is computed plainly).
@@ -1042,6 +1044,7 @@ fn insert_non_splitting_options<T: Cell>(
 fn insert_three_heap_options<T: Cell>(
     leave_three: &[usize],
     two_heap_values: &[Vec<u64>],
+    words_read: &mut u64,
     g: &[T],
     options: &mut Marks,
 ) {
@@ -1053,6 +1056,7 @@ fn insert_three_heap_options<T: Cell>(
         let rest = n - j;
         for (a, first) in g.iter().enumerate().take(rest - 1).skip(1) {
             let first = first.get();
+            *words_read += two_heap_values[rest - a].len() as u64;
             for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -1156,12 +1160,13 @@ fn insert_run_options(
             runs.mark(n, options.marks, stamp, chunk.clone());
         }
         let stamps = u64::from(stamp) * 0x0101_0101_0101_0101;
-        let missing = options.marks[chunk]
-            .chunks(8)
-            .any(|eight| match <[u8; 8]>::try_from(eight) {
-                Ok(word) => u64::from_le_bytes(word) != stamps,
-                Err(_) => eight.iter().any(|&mark| mark != stamp),
-            });
+        let missing =
+            options.marks[chunk]
+                .chunks(8)
+                .any(|eight| match <[u8; 8]>::try_from(eight) {
+                    Ok(word) => u64::from_le_bytes(word) != stamps,
+                    Err(_) => eight.iter().any(|&mark| mark != stamp),
+                });
         if missing {
             return;
         }
@@ -1472,6 +1477,7 @@ impl TableEngine {
         insert_three_heap_options(
             three_heap_runs.single_moves(),
             two_heap_values,
+            &mut stats.three_heap_words,
             g,
             options,
         );
@@ -1547,20 +1553,20 @@ impl TableEngine {
     /// `g.len()`, the next to compute.
     fn advance_runs<T: Cell>(&mut self, g: &[T]) {
         let next = g.len();
-        self.stats.run_values += self.two_heap_runs.advance(next, |m, last| {
+        self.stats.run_pairs += self.two_heap_runs.advance(next, |m, last| {
             for a in 1..=m / 2 {
                 last[(g[a] ^ g[m - a]).get() as usize] = m as u32;
             }
             (m / 2) as u64
         });
         let two_heap_values = &self.two_heap_values;
-        self.stats.run_values += self.three_heap_runs.advance(next, |rest, last| {
-            let mut taken = 0;
+        self.stats.three_heap_words += self.three_heap_runs.advance(next, |rest, last| {
+            let mut words_read = 0;
             for (a, first) in g.iter().enumerate().take(rest.saturating_sub(1)).skip(1) {
                 let first = first.get();
+                words_read += two_heap_values[rest - a].len() as u64;
                 for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
                     let mut bits = word;
-                    taken += u64::from(bits.count_ones());
                     while bits != 0 {
                         let t = (w as u32) * 64 + bits.trailing_zeros();
                         bits &= bits - 1;
@@ -1568,7 +1574,7 @@ impl TableEngine {
                     }
                 }
             }
-            taken
+            words_read
         });
     }
 

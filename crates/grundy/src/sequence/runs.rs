@@ -101,11 +101,7 @@ impl MoveRuns {
             (work, runs, single, stride)
         };
         let (by_one, by_two) = (split(1), split(2));
-        let (_, runs, single, stride) = if by_two.0 < by_one.0 {
-            by_two
-        } else {
-            by_one
-        };
+        let (_, runs, single, stride) = if by_two.0 < by_one.0 { by_two } else { by_one };
         Self {
             runs: runs
                 .into_iter()
@@ -188,7 +184,7 @@ impl MoveRuns {
     /// Takes in the values of every `m` up to `next_heap - lo` for each run, so that
     /// the windows answer for heap `next_heap`: `take_in(m, last)` sets `last[v] = m` for
     /// every value `v` of `m` (`S(m)`, or the three-heap values of the rest `m`), and
-    /// returns how many it set.
+    /// returns the work it did (added up in the answer).
     pub(super) fn advance(
         &mut self,
         next_heap: usize,
