@@ -53,6 +53,15 @@
 //! list doubles. When no mask makes fewer than a quarter of the heaps rare, the class is
 //! computed plainly. The method changes only the speed, never the values: tests compare
 //! it with the plain mex on every heap.
+//!
+//! # Runs of moves
+//!
+//! A class without a mask, and the moves leaving three heaps, gather the options of
+//! moves removing consecutive numbers of tokens (`0.777...7`) through sliding windows,
+//! a run at the cost of about one move (module `runs`). A run's many moves can make a
+//! mask cost more than that (each searching for a value no pair reaches): the pairs
+//! looked at under the masks are weighed against what the windows would look at, and
+//! the masks are given up until they are next chosen when they lose.
 
 use crate::rules::HeapRule;
 use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
