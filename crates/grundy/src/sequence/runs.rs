@@ -94,7 +94,7 @@ impl MoveRuns {
             runs.sort_unstable();
             let in_run = |j: usize| {
                 runs.iter()
-                    .any(|&(lo, hi)| (lo..=hi).contains(&j) && (j - lo) % stride == 0)
+                    .any(|&(lo, hi)| (lo..=hi).contains(&j) && (j - lo).is_multiple_of(stride))
             };
             let single: Vec<usize> = moves.iter().copied().filter(|&j| !in_run(j)).collect();
             let work = single.len() + 2 * runs.len();
