@@ -29,6 +29,7 @@ mod cost;
 mod engine;
 mod file;
 mod periodicity;
+mod runs;
 mod simd;
 mod storage;
 

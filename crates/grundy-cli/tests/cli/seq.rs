@@ -533,3 +533,86 @@ fn every_method_the_help_names_is_accepted() {
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stderr.starts_with(b"error:"));
 }
+
+#[test]
+fn long_codes_keep_their_periods_and_proofs() {
+    // Runs of equal digits are gathered by windows (a run costs about one move):
+    // the answers are those of the engine computing every move one by one.
+    let code =
+        |head: &str, digit: &str, count: usize| format!("octal[{head}.{}]", digit.repeat(count));
+    for (rule, period, preperiod, saltus, proof) in [
+        (
+            code("0", "7", 16),
+            96,
+            568,
+            0,
+            "Guy-Smith periodicity theorem, checked on heaps 0..1344",
+        ),
+        (
+            code("0", "7", 24),
+            112,
+            64,
+            0,
+            "Guy-Smith periodicity theorem, checked on heaps 0..376",
+        ),
+        (
+            code("0", "7", 64),
+            384,
+            2272,
+            0,
+            "Guy-Smith periodicity theorem, checked on heaps 0..5376",
+        ),
+        (
+            code("4", "7", 30),
+            31,
+            3989,
+            0,
+            "Guy-Smith periodicity theorem, checked on heaps 0..8070",
+        ),
+        (
+            code("0", "F", 40),
+            1,
+            0,
+            1,
+            "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..1024",
+        ),
+        (
+            code("0", "C", 16),
+            2,
+            1,
+            1,
+            "arithmetic periodicity by grundy's level test (saltus a power of two), checked on heaps 0..1024",
+        ),
+    ] {
+        let answer = json(&["seq", "--json", &rule, "-n", "100"]);
+        assert_eq!(
+            (
+                answer["period"].as_u64(),
+                answer["preperiod"].as_u64(),
+                answer["saltus"].as_u64(),
+                answer["proven"].as_bool(),
+                answer["proof"].as_str(),
+            ),
+            (
+                Some(period),
+                Some(preperiod),
+                Some(saltus),
+                Some(true),
+                Some(proof)
+            ),
+            "{rule}"
+        );
+    }
+    // No period within the 16385 values of the search past N, as before.
+    for rule in [code("0", "7", 200), code("0", "6", 30), code("0", "07", 30)] {
+        let answer = json(&["seq", "--json", &rule, "-n", "100"]);
+        assert!(answer["period"].is_null(), "{rule}: {answer}");
+        assert_eq!(answer["computed"], 16385, "{rule}");
+        assert_eq!(answer["proof"], "none", "{rule}");
+    }
+    // The values are the plain method's.
+    let rule = code("0", "7", 64);
+    let fast = json(&["seq", "--json", &rule, "-n", "1500"]);
+    let plain = json(&["seq", "--json", "--method", "plain", &rule, "-n", "1500"]);
+    assert_eq!(fast["values"], plain["values"]);
+}

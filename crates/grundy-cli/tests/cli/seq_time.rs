@@ -127,6 +127,24 @@ fn a_subtraction_game_with_huge_amounts_answers_heap_0_at_once() {
 }
 
 #[test]
+fn long_codes_search_their_period_in_about_the_time_of_short_ones() {
+    // The period is looked for up to heap 16384. Looking at every split of each of
+    // the 1000 moves took minutes (0.777...7: 100 sevens 11 s, 1000 about 110 s of
+    // CPU); a run of moves now costs about one move (0.2 s).
+    for (digit, count) in [("7", 1000), ("F", 200)] {
+        let rule = format!("octal[0.{}]", digit.repeat(count));
+        let (output, took) = grundy_within(
+            &["seq", "--json", &rule, "-n", "100"],
+            Duration::from_secs(120),
+        );
+        assert_eq!(output.status.code(), Some(0), "{rule}");
+        let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(answer["values"][100], 100, "{rule}");
+        assert!(took < Duration::from_secs(10), "{rule}: {took:?}");
+    }
+}
+
+#[test]
 fn a_billion_values_say_their_estimated_time_before_starting() {
     let (line, running) = first_line_with(
         &["seq", "octal[0.6]", "-n", "1000000000"],

@@ -8,8 +8,9 @@
 //!   the engine keeps, for every heap `m`, the set of values of its two-heap splits as a
 //!   bit set as wide as the values so far (`V(m)` bits), and computing heap `n` reads the
 //!   sets of all smaller heaps. Memory `Σ V(m) / 8` bytes, time `Σ_n Σ_{m<n} V(m) / 64`
-//!   word steps: quadratic and cubic when the values grow linearly, as they do for `0.8`
-//!   (`n / 3`) and `0.FF` (`n`).
+//!   word steps per move: quadratic and cubic when the values grow linearly, as they do
+//!   for `0.8` (`n / 3`) and `0.FF` (`n`). A run of moves removing consecutive numbers of
+//!   tokens (`0.FFFF...`) costs about two moves, whatever its length (module `runs`).
 //! - **Rest Nim by its rules** (the plain method): the set of values of the partitions
 //!   of every heap, `n / 8` bytes each, and about `n² / 4` steps per heap.
 //! - **Splitting moves computed plainly** (the plain method, or Lasker's Nim by its
@@ -48,6 +49,7 @@
 //! 5 to 10 seconds for `0.8` and `0.FF`.
 
 use super::engine::option_rows_bytes;
+use super::runs::MoveRuns;
 use super::storage::MIRROR_WINDOW;
 use super::{GrundyValues, Method, closed_form_value};
 use crate::rules::HeapRule;
@@ -81,6 +83,12 @@ enum Kind {
         two: u32,
         /// Numbers of tokens removed by moves leaving three heaps.
         three: u32,
+        /// Their work per heap, counted in moves: fewer than `three` when runs of them
+        /// are gathered through windows (the `runs` module).
+        three_work: u32,
+        /// Bytes per value of the windows of runs of moves (at most: two-heap moves
+        /// use them while no mask is chosen).
+        window_bytes: u32,
         /// Two-heap moves by sparse space (else plainly).
         sparse: bool,
         /// Moves leaving one heap by an all-but set: the engine counts the heaps of each
@@ -168,16 +176,27 @@ impl CostModel {
             let sparse = method == Method::SparseSpace;
             match rule {
                 HeapRule::TakeAndBreak(code) => {
-                    let count = |bit: u8| {
-                        code.digits()
-                            .iter()
-                            .filter(|&&digit| digit & bit != 0)
-                            .count() as u32
+                    let moves = |bit: u8| -> Vec<usize> {
+                        (0..code.digits().len())
+                            .filter(|&j| code.digit(j) & bit != 0)
+                            .collect()
                     };
-                    let three = count(LEAVE_THREE);
+                    let (two_moves, three_moves) = (moves(LEAVE_TWO), moves(LEAVE_THREE));
+                    let three = three_moves.len() as u32;
+                    // The fast method gathers runs of moves through windows.
+                    let (two_runs, three_runs) = if sparse {
+                        (
+                            MoveRuns::plan(&two_moves, 0),
+                            MoveRuns::plan(&three_moves, 0),
+                        )
+                    } else {
+                        (MoveRuns::single(&two_moves), MoveRuns::single(&three_moves))
+                    };
                     Kind::Table {
-                        two: count(LEAVE_TWO),
+                        two: two_moves.len() as u32,
                         three,
+                        three_work: three_runs.work() as u32,
+                        window_bytes: (two_runs.bytes(1) + three_runs.bytes(1)) as u32,
                         sparse,
                         all_but: false,
                         proofs_copy: three > 0,
@@ -186,6 +205,8 @@ impl CostModel {
                 HeapRule::GrundysGame => Kind::Table {
                     two: 1,
                     three: 0,
+                    three_work: 0,
+                    window_bytes: 0,
                     sparse,
                     all_but: false,
                     proofs_copy: false,
@@ -193,6 +214,8 @@ impl CostModel {
                 HeapRule::LaskersNim => Kind::Table {
                     two: 1,
                     three: 0,
+                    three_work: 0,
+                    window_bytes: 0,
                     sparse,
                     all_but: true,
                     proofs_copy: false,
@@ -201,6 +224,8 @@ impl CostModel {
                 HeapRule::Subtraction(_) => Kind::Table {
                     two: 0,
                     three: 0,
+                    three_work: 0,
+                    window_bytes: 0,
                     sparse,
                     all_but: false,
                     proofs_copy: false,
@@ -208,6 +233,8 @@ impl CostModel {
                 HeapRule::AllButSubtraction(_) => Kind::Table {
                     two: 0,
                     three: 0,
+                    three_work: 0,
+                    window_bytes: 0,
                     sparse,
                     all_but: true,
                     proofs_copy: true,
@@ -320,6 +347,8 @@ impl CostModel {
             Kind::Table {
                 two,
                 three,
+                three_work,
+                window_bytes,
                 sparse,
                 all_but,
                 proofs_copy,
@@ -340,10 +369,11 @@ impl CostModel {
                 if two > 0 && !sparse {
                     steps += f64::from(two) * heaps * heaps / 4.0;
                 }
+                bytes += f64::from(window_bytes) * slots;
                 if three > 0 {
                     let (set_words, read_words) = self.value_set_words(last);
                     bytes += 8.0 * set_words + 48.0 * heaps;
-                    steps += f64::from(three) * read_words + heaps * heaps / 4.0;
+                    steps += f64::from(three_work) * read_words + heaps * heaps / 4.0;
                 }
                 if proofs_copy && value_width < 4.0 {
                     bytes += 4.0 * heaps;

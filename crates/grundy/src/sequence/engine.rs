@@ -53,6 +53,15 @@
 //! list doubles. When no mask makes fewer than a quarter of the heaps rare, the class is
 //! computed plainly. The method changes only the speed, never the values: tests compare
 //! it with the plain mex on every heap.
+//!
+//! # Runs of moves
+//!
+//! A class without a mask, and the moves leaving three heaps, gather the options of
+//! moves removing consecutive numbers of tokens (`0.777...7`) through sliding windows,
+//! a run at the cost of about one move (module `runs`). A run's many moves can make a
+//! mask cost more than that (each searching for a value no pair reaches): the pairs
+//! looked at under the masks are weighed against what the windows would look at, and
+//! the masks are given up until they are next chosen when they lose.
 
 use crate::rules::HeapRule;
 use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
@@ -60,6 +69,7 @@ use crate::rules::octal::{LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use smallvec::SmallVec;
 
 use super::OutOfMemory;
+use super::runs::MoveRuns;
 use super::simd::{self, TARGET_LIMIT, TargetSet};
 use super::storage::{Cell, LowMirror, MIRROR_WINDOW, Mirror, Reversed};
 
@@ -167,6 +177,12 @@ pub struct EngineStats {
     pub candidate_searches: u64,
     /// Times the masks were chosen anew.
     pub mask_rebuilds: u64,
+    /// Pairs of heaps looked at to fill the windows of runs of two-heap moves (see the
+    /// `runs` module).
+    pub run_pairs: u64,
+    /// 64-bit words of sets of two-heap values read for the moves leaving three heaps
+    /// (one by one, or to fill the windows of their runs).
+    pub three_heap_words: u64,
     /// Rare heaps currently listed, per parity class of splitting moves.
     pub rare_heaps: [usize; 2],
     /// Current masks per parity class (0 when the class is computed plainly).
@@ -919,6 +935,22 @@ pub(crate) struct TableEngine {
     search: SearchMode,
     /// For rules leaving three heaps: `two_heap_values[m]` = values of the splits of `m`.
     two_heap_values: Vec<Vec<u64>>,
+    /// The two-heap moves of the classes without a mask, by runs (see the `runs`
+    /// module): the moves in no run are computed one by one.
+    two_heap_runs: MoveRuns,
+    /// Those moves in no run, by class (`j % 2`).
+    single_two: [Vec<usize>; 2],
+    /// The three-heap moves, by runs.
+    three_heap_runs: MoveRuns,
+    /// The work per heap of the two-heap moves when no class has a mask, counted in
+    /// moves (see [`MoveRuns::work`]); `None` when no run of moves makes it less than
+    /// the moves themselves (then masks are never weighed against windows).
+    window_work: Option<usize>,
+    /// Since the masks were last chosen: the first heap, and the pairs looked at
+    /// before it (see [`Self::masks_cost_more`]).
+    masks_since: (usize, u64),
+    /// No mask is chosen before this heap: masks cost more than windows would.
+    masks_barred_until: usize,
     next_rebuild: usize,
     rare_at_rebuild: [usize; 2],
     stats: EngineStats,
@@ -1021,6 +1053,7 @@ fn insert_non_splitting_options<T: Cell>(
 fn insert_three_heap_options<T: Cell>(
     leave_three: &[usize],
     two_heap_values: &[Vec<u64>],
+    words_read: &mut u64,
     g: &[T],
     options: &mut Marks,
 ) {
@@ -1032,6 +1065,7 @@ fn insert_three_heap_options<T: Cell>(
         let rest = n - j;
         for (a, first) in g.iter().enumerate().take(rest - 1).skip(1) {
             let first = first.get();
+            *words_read += two_heap_values[rest - a].len() as u64;
             for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -1047,11 +1081,13 @@ fn insert_three_heap_options<T: Cell>(
 /// Inserts into `options` the options of the two-heap moves of heap `n = g.len()` that
 /// no search needs to find: for a class with a mask, the pairs with a rare heap that
 /// preparing the block did not put in the rows (`covered[parity][i]`: the rare heaps
-/// `rare[lo..hi]` of the `i`-th move that it did); for a class without one, every pair.
+/// `rare[lo..hi]` of the `i`-th move that it did); for a class without one, every pair
+/// of its moves in no run (`single_two`).
 #[inline(always)]
 fn insert_unsearched_pairs<T: Cell>(
     table: &MoveTable,
     classes: &[SparseClass; 2],
+    single_two: &[Vec<usize>; 2],
     covered: &CoveredRare,
     stats: &mut EngineStats,
     g: &[T],
@@ -1059,7 +1095,14 @@ fn insert_unsearched_pairs<T: Cell>(
 ) {
     let n = g.len();
     let unequal = table.unequal_split;
-    for (parity, (class, moves)) in classes.iter().zip(&table.leave_two).enumerate() {
+    for (parity, class) in classes.iter().enumerate() {
+        // A class without a mask looks at every pair of its moves in no run (those in
+        // runs are in the windows).
+        let moves = if class.mask.is_some() {
+            &table.leave_two[parity]
+        } else {
+            &single_two[parity]
+        };
         for (index, &j) in moves.iter().enumerate() {
             if j + 2 > n {
                 break;
@@ -1093,6 +1136,48 @@ fn insert_unsearched_pairs<T: Cell>(
                 }
                 stats.scanned_pairs += half as u64;
             }
+        }
+    }
+}
+
+/// Inserts into `options` the options of heap `n = g.len()` that the windows of runs of
+/// moves hold (see the `runs` module). When no class has a mask the value is the mex
+/// of `options` once they are in, and the windows are read only up to the first 64
+/// values with one missing (the mex is among them); otherwise every value is read.
+#[inline(always)]
+fn insert_run_options(
+    runs: [&MoveRuns; 2],
+    classes: &[SparseClass; 2],
+    n: usize,
+    values: usize,
+    options: &mut Marks,
+) {
+    if !runs.iter().any(|runs| runs.any()) {
+        return;
+    }
+    let stamp = options.stamp;
+    if classes.iter().any(|class| class.mask.is_some()) {
+        for runs in runs {
+            runs.mark(n, options.marks, stamp, 0..values);
+        }
+        return;
+    }
+    const CHUNK: usize = 64;
+    for start in (0..values).step_by(CHUNK) {
+        let chunk = start..(start + CHUNK).min(values);
+        for runs in runs {
+            runs.mark(n, options.marks, stamp, chunk.clone());
+        }
+        let stamps = u64::from(stamp) * 0x0101_0101_0101_0101;
+        let missing =
+            options.marks[chunk]
+                .chunks(8)
+                .any(|eight| match <[u8; 8]>::try_from(eight) {
+                    Ok(word) => u64::from_le_bytes(word) != stamps,
+                    Err(_) => eight.iter().any(|&mark| mark != stamp),
+                });
+        if missing {
+            return;
         }
     }
 }
@@ -1202,6 +1287,12 @@ impl TableEngine {
             generation: 0,
             search: SearchMode::default(),
             two_heap_values: Vec::new(),
+            two_heap_runs: MoveRuns::default(),
+            single_two: Default::default(),
+            three_heap_runs: MoveRuns::default(),
+            window_work: None,
+            masks_since: (0, 0),
+            masks_barred_until: 0,
             next_rebuild: 64,
             rare_at_rebuild: [0; 2],
             stats: EngineStats::default(),
@@ -1221,6 +1312,17 @@ impl TableEngine {
         engine.chooses_masks = sparse_enabled && splits_in_two;
         engine.only_takes_all_but =
             engine.counts_values && !splits_in_two && engine.table.leave_three.is_empty();
+        // The plain method (the reference) computes every move one by one.
+        engine.three_heap_runs = if sparse_enabled {
+            MoveRuns::plan(&engine.table.leave_three, 0)
+        } else {
+            MoveRuns::single(&engine.table.leave_three)
+        };
+        // Until masks are chosen, no class has one.
+        engine.plan_two_heap_runs(0);
+        let two_heap_moves = engine.table.leave_two.iter().map(Vec::len).sum::<usize>();
+        engine.window_work = Some(engine.two_heap_runs.work())
+            .filter(|&work| engine.two_heap_runs.any() && work < two_heap_moves);
         // A few bytes: the reservation cannot fail in practice.
         let _ = engine.reserve_tables(1);
         engine.resize_tables(1);
@@ -1245,6 +1347,8 @@ impl TableEngine {
             let (width, len) = Block::shape(bits);
             reserve_total(&mut self.block.rows, width * len)?;
         }
+        self.two_heap_runs.reserve(values)?;
+        self.three_heap_runs.reserve(values)?;
         Ok(())
     }
 
@@ -1260,6 +1364,39 @@ impl TableEngine {
         if self.chooses_masks {
             self.extended_counts.resize(2 * values, 0);
         }
+        self.two_heap_runs.resize(values);
+        self.three_heap_runs.resize(values);
+    }
+
+    /// Splits the two-heap moves of the classes without a mask into runs and single
+    /// moves, the windows starting at heap `first_heap` (the next to compute). Kept as
+    /// they are when nothing changes. The plain method, and Grundy's game (whose splits
+    /// must be unequal), compute every move one by one.
+    fn plan_two_heap_runs(&mut self, first_heap: usize) {
+        let mut moves: Vec<usize> = (0..2)
+            .filter(|&parity| self.classes[parity].mask.is_none())
+            .flat_map(|parity| self.table.leave_two[parity].iter().copied())
+            .collect();
+        moves.sort_unstable();
+        let plan = if self.chooses_masks && !self.table.unequal_split {
+            MoveRuns::plan(&moves, first_heap)
+        } else {
+            MoveRuns::single(&moves)
+        };
+        if plan.same_runs(&self.two_heap_runs)
+            && plan.single_moves() == self.two_heap_runs.single_moves()
+        {
+            return;
+        }
+        self.two_heap_runs = plan.make_room(1 << self.value_bits);
+        self.single_two = [0, 1].map(|parity| {
+            self.two_heap_runs
+                .single_moves()
+                .iter()
+                .copied()
+                .filter(|&j| j % 2 == parity)
+                .collect()
+        });
     }
 
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
@@ -1333,6 +1470,9 @@ impl TableEngine {
             present,
             value_counts,
             two_heap_values,
+            two_heap_runs,
+            single_two,
+            three_heap_runs,
             value_bits,
             mirror,
             search,
@@ -1343,8 +1483,21 @@ impl TableEngine {
         let (mut row, covered) = block.row(n);
         let options = &mut row;
         insert_non_splitting_options(table, present, value_counts, g, options);
-        insert_three_heap_options(&table.leave_three, two_heap_values, g, options);
-        insert_unsearched_pairs(table, classes, covered, stats, g, options);
+        insert_three_heap_options(
+            three_heap_runs.single_moves(),
+            two_heap_values,
+            &mut stats.three_heap_words,
+            g,
+            options,
+        );
+        insert_unsearched_pairs(table, classes, single_two, covered, stats, g, options);
+        insert_run_options(
+            [two_heap_runs, three_heap_runs],
+            classes,
+            n,
+            1 << *value_bits,
+            options,
+        );
         let mirror = T::mirror_of(mirror);
         if let SearchMode::OnePass { vector } = *search
             && let Some(mirror) = mirror
@@ -1400,6 +1553,43 @@ impl TableEngine {
     /// nothing has changed (all large allocations come first), and the caller takes
     /// the value back.
     fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+        self.record_tables(g)?;
+        self.advance_runs(g);
+        Ok(())
+    }
+
+    /// Takes into the windows of runs of moves the values they need for heap
+    /// `g.len()`, the next to compute.
+    fn advance_runs<T: Cell>(&mut self, g: &[T]) {
+        let next = g.len();
+        self.stats.run_pairs += self.two_heap_runs.advance(next, |m, last| {
+            for a in 1..=m / 2 {
+                last[(g[a] ^ g[m - a]).get() as usize] = m as u32;
+            }
+            (m / 2) as u64
+        });
+        let two_heap_values = &self.two_heap_values;
+        self.stats.three_heap_words += self.three_heap_runs.advance(next, |rest, last| {
+            let mut words_read = 0;
+            for (a, first) in g.iter().enumerate().take(rest.saturating_sub(1)).skip(1) {
+                let first = first.get();
+                words_read += two_heap_values[rest - a].len() as u64;
+                for (w, &word) in two_heap_values[rest - a].iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let t = (w as u32) * 64 + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        last[(t ^ first) as usize] = rest as u32;
+                    }
+                }
+            }
+            words_read
+        });
+    }
+
+    /// [`Self::record`] for every table but the windows of runs of moves (which
+    /// [`Self::advance_runs`] fills after it, once the masks and the runs are chosen).
+    fn record_tables<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         let n = g.len() - 1;
         let value = g[n].get();
         let wider = (value >= 1 << self.value_bits).then(|| 32 - value.leading_zeros());
@@ -1463,10 +1653,41 @@ impl TableEngine {
             self.classes[p].mask.is_some()
                 && self.classes[p].rare.len() > 2 * self.rare_at_rebuild[p] + 64
         });
-        if g.len() >= self.next_rebuild || rare_grew {
+        let masks_lose = self.masks_cost_more(g.len());
+        if masks_lose {
+            self.masks_barred_until = 2 * g.len();
+        }
+        if g.len() >= self.next_rebuild || rare_grew || masks_lose {
             self.rebuild(g);
         }
         Ok(())
+    }
+
+    /// The pairs looked at so far, by masks and rare lists and one by one.
+    fn pairs_looked_at(&self) -> u64 {
+        self.stats.scanned_pairs + self.stats.rare_pairs + self.stats.register_pairs
+    }
+
+    /// Whether the masks chosen last cost more than windows would, over the heaps
+    /// computed since (up to `heaps`): long runs of moves (`0.777...7`) can have a mask
+    /// with hardly any rare heap, and yet each of their many moves searched for a
+    /// value no pair reaches. Windows look at about `window_work · m / 2` pairs per
+    /// heap; past twice that (and a margin), the masks are given up until the next
+    /// regular choice, which tries them again.
+    fn masks_cost_more(&self, heaps: usize) -> bool {
+        const MARGIN: u64 = 1 << 16;
+        let Some(work) = self.window_work else {
+            return false;
+        };
+        if self.classes.iter().all(|class| class.mask.is_none()) {
+            return false;
+        }
+        let (first, before) = self.masks_since;
+        let pairs = self.pairs_looked_at() - before;
+        // Σ m / 2 over the heaps since, `m` up to the heap.
+        let count = heaps.saturating_sub(first) as u64;
+        let by_windows = work as u64 * count * (first + heaps) as u64 / 4;
+        pairs > 2 * by_windows + MARGIN
     }
 
     /// Chooses the masks anew and rebuilds the rare lists.
@@ -1474,6 +1695,8 @@ impl TableEngine {
         self.stats.mask_rebuilds += 1;
         self.generation += 1;
         self.next_rebuild = 2 * g.len();
+        self.masks_since = (g.len(), self.pairs_looked_at());
+        let barred = g.len() < self.masks_barred_until;
         // rare(M) = (total + W(M)) / 2 where W is the Walsh-Hadamard transform (computed
         // in the room `reserve_tables` made).
         let transform = &mut self.transform;
@@ -1519,6 +1742,7 @@ impl TableEngine {
                 .min();
             if let Some((rare, mask, common_parity)) = best
                 && (rare as usize) * 4 <= heaps
+                && !barred
             {
                 class.set_mask(mask, common_parity);
                 class.set_rare(
@@ -1530,6 +1754,7 @@ impl TableEngine {
             }
             self.rare_at_rebuild[parity] = class.rare.len();
         }
+        self.plan_two_heap_runs(g.len());
     }
 
     fn stats(&self) -> EngineStats {

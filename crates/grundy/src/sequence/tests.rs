@@ -671,3 +671,92 @@ fn memory_stays_at_two_bytes_per_value() {
     );
     assert!(mirror > 0, "the mirror is in use for 0.6");
 }
+
+/// The code `d0.` followed by each digit repeated as often as it says.
+fn code_of_runs(d0: u8, runs: &[(u8, usize)]) -> HeapRule {
+    let mut digits = vec![d0];
+    for &(digit, count) in runs {
+        digits.extend(std::iter::repeat_n(digit, count));
+    }
+    HeapRule::TakeAndBreak(crate::rules::octal::TakeAndBreak::from_digits(&digits).unwrap())
+}
+
+/// Pairs of heaps the engine looked at, however it did.
+fn pairs_looked_at(stats: &EngineStats) -> u64 {
+    stats.scanned_pairs + stats.rare_pairs + stats.register_pairs + stats.run_pairs
+}
+
+/// A run of moves removing consecutive numbers of tokens costs about what one move
+/// costs, whatever its length: the pairs looked at for `0.777...7` hardly grow with the
+/// sevens (looking at every split of every move, `k·m / 2` pairs per heap, they grew
+/// as `k`: a minute for 1000 sevens, where the period search goes to heap 16384).
+#[test]
+fn a_run_of_moves_costs_about_one_move() {
+    let last = 3000;
+    let one_move: u64 = (2..=last as u64).map(|m| m / 2).sum();
+    for sevens in [16, 100, 400, 1000] {
+        let mut solver = SequenceSolver::new(code_of_runs(0, &[(7, sevens)]), Method::SparseSpace);
+        solver.extend_to(last);
+        let stats = solver.stats();
+        let pairs = pairs_looked_at(&stats);
+        assert!(pairs < 6 * one_move, "{sevens} sevens: {stats:?}");
+    }
+    // Moves leaving three heaps: 0.FFF...F reads the two-heap values of every rest
+    // once per run, not once per move.
+    let words = |fs: usize| {
+        let mut solver = SequenceSolver::new(code_of_runs(0, &[(15, fs)]), Method::SparseSpace);
+        solver.extend_to(300);
+        solver.stats().three_heap_words
+    };
+    let (short, long) = (words(8), words(64));
+    assert!(long < 2 * short, "8 digits: {short} words read; 64: {long}");
+}
+
+/// Long codes by the fast method (runs of moves through windows, masks weighed against
+/// them) against the plain mex on every heap, past the first choices of masks.
+#[test]
+fn long_codes_match_plain_mex() {
+    for (rule, last) in [
+        (code_of_runs(0, &[(7, 100)]), 2500),
+        (code_of_runs(4, &[(6, 40), (0, 3), (7, 21)]), 2000),
+        (code_of_runs(0, &[(0, 1), (7, 30), (2, 1), (4, 30)]), 2000),
+        (code_of_runs(0, &[(7, 4), (0, 3)].repeat(20)), 2000),
+        (code_of_runs(0, &[(3, 1), (15, 12), (11, 12)]), 300),
+    ] {
+        let fast = values(&rule, Method::SparseSpace, last);
+        let plain = values(&rule, Method::PlainMex, last);
+        assert!(
+            fast == plain,
+            "{rule}: the fast method differs from plain mex"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+
+    /// Long octal codes, made of runs of repeated digits (the moves the windows take)
+    /// and single digits, against the definition: the mex over `HeapRule::moves`.
+    #[test]
+    fn long_octal_codes_match_brute_force(
+        d0 in proptest::sample::select(vec![0u8, 4]),
+        runs in proptest::collection::vec((0u8..8, 1usize..40), 1..12),
+        last in 100u64..260,
+    ) {
+        let rule = code_of_runs(d0, &runs);
+        let expected = brute_force(&rule, last);
+        proptest::prop_assert_eq!(values(&rule, Method::SparseSpace, last as usize), expected, "{}", rule);
+    }
+
+    /// Long hexadecimal codes (moves leaving three heaps), likewise.
+    #[test]
+    fn long_hexadecimal_codes_match_brute_force(
+        d0 in proptest::sample::select(vec![0u8, 4, 8, 12]),
+        runs in proptest::collection::vec((0u8..16, 1usize..12), 1..6),
+        last in 40u64..90,
+    ) {
+        let rule = code_of_runs(d0, &runs);
+        let expected = brute_force(&rule, last);
+        proptest::prop_assert_eq!(values(&rule, Method::SparseSpace, last as usize), expected, "{}", rule);
+    }
+}
