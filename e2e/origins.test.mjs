@@ -128,6 +128,14 @@ test('a page on another origin cannot make the server compute', async () => {
   await page.evaluate(() => document.getElementById('form').submit());
   const form = await navigated;
 
+  // The browser's log may report a status a moment after the fetch settled:
+  // wait (5 s at most) until the refused requests have theirs.
+  const refusedHaveStatus = () => [...traffic.values()]
+    .filter((r) => r.method === 'OPTIONS' || (r.kind === 'Fetch' && r.method === 'POST' && r.type === 'text/plain'))
+    .every((r) => r.status !== undefined);
+  for (let tries = 0; tries < 100 && !refusedHaveStatus(); tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const requests = [...traffic.values()];
   const log = JSON.stringify(requests);
   // The two text/plain fetches reached the server, which refused them.
