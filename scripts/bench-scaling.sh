@@ -103,7 +103,7 @@ row "a DAG path of N vertices (tokens on a DAG)" "O(V + E)" \
     "solve 'dag(@$WORK/dag-N.txt, 1)'" 10000 100000 1000000
 row "Chomp N x N" "exponential (all diagrams)" \
     "solve --max-states 100000000 'chomp(N, N)'" 6 8 10
-row "Cram 4 x N" "exponential" \
-    "solve --max-states 100000000 'cram(4, N)'" 4 6 8
+row "Cram 5 x N (odd: no symmetry strategy)" "exponential" \
+    "solve --max-states 100000000 'cram(5, N)'" 3 5 7
 row "a script game: a take-1-or-2 heap of N (one call a position)" "O(n)" \
     "solve 'script[\"fn moves(n) { if n > 1 { [n - 1, n - 2] } else if n == 1 { [0] } else { [] } }\"](N)'" 1000 10000 100000
