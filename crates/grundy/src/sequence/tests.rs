@@ -646,7 +646,7 @@ fn values_up_to_agrees_with_value_of_heap_and_the_engine() {
     }
 }
 
-/// The memory bound: at most 2 bytes per value (Officers' values need 9 bits)
+/// The memory bound of the engine: at most 2 bytes per value (Officers' values need 9 bits)
 /// plus the rare heaps: the values are reserved exactly, chunk by chunk, and the mirror
 /// of the values keeps a fixed window, not a second copy.
 #[test]
