@@ -70,6 +70,7 @@ use num_traits::ToPrimitive;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString};
 
 use crate::family::Family;
+use crate::lang::arguments::regular_file;
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sequence::{GrundyValues, Progress};
@@ -698,10 +699,7 @@ fn read_script(path: &str, span: Span) -> Result<String, LangError> {
     let cannot =
         |why: String| LangError::new(format!("cannot read the script `{path}`: {why}"), span);
     // A device or a FIFO would never end or never start.
-    let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(cannot("it is not a regular file".to_owned()));
-    }
+    regular_file(std::fs::metadata(path)).map_err(cannot)?;
     let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
     let mut text = String::new();
     std::io::Read::read_to_string(

@@ -128,26 +128,14 @@ pub fn read_file_text(path: &str, max_bytes: u64, span: Span) -> Result<String, 
         )
         .as_limit(Limit::Memory)
     };
-    let looked_at = std::fs::metadata(path).map_err(|error| cannot(error.to_string()))?;
-    if !looked_at.is_file() {
-        return Err(cannot(format!(
-            "it is {}, not a regular file",
-            file_kind(&looked_at)
-        )));
-    }
+    let looked_at = regular_file(std::fs::metadata(path)).map_err(cannot)?;
     if looked_at.len() > max_bytes {
         return Err(too_large());
     }
     let file = std::fs::File::open(path).map_err(|error| cannot(error.to_string()))?;
     // The path may name another file by now (replaced in between): the one
     // opened is checked again.
-    let opened = file.metadata().map_err(|error| cannot(error.to_string()))?;
-    if !opened.is_file() {
-        return Err(cannot(format!(
-            "it is {}, not a regular file",
-            file_kind(&opened)
-        )));
-    }
+    regular_file(file.metadata()).map_err(cannot)?;
     let mut bytes = Vec::new();
     file.take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -161,6 +149,22 @@ pub fn read_file_text(path: &str, max_bytes: u64, span: Span) -> Result<String, 
             error.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// The metadata of a regular file, or why a path cannot be read as one (in
+/// words: what it names instead, or the system's error).
+pub(crate) fn regular_file(
+    metadata: std::io::Result<std::fs::Metadata>,
+) -> Result<std::fs::Metadata, String> {
+    let metadata = metadata.map_err(|error| error.to_string())?;
+    if metadata.is_file() {
+        Ok(metadata)
+    } else {
+        Err(format!(
+            "it is {}, not a regular file",
+            file_kind(&metadata)
+        ))
+    }
 }
 
 /// What a path that is not a regular file names, in words.

@@ -1331,24 +1331,26 @@ mod tests {
     /// default limits: a refusal must be a limit's (422), never "no move".
     fn play_three_plies(example: &str) {
         let mut source = example.to_owned();
+        // The answer as the page reads it; `None` for a limit's refusal,
+        // which must not be "no move".
+        fn read<T: Serialize>(answer: Result<T, Failure>, at: &str) -> Option<Value> {
+            match answer {
+                Ok(answer) => Some(serde_json::to_value(answer).unwrap()),
+                Err(Failure::Limit(message)) => {
+                    assert!(!message.contains("no move"), "{at}: {message}");
+                    None
+                }
+                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            }
+        }
         for ply in 0..3 {
             let at = format!("{example}, ply {ply}: {source:.200}");
-            let analysis = match analyse(&source, &server_budget()) {
-                Ok(analysis) => serde_json::to_value(analysis).unwrap(),
-                Err(Failure::Limit(message)) => {
-                    assert!(!message.contains("no move"), "{at}: {message}");
-                    return;
-                }
-                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            let Some(analysis) = read(analyse(&source, &server_budget()), &at) else {
+                return;
             };
             let moves = analysis["moves"].as_array().unwrap();
-            let engine = match engine_move(&source, &server_budget()) {
-                Ok(engine) => serde_json::to_value(engine).unwrap(),
-                Err(Failure::Limit(message)) => {
-                    assert!(!message.contains("no move"), "{at}: {message}");
-                    return;
-                }
-                Err(failure) => panic!("{at}: {}", message_of(failure)),
+            let Some(engine) = read(engine_move(&source, &server_budget()), &at) else {
+                return;
             };
             if engine["move"].is_null() {
                 // Only a terminal position: lost (won under misère play), with
