@@ -4,6 +4,7 @@
 
 pub mod bash;
 pub mod nim;
+mod split_convolution;
 mod split_count;
 pub mod subtraction;
 pub mod take_and_break;

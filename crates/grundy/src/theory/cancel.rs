@@ -89,6 +89,13 @@ impl Cancel {
     }
 }
 
+/// The signal the work on this thread runs under, if any: work handed to other
+/// threads (rayon) runs under it there with [`Cancel::run`].
+#[must_use]
+pub fn current() -> Option<Cancel> {
+    CURRENT.with(|current| current.borrow().clone())
+}
+
 thread_local! {
     /// The signal the work on this thread runs under, if any.
     static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };

@@ -18,12 +18,13 @@
 //! default, `solve --max-heap`).
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
+use super::split_convolution::{self, PairQuestion};
 use super::split_count::{SplitCounter, TRIPLE_PAIR_COST, largest_triple_span};
 use super::{
     HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts, rule_without_parameters,
@@ -59,6 +60,26 @@ pub struct SequenceRules {
     /// The largest preperiod plus period for which three-heap splits are counted,
     /// from the limits the position was built with.
     triple_span: usize,
+    /// The splits counter of the proven period, made at the first count past the values.
+    counter: OnceLock<Option<SplitCounter>>,
+    /// Grundy's game: the splits of every heap counted at once for the sum being
+    /// answered, once passing over them heap by heap has cost enough.
+    splits: Mutex<SplitTable>,
+    /// The memory limit the position was built with, for that count.
+    bytes: u64,
+}
+
+/// The unequal splits of every computed heap `m` of Grundy's game to the nimber
+/// `G(m) ⊕ nim_sum`: what a heap must reach in a sum of nim-sum `nim_sum`.
+#[derive(Debug, Default)]
+struct SplitTable {
+    nim_sum: u32,
+    /// Splits passed over one by one for this nim-sum.
+    passed: u64,
+    /// The count of each heap, once made.
+    counts: Option<Vec<u32>>,
+    /// The count was refused (memory, cancellation, values too large).
+    refused: bool,
 }
 
 /// The rules are the rule; the values and the period are derived from it (a
@@ -90,6 +111,9 @@ impl SequenceRules {
                 periodicity: None,
                 short: Some(refusal),
                 triple_span: largest_triple_span(limits.work, limits.bytes),
+                counter: OnceLock::new(),
+                splits: Mutex::default(),
+                bytes: limits.bytes,
             };
         }
         if let Some(largest) = small {
@@ -100,6 +124,9 @@ impl SequenceRules {
                 periodicity: None,
                 short: None,
                 triple_span: largest_triple_span(limits.work, limits.bytes),
+                counter: OnceLock::new(),
+                splits: Mutex::default(),
+                bytes: limits.bytes,
             };
         }
         let mut periodicity = until_proven(&mut solver, PERIOD_SEARCH_HEAPS, &mut |_| {
@@ -123,6 +150,9 @@ impl SequenceRules {
             periodicity,
             short,
             triple_span: largest_triple_span(limits.work, limits.bytes),
+            counter: OnceLock::new(),
+            splits: Mutex::default(),
+            bytes: limits.bytes,
         }
     }
 
@@ -231,6 +261,68 @@ impl SequenceRules {
         Err(Refusal::new(reason, &[Limit::Work, Limit::Memory]))
     }
 
+    /// The unequal splits of a heap of `heap` (below the values' end) of Grundy's game
+    /// reaching `target`, from the count of every heap at once made for the sum being
+    /// answered (nim-sum `target ⊕ G(heap)`; see `split_convolution`), or `None` while
+    /// passing over the splits heap by heap costs less, or when that count is refused
+    /// (memory, values beyond 2^12, a cancellation). The count is made once the
+    /// splits passed over for one nim-sum reach about a tenth of its cost (the
+    /// value bound times the transform length, ten nanoseconds a point against
+    /// about one a split), so a sum of few heaps never makes it.
+    fn grundy_splits_counted(&self, heap: usize, target: u32) -> Option<u64> {
+        let nim_sum = target ^ self.values.get(heap)?;
+        let mut table = self.splits.lock().ok()?;
+        if table.nim_sum != nim_sum {
+            *table = SplitTable {
+                nim_sum,
+                ..SplitTable::default()
+            };
+        }
+        if let Some(counts) = &table.counts {
+            return counts.get(heap).map(|&count| u64::from(count));
+        }
+        if table.refused {
+            return None;
+        }
+        table.passed += heap as u64 / 2;
+        let heaps = self.values.len();
+        let bound = (self.values.max_value() + 1).next_power_of_two();
+        let length = (2 * heaps).next_power_of_two() as u64;
+        if table.passed < u64::from(bound) * length {
+            return None;
+        }
+        let threads = rayon::current_num_threads();
+        if split_convolution::bytes_needed(heaps, heaps, threads) > self.bytes {
+            table.refused = true;
+            return None;
+        }
+        let questions: Vec<PairQuestion> = (0..heaps)
+            .map(|sum| PairQuestion {
+                sum,
+                target: self.values.get(sum).unwrap_or(0) ^ nim_sum,
+            })
+            .collect();
+        let Ok(Some(ordered)) = split_convolution::ordered_pair_counts(&self.values, &questions)
+        else {
+            table.refused = true;
+            return None;
+        };
+        // Ordered pairs to unordered unequal ones: (m/2, m/2) reaches 0 and is its
+        // own mirror.
+        let counts: Vec<u32> = ordered
+            .iter()
+            .zip(&questions)
+            .map(|(&pairs, question)| {
+                let equal =
+                    u64::from(question.sum % 2 == 0 && question.sum > 0 && question.target == 0);
+                ((pairs - equal) / 2) as u32
+            })
+            .collect();
+        let count = counts.get(heap).map(|&count| u64::from(count));
+        table.counts = Some(counts);
+        count
+    }
+
     /// The rule.
     #[must_use]
     pub const fn rule(&self) -> &HeapRule {
@@ -270,7 +362,10 @@ impl SequenceRules {
         let HeapRule::TakeAndBreak(code) = &self.rule else {
             return self.all_but_moves_to(heap, target, max);
         };
-        let counter = SplitCounter::new(&self.values, self.periodicity.as_ref()?)?;
+        let counter = self
+            .counter
+            .get_or_init(|| SplitCounter::new(&self.values, self.periodicity.as_ref()?))
+            .as_ref()?;
         let mut count = BigUint::zero();
         let mut listed = Vec::new();
         for removed in 0..=code.max_removed() {
@@ -409,7 +504,12 @@ impl HeapRules for SequenceRules {
             return Some((BigUint::zero(), Vec::new()));
         };
         if self.rule == HeapRule::GrundysGame {
-            let (count, listed) = unequal_splits_to(&self.values, small, target, max)?;
+            let heap = usize::try_from(small).ok()?;
+            let count = match self.grundy_splits_counted(heap, target) {
+                Some(count) => count,
+                None => unequal_split_count(&self.values, heap, target),
+            };
+            let listed = unequal_splits_listed(&self.values, heap, target, max.min(count as usize));
             let listed = listed
                 .into_iter()
                 .map(|a| vec![BigUint::from(a), BigUint::from(small - a)])
@@ -481,36 +581,29 @@ impl HeapRules for SequenceRules {
     }
 }
 
-/// The splits of a heap of `heap` tokens into two unequal heaps `a < heap - a`
-/// (Grundy's game) whose values xor to `target`: how many, and the first `max`
-/// values of `a` in increasing order (the order of [`HeapRule::moves`]). `None`
-/// when the values stop short of the heap.
-///
-/// A direct pass over the stored values: a heap's splits are about half its
-/// size, so a sum of many heaps counts its winning moves in time quadratic in
-/// the largest heap however it goes; this pass costs a few cycles a split
-/// where enumerating moves and comparing big integers cost about forty
-/// nanoseconds. The sum stays quadratic in its largest heap: no structure of
-/// the values is known that counts the splits to a nimber faster.
-fn unequal_splits_to(
-    values: &GrundyValues,
-    heap: u64,
-    target: u32,
-    max: usize,
-) -> Option<(u64, Vec<u64>)> {
-    let heap = usize::try_from(heap).ok()?;
-    if heap >= values.len() {
-        return None;
-    }
+/// The splits of a heap of `heap` tokens (below the values' end) into two
+/// unequal heaps `a < heap - a` (Grundy's game) whose values xor to `target`,
+/// by a pass over them: a few cycles a split, where enumerating moves and
+/// comparing big integers cost about forty nanoseconds. A sum of many heaps
+/// passing over each heap's splits costs the square of its largest heap; past a
+/// point it counts every heap at once instead
+/// ([`SequenceRules::grundy_splits_counted`]).
+fn unequal_split_count(values: &GrundyValues, heap: usize, target: u32) -> u64 {
     let value = |i: usize| values.get(i).unwrap_or(u32::MAX);
-    let hits = |a: usize| value(a) ^ value(heap - a) == target;
-    let count = (1..heap.div_ceil(2)).filter(|&a| hits(a)).count();
-    let listed = (1..heap.div_ceil(2))
-        .filter(|&a| hits(a))
+    (1..heap.div_ceil(2))
+        .filter(|&a| value(a) ^ value(heap - a) == target)
+        .count() as u64
+}
+
+/// The first `max` of those splits, as the smaller heap `a` in increasing order
+/// (the order of [`HeapRule::moves`]).
+fn unequal_splits_listed(values: &GrundyValues, heap: usize, target: u32, max: usize) -> Vec<u64> {
+    let value = |i: usize| values.get(i).unwrap_or(u32::MAX);
+    (1..heap.div_ceil(2))
+        .filter(|&a| value(a) ^ value(heap - a) == target)
         .take(max)
         .map(|a| a as u64)
-        .collect();
-    Some((count as u64, listed))
+        .collect()
 }
 
 /// Builds a term of `rule` named `head`.
@@ -555,15 +648,31 @@ fn shared_rules(
                         .is_some_and(|heap| heap < kept.values.len())
                 }))
     };
-    let found = KEPT.lock().ok().and_then(|kept| {
-        kept.iter()
-            .find(|(kept_limits, kept)| *kept_limits == limits && serves(kept))
-            .map(|(_, kept)| Arc::clone(kept))
+    let (found, reached) = KEPT.lock().map_or((None, 0), |kept| {
+        let same = || {
+            kept.iter()
+                .filter(|(kept_limits, kept)| *kept_limits == limits && kept.rule == rule)
+        };
+        let found = same()
+            .find(|(_, kept)| serves(kept))
+            .map(|(_, kept)| Arc::clone(kept));
+        let reached = same().map(|(_, kept)| kept.values.len()).max();
+        (found, reached.unwrap_or(0))
     });
     if let Some(found) = found {
         return found;
     }
-    let built = Arc::new(SequenceRules::new(rule, largest, limits));
+    // Positions of the same rule built one after another with growing heaps (a table
+    // of `octal[0.07](n)`, n = 0, 1, 2, ...) would each compute the values again, a
+    // little further: their cost summed to the cube of the largest heap. Twice the
+    // heaps reached before makes it a geometric series, about twice the cost of the
+    // last; when that is beyond the limits, the values reach the heaps asked for.
+    let grown = largest
+        .and_then(ToPrimitive::to_usize)
+        .filter(|&heap| reached > 0 && heap < 2 * reached)
+        .map(|_| SequenceRules::new(rule.clone(), Some(&BigUint::from(2 * reached)), limits))
+        .filter(|grown| grown.short.is_none() && !stop_requested());
+    let built = Arc::new(grown.unwrap_or_else(|| SequenceRules::new(rule, largest, limits)));
     if built.short.is_none()
         && built.values.len() <= KEPT_VALUES
         && !stop_requested()
@@ -1011,6 +1120,47 @@ mod tests {
     }
 
     #[test]
+    fn grundys_game_counts_every_heap_at_once_as_a_pass_over_its_splits_does() {
+        // A sum of every heap 1..3000 with one nim-sum: past the first thousand or so
+        // heaps the counts come from the convolution of every heap at once; each must
+        // be what the pass over the heap's splits finds, and so must the moves listed.
+        let heaps = 3000u32;
+        let rules = SequenceRules::new(
+            HeapRule::GrundysGame,
+            Some(&BigUint::from(heaps)),
+            BuildLimits::default(),
+        );
+        for nim_sum in [5u32, 0, 1] {
+            for heap in 1..=heaps as usize {
+                let target = rules.values.get(heap).unwrap() ^ nim_sum;
+                let (count, listed) = rules
+                    .heap_moves_to_nimber(
+                        &BigUint::from(heap),
+                        Wanted {
+                            target: &BigUint::from(target),
+                            max: 3,
+                        },
+                    )
+                    .unwrap();
+                let by_pass = unequal_split_count(&rules.values, heap, target);
+                assert_eq!(
+                    count,
+                    BigUint::from(by_pass),
+                    "heap {heap}, nim-sum {nim_sum}"
+                );
+                let expected: Vec<Vec<BigUint>> =
+                    unequal_splits_listed(&rules.values, heap, target, 3)
+                        .into_iter()
+                        .map(|a| vec![BigUint::from(a), BigUint::from(heap as u64 - a)])
+                        .collect();
+                assert_eq!(listed, expected);
+            }
+            let table = rules.splits.lock().unwrap();
+            assert!(table.counts.is_some(), "the counts were made at once");
+        }
+    }
+
+    #[test]
     fn small_heaps_compute_only_their_values() {
         // A code leaving three heaps costs cubic time: a heap of 7 needs 8 values, not
         // the 4096 of a period search; a huge heap still searches for the period.
@@ -1164,6 +1314,9 @@ mod tests {
             short: None,
             rule: periodic.rule.clone(),
             triple_span: periodic.triple_span,
+            counter: OnceLock::new(),
+            splits: Mutex::default(),
+            bytes: periodic.bytes,
         }
     }
 
