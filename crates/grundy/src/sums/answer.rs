@@ -197,3 +197,42 @@ impl Answer {
         }
     }
 }
+
+/// The bytes of whole positions a list of winning moves may hold, when each move
+/// changes the whole position (`every(...)`, `rounds[k](...)`): a move of a sum of a
+/// million components is as long as the position, and a hundred of them made
+/// gigabytes of output.
+pub(crate) const WHOLE_MOVES_BYTES: usize = 10_000_000;
+
+/// How many of `max` moves, each written as a whole position of `text_bytes`
+/// bytes, fit in [`WHOLE_MOVES_BYTES`]: at least one, so a winning move is always
+/// shown. Their descriptions count too: see [`keep_whole_moves_within_budget`].
+pub(crate) fn whole_moves_within_budget(max: usize, text_bytes: usize) -> usize {
+    max.min((WHOLE_MOVES_BYTES / text_bytes.max(1)).max(1))
+}
+
+/// Drops the moves listed after the first whose whole positions and descriptions
+/// together pass [`WHOLE_MOVES_BYTES`] (a move of Every-SG is described in every
+/// component it changes, often longer than the position).
+/// Returns whether it dropped any.
+pub(crate) fn keep_whole_moves_within_budget(moves: &mut Vec<WinningMove>) -> bool {
+    let mut bytes = 0;
+    let kept = moves
+        .iter()
+        .take_while(|m| {
+            bytes += m.description.len() + m.whole.as_ref().map_or(0, String::len);
+            bytes <= WHOLE_MOVES_BYTES
+        })
+        .count();
+    let listed = moves.len();
+    moves.truncate(kept.max(1));
+    moves.len() < listed
+}
+
+/// The note of an answer whose moves were cut by [`WHOLE_MOVES_BYTES`].
+pub(crate) fn whole_moves_note(listed: usize) -> String {
+    format!(
+        "{listed} winning move(s) listed: each changes the whole position and is written \
+         whole, and the moves listed stop at {WHOLE_MOVES_BYTES} bytes (the count is exact)"
+    )
+}

@@ -68,7 +68,12 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
+#[cfg(test)]
+use crate::sums::answer::WHOLE_MOVES_BYTES;
+use crate::sums::answer::{
+    Answer, SearchCost, SolveOptions, WinningMove, keep_whole_moves_within_budget,
+    whole_moves_note, whole_moves_within_budget,
+};
 use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::theory::cancel::checkpoint;
@@ -576,25 +581,26 @@ pub(crate) fn solve_every(
         .collect();
     levels.sort_unstable();
     levels.dedup();
+    let text = PositionText::new(position);
+    let max = whole_moves_within_budget(options.max_moves, text.as_str().len());
     let mut moves = Vec::new();
     for &level in &levels {
-        if moves.len() >= options.max_moves {
+        if moves.len() >= max {
             break;
         }
         checkpoint()?;
         list_level(
-            position,
-            &explorer,
-            &roots,
-            &movable,
-            level,
-            options.max_moves,
-            &mut moves,
+            position, &explorer, &roots, &movable, level, max, &mut moves,
         )?;
     }
+    let dropped = keep_whole_moves_within_budget(&mut moves);
     let truncated = count > BigUint::from(moves.len());
+    let mut notes = Vec::new();
+    if truncated && (dropped || max < options.max_moves) {
+        notes.push(whole_moves_note(moves.len()));
+    }
     Ok(Answer {
-        position: PositionText::new(position),
+        position: text,
         convention: Convention::Normal,
         play: "every",
         outcome,
@@ -604,7 +610,7 @@ pub(crate) fn solve_every(
         truncated,
         moves_counted: true,
         method: "every-sg suspense numbers".to_owned(),
-        notes: Vec::new(),
+        notes,
         search: SearchCost {
             components_explored: explorer.len(),
             ..SearchCost::default()
@@ -922,6 +928,37 @@ mod tests {
         assert!(found.truncated);
     }
 
+    #[test]
+    fn moves_of_a_huge_position_stop_at_the_bytes_of_whole_moves() {
+        // Each move of every(bash[2](1..20000)) is written whole (about 100 KB of
+        // position, 500 KB of description): the list stops near 10^7 bytes, says so in
+        // a note, and the count stays exact. A position of 100 heaps lists them all.
+        let options = SolveOptions {
+            max_moves: 100,
+            ..SolveOptions::default()
+        };
+        let solved =
+            |text: &str| solve(&build_position(&parse(text).unwrap()).unwrap(), &options).unwrap();
+        let huge = solved("every(bash[2](1..20000))");
+        let listed = huge.winning_moves.len();
+        assert!((1..100).contains(&listed), "{listed} moves listed");
+        let bytes: usize = huge
+            .winning_moves
+            .iter()
+            .map(|m| m.description.len() + m.whole.as_ref().map_or(0, String::len))
+            .sum();
+        assert!(bytes <= WHOLE_MOVES_BYTES, "{bytes} bytes");
+        assert!(huge.truncated);
+        assert_eq!(huge.notes, [whole_moves_note(listed)]);
+        assert!(huge.winning_move_count > BigUint::from(listed));
+        let small = solved("every(bash[2](1..100))");
+        assert_eq!(
+            BigUint::from(small.winning_moves.len()),
+            small.winning_move_count.clone().min(BigUint::from(100u8))
+        );
+        assert!(small.notes.is_empty());
+    }
+
     /// A heap that loses one token, and may then split what is left into two
     /// non-empty heaps: a component whose moves split.
     #[derive(Debug, PartialEq)]
@@ -1128,7 +1165,9 @@ mod tests {
         let found = crate::theory::cancel::Cancel::with_deadline(deadline)
             .run(|| solve(&position, &options))
             .unwrap();
-        assert_eq!(found.winning_moves.len(), 2);
+        // Each move is written whole (a megabyte of position, more of description):
+        // one is listed within the bytes of whole moves.
+        assert_eq!(found.winning_moves.len(), 1);
         assert!(found.winning_move_count > BigUint::from(2u8));
     }
 

@@ -66,7 +66,10 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::family::Part;
-use crate::sums::answer::{Answer, SolveOptions, WinningMove};
+use crate::sums::answer::{
+    Answer, SolveOptions, WinningMove, keep_whole_moves_within_budget, whole_moves_note,
+    whole_moves_within_budget,
+};
 use crate::sums::disjunctive::solve_sum;
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
@@ -191,9 +194,12 @@ pub(crate) fn solve_rounds(
     };
     let current = Position::sum(convention, position.groups.clone());
     let answer = solve_sum(&current, options)?;
-    let winning_moves = answer
+    let text = PositionText::new(position);
+    let listed = whole_moves_within_budget(answer.winning_moves.len(), text.as_str().len());
+    let winning_moves: Vec<WinningMove> = answer
         .winning_moves
         .iter()
+        .take(listed)
         .map(|m| {
             let after = match_position(
                 rounds.clone(),
@@ -211,8 +217,16 @@ pub(crate) fn solve_rounds(
     } else {
         ("to win", "normal")
     };
+    let mut winning_moves = winning_moves;
+    keep_whole_moves_within_budget(&mut winning_moves);
+    let cut = winning_moves.len() < answer.winning_moves.len();
+    let truncated = answer.truncated || cut;
+    let mut notes = answer.notes.clone();
+    if cut {
+        notes.push(whole_moves_note(winning_moves.len()));
+    }
     Ok(Answer {
-        position: PositionText::new(position),
+        position: text,
         convention: Convention::Normal,
         play: "rounds",
         outcome: answer.outcome,
@@ -220,7 +234,7 @@ pub(crate) fn solve_rounds(
         winning_moves,
         winning_move_count: answer.winning_move_count,
         moves_counted: answer.moves_counted,
-        truncated: answer.truncated,
+        truncated,
         method: format!(
             "k-round rule: the starter {} a round and {} one on purpose; \
              this round is played {aim} ({how} play): {}",
@@ -236,7 +250,7 @@ pub(crate) fn solve_rounds(
             },
             answer.method
         ),
-        notes: answer.notes,
+        notes,
         search: answer.search,
     })
 }
