@@ -220,6 +220,14 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     fn drawing(&self, _position: &Self::Position) -> Option<Drawing> {
         None
     }
+
+    /// The bytes `position` holds on the heap beyond a small fixed size, which
+    /// searches count against their memory limit with each position they store:
+    /// 0 (the default) for positions of a few machine words; a script's position
+    /// may be an array of thousands of values.
+    fn held_bytes(&self, _position: &Self::Position) -> usize {
+        0
+    }
 }
 
 /// How many nimbers in a row with no move to them end the search of
@@ -415,6 +423,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// As [`Family::position_search`].
     fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>>;
 
+    /// As [`Family::held_bytes`].
+    fn held_bytes(&self) -> usize;
+
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
 
@@ -538,6 +549,10 @@ impl<F: Family> Component for Typed<F> {
 
     fn drawing(&self) -> Option<Drawing> {
         self.family.drawing(&self.position)
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.family.held_bytes(&self.position)
     }
 
     fn nimbers_by_search(

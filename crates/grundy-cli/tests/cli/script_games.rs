@@ -329,6 +329,24 @@ fn a_huge_state_space_is_exit_3() {
 }
 
 #[test]
+fn positions_holding_large_arrays_count_against_the_memory_limit() {
+    // Each position is an array of 16,001 integers (128 KB): 3000 of them are
+    // 380 MB, which the search counts against --max-memory as it stores them.
+    let script = "fn moves(p) { let n = p[0]; if n == 0 { return []; } \
+                  let a = [n - 1]; a.pad(16000, 7); [a] }";
+    let position = format!("script[\"{script}\"]([3000])");
+    let output = grundy(&["solve", "--max-memory", "100M", &position]);
+    fails(&output, 3, &["--max-memory"]);
+    let output = grundy(&[
+        "solve",
+        "--max-memory",
+        "100M",
+        &position.replace("3000", "300"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
 fn bad_terms_are_exit_2_at_their_column() {
     for (text, said) in [
         (

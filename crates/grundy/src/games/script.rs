@@ -587,6 +587,15 @@ impl Family for Script {
             .collect()
     }
 
+    /// An array's integers (8 bytes each) or a text's bytes.
+    fn held_bytes(&self, position: &ScriptPosition) -> usize {
+        match position {
+            ScriptPosition::Integer(_) => 0,
+            ScriptPosition::List(items) => std::mem::size_of_val(&**items),
+            ScriptPosition::Text(text) => text.len(),
+        }
+    }
+
     fn describe_move(&self, from: &ScriptPosition, to: &[ScriptPosition]) -> String {
         let written = || match to {
             [one] if !self.has_split => one.bracketed(),

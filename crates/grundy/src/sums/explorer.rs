@@ -77,8 +77,11 @@ pub struct Explorer {
     edges: usize,
     edge_limit: usize,
     /// The most bytes the graph may hold, nodes and moves counted as
-    /// [`NODE_BYTES`] and [`EDGE_BYTES`].
+    /// [`NODE_BYTES`] and [`EDGE_BYTES`], and the components' own
+    /// ([`crate::family::Family::held_bytes`]).
     byte_limit: u64,
+    /// What the stored components hold beyond [`NODE_BYTES`].
+    component_bytes: usize,
     progress: Option<ProgressHook>,
     /// Whether components are keyed by their canonical forms (always, except
     /// in oracles that must not rely on them).
@@ -106,6 +109,7 @@ impl Explorer {
             edges: 0,
             edge_limit: limit.saturating_mul(EDGES_PER_NODE),
             byte_limit: u64::MAX,
+            component_bytes: 0,
             progress: None,
             by_class: true,
         }
@@ -129,7 +133,7 @@ impl Explorer {
 
     /// The bytes the explored graph holds, as its memory limit counts them.
     pub const fn held_bytes(&self) -> usize {
-        self.nodes.len() * NODE_BYTES + self.edges * EDGE_BYTES
+        self.nodes.len() * NODE_BYTES + self.edges * EDGE_BYTES + self.component_bytes
     }
 
     fn check_bytes(&self) -> Result<(), SearchError> {
@@ -168,6 +172,7 @@ impl Explorer {
         if self.nodes.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
+        self.component_bytes += part.held_bytes();
         self.check_bytes()?;
         let id = u32::try_from(self.nodes.len())
             .map_err(|_| SearchError::StateLimit { limit: self.limit })?;
