@@ -181,6 +181,24 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// The nimber alone of [`nimbers_by_search`](Family::nimbers_by_search), for
+    /// callers that need no options (a table's cells): the default makes the
+    /// options and drops them; a family whose options cost more than its
+    /// nimber gives it directly.
+    ///
+    /// # Errors
+    /// As [`nimbers_by_search`](Family::nimbers_by_search).
+    fn nimber_by_search(
+        &self,
+        position: &Self::Position,
+        budget: Budget,
+    ) -> Option<Result<BigUint, SearchError>> {
+        Some(
+            self.nimbers_by_search(position, budget)?
+                .map(|found| found.nimber),
+        )
+    }
+
     /// A search of `position` by the family's own algorithm that keeps what it
     /// learns from one question to the next: its nimber, then its moves to a
     /// given nimber (the winning moves, in a sum), each found without valuing
@@ -420,6 +438,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
         budget: Budget,
     ) -> Option<Result<SearchedNimbers<Part>, SearchError>>;
 
+    /// As [`Family::nimber_by_search`].
+    fn nimber_by_search(&self, budget: Budget) -> Option<Result<BigUint, SearchError>>;
+
     /// As [`Family::position_search`].
     fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>>;
 
@@ -553,6 +574,10 @@ impl<F: Family> Component for Typed<F> {
 
     fn held_bytes(&self) -> usize {
         self.family.held_bytes(&self.position)
+    }
+
+    fn nimber_by_search(&self, budget: Budget) -> Option<Result<BigUint, SearchError>> {
+        self.family.nimber_by_search(&self.position, budget)
     }
 
     fn nimbers_by_search(

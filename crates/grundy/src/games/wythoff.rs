@@ -738,15 +738,75 @@ fn thin_sweep(a: usize, b: usize, max_bytes: u64) -> Result<Sweep, Refused> {
     })
 }
 
-/// The [`Lines`] of `(a, b)`, `a <= b`, from [`nimber_table`].
-fn dense_lines(a: usize, b: usize) -> Lines {
-    let table = nimber_table(a, b);
-    let width = b + 1;
-    Lines {
-        row: table[a * width..].to_vec(),
-        column: (0..=a).map(|x| table[x * width + b]).collect(),
-        diagonal: (0..=a).map(|k| table[(a - k) * width + b - k]).collect(),
+/// A dense table of nimbers, `G(x, y)` for `x <= a`, `y <= b` ([`nimber_table`]).
+#[derive(Debug)]
+struct DenseTable {
+    a: usize,
+    b: usize,
+    values: Vec<u32>,
+}
+
+impl DenseTable {
+    fn new(a: usize, b: usize) -> Self {
+        Self {
+            a,
+            b,
+            values: nimber_table(a, b),
+        }
     }
+
+    fn covers(&self, a: usize, b: usize) -> bool {
+        a <= self.a && b <= self.b
+    }
+
+    /// The [`Lines`] of `(a, b)`, a corner within the table.
+    fn lines(&self, a: usize, b: usize) -> Lines {
+        debug_assert!(self.covers(a, b));
+        let width = self.b + 1;
+        let at = |x: usize, y: usize| self.values[x * width + y];
+        Lines {
+            row: (0..=b).map(|y| at(a, y)).collect(),
+            column: (0..=a).map(|x| at(x, b)).collect(),
+            diagonal: (0..=a).map(|k| at(a - k, b - k)).collect(),
+        }
+    }
+}
+
+/// The bytes of a dense table small enough to make even for a thin board.
+const SMALL_TABLE_BYTES: u64 = 1 << 20;
+
+/// The most bytes of the dense table kept after a search (see [`dense_lines`]).
+const KEPT_TABLE_BYTES: u64 = 64 << 20;
+
+/// The [`Lines`] of `(a, b)`, `a <= b`, from a dense table holding at most
+/// `max_bytes`. The last table made (up to [`KEPT_TABLE_BYTES`]) is kept: a table
+/// of `wythoff(x, y)` asks for every corner below its largest, and each made its
+/// own table, `O(N^5)` in all for `N x N` cells. Reading the kept table when it
+/// covers the corner, and otherwise making one twice as large in each direction
+/// when that fits, makes it a geometric series, a few times the cost of the largest.
+fn dense_lines(a: usize, b: usize, max_bytes: u64) -> Lines {
+    static KEPT: std::sync::Mutex<Option<Arc<DenseTable>>> = std::sync::Mutex::new(None);
+    let kept = KEPT.lock().ok().and_then(|kept| kept.clone());
+    if let Some(table) = kept.as_ref().filter(|table| table.covers(a, b)) {
+        return table.lines(a, b);
+    }
+    let fits = |a: usize, b: usize| {
+        dense_bytes(a as u64, b as u64)
+            .is_some_and(|bytes| bytes <= max_bytes.min(KEPT_TABLE_BYTES))
+    };
+    let grown = kept.map(|table| {
+        let grown_b = b.max(2 * table.b);
+        (a.max(2 * table.a).min(grown_b), grown_b)
+    });
+    let (made_a, made_b) = grown.filter(|&(a, b)| fits(a, b)).unwrap_or((a, b));
+    let table = DenseTable::new(made_a, made_b);
+    let lines = table.lines(a, b);
+    if fits(made_a, made_b)
+        && let Ok(mut kept) = KEPT.lock()
+    {
+        *kept = Some(Arc::new(table));
+    }
+    lines
 }
 
 /// The [`Lines`] of `(a, b)`, `a <= b`, holding at most `max_bytes` (the
@@ -759,8 +819,10 @@ fn classic_lines(a: u64, b: u64, max_bytes: u64) -> Result<Lines, Refused> {
         return Err(Refused::TooLarge);
     };
     let dense = dense_bytes(a, b).unwrap_or(u64::MAX);
-    if a > THIN_ROWS && dense <= max_bytes {
-        return Ok(dense_lines(small, large));
+    // A thin board is swept, unless its table is small (a table of
+    // `wythoff(x, y)` then reads every cell from one kept table).
+    if (a > THIN_ROWS || dense <= SMALL_TABLE_BYTES) && dense <= max_bytes {
+        return Ok(dense_lines(small, large, max_bytes));
     }
     let sweep = thin_sweep(small, large, max_bytes)?;
     debug_assert!(sweep.peak_bytes <= max_bytes);
@@ -979,6 +1041,44 @@ impl Family for Wythoff {
         )
     }
 
+    /// The nimber alone, from the lines of [`classic_nimbers`] without the list
+    /// of options (a table of `wythoff(x, y)` reads each cell's nimber from one kept
+    /// dense table).
+    fn nimber_by_search(
+        &self,
+        piles: &Piles,
+        budget: Budget,
+    ) -> Option<Result<BigUint, SearchError>> {
+        if self.difference_bound != 0 {
+            return None;
+        }
+        let (first, second) = piles;
+        let too_many = SearchError::StateLimit {
+            limit: budget.states,
+        };
+        let cells = u64::try_from(first)
+            .ok()
+            .zip(u64::try_from(second).ok())
+            .and_then(|(first, second)| first.checked_add(1)?.checked_mul(second.checked_add(1)?));
+        if cells.is_none_or(|cells| cells > u64::try_from(budget.states).unwrap_or(u64::MAX)) {
+            return Some(Err(too_many));
+        }
+        let (Ok(first), Ok(second)) = (u64::try_from(first), u64::try_from(second)) else {
+            return Some(Err(too_many));
+        };
+        let (a, b) = (first.min(second), first.max(second));
+        Some(
+            classic_lines(a, b, budget.bytes)
+                .map(|lines| BigUint::from(lines.row[b as usize]))
+                .map_err(|refused| match refused {
+                    Refused::OverBudget { .. } => SearchError::MemoryLimit {
+                        limit: budget.bytes,
+                    },
+                    Refused::TooLarge => too_many,
+                }),
+        )
+    }
+
     /// The piles in increasing order: the rules treat both piles alike, so `(a, b)`
     /// and `(b, a)` are the same game, searched once.
     fn canonical_form(&self, (first, second): &Piles) -> Option<Piles> {
@@ -1126,7 +1226,7 @@ mod tests {
         for a in 0..=12usize {
             for b in a..=300usize {
                 let swept = thin_sweep(a, b, u64::MAX).unwrap().lines;
-                assert_eq!(swept, dense_lines(a, b), "({a}, {b})");
+                assert_eq!(swept, DenseTable::new(a, b).lines(a, b), "({a}, {b})");
             }
         }
     }
@@ -1185,7 +1285,7 @@ mod tests {
     fn the_sweep_and_the_table_agree_beyond_thin_rows() {
         for (a, b) in [(65usize, 65usize), (70, 200), (100, 130)] {
             let lines = classic_lines(a as u64, b as u64, u64::MAX).unwrap();
-            assert_eq!(lines, dense_lines(a, b), "({a}, {b})");
+            assert_eq!(lines, DenseTable::new(a, b).lines(a, b), "({a}, {b})");
             assert_eq!(thin_sweep(a, b, u64::MAX).unwrap().lines, lines);
         }
     }
@@ -1281,6 +1381,26 @@ mod tests {
     }
 
     #[test]
+    fn nimbers_read_from_the_kept_table_are_those_of_a_table_of_their_own() {
+        // Corners asked in a scrambled order, growing and shrinking: each nimber
+        // read from whatever table is kept must be the corner of its own table.
+        let mut corners: Vec<(u64, u64)> = (0..90u64)
+            .flat_map(|x| (0..90u64).map(move |y| (x, y)))
+            .filter(|&(x, y)| (x * 7 + y * 13) % 5 == 0)
+            .collect();
+        corners.sort_by_key(|&(x, y)| (x * 7919 + y * 104_729) % 1009);
+        for (x, y) in corners {
+            let found = Wythoff::CLASSIC
+                .nimber_by_search(&(big(x), big(y)), Budget::UNLIMITED)
+                .unwrap()
+                .unwrap();
+            let (a, b) = (x.min(y) as usize, x.max(y) as usize);
+            let own = *nimber_table(a, b).last().unwrap();
+            assert_eq!(found, BigUint::from(own), "({x}, {y})");
+        }
+    }
+
+    #[test]
     fn a_thin_board_within_the_budget_is_answered_alone_and_in_a_sum() {
         use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build;
@@ -1301,14 +1421,17 @@ mod tests {
         let sum = answer("wythoff(20000, 1) + nim(1)").unwrap();
         assert_eq!(sum.nimber, Some(big(19_999)));
         assert_eq!(sum.winning_move_count, big(1));
-        // Beyond the budget: the nimber unknown, with a note, alone; an error
-        // in a sum, which needs it.
+        // Alone, the nimber needs only the sweep (no list of the million options
+        // with their nimbers): within the budget. In a sum the options' nimbers
+        // are needed, beyond it: an error.
         let alone = answer("wythoff(1, 999999)").unwrap();
-        assert_eq!(alone.nimber, None);
+        assert_eq!(alone.nimber, Some(big(1_000_000)));
+        let tight = within("wythoff(1, 999999)", 1 << 10).unwrap();
+        assert_eq!(tight.nimber, None);
         assert!(
-            alone.notes.iter().any(|n| n.contains("not searched")),
+            tight.notes.iter().any(|n| n.contains("not searched")),
             "{:?}",
-            alone.notes
+            tight.notes
         );
         assert_eq!(
             answer("wythoff(1, 999999) + nim(1)").unwrap_err(),
@@ -1333,7 +1456,7 @@ mod tests {
             a in 0usize..=64, extra in 0usize..2500
         ) {
             let b = a + extra;
-            prop_assert_eq!(thin_sweep(a, b, u64::MAX).unwrap().lines, dense_lines(a, b));
+            prop_assert_eq!(thin_sweep(a, b, u64::MAX).unwrap().lines, DenseTable::new(a, b).lines(a, b));
         }
     }
 

@@ -70,8 +70,8 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
             states: options.max_states.min(ALONE_NIMBER_SEARCH_LIMIT),
             ..options.budget()
         };
-        let searched = match part.nimbers_by_search(options.budget()) {
-            Some(found) => found.map(|found| found.nimber),
+        let searched = match part.nimber_by_search(options.budget()) {
+            Some(found) => found,
             None => nimber_by_search(part, budget).map(BigUint::from),
         };
         match searched {

@@ -114,8 +114,8 @@ impl Tabulator {
         if let Some(mut search) = part.position_search(self.options.budget()) {
             return search.nimber();
         }
-        if let Some(found) = part.nimbers_by_search(self.options.budget()) {
-            return Ok(found?.nimber);
+        if let Some(found) = part.nimber_by_search(self.options.budget()) {
+            return found;
         }
         let id = self.explorer.explore(part)?;
         self.node_nimber(id).map(BigUint::from)
