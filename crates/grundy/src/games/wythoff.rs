@@ -1390,8 +1390,8 @@ mod tests {
             .collect();
         corners.sort_by_key(|&(x, y)| (x * 7919 + y * 104_729) % 1009);
         for (x, y) in corners {
-            let found = Wythoff::CLASSIC
-                .nimber_by_search(&(big(x), big(y)), Budget::UNLIMITED)
+            let piles = (BigUint::from(x), BigUint::from(y));
+            let found = Family::nimber_by_search(&Wythoff::CLASSIC, &piles, Budget::UNLIMITED)
                 .unwrap()
                 .unwrap();
             let (a, b) = (x.min(y) as usize, x.max(y) as usize);
