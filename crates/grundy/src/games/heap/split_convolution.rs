@@ -155,7 +155,7 @@ fn characters_summed(
         }
         signal.fill(0.0);
         for (point, &value) in signal.iter_mut().zip(parts).skip(1) {
-            *point = if (character & value).count_ones() % 2 == 0 {
+            *point = if (character & value).count_ones().is_multiple_of(2) {
                 1.0
             } else {
                 -1.0

@@ -478,7 +478,7 @@ impl SplitCounter {
         if self.periodic_value(n) ^ self.values[0] == target {
             ordered -= 2;
         }
-        let equal = u64::from(n % 2 == 0 && target == 0);
+        let equal = u64::from(n.is_multiple_of(2) && target == 0);
         (ordered + equal) / 2
     }
 
