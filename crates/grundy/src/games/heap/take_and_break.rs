@@ -266,9 +266,9 @@ impl SequenceRules {
     /// answered (nim-sum `target ⊕ G(heap)`; see `split_convolution`), or `None` while
     /// passing over the splits heap by heap costs less, or when that count is refused
     /// (memory, values beyond 2^12, a cancellation). The count is made once the
-    /// splits passed over for one nim-sum reach about a tenth of its cost (the
-    /// value bound times the transform length, ten nanoseconds a point against
-    /// about one a split), so a sum of few heaps never makes it.
+    /// splits passed over for one nim-sum reach the value bound times the
+    /// transform length (its cost is about twenty nanoseconds for each of those
+    /// points, a pass about one a split), so a sum of few heaps never makes it.
     fn grundy_splits_counted(&self, heap: usize, target: u32) -> Option<u64> {
         let nim_sum = target ^ self.values.get(heap)?;
         let mut table = self.splits.lock().ok()?;
