@@ -836,6 +836,39 @@ fn classic_lines(a: u64, b: u64, max_bytes: u64) -> Result<Lines, Refused> {
     Ok(sweep.lines)
 }
 
+/// The piles `(a, b)`, `a <= b`, of a board whose `(a + 1)(b + 1)` positions are
+/// within `budget`'s states (each valued once), or [`SearchError::StateLimit`].
+fn board_within((first, second): &Piles, budget: Budget) -> Result<(u64, u64), SearchError> {
+    let too_many = SearchError::StateLimit {
+        limit: budget.states,
+    };
+    let (Ok(first), Ok(second)) = (u64::try_from(first), u64::try_from(second)) else {
+        return Err(too_many);
+    };
+    let cells = first
+        .checked_add(1)
+        .and_then(|rows| rows.checked_mul(second.checked_add(1)?));
+    let limit_cells = u64::try_from(budget.states).unwrap_or(u64::MAX);
+    if cells.is_none_or(|cells| cells > limit_cells) {
+        return Err(too_many);
+    }
+    Ok((first.min(second), first.max(second)))
+}
+
+impl Refused {
+    /// The search error of a refusal within `budget`.
+    fn into_search_error(self, budget: Budget) -> SearchError {
+        match self {
+            Self::OverBudget { .. } => SearchError::MemoryLimit {
+                limit: budget.bytes,
+            },
+            Self::TooLarge => SearchError::StateLimit {
+                limit: budget.states,
+            },
+        }
+    }
+}
+
 /// The nimber of `(first, second)` in classic Wythoff and of each of its
 /// options, in the order of [`Family::moves`], holding at most `max_bytes`:
 /// the options' list ([`OPTION_BYTES`] each) and the search, both estimated
@@ -1020,25 +1053,10 @@ impl Family for Wythoff {
         if self.difference_bound != 0 {
             return None;
         }
-        let limit = budget.states;
-        let too_many = SearchError::StateLimit { limit };
-        let (first, second) = piles;
-        let cells = u64::try_from(first)
-            .ok()
-            .zip(u64::try_from(second).ok())
-            .and_then(|(first, second)| first.checked_add(1)?.checked_mul(second.checked_add(1)?));
-        let limit_cells = u64::try_from(limit).unwrap_or(u64::MAX);
-        if cells.is_none_or(|cells| cells > limit_cells) {
-            return Some(Err(too_many));
-        }
-        Some(
-            classic_nimbers(first, second, budget.bytes).map_err(|refused| match refused {
-                Refused::OverBudget { .. } => SearchError::MemoryLimit {
-                    limit: budget.bytes,
-                },
-                Refused::TooLarge => too_many,
-            }),
-        )
+        Some(board_within(piles, budget).and_then(|_| {
+            classic_nimbers(&piles.0, &piles.1, budget.bytes)
+                .map_err(|refused| refused.into_search_error(budget))
+        }))
     }
 
     /// The nimber alone, from the lines of [`classic_nimbers`] without the list
@@ -1052,31 +1070,11 @@ impl Family for Wythoff {
         if self.difference_bound != 0 {
             return None;
         }
-        let (first, second) = piles;
-        let too_many = SearchError::StateLimit {
-            limit: budget.states,
-        };
-        let cells = u64::try_from(first)
-            .ok()
-            .zip(u64::try_from(second).ok())
-            .and_then(|(first, second)| first.checked_add(1)?.checked_mul(second.checked_add(1)?));
-        if cells.is_none_or(|cells| cells > u64::try_from(budget.states).unwrap_or(u64::MAX)) {
-            return Some(Err(too_many));
-        }
-        let (Ok(first), Ok(second)) = (u64::try_from(first), u64::try_from(second)) else {
-            return Some(Err(too_many));
-        };
-        let (a, b) = (first.min(second), first.max(second));
-        Some(
+        Some(board_within(piles, budget).and_then(|(a, b)| {
             classic_lines(a, b, budget.bytes)
                 .map(|lines| BigUint::from(lines.row[b as usize]))
-                .map_err(|refused| match refused {
-                    Refused::OverBudget { .. } => SearchError::MemoryLimit {
-                        limit: budget.bytes,
-                    },
-                    Refused::TooLarge => too_many,
-                }),
-        )
+                .map_err(|refused| refused.into_search_error(budget))
+        }))
     }
 
     /// The piles in increasing order: the rules treat both piles alike, so `(a, b)`
