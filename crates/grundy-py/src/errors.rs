@@ -22,7 +22,10 @@ pub fn keep_callback_error(error: PyErr) {
 }
 
 fn take_callback_error() -> Option<PyErr> {
-    LAST_CALLBACK_ERROR.lock().ok().and_then(|mut last| last.take())
+    LAST_CALLBACK_ERROR
+        .lock()
+        .ok()
+        .and_then(|mut last| last.take())
 }
 
 /// The keyword argument that raises `limit`, with its value's form.
@@ -43,11 +46,7 @@ fn keyword_name(limit: Limit) -> &'static str {
 }
 
 /// An instance of the exception class `name` of `grundy._errors`, made with `args`.
-fn exception<'py>(
-    py: Python<'py>,
-    name: &str,
-    args: impl pyo3::call::PyCallArgs<'py>,
-) -> PyErr {
+fn exception<'py>(py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>) -> PyErr {
     let made = py
         .import("grundy._errors")
         .and_then(|module| module.getattr(name))
@@ -84,9 +83,9 @@ pub fn language_error(py: Python<'_>, error: &LangError, source: &str) -> PyErr 
         return limit_error(py, &message, Some(keyword_name(limit)));
     }
     let start = error.span.start.min(source.len());
-    let column = source
-        .get(..start)
-        .map_or(1, |before| before.rsplit('\n').next().unwrap_or("").chars().count() + 1);
+    let column = source.get(..start).map_or(1, |before| {
+        before.rsplit('\n').next().unwrap_or("").chars().count() + 1
+    });
     let caret: String = text
         .lines()
         .skip(1)

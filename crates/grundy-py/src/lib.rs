@@ -12,7 +12,9 @@ mod run;
 mod sequence;
 mod table;
 
-use grundy::analysis::{Answer, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, SolveOptions, solve as solve_position};
+use grundy::analysis::{
+    Answer, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, SolveOptions, solve as solve_position,
+};
 use grundy::catalogue::{BuildLimits, Catalogue, Position, entries};
 use grundy::game::Convention;
 use grundy::lang::DEFAULT_MAX_DIGITS;

@@ -125,8 +125,7 @@ pub fn position_of(
             PartArg::Game(group) => groups.push(group.clone()),
             PartArg::Text(text) => {
                 let position = built(text)?;
-                if position.convention != Convention::Normal || position.compound != Compound::Sum
-                {
+                if position.convention != Convention::Normal || position.compound != Compound::Sum {
                     let error = LangError::new(
                         "a position of a Python game is added only to plain sums under normal play, not to misere(...), every(...) or rounds[k](...)",
                         Span {

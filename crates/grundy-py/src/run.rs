@@ -61,13 +61,16 @@ where
     let quick_end = Instant::now() + QUICK;
     let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
     let result = py.detach(|| quick.run(&work));
-    let timed_out = || deadline.is_some_and(|d| Instant::now() >= d);
-    if !result.was_cancelled() || timed_out() {
-        let out_of_time = result.was_cancelled();
+    // Work that met its deadline may have been cut short anywhere (a search
+    // that turns an error into a note), even when it says nothing of it: it is
+    // done again whole.
+    let cut = result.was_cancelled() || quick.is_cancelled();
+    let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+    if !cut || timed_out {
         return Ok(Ran {
             result,
             interrupt: py.check_signals().err(),
-            out_of_time,
+            out_of_time: cut,
         });
     }
     // A signal that came during the quick run stops the work before it starts again.
@@ -82,6 +85,7 @@ where
     std::thread::scope(|scope| {
         let (done, finished) = mpsc::channel::<()>();
         let worker_cancel = cancel.clone();
+        let cancel_after = cancel.clone();
         let work = &work;
         let handle = std::thread::Builder::new()
             .name("grundy".to_owned())
@@ -112,7 +116,9 @@ where
         let joined = py.detach(move || handle.join());
         match joined {
             Ok(result) => Ok(Ran {
-                out_of_time: interrupt.is_none() && result.was_cancelled(),
+                out_of_time: interrupt.is_none()
+                    && (result.was_cancelled()
+                        || deadline.is_some_and(|_| cancel_after.is_cancelled())),
                 result,
                 interrupt,
             }),

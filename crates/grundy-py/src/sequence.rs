@@ -119,9 +119,17 @@ pub fn seq<'py>(
         })?;
         let values = crate::finished(py, &limits, ran)?;
         let periodicity = find_unproven_periodicity(&values);
-        return Ok(found(py, rule_text, &values, periodicity.as_ref(), true, false));
+        return Ok(found(
+            py,
+            rule_text,
+            &values,
+            periodicity.as_ref(),
+            true,
+            false,
+        ));
     }
-    let (heap_rule, rule_text) = parse_rule(&text).map_err(|error| language_error(py, &error, &text))?;
+    let (heap_rule, rule_text) =
+        parse_rule(&text).map_err(|error| language_error(py, &error, &text))?;
     let bounds = Bounds {
         budget: Cost {
             bytes: limits.max_memory,
@@ -135,7 +143,12 @@ pub fn seq<'py>(
         method,
     };
     let ran = watched(py, limits.deadline(), || {
-        bounded::compute(&heap_rule, last, &bounds, &mut |_| ControlFlow::Continue(()))
+        bounded::compute(
+            &heap_rule,
+            last,
+            &bounds,
+            &mut |_| ControlFlow::Continue(()),
+        )
     })?;
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(time_error(py, limits.max_time));
@@ -156,7 +169,14 @@ pub fn seq<'py>(
                     Some("max_heap"),
                 ));
             }
-            Ok(found(py, rule_text, &values, periodicity.as_ref(), true, false))
+            Ok(found(
+                py,
+                rule_text,
+                &values,
+                periodicity.as_ref(),
+                true,
+                false,
+            ))
         }
         Err(BoundedStop::Stopped {
             cause: StopCause::Cancelled,
@@ -230,7 +250,10 @@ fn game_sequence<'py>(
             .map_err(Failure::Search)?;
         Ok(Position::sum(
             Convention::Normal,
-            vec![Group::new(name.as_str(), grundy::family::parts(family, parts))],
+            vec![Group::new(
+                name.as_str(),
+                grundy::family::parts(family, parts),
+            )],
         ))
     };
     let variables = [Variable {
@@ -272,7 +295,9 @@ fn game_sequence<'py>(
         values.push(value);
     }
     let complete = values.len() == last + 1;
-    let periodicity = complete.then(|| find_unproven_periodicity(&values)).flatten();
+    let periodicity = complete
+        .then(|| find_unproven_periodicity(&values))
+        .flatten();
     Ok(found(
         py,
         name,

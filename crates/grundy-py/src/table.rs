@@ -151,9 +151,7 @@ fn position(
                 for (variable, value) in variables.iter().zip(values) {
                     arguments.set_item(&variable.name, value.clone())?;
                 }
-                let parts = function
-                    .bind(py)
-                    .call((), Some(&arguments))?;
+                let parts = function.bind(py).call((), Some(&arguments))?;
                 PartArg::all_from_python(&parts)
             })
             .map_err(Failure::Python)?;
@@ -286,7 +284,12 @@ pub fn table(
         .iter()
         .map(|cell| match cell {
             Cell::Nimber(n) => Ok(n.into_pyobject(py)?.into_any().unbind()),
-            Cell::Outcome(o) => Ok(o.letter().to_string().into_pyobject(py)?.into_any().unbind()),
+            Cell::Outcome(o) => Ok(o
+                .letter()
+                .to_string()
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok((cells, complete, patterns, ran.interrupt.is_some()))

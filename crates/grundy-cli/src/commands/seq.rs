@@ -698,8 +698,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // heaps) and for purely periodic ones whose sparse space stays large (Dawson's
     // Kayles, 0.07). Values growing with a saltus (Nim) keep the engine, whose
     // allocations are fallible: memory the system refuses is exit 3, not an abort.
-    if let Some(periodicity) = proven_shortcut(&rule, method, &model, probe.values())
-    {
+    if let Some(periodicity) = proven_shortcut(&rule, method, &model, probe.values()) {
         // A file's values are checked against the period, and kept when more than asked.
         let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
         let held = match &args.out {
@@ -712,8 +711,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             None => GrundyValues::new(),
         };
         let last_heap = args.last_heap.max(held.len().saturating_sub(1));
-        let bytes = periodic_bytes(&periodicity, probe.values(), last_heap)
-            .saturating_add(PROCESS_BYTES);
+        let bytes =
+            periodic_bytes(&periodicity, probe.values(), last_heap).saturating_add(PROCESS_BYTES);
         if bytes > limits.bytes {
             return Err(Failure::Limit(format!(
                 "error: the values of {rule_text} up to heap {last_heap} {}",

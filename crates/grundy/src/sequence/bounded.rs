@@ -19,6 +19,7 @@ use crate::sequence::{
     Cost, CostModel, GrundyValues, Interrupted, Method, Periodicity, Progress, SequenceSolver,
     StopCause, find_periodicity, until_proven,
 };
+use crate::theory::cancel::stop_requested;
 
 /// The largest heap whose value is stored: values are 32-bit.
 pub const LARGEST_HEAP: usize = u32::MAX as usize - 1;
@@ -129,6 +130,14 @@ pub fn compute(
     if model.what_grows().is_some() {
         probe = prediction;
     }
+    // The first values stop short when cancelled, and a period proven from
+    // fewer of them would be proven on another range: the stop is reported.
+    if stop_requested() {
+        return Err(BoundedStop::Stopped {
+            cause: StopCause::Cancelled,
+            values: probe.into_values(),
+        });
+    }
     if let Some(periodicity) = proven_shortcut(rule, bounds.method, &model, probe.values()) {
         let bytes = periodic_bytes(&periodicity, probe.values(), last_heap);
         if bytes > bounds.budget.bytes {
@@ -235,7 +244,9 @@ mod tests {
     }
 
     fn go(rule: &HeapRule, last: usize, bytes: u64) -> Result<Bounded, BoundedStop> {
-        compute(rule, last, &bounds(bytes), &mut |_| ControlFlow::Continue(()))
+        compute(rule, last, &bounds(bytes), &mut |_| {
+            ControlFlow::Continue(())
+        })
     }
 
     #[test]
@@ -280,7 +291,11 @@ mod tests {
             panic!("not stopped: {stop:?}");
         };
         assert_eq!(cause, StopCause::Cancelled);
-        assert!(values.len() > 1024 && values.len() < 1 << 26, "{}", values.len());
+        assert!(
+            values.len() > 1024 && values.len() < 1 << 26,
+            "{}",
+            values.len()
+        );
         let plain = grundy_values(&rule, values.len().saturating_sub(1));
         assert_eq!(values.to_vec(), plain.to_vec());
     }

@@ -200,7 +200,10 @@ mod tests {
 
     #[test]
     fn integers_from_two_to_the_53_are_strings() {
-        assert_eq!(big_json(&BigUint::from((1u64 << 53) - 1)), Value::from((1u64 << 53) - 1));
+        assert_eq!(
+            big_json(&BigUint::from((1u64 << 53) - 1)),
+            Value::from((1u64 << 53) - 1)
+        );
         assert_eq!(
             big_json(&BigUint::from(1u64 << 53)),
             Value::from((1u64 << 53).to_string())
