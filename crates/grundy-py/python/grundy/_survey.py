@@ -24,8 +24,10 @@ COLUMNS = ["rule", "values", "period", "preperiod", "saltus", "proven", "proof",
 #: The columns of a survey of boards, in order.
 BOARD_COLUMNS = ["game", "rows", "cols", "position", "nimber", "outcome", "method", "seconds", "error"]
 
-#: By default a survey proves periods up to this heap (``max_heap``).
-SURVEY_PROOF_REACH = 1 << 20
+#: By default a survey looks for a proof up to this many times ``n``
+#: (``max_heap``), and at least to heap 16384 (as ``grundy seq``).
+SURVEY_PROOF_FACTOR = 4
+SURVEY_PROOF_LEAST = 1 << 14
 #: Finished rows are written to the ``resume`` file at least this often (seconds).
 SAVE_EVERY = 30.0
 
@@ -159,6 +161,8 @@ def _frame(rows: List[Dict[str, Any]], columns: List[str]) -> Any:
             frame[column] = frame[column].astype("Int64")
     if "proven" in frame:
         frame["proven"] = frame["proven"].astype("boolean")
+    # None where there is no error (not NaN, which a column of text would hold).
+    frame["error"] = pd.Series([row.get("error") for row in rows], index=frame.index, dtype=object)
     return frame
 
 
@@ -225,7 +229,7 @@ def survey(
     prove: bool = True,
     processes: Optional[int] = None,
     resume: Optional[str] = None,
-    max_heap: int = SURVEY_PROOF_REACH,
+    max_heap: Optional[int] = None,
     max_memory: Bytes = DEFAULTS["max_memory"],
     max_work: int = DEFAULTS["max_work"],
     max_time: Optional[float] = None,
@@ -243,7 +247,8 @@ def survey(
     after the other), or on a Dask cluster when ``client`` is a
     ``dask.distributed.Client`` (``Client("tcp://scheduler:8786")``).
     ``prove=True`` grows each sequence until a theorem proves its period (up to
-    ``max_heap``), and reports it unproven otherwise; ``max_memory``,
+    ``max_heap``, by default ``4 n`` and at least 16384), and reports it
+    unproven otherwise; ``max_memory``,
     ``max_work`` and ``max_time`` bound each task. With ``resume=PATH`` the
     finished rows are kept in a Parquet file (written as they come, at least
     every 30 seconds, and at the end, even when interrupted), and a survey with
@@ -255,6 +260,8 @@ def survey(
     [34, 10], [True, True]
     """
     rules = list(rules)
+    if max_heap is None:
+        max_heap = max(SURVEY_PROOF_FACTOR * n, SURVEY_PROOF_LEAST)
     if len(set(rules)) != len(rules):
         raise ValueError("a survey's rules must be different: each is one row")
     arguments = [(rule, n, prove, max_heap, max_memory, max_work, max_time) for rule in rules]
