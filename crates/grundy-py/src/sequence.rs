@@ -60,6 +60,8 @@ impl Stoppable for Result<Bounded, BoundedStop> {
 /// or a Python game of one integer. With `until_proven` the values grow until
 /// a theorem proves the period (up to `max_heap`); `require_proof` (by default
 /// `until_proven`) makes a period left unproven a `LimitError`.
+// The arguments are the Python function's keyword arguments.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (rule, n, limits, until_proven=false, max_heap=UNTIL_PROVEN_REACH, method="fast", require_proof=None))]
 pub fn seq<'py>(

@@ -210,6 +210,10 @@ pub fn cell_failure(py: Python<'_>, failure: Failure, cell: &str) -> PyErr {
     }
 }
 
+/// A table as the package takes it: the cells, whether it is complete, its
+/// patterns, and whether Ctrl-C stopped it.
+type Tabulated = (Vec<Py<PyAny>>, bool, Vec<String>, bool);
+
 /// Computes a table. `expression` is an expression string or a Python
 /// function; `variables` are `(name, first, count)`. Returns the cells (ints,
 /// or `"P"`/`"N"` with `outcome`), whether it is complete, the patterns of a
@@ -223,7 +227,7 @@ pub fn table(
     limits: &Bound<'_, PyTuple>,
     outcome: bool,
     max_cells: u64,
-) -> PyResult<(Vec<Py<PyAny>>, bool, Vec<String>, bool)> {
+) -> PyResult<Tabulated> {
     let limits = crate::read_limits(py, limits)?;
     let variables: Vec<Variable> = variables
         .into_iter()
