@@ -199,3 +199,17 @@ def test_the_json_of_the_command_line_and_the_python_ints_agree(grundy_bin: str)
     answer = grundy.solve("dawson_kayles(1000000000000000000001, 7) + nim(5)")
     assert answer.to_dict() == want
     assert grundy._native.contract_integer(answer.nimber) == str(want["nimber"])
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    import doctest
+
+    import grundy._answer
+    import grundy._sequence
+    import grundy._survey
+    import grundy._table
+
+    for module in (grundy, grundy._answer, grundy._sequence, grundy._table, grundy._survey):
+        failed, tried = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert failed == 0, module.__name__
+        assert tried > 0, module.__name__

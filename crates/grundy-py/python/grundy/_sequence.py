@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-import numpy as np
-
-from . import _native, _plots
+from . import _native
 from ._errors import Interrupted
 from ._limits import DEFAULTS, Bytes, limits
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,9 +54,13 @@ class Sequence:
 
     def plot(self) -> Any:
         """A matplotlib figure: the values against the heap, P-positions in red."""
+        from . import _plots
+
         return _plots.line(range(len(self.values)), self.values, "n", "G(n)", self.rule)
 
     def _repr_png_(self) -> Optional[bytes]:
+        from . import _plots
+
         try:
             return _plots.png(self.plot())
         except ImportError:
@@ -78,7 +83,7 @@ class Sequence:
 
 
 def seq(
-    rule: Union[str, "_native.Game"],
+    rule: Union[str, _native.Game],
     n: int,
     *,
     until_proven: bool = False,
@@ -101,7 +106,7 @@ def seq(
 
     >>> import grundy
     >>> s = grundy.seq("octal[0.07]", 6)
-    >>> list(s.values), s.period, s.preperiod, s.proven
+    >>> s.values.tolist(), s.period, s.preperiod, s.proven
     ([0, 0, 1, 1, 2, 0, 3], 34, 53, True)
     """
     if n < 0:
@@ -110,6 +115,8 @@ def seq(
     name, raw, periodicity, complete, interrupted = _native.seq(
         rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method
     )
+    import numpy as np
+
     values = np.frombuffer(raw, dtype="<u4").astype(np.uint64)
     if complete or interrupted:
         values = values[: n + 1]

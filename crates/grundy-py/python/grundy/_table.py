@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
-import numpy as np
-
-from . import _native, _plots
+from . import _native
 from ._errors import Interrupted
 from ._limits import DEFAULTS, Bytes, limits
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,7 +62,9 @@ class Table:
             index = pd.MultiIndex.from_product([list(xs), list(ys)], names=[x, y])[: len(cells)]
         return pd.DataFrame({self.measure: cells}, index=index)
 
-    def _numbers(self) -> np.ndarray:
+    def _numbers(self) -> "np.ndarray":
+        import numpy as np
+
         if self.measure == "outcome":
             to_number: Callable[[Any], float] = lambda cell: 0.0 if cell == "P" else 1.0
         else:
@@ -73,6 +76,8 @@ class Table:
     def plot(self) -> Any:
         """A matplotlib figure: one variable, the values against it with the
         P-positions in red; two, a heat map with the P-positions black."""
+        from . import _plots
+
         numbers = self._numbers()
         if len(self.variables) == 1:
             (name, values), = self.variables
@@ -83,6 +88,8 @@ class Table:
     def _repr_png_(self) -> Optional[bytes]:
         if not self.complete:
             return None
+        from . import _plots
+
         try:
             return _plots.png(self.plot())
         except ImportError:
