@@ -1,6 +1,6 @@
 """Benchmarks of the Python package (docs/BENCHMARKS.md, "The Python package").
 
-    python crates/grundy-py/benchmarks/bench.py [solve] [table] [survey]
+    python crates/grundy-py/benchmarks/bench.py [solve] [table] [survey] [survey-proven]
 
 from the repository's root, with grundy installed (pip install ./crates/grundy-py)
 and, for the survey's command-line column, GRUNDY_BIN naming the binary
@@ -72,7 +72,10 @@ def bench_table() -> None:
     print(f"  python / rhai: {python / rhai:.2f}")
 
 
-def bench_survey() -> None:
+def bench_survey(prove: bool = False) -> None:
+    """The 512 codes 0.d1d2d3 to 10^5: the values and the period seen (as
+    `grundy seq -n 100000`), or with `prove` each sequence grown until a theorem
+    proves its period, up to 4n (`survey`'s default)."""
     import grundy
     from dask.distributed import Client, LocalCluster
 
@@ -83,7 +86,7 @@ def bench_survey() -> None:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
             with Client(cluster) as client:
                 started = time.perf_counter()
-                frame = grundy.survey(codes, n, client=client)
+                frame = grundy.survey(codes, n, client=client, prove=prove)
                 results[workers] = time.perf_counter() - started
         print(
             f"survey of {len(codes)} codes 0.d1d2d3 to 10^5 on {workers} Dask worker(s): {results[workers]:.1f} s "
@@ -95,17 +98,21 @@ def bench_survey() -> None:
     if binary:
         started = time.perf_counter()
         failed = 0
+        proof = ["--until-proven", "--max-heap", str(4 * n)] if prove else []
         for code in codes:
             done = subprocess.run(
-                [binary, "seq", "--json", "--until-proven", "--max-heap", str(4 * n), f"octal[{code}]", "-n", str(n)],
+                [binary, "seq", "--json", *proof, f"octal[{code}]", "-n", str(n)],
                 capture_output=True, check=False,
             )
             failed += done.returncode != 0
         seconds = time.perf_counter() - started
-        print(f"  the same, sequential in the CLI (grundy seq --until-proven --max-heap {4 * n}): {seconds:.1f} s ({failed} exits other than 0)")
+        print(f"  the same, sequential in the CLI (grundy seq {' '.join(proof)} -n {n}, one process a code): {seconds:.1f} s ({failed} exits other than 0)")
 
 
 if __name__ == "__main__":
     wanted = sys.argv[1:] or ["solve", "table", "survey"]
     for name in wanted:
-        globals()[f"bench_{name}"]()
+        if name == "survey-proven":
+            bench_survey(prove=True)
+        else:
+            globals()[f"bench_{name}"]()
