@@ -109,14 +109,15 @@ def seq(
     >>> s.values.tolist(), s.period, s.preperiod, s.proven
     ([0, 0, 1, 1, 2, 0, 3], 34, 53, True)
     """
+    # Imported before the computation, so that Ctrl-C does not wait for it.
+    import numpy as np
+
     if n < 0:
         raise ValueError(f"n={n}: a heap is a non-negative integer (0, 1, 2, ...)")
     given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)
     name, raw, periodicity, complete, interrupted = _native.seq(
         rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method
     )
-    import numpy as np
-
     values = np.frombuffer(raw, dtype="<u4").astype(np.uint64)
     if complete or interrupted:
         values = values[: n + 1]
