@@ -66,27 +66,5 @@ impl SearchLimits {
 /// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of
 /// 1024; `KiB`, `MB`, ... are read the same).
 fn parse_bytes(text: &str) -> Result<u64, String> {
-    let trimmed = text.trim();
-    let digits_end = trimmed
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(trimmed.len());
-    let (digits, suffix) = trimmed.split_at(digits_end);
-    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 0,
-        "K" | "KB" | "KIB" => 10,
-        "M" | "MB" | "MIB" => 20,
-        "G" | "GB" | "GIB" => 30,
-        "T" | "TB" | "TIB" => 40,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"
-            ));
-        }
-    };
-    let number: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 512M, 4G, 1T"))?;
-    number
-        .checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{text}` is more than 2^64 bytes"))
+    grundy::theory::limits::parse_bytes(text)
 }

@@ -286,6 +286,59 @@ pub fn find_in_sequence(first: u64, values: &[u32]) -> SequenceFindings {
     }
 }
 
+/// A variable of a table: its name, its first value and how many values it takes
+/// (consecutive integers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axis<'a> {
+    /// The variable's name, as the sentences say it (`n`, `x`).
+    pub name: &'a str,
+    /// Its first value.
+    pub first: u64,
+    /// How many values it takes: `first..first + count`.
+    pub count: u64,
+}
+
+/// The patterns found in a table of one variable ([`find_in_sequence`]) or two
+/// ([`find_in_grid`], the first variable down the rows), as sentences, one a line,
+/// each stating the range it was checked on: the `patterns` of `grundy table
+/// --json`, shared by every front end that shows them. `values` are the cells row
+/// by row; a table of another shape, or whose cells are not all there, or whose
+/// last value of a variable passes 2^64, has none.
+///
+/// ```
+/// use grundy::pattern::{Axis, table_patterns};
+///
+/// let values: Vec<u32> = (0..40).map(|n| n % 3).collect();
+/// let lines = table_patterns(&[Axis { name: "n", first: 0, count: 40 }], &values);
+/// assert!(lines.iter().any(|line| line.contains("n = 0 (mod 3)")));
+/// ```
+#[must_use]
+pub fn table_patterns(axes: &[Axis<'_>], values: &[u32]) -> Vec<String> {
+    let cells = axes
+        .iter()
+        .try_fold(1u64, |cells, axis| cells.checked_mul(axis.count));
+    let fits = axes
+        .iter()
+        .all(|axis| axis.count > 0 && axis.first.checked_add(axis.count - 1).is_some());
+    if !fits || cells != Some(values.len() as u64) {
+        return Vec::new();
+    }
+    let found = match axes {
+        [axis] => find_in_sequence(axis.first, values).named(axis.name),
+        [rows, columns] => {
+            let width = columns.count;
+            find_in_grid(
+                rows.first..=rows.first + (rows.count - 1),
+                columns.first..=columns.first + (width - 1),
+                |x, y| values[((x - rows.first) * width + (y - columns.first)) as usize],
+            )
+            .named(rows.name, columns.name)
+        }
+        _ => String::new(),
+    };
+    found.lines().map(str::to_owned).collect()
+}
+
 /// Looks for patterns in the table of `value(x, y)` for `x` in `xs` and `y` in `ys`.
 ///
 /// ```

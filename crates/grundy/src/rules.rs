@@ -367,7 +367,7 @@ mod tests {
         assert_eq!(rest, [vec![2], vec![1, 1], vec![1], vec![]]);
         assert_eq!(
             HeapRule::RestNim.moves(10).count(),
-            (0..10).map(|m| Partitions::new(m).count()).sum()
+            (0..10).map(|m| Partitions::new(m).count()).sum::<usize>()
         );
         let sub = HeapRule::subtraction([1, 3, 4]).unwrap();
         assert_eq!(leaves(&sub, 3), [vec![2], vec![]]);

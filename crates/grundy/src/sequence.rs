@@ -24,6 +24,7 @@
 
 mod arithmetic;
 mod automaton;
+pub mod bounded;
 mod check;
 mod cost;
 mod engine;

@@ -14,5 +14,6 @@ pub(crate) mod explorer;
 pub mod misere;
 pub mod position;
 pub mod remoteness;
+pub mod report;
 pub mod rounds;
 pub mod table;

@@ -19,10 +19,11 @@ use grundy::catalogue::parse_rule;
 use grundy::games::heap::HeapRule;
 #[cfg(feature = "script")]
 use grundy::games::script::Script;
+use grundy::sequence::bounded::{LARGEST_HEAP, periodic_bytes, proven_shortcut};
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
-    check_rule_of_file, find_periodicity, read_values, save_to_file, until_proven,
+    check_rule_of_file, read_values, save_to_file, until_proven,
 };
 #[cfg(feature = "script")]
 use grundy::sequence::{find_unproven_periodicity, write_values};
@@ -44,8 +45,6 @@ const PREDICTION_HEAPS: usize = 1 << 10;
 /// 1 MiB output buffer. `grundy seq nim -n 0` peaks at 4.0 MB resident (release build,
 /// Linux x86-64); a megabyte or two more for output written and the progress bar.
 const PROCESS_BYTES: u64 = 6 << 20;
-/// The largest heap whose value is stored: values are 32-bit.
-const LARGEST_HEAP: usize = u32::MAX as usize - 1;
 /// Runs computing at least this many values say how long they will take (when that is
 /// more than [`ANNOUNCED_SECONDS`]).
 const ESTIMATED_FROM: usize = 1 << 20;
@@ -544,19 +543,6 @@ fn stopped(rule: &str, stop: Interrupted, estimated: u64, limits: &Cost) -> Fail
     }
 }
 
-/// An upper bound on the values of heaps `0..=last_heap` given by `periodicity` from
-/// `values` (which hold its preperiod and period): `G(n0 + x + t p) = G(n0 + x) + t s`.
-fn largest_periodic_value(
-    periodicity: &Periodicity,
-    values: &GrundyValues,
-    last_heap: usize,
-) -> u64 {
-    let base = periodicity.preperiod + periodicity.period;
-    let first = values.iter().take(base).max().map_or(0, u64::from);
-    let cycles = last_heap.saturating_sub(periodicity.preperiod) / periodicity.period.max(1);
-    first.saturating_add(cycles as u64 * u64::from(periodicity.saltus))
-}
-
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum Format {
     Text,
@@ -712,11 +698,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // heaps) and for purely periodic ones whose sparse space stays large (Dawson's
     // Kayles, 0.07). Values growing with a saltus (Nim) keep the engine, whose
     // allocations are fallible: memory the system refuses is exit 3, not an abort.
-    if method == Method::SparseSpace
-        && let Some(periodicity) = find_periodicity(&rule, probe.values())
-            .filter(Periodicity::proven)
-            .filter(|found| model.what_grows().is_some() || found.saltus == 0)
-    {
+    if let Some(periodicity) = proven_shortcut(&rule, method, &model, probe.values()) {
         // A file's values are checked against the period, and kept when more than asked.
         let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
         let held = match &args.out {
@@ -729,15 +711,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             None => GrundyValues::new(),
         };
         let last_heap = args.last_heap.max(held.len().saturating_sub(1));
-        let largest = largest_periodic_value(&periodicity, probe.values(), last_heap);
-        let width: u64 = match largest {
-            0..=0xFF => 1,
-            0x100..=0xFFFF => 2,
-            _ => 4,
-        };
-        let bytes = (last_heap as u64 + 1)
-            .saturating_mul(width)
-            .saturating_add(PROCESS_BYTES);
+        let bytes =
+            periodic_bytes(&periodicity, probe.values(), last_heap).saturating_add(PROCESS_BYTES);
         if bytes > limits.bytes {
             return Err(Failure::Limit(format!(
                 "error: the values of {rule_text} up to heap {last_heap} {}",

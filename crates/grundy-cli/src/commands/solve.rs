@@ -5,12 +5,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 
-use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, WinningMove, solve};
-use grundy::catalogue::{Catalogue, Group, Position, build_with};
+use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
+use grundy::catalogue::{Catalogue, Position, build_with};
 use grundy::lang::{Sum, parse_with_limits};
+use grundy::sums::report::{compact_moves, write_answer_json};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
-use serde_json::{Value, json};
 
 use crate::failure::Failure;
 use crate::limits::SearchLimits;
@@ -64,10 +64,6 @@ pub struct Args {
 
 /// The human form cuts positions longer than this.
 const LONGEST_POSITION_SHOWN: usize = 300;
-
-/// The JSON form gives each winning move's `to` whole for positions whose
-/// canonical text is at most this long (bytes), and the compact form above.
-const WHOLE_TARGETS_UP_TO: usize = 10_000;
 
 /// Runs the command.
 ///
@@ -248,8 +244,9 @@ fn write_answer(
     out: &mut impl Write,
 ) -> io::Result<()> {
     if args.json {
-        let compact = !args.full_moves && answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
-        write_json(out, answer, compact.then_some(position))
+        let compact = compact_moves(answer, args.full_moves);
+        write_answer_json(out, answer, position, compact)?;
+        out.write_all(b"\n")
     } else {
         write_human(out, answer, args.max_moves)
     }
@@ -258,12 +255,9 @@ fn write_answer(
 /// The JSON object `solve --json` prints for `answer` (of `position`), as a
 /// value: what `grundy serve` answers with.
 #[cfg(feature = "serve")]
-pub(crate) fn answer_json(answer: &Answer, position: &Position) -> Value {
-    let compact = answer.position.as_str().len() > WHOLE_TARGETS_UP_TO;
-    let mut bytes = Vec::new();
-    // Writing to memory cannot fail, and what is written is JSON.
-    let _ = write_json(&mut bytes, answer, compact.then_some(position));
-    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+pub(crate) fn answer_json(answer: &Answer, position: &Position) -> serde_json::Value {
+    serde_json::from_str(&grundy::sums::report::answer_json(answer, position))
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// Answers every line of `input` (named `name` in errors) as its own position:
@@ -370,109 +364,6 @@ fn answer_each_line(
     // The process ends right after: see `run`.
     std::mem::forget(last);
     Ok(())
-}
-
-/// Writes `"name":value`.
-fn field(out: &mut impl Write, name: &str, value: &impl serde::Serialize) -> io::Result<()> {
-    write!(out, "\"{name}\":")?;
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
-}
-
-/// Writes a winning move in one component in the compact form, for positions
-/// too long to repeat in every move: `"to": null`, the move in words, the
-/// 0-based index of the term in the sum (`term`) and of the component in the
-/// term (`component`), and the term that component becomes (`component_to`):
-/// the term's name and parameters (and an argument its components share, such
-/// as the graph of `dag`) with the components the move leaves,
-/// e.g. `nim(4)`, `octal[0.6](3, 5)` for a split, `octal[0.07]()` for a move
-/// that leaves nothing (Nim keeps an emptied heap: `nim(0)`). Each is itself a
-/// position `solve` accepts.
-fn write_compact_move(
-    out: &mut impl Write,
-    winning: &WinningMove,
-    group: &Group,
-) -> io::Result<()> {
-    let component_to = group.term_with(&winning.leaves);
-    out.write_all(b"{\"to\":null,")?;
-    field(out, "move", &winning.description)?;
-    write!(
-        out,
-        ",\"term\":{},\"component\":{},",
-        winning.group, winning.part
-    )?;
-    field(out, "component_to", &component_to)?;
-    out.write_all(b"}")
-}
-
-/// An integer as JSON: a number below 2^53, a decimal string above.
-fn big_json(value: &BigUint) -> Value {
-    match u64::try_from(value) {
-        Ok(small) if small < (1 << 53) => json!(small),
-        _ => Value::String(value.to_string()),
-    }
-}
-
-/// Writes the contract's JSON object. It is streamed field by field, because a
-/// position of a million heaps makes every `to` tens of megabytes long; given
-/// `compact`, the position answered, moves in one component get the compact
-/// form instead of `to` (see [`write_compact_move`]).
-fn write_json(out: &mut impl Write, answer: &Answer, compact: Option<&Position>) -> io::Result<()> {
-    out.write_all(b"{")?;
-    field(out, "position", &answer.position.as_str())?;
-    out.write_all(b",")?;
-    field(out, "convention", &answer.play)?;
-    out.write_all(b",")?;
-    field(out, "outcome", &answer.outcome.letter().to_string())?;
-    out.write_all(b",")?;
-    field(
-        out,
-        "first_player_wins",
-        &answer.outcome.first_player_wins(),
-    )?;
-    out.write_all(b",")?;
-    field(
-        out,
-        "nimber",
-        &answer.nimber.as_ref().map_or(Value::Null, big_json),
-    )?;
-    out.write_all(b",\"winning_moves\":[")?;
-    for (i, winning) in answer.winning_moves.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        let group = compact.and_then(|position| {
-            // Moves of every(...) and rounds[k](...) come whole from the library.
-            let group = position.groups.get(winning.group)?;
-            winning.whole.is_none().then_some(group)
-        });
-        match group {
-            Some(group) => write_compact_move(out, winning, group)?,
-            None => {
-                out.write_all(b"{")?;
-                field(out, "to", &answer.target(winning))?;
-                out.write_all(b",")?;
-                field(out, "move", &winning.description)?;
-                out.write_all(b"}")?;
-            }
-        }
-    }
-    out.write_all(b"],")?;
-    // A count that could not be finished is null, never a partial number.
-    let count = if answer.moves_counted {
-        big_json(&answer.winning_move_count)
-    } else {
-        Value::Null
-    };
-    field(out, "winning_move_count", &count)?;
-    out.write_all(b",")?;
-    field(out, "truncated", &answer.truncated)?;
-    out.write_all(b",")?;
-    field(out, "method", &answer.method)?;
-    if !answer.notes.is_empty() {
-        out.write_all(b",")?;
-        field(out, "notes", &answer.notes)?;
-    }
-    out.write_all(b"}\n")
 }
 
 fn shorten(text: &str) -> String {

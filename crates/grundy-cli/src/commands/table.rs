@@ -329,32 +329,21 @@ fn patterns(table: &Table) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let Some(lows) = table
+    let Some(axes) = table
         .axes
         .iter()
         .map(|axis| {
-            let low = u64::try_from(&axis.low).ok()?;
-            low.checked_add(axis.count - 1)?;
-            Some(low)
+            Some(grundy::pattern::Axis {
+                name: &axis.name,
+                first: u64::try_from(&axis.low).ok()?,
+                count: axis.count,
+            })
         })
-        .collect::<Option<Vec<u64>>>()
+        .collect::<Option<Vec<_>>>()
     else {
         return Vec::new();
     };
-    let found = match table.axes.as_slice() {
-        [axis] => grundy::pattern::find_in_sequence(lows[0], &values).named(&axis.name),
-        [rows, columns] => {
-            let width = columns.count;
-            grundy::pattern::find_in_grid(
-                lows[0]..=lows[0] + (rows.count - 1),
-                lows[1]..=lows[1] + (width - 1),
-                |x, y| values[((x - lows[0]) * width + (y - lows[1])) as usize],
-            )
-            .named(&rows.name, &columns.name)
-        }
-        _ => String::new(),
-    };
-    found.lines().map(str::to_owned).collect()
+    grundy::pattern::table_patterns(&axes, &values)
 }
 
 fn write_text(table: &Table, patterns: &[String], out: &mut impl Write) -> io::Result<()> {

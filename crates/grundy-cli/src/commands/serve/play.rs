@@ -33,6 +33,10 @@ use grundy::solver::SearchError;
 use grundy::sums::answer::WinningMove;
 use grundy::sums::position::{Compound, Group, Position, PositionText};
 use grundy::sums::remoteness::remotenesses;
+// Above this many bytes of position text, each move in one component is sent
+// compact (`to: null`, `component_to`), as `solve --json` sends its winning
+// moves (docs/CONTRACT.md, "Compact winning moves").
+use grundy::sums::report::WHOLE_TARGETS_UP_TO;
 use grundy::sums::rounds::match_position;
 use grundy::table::Tabulator;
 use grundy::theory::limits::Budget as SearchBudget;
@@ -326,11 +330,6 @@ impl Listed {
         }
     }
 }
-
-/// Above this many bytes of position text, each move in one component is
-/// sent compact (`to: null`, `component_to`), as `solve --json` sends its
-/// winning moves (docs/CONTRACT.md, "Compact winning moves").
-const WHOLE_TARGETS_UP_TO: usize = 10_000;
 
 /// What a component in a list of moves is counted as holding (its `Arc` and
 /// a small position).

@@ -1,0 +1,131 @@
+"""Grundy sequences: :func:`grundy.seq`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from . import _native
+from ._errors import Interrupted
+from ._limits import DEFAULTS, Bytes, limits
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Sequence:
+    """The Grundy values of heaps ``0..n`` of a heap game and its period:
+    ``G(n + period) = G(n) + saltus`` for every ``n >= preperiod``.
+
+    ``proven`` is true only when a theorem certifies the period for every heap
+    (``proof`` names it: Guy and Smith's for octal games, ...); a period seen
+    only in the values computed is reported unproven. ``period`` and
+    ``preperiod`` are ``None`` when none was found. ``complete`` is false for
+    the values kept when Ctrl-C stopped the computation.
+    """
+
+    rule: str
+    values: np.ndarray
+    period: Optional[int]
+    preperiod: Optional[int]
+    saltus: int
+    proven: bool
+    proof: str
+    complete: bool = True
+
+    def to_dict(self) -> dict:
+        """The object ``grundy seq --json RULE -n N`` prints (but ``computed``)."""
+        return {
+            "rule": self.rule,
+            "values": [int(v) for v in self.values],
+            "period": self.period,
+            "preperiod": self.preperiod,
+            "saltus": self.saltus,
+            "proven": self.proven,
+            "proof": self.proof,
+        }
+
+    def to_pandas(self) -> Any:
+        """The values as a pandas Series indexed by the heap ``n``."""
+        import pandas as pd
+
+        return pd.Series(self.values, index=pd.RangeIndex(len(self.values), name="n"), name=self.rule)
+
+    def plot(self) -> Any:
+        """A matplotlib figure: the values against the heap, P-positions in red."""
+        from . import _plots
+
+        return _plots.line(range(len(self.values)), self.values, "n", "G(n)", self.rule)
+
+    def _repr_png_(self) -> Optional[bytes]:
+        from . import _plots
+
+        try:
+            return _plots.png(self.plot())
+        except ImportError:
+            return None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(v) for v in self.values[:20])
+        more = ", ..." if len(self.values) > 20 else ""
+        if self.period is None:
+            period = "no period found"
+        else:
+            period = f"period {self.period} from {self.preperiod}"
+            if self.saltus:
+                period += f", saltus {self.saltus}"
+            period += " (proven)" if self.proven else " (not proven)"
+        return f"<grundy.Sequence {self.rule}: [{shown}{more}]; {period}>"
+
+
+def seq(
+    rule: Union[str, _native.Game],
+    n: int,
+    *,
+    until_proven: bool = False,
+    method: str = "fast",
+    max_heap: int = DEFAULTS["seq_max_heap"],
+    max_memory: Bytes = DEFAULTS["max_memory"],
+    max_work: int = DEFAULTS["max_work"],
+    max_time: Optional[float] = None,
+) -> Sequence:
+    """The Grundy values of heaps ``0..=n`` of ``rule`` and its period, as
+    ``grundy seq --json RULE -n N``.
+
+    ``rule`` is a heap rule (``"octal[0.07]"``, ``"kayles"``, ``"sub[1, 3, 4]"``,
+    ``"lasker"``, a ``"script[...]"`` rule) or a :class:`grundy.Game` of one
+    integer. The period is looked for past ``n`` (to heap 16384), or with
+    ``until_proven=True`` until a theorem proves it (up to ``max_heap``). The
+    values must fit ``max_memory`` and ``max_work`` by estimate
+    (:class:`grundy.LimitError` otherwise). Ctrl-C raises
+    :class:`grundy.Interrupted` holding the values computed.
+
+    >>> import grundy
+    >>> s = grundy.seq("octal[0.07]", 6)
+    >>> s.values.tolist(), s.period, s.preperiod, s.proven
+    ([0, 0, 1, 1, 2, 0, 3], 34, 53, True)
+    """
+    # Imported before the computation, so that Ctrl-C does not wait for it.
+    import numpy as np
+
+    if n < 0:
+        raise ValueError(f"n={n}: a heap is a non-negative integer (0, 1, 2, ...)")
+    given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)
+    name, raw, periodicity, complete, interrupted = _native.seq(
+        rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method
+    )
+    values = np.frombuffer(raw, dtype="<u4").astype(np.uint64)
+    if complete or interrupted:
+        values = values[: n + 1]
+    period, preperiod, saltus, proven, proof = periodicity or (None, None, 0, False, "none")
+    found = Sequence(name, values, period, preperiod, saltus, proven, proof, complete)
+    if interrupted:
+        raise Interrupted(
+            f"interrupted (Ctrl-C): the values of {name} up to heap {len(values) - 1} are kept, of the {n + 1} asked",
+            found,
+        )
+    return found

@@ -1,0 +1,307 @@
+"""Surveys: the Grundy sequences of many rules at once, in parallel on local
+processes or on a Dask cluster, one task per rule (:func:`grundy.survey`), and
+the values of many boards (:func:`grundy.survey_boards`).
+
+A task that fails or reaches a limit is a row with its ``error``, never a lost
+survey; finished rows can be kept in a Parquet file (``resume=PATH``), from
+which a survey started again takes them instead of computing them anew.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from ._limits import DEFAULTS, Bytes
+
+#: The columns of a survey, in order.
+COLUMNS = ["rule", "values", "period", "preperiod", "saltus", "proven", "proof", "max_nimber", "seconds", "error"]
+#: The columns of a survey of boards, in order.
+BOARD_COLUMNS = ["game", "rows", "cols", "position", "nimber", "outcome", "method", "seconds", "error"]
+
+#: By default a survey looks for a proof up to this many times ``n``
+#: (``max_heap``), and at least to heap 16384 (as ``grundy seq``).
+SURVEY_PROOF_FACTOR = 4
+SURVEY_PROOF_LEAST = 1 << 14
+#: Finished rows are written to the ``resume`` file at least this often (seconds).
+SAVE_EVERY = 30.0
+
+_CODE = re.compile(r"\d*\.[0-9A-Fa-f]+|\d+\.?")
+
+
+def rule_text(rule: str) -> str:
+    """The ``seq`` rule a survey's rule stands for: an octal (or hexadecimal)
+    code alone, ``"0.137"``, is ``"octal[0.137]"``; anything else is itself."""
+    rule = rule.strip()
+    return f"octal[{rule}]" if _CODE.fullmatch(rule) else rule
+
+
+def survey_one(
+    rule: str,
+    n: int,
+    prove: bool,
+    max_heap: int,
+    max_memory: Bytes,
+    max_work: int,
+    max_time: Optional[float],
+) -> Dict[str, Any]:
+    """One row of a survey: the sequence of ``rule`` to heap ``n``, or the
+    error that stopped it. Runs in a worker (a process or a Dask worker)."""
+    import numpy as np
+
+    from . import _native
+    from ._limits import limits
+
+    started = time.perf_counter()
+    row: Dict[str, Any] = {column: None for column in COLUMNS}
+    row["rule"] = rule
+    try:
+        given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)
+        _, raw, periodicity, complete, interrupted = _native.seq(
+            rule_text(rule), n, given, until_proven=prove, max_heap=max_heap, require_proof=False
+        )
+        if interrupted:
+            raise KeyboardInterrupt
+        values = np.frombuffer(raw, dtype="<u4")[: n + 1].copy()
+        period, preperiod, saltus, proven, proof = periodicity or (None, None, 0, False, "none")
+        row.update(
+            values=values,
+            period=period,
+            preperiod=preperiod,
+            saltus=saltus,
+            proven=proven,
+            proof=proof,
+            max_nimber=int(values.max()) if len(values) else None,
+        )
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # every failure is a row
+        row["error"] = f"{type(error).__name__}: {error}"
+    row["seconds"] = time.perf_counter() - started
+    return row
+
+
+def board_one(game: str, rows: int, cols: int, max_states: int, max_memory: Bytes, max_time: Optional[float]) -> Dict[str, Any]:
+    """One row of a survey of boards: the nimber of ``game(rows, cols)``."""
+    from . import solve
+
+    started = time.perf_counter()
+    row: Dict[str, Any] = {column: None for column in BOARD_COLUMNS}
+    row.update(game=game, rows=rows, cols=cols, position=f"{game}({rows}, {cols})")
+    try:
+        answer = solve(row["position"], no_moves=True, max_states=max_states, max_memory=max_memory, max_time=max_time)
+        row.update(position=answer.position, nimber=answer.nimber, outcome=answer.outcome, method=answer.method)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:
+        row["error"] = f"{type(error).__name__}: {error}"
+    row["seconds"] = time.perf_counter() - started
+    return row
+
+
+def _run(
+    task: Callable[..., Dict[str, Any]],
+    arguments: List[Tuple[Any, ...]],
+    client: Any,
+    processes: Optional[int],
+) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """Runs ``task`` on each tuple of ``arguments``: on the Dask ``client``'s
+    workers (one task each), on local processes, or here when ``processes=1``.
+    Yields ``(index, row)`` as they finish; a task whose worker died is a row
+    with the error."""
+    if not arguments:
+        return
+    if client is not None:
+        from distributed import as_completed as dask_completed
+
+        futures = [client.submit(task, *args, pure=False) for args in arguments]
+        where = {future.key: index for index, future in enumerate(futures)}
+        try:
+            for future in dask_completed(futures):
+                index = where[future.key]
+                try:
+                    yield index, future.result()
+                except Exception as error:
+                    yield index, {"error": f"{type(error).__name__}: {error}"}
+        finally:
+            for future in futures:
+                future.cancel()
+        return
+    if processes == 1:
+        for index, args in enumerate(arguments):
+            yield index, task(*args)
+        return
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+
+    workers = processes or os.cpu_count() or 1
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(arguments)), mp_context=context) as pool:
+        futures: Dict[Future[Dict[str, Any]], int] = {pool.submit(task, *args): index for index, args in enumerate(arguments)}
+        try:
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    yield index, future.result()
+                except Exception as error:
+                    yield index, {"error": f"{type(error).__name__}: {error}"}
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _frame(rows: List[Dict[str, Any]], columns: List[str]) -> Any:
+    import pandas as pd
+
+    frame = pd.DataFrame([{column: row.get(column) for column in columns} for row in rows], columns=columns)
+    for column in ("period", "preperiod", "saltus", "max_nimber", "rows", "cols"):
+        if column in frame:
+            frame[column] = frame[column].astype("Int64")
+    if "proven" in frame:
+        frame["proven"] = frame["proven"].astype("boolean")
+    # None where there is no error (not NaN, which a column of text would hold).
+    frame["error"] = pd.Series([row.get("error") for row in rows], index=frame.index, dtype=object)
+    return frame
+
+
+def _save(frame: Any, path: str) -> None:
+    """Writes the rows to the Parquet file at ``path``, whole or not at all."""
+    temporary = f"{path}.partial"
+    frame.to_parquet(temporary, index=False)
+    os.replace(temporary, path)
+
+
+def _finished(path: Optional[str], key: str) -> Dict[Any, Dict[str, Any]]:
+    """The rows without error in the Parquet file at ``path``, by ``key``."""
+    if path is None or not os.path.exists(path):
+        return {}
+    import numpy as np
+    import pandas as pd
+
+    kept = pd.read_parquet(path)
+    rows = {}
+    for record in kept.to_dict("records"):
+        if record.get("error") is None or (isinstance(record.get("error"), float) and np.isnan(record["error"])):
+            record["error"] = None
+            if "values" in record and record["values"] is not None:
+                record["values"] = np.asarray(record["values"], dtype=np.uint32)
+            rows[record[key] if isinstance(key, str) else tuple(record[k] for k in key)] = record
+    return rows
+
+
+def _collect(
+    keys: List[Any],
+    arguments: List[Tuple[Any, ...]],
+    task: Callable[..., Dict[str, Any]],
+    columns: List[str],
+    key: Any,
+    client: Any,
+    processes: Optional[int],
+    resume: Optional[str],
+    fill: Callable[[Any, Dict[str, Any]], None],
+) -> Any:
+    kept = _finished(resume, key)
+    rows: List[Optional[Dict[str, Any]]] = [kept.get(k) for k in keys]
+    todo = [index for index, row in enumerate(rows) if row is None]
+    last_save = time.monotonic()
+    try:
+        for done, row in _run(task, [arguments[i] for i in todo], client, processes):
+            index = todo[done]
+            fill(keys[index], row)
+            rows[index] = row
+            if resume is not None and time.monotonic() - last_save > SAVE_EVERY:
+                _save(_frame([r for r in rows if r is not None], columns), resume)
+                last_save = time.monotonic()
+    finally:
+        if resume is not None:
+            finished = [r for r in rows if r is not None]
+            if finished:
+                _save(_frame(finished, columns), resume)
+    return _frame([r for r in rows if r is not None], columns)
+
+
+def survey(
+    rules: Iterable[str],
+    n: int,
+    *,
+    client: Any = None,
+    prove: bool = True,
+    processes: Optional[int] = None,
+    resume: Optional[str] = None,
+    max_heap: Optional[int] = None,
+    max_memory: Bytes = DEFAULTS["max_memory"],
+    max_work: int = DEFAULTS["max_work"],
+    max_time: Optional[float] = None,
+) -> Any:
+    """The Grundy sequences of ``rules`` to heap ``n``, one row per rule, in
+    parallel: a pandas DataFrame with the columns ``rule`` (as given),
+    ``values`` (a NumPy uint32 array, heaps ``0..n``), ``period``,
+    ``preperiod``, ``saltus``, ``proven``, ``proof``, ``max_nimber``,
+    ``seconds`` (the task's time) and ``error`` (``None``, or why the row has no
+    values: ``"LimitError: ..."``).
+
+    A rule is any ``seq`` rule (``"kayles"``, ``"sub[1, 3, 4]"``) or an octal
+    (hexadecimal) code alone, ``"0.137"``. Each rule is a task: on local
+    processes (``processes``, all cores by default; ``1`` computes here, one
+    after the other), or on a Dask cluster when ``client`` is a
+    ``dask.distributed.Client`` (``Client("tcp://scheduler:8786")``).
+    ``prove=True`` grows each sequence until a theorem proves its period (up to
+    ``max_heap``, by default ``4 n`` and at least 16384), and reports it
+    unproven otherwise; ``max_memory``,
+    ``max_work`` and ``max_time`` bound each task. With ``resume=PATH`` the
+    finished rows are kept in a Parquet file (written as they come, at least
+    every 30 seconds, and at the end, even when interrupted), and a survey with
+    the same file computes only the rules it lacks (or whose row has an error).
+
+    >>> import grundy
+    >>> frame = grundy.survey(["0.07", "0.137"], 100, processes=1)
+    >>> frame["period"].tolist(), frame["proven"].tolist()
+    ([34, 34], [True, True])
+    """
+    rules = list(rules)
+    if max_heap is None:
+        max_heap = max(SURVEY_PROOF_FACTOR * n, SURVEY_PROOF_LEAST)
+    if len(set(rules)) != len(rules):
+        raise ValueError("a survey's rules must be different: each is one row")
+    arguments = [(rule, n, prove, max_heap, max_memory, max_work, max_time) for rule in rules]
+
+    def fill(rule: Any, row: Dict[str, Any]) -> None:
+        row.setdefault("rule", rule)
+
+    return _collect(rules, arguments, survey_one, COLUMNS, "rule", client, processes, resume, fill)
+
+
+def survey_boards(
+    game: str = "cram",
+    rows: Iterable[int] = range(1, 7),
+    cols: Iterable[int] = range(1, 8),
+    *,
+    client: Any = None,
+    processes: Optional[int] = None,
+    resume: Optional[str] = None,
+    max_states: int = DEFAULTS["max_states"],
+    max_memory: Bytes = DEFAULTS["max_memory"],
+    max_time: Optional[float] = None,
+) -> Any:
+    """The nimbers of the boards ``game(r, c)`` (``cram``, ``chomp``: any game
+    of two integers) for ``r`` in ``rows`` and ``c`` in ``cols``, one row each,
+    in parallel as :func:`survey`: a DataFrame with the columns ``game``,
+    ``rows``, ``cols``, ``position``, ``nimber``, ``outcome``, ``method``,
+    ``seconds`` and ``error``.
+
+    >>> import grundy
+    >>> frame = grundy.survey_boards("cram", range(1, 3), range(1, 4), processes=1)
+    >>> frame["nimber"].tolist()
+    [0, 1, 1, 1, 0, 1]
+    """
+    keys = [(game, r, c) for r in rows for c in cols]
+    arguments = [(game, r, c, max_states, max_memory, max_time) for (_, r, c) in keys]
+
+    def fill(key: Any, row: Dict[str, Any]) -> None:
+        row.setdefault("game", key[0])
+        row.setdefault("rows", key[1])
+        row.setdefault("cols", key[2])
+
+    return _collect(keys, arguments, board_one, BOARD_COLUMNS, ("game", "rows", "cols"), client, processes, resume, fill)

@@ -1,0 +1,250 @@
+//! The native part of grundy's Python package, `grundy._native`: the library
+//! (`crates/grundy`) called directly, with the GIL released while it computes
+//! and Ctrl-C stopping it ([`run`]). The package's Python modules
+//! (`python/grundy/`) give it its public form: `grundy.solve`, `grundy.seq`,
+//! `grundy.table`, `grundy.Game`, `grundy.survey`, ...
+
+mod errors;
+mod game;
+mod limits;
+mod position;
+mod run;
+mod sequence;
+mod table;
+
+use grundy::analysis::{
+    Answer, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, SolveOptions, solve as solve_position,
+};
+use grundy::catalogue::{BuildLimits, Catalogue, Position, entries};
+use grundy::game::Convention;
+use grundy::lang::DEFAULT_MAX_DIGITS;
+use grundy::sums::position::{Compound, PositionText};
+use grundy::sums::report::{answer_json, big_json};
+use num_bigint::BigUint;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::limits::Limits;
+use crate::position::{Failure, PartArg, position_of};
+use crate::run::{Stoppable, watched};
+
+/// The default of `max_cells`, as `grundy table --max-cells`.
+const DEFAULT_MAX_CELLS: u64 = 10_000_000;
+/// The most components whose nimbers `Solved.parts` gives, each searched alone.
+const MOST_PARTS: usize = 64;
+
+impl<T> Stoppable for Result<T, Failure> {
+    fn was_cancelled(&self) -> bool {
+        self.as_ref().err().is_some_and(Failure::was_cancelled)
+    }
+}
+
+/// Reads the limits as the package passes them: `(max_states, max_digits,
+/// max_heap, max_memory, max_work, max_time)`.
+fn read_limits(py: Python<'_>, given: &Bound<'_, PyTuple>) -> PyResult<Limits> {
+    let item = |index: usize| given.get_item(index);
+    let limits = Limits {
+        max_states: item(0)?.extract()?,
+        max_digits: item(1)?.extract()?,
+        max_heap: item(2)?.extract()?,
+        max_memory: limits::bytes(&item(3)?)?,
+        max_work: item(4)?.extract()?,
+        max_time: item(5)?.extract()?,
+    };
+    limits.check(py)?;
+    Ok(limits)
+}
+
+/// The end of a watched computation: its result, or the interrupt or time
+/// limit that stopped it, as the exception to raise.
+fn finished<T>(py: Python<'_>, limits: &Limits, ran: run::Ran<Result<T, Failure>>) -> PyResult<T> {
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(errors::time_error(py, limits.max_time));
+    }
+    ran.result.map_err(|failure| failure.into_python(py))
+}
+
+/// An answer, with the position it answers.
+#[derive(Debug)]
+#[pyclass(frozen, module = "grundy._native", name = "Solved")]
+pub struct Solved {
+    answer: Answer,
+    position: Position,
+    limits: Limits,
+}
+
+#[pymethods]
+impl Solved {
+    /// The command line's `solve --json` object, as text.
+    #[getter]
+    fn json(&self) -> String {
+        answer_json(&self.answer, &self.position)
+    }
+
+    /// The canonical text of the position.
+    #[getter]
+    fn position(&self) -> &str {
+        self.answer.position.as_str()
+    }
+
+    /// `"N"` or `"P"`.
+    #[getter]
+    fn outcome(&self) -> String {
+        self.answer.outcome.letter().to_string()
+    }
+
+    /// The nimber, `None` where the position has none (misère play).
+    #[getter]
+    fn nimber(&self) -> Option<BigUint> {
+        self.answer.nimber.clone()
+    }
+
+    /// The exact number of winning moves, `None` when they were not counted.
+    #[getter]
+    fn winning_move_count(&self) -> Option<BigUint> {
+        self.answer
+            .moves_counted
+            .then(|| self.answer.winning_move_count.clone())
+    }
+
+    /// The nimber of each component alone under normal play, with its term
+    /// (`("nim(3)", 3)`), for the nim-sum table of a plain sum; `None` for a
+    /// component that cannot be valued within the limits. Empty for
+    /// `misere(...)`, `every(...)`, `rounds[k](...)` and for sums of more than
+    /// 64 components.
+    fn parts(&self, py: Python<'_>) -> Vec<(String, Option<BigUint>)> {
+        let position = &self.position;
+        if position.compound != Compound::Sum || position.component_count() > MOST_PARTS {
+            return Vec::new();
+        }
+        let options = SolveOptions {
+            winning_moves: false,
+            ..self.limits.solve_options(0)
+        };
+        py.detach(|| {
+            position
+                .groups
+                .iter()
+                .flat_map(|group| {
+                    group.parts.iter().map(|part| {
+                        let alone = group.with_parts(vec![part.clone()]);
+                        let term = alone.term_with(&alone.parts);
+                        let single = Position::sum(Convention::Normal, vec![alone]);
+                        let nimber = solve_position(&single, &options)
+                            .ok()
+                            .and_then(|answer| answer.nimber);
+                        (term, nimber)
+                    })
+                })
+                .collect()
+        })
+    }
+}
+
+/// Answers the sum of `parts` (expression strings and positions of Python
+/// games).
+#[pyfunction]
+#[pyo3(signature = (parts, limits, max_moves=100, no_moves=false))]
+fn solve(
+    py: Python<'_>,
+    parts: &Bound<'_, PyTuple>,
+    limits: &Bound<'_, PyTuple>,
+    max_moves: usize,
+    no_moves: bool,
+) -> PyResult<Solved> {
+    let limits = read_limits(py, limits)?;
+    let parts = parts
+        .iter()
+        .map(|part| PartArg::from_python(&part))
+        .collect::<PyResult<Vec<_>>>()?;
+    let options = SolveOptions {
+        winning_moves: !no_moves,
+        ..limits.solve_options(max_moves)
+    };
+    let ran = watched(py, limits.deadline(), || {
+        let position = position_of(&parts, limits.max_digits, limits.build())?;
+        let answer = solve_position(&position, &options).map_err(Failure::Search)?;
+        Ok((answer, position))
+    })?;
+    let (answer, position) = finished(py, &limits, ran)?;
+    Ok(Solved {
+        answer,
+        position,
+        limits,
+    })
+}
+
+/// The canonical text of a position given as an expression.
+#[pyfunction]
+fn parse(py: Python<'_>, expression: String, limits: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let limits = read_limits(py, limits)?;
+    let parts = [PartArg::Text(expression)];
+    let ran = watched(py, limits.deadline(), || {
+        position_of(&parts, limits.max_digits, limits.build())
+            .map(|position| PositionText::new(&position).as_str().to_owned())
+    })?;
+    finished(py, &limits, ran)
+}
+
+/// The catalogue: one dict per game (`name`, `summary`, `rules`, `syntax`,
+/// `aliases`, `examples`), as `grundy games NAME` shows them.
+#[pyfunction]
+fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    entries()
+        .iter()
+        .map(|entry| {
+            let game = PyDict::new(py);
+            game.set_item("name", entry.name)?;
+            game.set_item("summary", entry.summary)?;
+            game.set_item("rules", entry.rules)?;
+            game.set_item("syntax", entry.syntax)?;
+            let aliases: Vec<&str> = Catalogue::standard().aliases_of(entry.name).collect();
+            game.set_item("aliases", aliases)?;
+            game.set_item("examples", entry.examples.to_vec())?;
+            Ok(game)
+        })
+        .collect()
+}
+
+/// An integer as the command line's JSON writes it: an int below 2^53, a
+/// decimal str above (for checks against `solve --json`).
+#[pyfunction]
+fn contract_integer(value: BigUint) -> String {
+    big_json(&value).to_string()
+}
+
+/// The defaults of the limits, by keyword.
+fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let build = BuildLimits::default();
+    let defaults = PyDict::new(py);
+    defaults.set_item("max_moves", 100)?;
+    defaults.set_item("max_states", DEFAULT_MAX_STATES)?;
+    defaults.set_item("max_digits", DEFAULT_MAX_DIGITS)?;
+    defaults.set_item("max_heap", build.largest_heap)?;
+    defaults.set_item("max_memory", DEFAULT_MAX_MEMORY)?;
+    defaults.set_item("max_work", build.work)?;
+    defaults.set_item("max_cells", DEFAULT_MAX_CELLS)?;
+    defaults.set_item("seq_max_heap", sequence::UNTIL_PROVEN_REACH)?;
+    Ok(defaults)
+}
+
+/// The module `grundy._native`.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = module.py();
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(parse, module)?)?;
+    module.add_function(wrap_pyfunction!(games, module)?)?;
+    module.add_function(wrap_pyfunction!(contract_integer, module)?)?;
+    module.add_function(wrap_pyfunction!(sequence::seq, module)?)?;
+    module.add_function(wrap_pyfunction!(table::table, module)?)?;
+    module.add_class::<Solved>()?;
+    module.add_class::<game::Game>()?;
+    module.add_class::<game::GamePosition>()?;
+    module.add("DEFAULTS", defaults(py)?)?;
+    module.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
