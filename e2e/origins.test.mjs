@@ -129,9 +129,11 @@ test('a page on another origin cannot make the server compute', async () => {
   const form = await navigated;
 
   // The browser's log may report a status a moment after the fetch settled:
-  // wait (5 s at most) until the refused requests have theirs.
+  // wait (5 s at most) until the refused fetches have theirs. A refused
+  // preflight's status is not always logged (Chromium may drop the extra
+  // info of a failed OPTIONS request), so it is not waited for.
   const refusedHaveStatus = () => [...traffic.values()]
-    .filter((r) => r.method === 'OPTIONS' || (r.kind === 'Fetch' && r.method === 'POST' && r.type === 'text/plain'))
+    .filter((r) => r.kind === 'Fetch' && r.method === 'POST' && r.type === 'text/plain')
     .every((r) => r.status !== undefined);
   for (let tries = 0; tries < 100 && !refusedHaveStatus(); tries += 1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -147,8 +149,10 @@ test('a page on another origin cannot make the server compute', async () => {
   const json = requests.filter((r) => r.method === 'POST' && r.type === 'application/json');
   assert.equal(json.length, 1, log);
   assert.equal(json[0].status, undefined, log);
+  // Its preflight was sent; where the browser logged the answer, it is a refusal
+  // (the server's answer to a foreign OPTIONS request is checked in the Rust tests).
   const preflights = requests.filter((r) => r.method === 'OPTIONS');
-  assert.ok(preflights.length >= 1 && preflights.every((r) => r.status >= 400), log);
+  assert.ok(preflights.length >= 1 && preflights.every((r) => r.status === undefined || r.status >= 400), log);
   // The form reached the server, which refused it.
   assert.ok([403, 415].includes(form.status()), `form: ${form.status()}`);
   const refusal = JSON.parse(await form.text());
