@@ -3,6 +3,7 @@
 pub mod completions;
 pub mod games;
 pub mod pairs;
+pub mod quotient;
 pub mod seq;
 #[cfg(feature = "serve")]
 pub mod serve;

@@ -43,6 +43,9 @@ enum Command {
     Table(commands::table::Args),
     /// List the P-positions of Wythoff's game or extended Wythoff `wythoff[d]`.
     Pairs(commands::pairs::Args),
+    /// The misère quotient of a heap game (Plambeck-Siegel): its order,
+    /// presentation, P-portion and heap map, proven for every heap when periodic.
+    Quotient(commands::quotient::Args),
     /// The web playground: play any position against the engine, see every
     /// move's nimber, plot sequences and tables (`grundy serve --port 8080`,
     /// then open http://127.0.0.1:8080).
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Seq(args) => commands::seq::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
+        Command::Quotient(args) => commands::quotient::run(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(&args),
         #[cfg(not(feature = "serve"))]

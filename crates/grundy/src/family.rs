@@ -54,6 +54,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use crate::drawing::Drawing;
+use crate::rules::HeapRule;
 use crate::theory::game::{ImpartialGame, Outcome};
 use crate::theory::solver::{Budget, Refusal, SearchError};
 
@@ -236,6 +237,18 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// kind should be the [`DrawingKind`](crate::drawing::DrawingKind) of the
     /// family's catalogue entry.
     fn drawing(&self, _position: &Self::Position) -> Option<Drawing> {
+        None
+    }
+
+    /// The heap rule and the size of a position of a heap game, for the misère
+    /// quotient of sums of its heaps (`crate::quotient`); `None` for every
+    /// other family.
+    fn as_heap(&self, _position: &Self::Position) -> Option<(HeapRule, BigUint)> {
+        None
+    }
+
+    /// The position of a heap of `size` tokens, for a heap game.
+    fn heap_position(&self, _size: BigUint) -> Option<Self::Position> {
         None
     }
 
@@ -444,6 +457,10 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// As [`Family::position_search`].
     fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>>;
 
+    /// See [`Family::as_heap`].
+    fn as_heap(&self) -> Option<(HeapRule, BigUint)>;
+    /// A component of a heap of `size` tokens of the same game (heap games).
+    fn heap_part(&self, size: BigUint) -> Option<Part>;
     /// As [`Family::held_bytes`].
     fn held_bytes(&self) -> usize;
 
@@ -570,6 +587,15 @@ impl<F: Family> Component for Typed<F> {
 
     fn drawing(&self) -> Option<Drawing> {
         self.family.drawing(&self.position)
+    }
+
+    fn as_heap(&self) -> Option<(HeapRule, BigUint)> {
+        self.family.as_heap(&self.position)
+    }
+
+    fn heap_part(&self, size: BigUint) -> Option<Part> {
+        let position = self.family.heap_position(size)?;
+        Some(self.wrap(position))
     }
 
     fn held_bytes(&self) -> usize {

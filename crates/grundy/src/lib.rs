@@ -42,6 +42,7 @@ pub mod family;
 pub mod games;
 pub mod lang;
 pub mod pattern;
+pub mod quotient;
 #[doc(hidden)]
 pub mod random;
 pub mod registry;

@@ -75,6 +75,11 @@ pub struct Args {
     /// Print one JSON object (the contract's format).
     #[arg(long)]
     json: bool,
+    /// Print Conway's genus g^{γ0γ1...} of each heap instead (Winning Ways,
+    /// chapter 13): g the Grundy value, γk the misère Grundy value of the heap
+    /// plus k heaps of 2, read from a misère quotient.
+    #[arg(long)]
+    genus: bool,
     /// Write the values to FILE instead (one per line, heap 0 first); an
     /// interrupted run resumes from the file. Every value already in FILE is checked
     /// first: against FILE.check, the sums of the blocks of values grundy wrote (kept
@@ -644,6 +649,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
+    if args.genus {
+        return run_genus(args, &rule, &rule_text);
+    }
     let method = match args.method {
         MethodArg::Fast => Method::SparseSpace,
         MethodArg::Plain => Method::PlainMex,
@@ -1057,4 +1065,43 @@ fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
             report.values.len()
         ),
     }
+}
+
+/// `grundy seq --genus`: the genus of heaps `0..=N`, one per line (or a JSON
+/// object with the list of symbols).
+fn run_genus(args: &Args, rule: &HeapRule, rule_text: &str) -> Result<(), Failure> {
+    let heaps = args.last_heap as u64;
+    if heaps > grundy::quotient::MAX_HEAP {
+        return Err(Failure::Limit(format!(
+            "error: genera are computed for heaps up to {}, not {heaps}; no flag raises this",
+            grundy::quotient::MAX_HEAP
+        )));
+    }
+    let limits = grundy::quotient::QuotientLimits {
+        max_bytes: args.budget.max_memory,
+        ..grundy::quotient::QuotientLimits::default()
+    };
+    let genera = grundy::quotient::genus::genera(rule, heaps, limits).map_err(|e| {
+        Failure::Limit(crate::commands::quotient::limit_message(
+            &e,
+            limits.max_order,
+        ))
+    })?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.json {
+        let symbols: Vec<String> = genera.iter().map(ToString::to_string).collect();
+        serde_json::to_writer(
+            &mut out,
+            &json!({"rule": rule_text, "n": heaps, "genus": symbols}),
+        )
+        .map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        for (heap, genus) in genera.iter().enumerate() {
+            writeln!(out, "{heap} {genus}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }

@@ -101,6 +101,11 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     fn satisfies_anti_sg_condition(&self) -> bool {
         false
     }
+
+    /// The rule as data, for misère quotients ([`crate::quotient`]).
+    fn heap_rule(&self) -> Option<HeapRule> {
+        None
+    }
 }
 
 /// The size of one heap: a position of every heap game.
@@ -235,6 +240,14 @@ impl<R: HeapRules> Family for R {
 
     fn satisfies_anti_sg_condition(&self) -> bool {
         HeapRules::satisfies_anti_sg_condition(self)
+    }
+
+    fn as_heap(&self, heap: &HeapSize) -> Option<(HeapRule, BigUint)> {
+        Some((self.heap_rule()?, heap.value.clone()))
+    }
+
+    fn heap_position(&self, size: BigUint) -> Option<HeapSize> {
+        Some(HeapSize::new(size))
     }
 
     fn describe_move(&self, heap: &HeapSize, to: &[HeapSize]) -> String {

@@ -9,6 +9,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::family::{Part, PositionSearch, SearchedNimbers};
+use crate::quotient::{self, MisereQuotient, QuotientLimits};
 use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::explorer::Explorer;
 use crate::sums::explorer::{GraphGame, Multiset, SlotGame};
@@ -181,6 +182,141 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
         truncated,
         "anti-sg rule",
     ))
+}
+
+/// The heaps a misère quotient is computed to for a sum whose heaps are all
+/// below it; a sum with a larger heap needs the quotient proven for every heap
+/// by its period within [`PROOF_REACH`] heaps.
+const QUOTIENT_REACH: u64 = 64;
+/// How far the heaps are added looking for a period of the quotient.
+const PROOF_REACH: u64 = 400;
+/// What a quotient built while solving may hold.
+const QUOTIENT_BYTES: u64 = 256 << 20;
+
+/// Quotients built while solving, by rule: each the furthest built, or the
+/// heap where the construction failed.
+static QUOTIENTS: std::sync::Mutex<
+    Vec<(
+        crate::rules::HeapRule,
+        Result<std::sync::Arc<MisereQuotient>, u64>,
+    )>,
+> = std::sync::Mutex::new(Vec::new());
+
+/// The quotient of `rule` knowing heaps up to `largest`, built (or found
+/// built) within `bytes`.
+fn quotient_for(
+    rule: &crate::rules::HeapRule,
+    largest: &BigUint,
+    bytes: u64,
+) -> Result<Option<std::sync::Arc<MisereQuotient>>, SearchError> {
+    use num_traits::ToPrimitive;
+    let knows = |q: &MisereQuotient| q.heap_class(largest).is_some();
+    let built = QUOTIENTS
+        .lock()
+        .map(|list| list.iter().find(|(r, _)| r == rule).map(|(_, q)| q.clone()))
+        .unwrap_or(None);
+    let reach = match largest.to_u64() {
+        Some(small) if small <= QUOTIENT_REACH => small,
+        _ => PROOF_REACH,
+    };
+    match &built {
+        Some(Ok(q)) if knows(q) => return Ok(Some(q.clone())),
+        Some(Err(failed)) if *failed <= reach => return Ok(None),
+        Some(Ok(q)) if q.heaps() >= reach => return Ok(None),
+        _ => {}
+    }
+    let limits = QuotientLimits {
+        max_bytes: bytes.min(QUOTIENT_BYTES),
+        max_order: 4096,
+    };
+    let result = match quotient::compute(rule, reach, true, limits) {
+        Ok(q) => Ok(std::sync::Arc::new(q)),
+        Err(error) if matches!(error.error, SearchError::Cancelled) => {
+            return Err(SearchError::Cancelled);
+        }
+        Err(error) => Err(error.heap),
+    };
+    if let Ok(mut list) = QUOTIENTS.lock() {
+        list.retain(|(r, _)| r != rule);
+        list.push((rule.clone(), result.clone()));
+    }
+    Ok(result.ok().filter(|q| knows(q)))
+}
+
+/// A misère sum of heaps of one heap rule, answered through the rule's misère
+/// quotient (see [`crate::quotient`]) when it is built far enough: the sum's
+/// class is the product of its heaps' classes, and a move wins iff it makes
+/// the product fall in the P-portion.
+fn solve_by_quotient(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<Option<Answer>, SearchError> {
+    let mut rule = None;
+    let mut heaps = Vec::new();
+    let mut places = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            let Some((part_rule, size)) = part.as_heap() else {
+                return Ok(None);
+            };
+            match &rule {
+                None => rule = Some(part_rule),
+                Some(known) if *known == part_rule => {}
+                Some(_) => return Ok(None),
+            }
+            heaps.push(size);
+            places.push((g, i, part));
+        }
+    }
+    let (Some(rule), Some(largest)) = (rule, heaps.iter().max()) else {
+        return Ok(None);
+    };
+    let Some(quotient) = quotient_for(&rule, largest, options.budget().bytes)? else {
+        return Ok(None);
+    };
+    let Some(found) = quotient::sums::answer(&quotient, &heaps, options.max_moves) else {
+        return Ok(None);
+    };
+    let mut moves = Vec::with_capacity(found.moves.len());
+    for (index, leaves) in found.moves {
+        let (g, i, part) = places[index];
+        let leaves: Option<Vec<Part>> = leaves
+            .into_iter()
+            .map(|size| part.heap_part(size))
+            .collect();
+        let Some(leaves) = leaves else {
+            return Ok(None);
+        };
+        moves.push(WinningMove::in_component(part, g, i, leaves));
+    }
+    let outcome = if found.p_position {
+        Outcome::PreviousPlayerWins
+    } else {
+        Outcome::NextPlayerWins
+    };
+    let truncated = found.count > BigUint::from(moves.len());
+    let mut answer = misere_answer(
+        position,
+        outcome,
+        moves,
+        found.count,
+        truncated,
+        "misère quotient",
+    );
+    let reach = match quotient.periodicity() {
+        Some(period) => format!(
+            "proven for heaps of every size (heap map periodic with period {} from heap {})",
+            period.period, period.preperiod
+        ),
+        None => format!("for heaps up to {}", quotient.heaps()),
+    };
+    answer.notes.push(format!(
+        "the misère quotient of {rule} {reach} has order {} and a P-portion of {} elements; this sum is its element {}",
+        quotient.order(),
+        quotient.p_portion().len(),
+        quotient.presentation().element(found.class),
+    ));
+    Ok(Some(answer))
 }
 
 /// The misère answer to `position` found by `method`: no nimber, every winning
@@ -477,6 +613,9 @@ fn dense_slots(options: &SolveOptions) -> usize {
 
 fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     if let Some(answer) = solve_anti_sg(position, options) {
+        return Ok(answer);
+    }
+    if let Some(answer) = solve_by_quotient(position, options)? {
         return Ok(answer);
     }
     let mut explorer = options.explorer();

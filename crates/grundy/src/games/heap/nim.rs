@@ -11,7 +11,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
+use super::{HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -23,6 +23,10 @@ use crate::theory::game::Convention;
 pub struct Nim;
 
 impl HeapRules for Nim {
+    fn heap_rule(&self) -> Option<HeapRule> {
+        Some(HeapRule::nim())
+    }
+
     fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend(
             (0..size)

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
+use super::{HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts};
 use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -267,6 +267,15 @@ fn find_period(amounts: &[u64]) -> Option<Periodicity> {
 }
 
 impl HeapRules for Subtraction {
+    fn heap_rule(&self) -> Option<HeapRule> {
+        let amounts: Option<Vec<u32>> = self
+            .amounts
+            .iter()
+            .map(|&a| u32::try_from(a).ok())
+            .collect();
+        HeapRule::subtraction(amounts?).ok()
+    }
+
     fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend(
             self.amounts

@@ -464,6 +464,10 @@ impl SequenceRules {
 }
 
 impl HeapRules for SequenceRules {
+    fn heap_rule(&self) -> Option<HeapRule> {
+        Some(self.rule.clone())
+    }
+
     fn heap_moves(&self, size: u64, limit: usize, moves: &mut Vec<Leaves>) {
         moves.extend(
             self.rule

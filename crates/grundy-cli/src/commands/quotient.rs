@@ -1,0 +1,186 @@
+//! `grundy quotient [--json] RULE [-n N]`: the misère quotient of a heap game
+//! (Plambeck-Siegel) for heaps `<= N`, with its presentation, P-portion and
+//! heap map, and whether a periodicity theorem proves it for every heap.
+
+use std::io::{self, BufWriter, Write};
+
+use grundy::catalogue::parse_rule;
+use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits};
+use grundy::theory::limits::SearchError;
+use serde_json::json;
+
+use crate::failure::Failure;
+use crate::limits::ComputeLimits;
+
+/// Heaps computed without -n: until the quotient is proven, up to this heap.
+const DEFAULT_REACH: u64 = 1000;
+
+/// Arguments of `grundy quotient`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The heap game, without heaps: `octal[0.75]`, `kayles`, `sub[1, 3]`, ...
+    rule: String,
+    /// The last heap: the quotient of heaps 0..=N. Without it, heaps are added
+    /// until a periodicity theorem proves the quotient for every heap (at most 1000).
+    #[arg(short = 'n', value_name = "N")]
+    last_heap: Option<u64>,
+    /// Print one JSON object, with the whole multiplication table.
+    #[arg(long)]
+    json: bool,
+    /// The largest quotient computed (number of elements).
+    #[arg(long, value_name = "N", default_value_t = QuotientLimits::default().max_order)]
+    max_order: usize,
+    #[command(flatten)]
+    budget: ComputeLimits,
+}
+
+/// The exit-3 message of a quotient that could not be built.
+pub fn limit_message(error: &QuotientError, max_order: usize) -> String {
+    let orders: Vec<String> = error.orders.iter().map(ToString::to_string).collect();
+    let reason = match &error.error {
+        SearchError::MemoryLimit { limit } => format!(
+            "its automata reached the memory limit of {limit} bytes; raise it with --max-memory BYTES"
+        ),
+        SearchError::StateLimit { .. } => format!(
+            "no candidate of at most {max_order} elements passed the check: the quotient may be \
+             infinite, larger (raise --max-order N), or beyond the candidates grundy's construction tries"
+        ),
+        SearchError::Cancelled => "it was stopped (--max-time or Ctrl-C)".to_owned(),
+        other => other.to_string(),
+    };
+    format!(
+        "error: the misère quotient could not be extended to heap {}: {reason}\n\
+         the orders of the quotients for heaps <= k, k = 0..{}: {}",
+        error.heap,
+        error.heap.saturating_sub(1),
+        orders.join(", ")
+    )
+}
+
+/// Runs `grundy quotient`.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let (rule, rule_text) =
+        parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
+    if let Some(n) = args.last_heap.filter(|&n| n > MAX_HEAP) {
+        return Err(Failure::Limit(format!(
+            "error: quotients are built for heaps up to {MAX_HEAP}, not {n}; no flag raises this"
+        )));
+    }
+    if args.budget.max_memory == 0 || args.max_order == 0 {
+        return Err(Failure::Limit(
+            "error: a limit of 0 allows nothing; raise --max-memory or --max-order".to_owned(),
+        ));
+    }
+    let limits = QuotientLimits {
+        max_bytes: args.budget.max_memory,
+        max_order: args.max_order,
+    };
+    let (heaps, until_proven) = match args.last_heap {
+        Some(n) => (n, false),
+        None => (DEFAULT_REACH, true),
+    };
+    let quotient = quotient::compute(&rule, heaps, until_proven, limits)
+        .map_err(|e| Failure::Limit(limit_message(&e, args.max_order)))?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &to_json(&quotient, &rule_text))
+            .map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        write_text(&mut out, &quotient, &rule_text)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn proof_text(quotient: &MisereQuotient) -> (bool, String) {
+    match quotient.periodicity() {
+        Some(period) => (true, period.proof()),
+        None => (
+            false,
+            format!(
+                "holds for heaps <= {} only: no period of the heap map is proven within them",
+                quotient.heaps()
+            ),
+        ),
+    }
+}
+
+fn to_json(quotient: &MisereQuotient, rule: &str) -> serde_json::Value {
+    let presentation = quotient.presentation();
+    let (proven, proof) = proof_text(quotient);
+    let elements: Vec<String> = (0..quotient.order() as u32)
+        .map(|e| presentation.element(e))
+        .collect();
+    json!({
+        "rule": rule,
+        "n": quotient.heaps(),
+        "order": quotient.order(),
+        "presentation": {
+            "generators": presentation.generators.iter()
+                .map(|(name, heap, element)| json!({"name": name, "heap": heap, "element": element}))
+                .collect::<Vec<_>>(),
+            "relations": presentation.relation_texts(),
+        },
+        "elements": elements,
+        "p_portion": quotient.p_portion(),
+        "heap_map": quotient.heap_map(),
+        "orders": quotient.orders(),
+        "proven": proven,
+        "proof": proof,
+        "period": quotient.periodicity().map(|p| json!({"preperiod": p.preperiod, "period": p.period})),
+        "table": quotient.table(),
+    })
+}
+
+fn write_text(out: &mut impl Write, quotient: &MisereQuotient, rule: &str) -> io::Result<()> {
+    let presentation = quotient.presentation();
+    let (_, proof) = proof_text(quotient);
+    let p_portion: Vec<String> = quotient
+        .p_portion()
+        .iter()
+        .map(|&e| presentation.element(e))
+        .collect();
+    writeln!(
+        out,
+        "misère quotient of {rule}, heaps 0..={}: order {}, P-portion of {} elements",
+        quotient.heaps(),
+        quotient.order(),
+        p_portion.len()
+    )?;
+    writeln!(out, "{proof}")?;
+    let generators: Vec<String> = presentation
+        .generators
+        .iter()
+        .map(|(name, heap, _)| format!("{name} = heap {heap}"))
+        .collect();
+    writeln!(out, "generators: {}", generators.join(", "))?;
+    let relations = presentation.relation_texts();
+    writeln!(
+        out,
+        "relations: {}",
+        if relations.is_empty() {
+            "none".to_owned()
+        } else {
+            relations.join(", ")
+        }
+    )?;
+    writeln!(
+        out,
+        "P-portion (misère P-positions, second player wins): {}",
+        p_portion.join(", ")
+    )?;
+    writeln!(out, "heap map (the element of each heap):")?;
+    for (heap, &element) in quotient.heap_map().iter().enumerate() {
+        writeln!(out, "  {heap}: {}", presentation.element(element))?;
+    }
+    let orders: Vec<String> = quotient.orders().iter().map(ToString::to_string).collect();
+    writeln!(
+        out,
+        "orders of the quotients for heaps <= k, k = 0..={}: {}",
+        quotient.heaps(),
+        orders.join(", ")
+    )?;
+    Ok(())
+}

@@ -1,0 +1,484 @@
+//! Misère quotients of heap games (Plambeck, "Taming the wild in impartial
+//! combinatorial games", INTEGERS 5 (2005) G05; Plambeck and Siegel, "Misère
+//! quotients for impartial games", JCTA 115 (2008), arXiv math/0609825).
+//!
+//! Under misère play (whoever moves last loses) a sum's outcome is not a
+//! function of its parts' nimbers. The misère quotient restores an algebra: take
+//! the positions `A` of a heap rule with heaps of at most `N` tokens (every sum
+//! of such heaps: closed under moves and sums), and call two of them equivalent
+//! when no third position of `A` tells them apart,
+//!
+//! `G ≡ H  ⟺  o⁻(G + X) = o⁻(H + X) for every X in A`.
+//!
+//! The classes form a commutative monoid `Q` (the sum of positions is the
+//! product of classes); the classes of P-positions are its *P-portion*. A sum of
+//! heaps is then answered by multiplying the classes of its heaps and asking
+//! whether the product lies in the P-portion, as Nim's nim-sum answers normal
+//! play. Every quotient of an impartial game has even order (Plambeck-Siegel).
+//!
+//! **How it is computed** ([`automaton`]): heap by heap, as Plambeck and Siegel
+//! do, the quotient for heaps `<= n - 1` is extended by heap `n`. First as the
+//! same monoid with heap `n` equal to an element already there (most heaps);
+//! each guess is checked by a finite verification that holds exactly when the
+//! candidate predicts every sum's outcome. When no element fits, a larger
+//! candidate (heap `n` as a new generator `x` with `x³ = x`) is refined,
+//! one level of the game tree at a time, until it passes the check. The result
+//! is the minimal automaton of the P-positions, which is the quotient itself.
+//! No outcome is ever taken from a guess: what is returned has passed the
+//! check.
+//!
+//! **Periodicity** ([`periodicity`]): when the heap map (the class of each
+//! heap) is periodic far enough, the quotient holds for heaps of every size
+//! (our proof of Plambeck and Siegel's periodicity theorem, with its bound,
+//! in that module).
+
+mod automaton;
+pub mod genus;
+mod periodicity;
+mod presentation;
+pub mod sums;
+
+use std::fmt;
+
+use rustc_hash::FxHashSet;
+
+use crate::rules::HeapRule;
+use crate::theory::cancel::checkpoint;
+use crate::theory::limits::SearchError;
+
+use automaton::{Dfa, Stop};
+pub use periodicity::Periodicity;
+pub use presentation::Presentation;
+
+/// The most tokens `grundy quotient` and the misère solver build a quotient
+/// for: the options of every heap up to it are listed.
+pub const MAX_HEAP: u64 = 100_000;
+
+/// A verified misère quotient of a heap rule restricted to heaps of at most
+/// [`MisereQuotient::heaps`] tokens.
+#[derive(Clone, Debug)]
+pub struct MisereQuotient {
+    rule: HeapRule,
+    heaps: u64,
+    order: usize,
+    /// `mul[a * order + b]`; element 0 is the identity (the empty position).
+    mul: Vec<u32>,
+    p_portion: Vec<bool>,
+    /// The class of each heap `0..=heaps`.
+    heap_map: Vec<u32>,
+    /// The order of the quotient for heaps `<= k`, for `k = 0..=heaps`.
+    orders: Vec<usize>,
+    periodicity: Option<Periodicity>,
+}
+
+/// How the construction of a quotient is bounded.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotientLimits {
+    /// The most bytes its automata may hold.
+    pub max_bytes: u64,
+    /// The largest order (number of elements) it may reach.
+    pub max_order: usize,
+}
+
+impl Default for QuotientLimits {
+    fn default() -> Self {
+        Self {
+            max_bytes: 1 << 30,
+            max_order: 1 << 16,
+        }
+    }
+}
+
+/// Why a quotient could not be computed up to the heap asked.
+#[derive(Debug, Clone)]
+pub struct QuotientError {
+    /// What stopped it.
+    pub error: SearchError,
+    /// The heap whose extension failed (the quotient is known below it).
+    pub heap: u64,
+    /// The orders of the quotients for heaps `<= k`, `k = 0..heap`.
+    pub orders: Vec<usize>,
+}
+
+impl fmt::Display for QuotientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the quotient could not be extended to heap {}: {}",
+            self.heap, self.error
+        )
+    }
+}
+
+/// The distinct options of heap `h` under `rule`, each the sorted letters
+/// (heap `k` is letter `k - 1`) of the heaps it leaves.
+fn heap_options(rule: &HeapRule, h: u64) -> Result<Vec<Vec<u32>>, SearchError> {
+    let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
+    let mut options = Vec::new();
+    for (i, m) in rule.moves(h).enumerate() {
+        if i % 4096 == 0 {
+            checkpoint()?;
+        }
+        let mut word: Vec<u32> = m
+            .leaves
+            .iter()
+            .filter(|&&leaf| leaf > 0)
+            .map(|&leaf| (leaf - 1) as u32)
+            .collect();
+        word.sort_unstable();
+        if seen.insert(word.clone()) {
+            options.push(word);
+        }
+    }
+    Ok(options)
+}
+
+/// A finite commutative monoid with its P-portion, as built so far.
+struct Monoid {
+    order: usize,
+    mul: Vec<u32>,
+    p: Vec<bool>,
+}
+
+impl Monoid {
+    fn trivial() -> Self {
+        // The empty position is an N-position under misère play.
+        Self {
+            order: 1,
+            mul: vec![0],
+            p: vec![false],
+        }
+    }
+
+    fn times(&self, a: u32, b: u32) -> u32 {
+        self.mul[a as usize * self.order + b as usize]
+    }
+
+    /// The automaton reading heaps `1..=n` where heap `k < n` is `image[k]`
+    /// and heap `n` is `last`.
+    fn automaton(&self, image: &[u32], last: u32) -> Dfa {
+        let letters = image.len(); // heaps 1..=n: image[0] is heap 1.
+        let mut delta = Vec::with_capacity(self.order * letters);
+        for q in 0..self.order as u32 {
+            for (l, &g) in image.iter().enumerate() {
+                let g = if l + 1 == letters { last } else { g };
+                delta.push(self.times(q, g));
+            }
+        }
+        Dfa {
+            states: self.order,
+            letters,
+            delta,
+            accept: self.p.clone(),
+        }
+    }
+
+    /// The monoid of a verified, minimal, commutative automaton: its states,
+    /// multiplied by reading a word of the second factor.
+    fn of_automaton(dfa: &Dfa) -> Result<Self, SearchError> {
+        let order = dfa.states;
+        // A shortest word reaching each state: its parent and last letter.
+        let mut parent = vec![(u32::MAX, 0u32); order];
+        let mut queue = std::collections::VecDeque::from([0u32]);
+        let mut seen = vec![false; order];
+        seen[0] = true;
+        let mut by_distance = vec![0u32];
+        while let Some(q) = queue.pop_front() {
+            for l in 0..dfa.letters as u32 {
+                let to = dfa.step(q, l);
+                if !seen[to as usize] {
+                    seen[to as usize] = true;
+                    parent[to as usize] = (q, l);
+                    by_distance.push(to);
+                    queue.push_back(to);
+                }
+            }
+        }
+        let mut mul = vec![0u32; order * order];
+        for a in 0..order {
+            checkpoint()?;
+            mul[a * order] = a as u32;
+            for &b in &by_distance[1..] {
+                let (up, l) = parent[b as usize];
+                mul[a * order + b as usize] = dfa.step(mul[a * order + up as usize], l);
+            }
+        }
+        Ok(Self {
+            order,
+            mul,
+            p: dfa.accept.clone(),
+        })
+    }
+}
+
+/// Builds the quotient of `rule` heap by heap up to heap `heaps`, or, when
+/// `until_proven`, stopping as soon as the heap map is proven periodic.
+///
+/// # Errors
+/// A [`QuotientError`] naming the limit reached and the orders found before.
+pub fn compute(
+    rule: &HeapRule,
+    heaps: u64,
+    until_proven: bool,
+    limits: QuotientLimits,
+) -> Result<MisereQuotient, QuotientError> {
+    let heaps = heaps.min(MAX_HEAP);
+    let mut monoid = Monoid::trivial();
+    let mut image: Vec<u32> = Vec::new(); // image[k - 1] is heap k's class.
+    let mut options: Vec<Vec<Vec<u32>>> = Vec::new();
+    let mut orders = vec![1usize];
+    let mut periodicity = None;
+    let fail = |error: SearchError, heap: u64, orders: &Vec<usize>| QuotientError {
+        error,
+        heap,
+        orders: orders.clone(),
+    };
+    for n in 1..=heaps {
+        let opts = heap_options(rule, n).map_err(|e| fail(e, n, &orders))?;
+        options.push(opts);
+        let (next, next_image) =
+            extend(&monoid, &image, &options, limits).map_err(|e| fail(e, n, &orders))?;
+        monoid = next;
+        image = next_image;
+        orders.push(monoid.order);
+        if until_proven {
+            let map = heap_map(&image);
+            if let Some(found) = Periodicity::find(rule, &map) {
+                periodicity = Some(found);
+                break;
+            }
+        }
+    }
+    let heap_map = heap_map(&image);
+    if periodicity.is_none() {
+        periodicity = Periodicity::find(rule, &heap_map);
+    }
+    Ok(MisereQuotient {
+        rule: rule.clone(),
+        heaps: heap_map.len() as u64 - 1,
+        order: monoid.order,
+        mul: monoid.mul,
+        p_portion: monoid.p,
+        heap_map,
+        orders,
+        periodicity,
+    })
+}
+
+fn heap_map(image: &[u32]) -> Vec<u32> {
+    std::iter::once(0).chain(image.iter().copied()).collect()
+}
+
+/// The quotient for heaps `1..=n` (`options.len() == n`) from the verified
+/// quotient `monoid` for heaps `1..n` with heap classes `image`.
+fn extend(
+    monoid: &Monoid,
+    image: &[u32],
+    options: &[Vec<Vec<u32>>],
+    limits: QuotientLimits,
+) -> Result<(Monoid, Vec<u32>), SearchError> {
+    let n = options.len();
+    let new_options = &options[n - 1];
+    let mut image = image.to_vec();
+    if new_options.is_empty() {
+        // A heap without moves changes no sum: it is the identity.
+        image.push(0);
+        return Ok((
+            Monoid {
+                order: monoid.order,
+                mul: monoid.mul.clone(),
+                p: monoid.p.clone(),
+            },
+            image,
+        ));
+    }
+    // The heap alone is a P-position iff all its options are N-positions.
+    let class_of = |word: &[u32]| {
+        word.iter()
+            .fold(0u32, |q, &l| monoid.times(q, image[l as usize]))
+    };
+    let heap_is_p = new_options.iter().all(|o| !monoid.p[class_of(o) as usize]);
+    // A conservative extension: heap n equal to an element already there.
+    image.push(0);
+    for x in 0..monoid.order as u32 {
+        if monoid.p[x as usize] != heap_is_p {
+            continue;
+        }
+        checkpoint()?;
+        let dfa = monoid.automaton(&image, x);
+        let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
+        if checked.first_failure.is_none() {
+            image[n - 1] = x;
+            return Ok((
+                Monoid {
+                    order: monoid.order,
+                    mul: monoid.mul.clone(),
+                    p: monoid.p.clone(),
+                },
+                image,
+            ));
+        }
+    }
+    // Heap n as a new generator x with x^(t+2) = x^t, beside the old heaps:
+    // candidates for t = 0, 1, ..., each labelled by its least words and
+    // checked. The old heaps are read first by the old quotient; when no
+    // candidate passes (heap n tells apart positions the old quotient puts
+    // together), by its pair automaton, which also knows the classes of each
+    // position's options, and then by that one's pair automaton.
+    let letters = n;
+    let mut base = Dfa {
+        states: monoid.order,
+        letters: n - 1,
+        delta: (0..monoid.order as u32)
+            .flat_map(|q| image[..n - 1].iter().map(move |&g| monoid.times(q, g)))
+            .collect(),
+        accept: monoid.p.clone(),
+    };
+    for depth in 0..=MAX_DEPTH {
+        if depth > 0 {
+            let pairs = automaton::pairs(&base, &options[..n - 1], &Stop::Never, limits.max_bytes)?;
+            base = pairs.as_dfa();
+        }
+        if base.states.saturating_mul(2) > limits.max_order.saturating_mul(16) {
+            break;
+        }
+        for t in 0..=MAX_INDEX {
+            checkpoint()?;
+            let dfa = product_candidate(&base, t, options)?;
+            let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
+            if checked.first_failure.is_none() && dfa.is_commutative() {
+                return finish(&dfa, options, letters, limits);
+            }
+        }
+    }
+    Err(SearchError::StateLimit {
+        limit: limits.max_order,
+    })
+}
+
+/// The largest index `t` of the new generator's candidates (`x^(t+2) = x^t`).
+const MAX_INDEX: usize = 6;
+/// How many times the old heaps' automaton is refined by its pairs.
+const MAX_DEPTH: usize = 2;
+
+/// The candidate `base × ⟨x | x^(t+2) = x^t⟩`, the new heap (the last letter)
+/// as `x`, labelled by least words.
+fn product_candidate(base: &Dfa, t: usize, options: &[Vec<Vec<u32>>]) -> Result<Dfa, SearchError> {
+    let powers = t + 2;
+    let letters = base.letters + 1;
+    let mut delta = Vec::with_capacity(base.states * powers * letters);
+    for b in 0..base.states as u32 {
+        for c in 0..powers {
+            for l in 0..letters as u32 {
+                let (b2, c2) = if l as usize == base.letters {
+                    (b, if c + 1 < powers { c + 1 } else { t })
+                } else {
+                    (base.step(b, l), c)
+                };
+                delta.push(b2 * powers as u32 + c2 as u32);
+            }
+        }
+    }
+    let mut dfa = Dfa {
+        states: base.states * powers,
+        letters,
+        delta,
+        accept: vec![false; base.states * powers],
+    };
+    dfa.relabel(options)?;
+    Ok(dfa)
+}
+
+/// The monoid of a candidate that passed the check, minimized.
+fn finish(
+    dfa: &Dfa,
+    options: &[Vec<Vec<u32>>],
+    letters: usize,
+    limits: QuotientLimits,
+) -> Result<(Monoid, Vec<u32>), SearchError> {
+    let checked = automaton::pairs(dfa, options, &Stop::Never, limits.max_bytes)?;
+    let minimal = checked.minimized()?;
+    let monoid = Monoid::of_automaton(&minimal)?;
+    if monoid.order > limits.max_order {
+        return Err(SearchError::StateLimit {
+            limit: limits.max_order,
+        });
+    }
+    let image = (0..letters as u32).map(|l| minimal.step(0, l)).collect();
+    Ok((monoid, image))
+}
+
+impl MisereQuotient {
+    /// The rule whose quotient this is.
+    pub const fn rule(&self) -> &HeapRule {
+        &self.rule
+    }
+
+    /// The largest heap computed.
+    pub const fn heaps(&self) -> u64 {
+        self.heaps
+    }
+
+    /// The number of elements.
+    pub const fn order(&self) -> usize {
+        self.order
+    }
+
+    /// The product of two elements (element 0 is the identity).
+    pub fn times(&self, a: u32, b: u32) -> u32 {
+        self.mul[a as usize * self.order + b as usize]
+    }
+
+    /// Whether an element is in the P-portion (its positions are misère
+    /// P-positions).
+    pub fn is_p(&self, element: u32) -> bool {
+        self.p_portion[element as usize]
+    }
+
+    /// The elements of the P-portion.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.order as u32).filter(|&e| self.is_p(e)).collect()
+    }
+
+    /// The class of each heap `0..=heaps()`.
+    pub fn heap_map(&self) -> &[u32] {
+        &self.heap_map
+    }
+
+    /// The orders of the quotients for heaps `<= k`, `k = 0..=heaps()`.
+    pub fn orders(&self) -> &[usize] {
+        &self.orders
+    }
+
+    /// The periodicity that proves this quotient for heaps of every size, if
+    /// one was found.
+    pub const fn periodicity(&self) -> Option<&Periodicity> {
+        self.periodicity.as_ref()
+    }
+
+    /// The class of a heap of `size` tokens: from the heap map, or beyond it
+    /// by the proven period; `None` when the heap is beyond what is known.
+    pub fn heap_class(&self, size: &num_bigint::BigUint) -> Option<u32> {
+        use num_traits::ToPrimitive;
+        if let Some(small) = size.to_u64().filter(|&s| s <= self.heaps) {
+            return Some(self.heap_map[small as usize]);
+        }
+        let period = self.periodicity.as_ref()?;
+        let start = num_bigint::BigUint::from(period.preperiod);
+        let offset = ((size - &start) % period.period).to_u64()?;
+        Some(self.heap_map[(period.preperiod + offset) as usize])
+    }
+
+    /// The full multiplication table, row by row.
+    pub fn table(&self) -> Vec<Vec<u32>> {
+        self.mul.chunks(self.order).map(<[u32]>::to_vec).collect()
+    }
+
+    /// Generators (one per new heap class), relations and normal forms.
+    pub fn presentation(&self) -> Presentation {
+        Presentation::of(self)
+    }
+}
+
+#[cfg(test)]
+mod tests;
