@@ -469,6 +469,16 @@ impl MisereQuotient {
         Some(self.heap_map[(period.preperiod + offset) as usize])
     }
 
+    /// [`Self::heap_class`] of a heap given as a machine word.
+    pub fn small_heap_class(&self, size: u64) -> Option<u32> {
+        if size <= self.heaps {
+            return Some(self.heap_map[size as usize]);
+        }
+        let period = self.periodicity.as_ref()?;
+        let offset = (size - period.preperiod) % period.period;
+        Some(self.heap_map[(period.preperiod + offset) as usize])
+    }
+
     /// The full multiplication table, row by row.
     pub fn table(&self) -> Vec<Vec<u32>> {
         self.mul.chunks(self.order).map(<[u32]>::to_vec).collect()

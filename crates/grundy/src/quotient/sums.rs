@@ -61,7 +61,9 @@ pub fn answer(
     let class = prefix[n];
     let mut count = BigUint::zero();
     let mut moves = Vec::new();
-    let mut done: rustc_hash::FxHashMap<(BigUint, u32), (BigUint, Vec<Vec<BigUint>>)> =
+    // Counts by heap and class of the rest: a sum of many equal heaps counts
+    // each once.
+    let mut counted: rustc_hash::FxHashMap<(&BigUint, u32), BigUint> =
         rustc_hash::FxHashMap::default();
     for (i, heap) in heaps.iter().enumerate() {
         if crate::theory::cancel::stop_requested() {
@@ -69,14 +71,16 @@ pub fn answer(
         }
         let rest = quotient.times(prefix[i], suffix[i + 1]);
         let room = max_moves - moves.len();
-        let key = (heap.clone(), rest);
-        if !done.contains_key(&key) {
-            let found = winning_moves(quotient, heap, rest, max_moves)?;
-            done.insert(key.clone(), found);
+        if room == 0 {
+            if let Some(known) = counted.get(&(heap, rest)) {
+                count += known;
+                continue;
+            }
         }
-        let (found, listed) = &done[&key];
-        count += found;
-        moves.extend(listed.iter().take(room).map(|leaves| (i, leaves.clone())));
+        let (found, listed) = winning_moves(quotient, heap, rest, room)?;
+        moves.extend(listed.into_iter().map(|leaves| (i, leaves)));
+        count += &found;
+        counted.insert((heap, rest), found);
     }
     Some(QuotientAnswer {
         class,
@@ -89,7 +93,7 @@ pub fn answer(
 /// The class of the heaps `leaves`.
 fn class_of(quotient: &MisereQuotient, leaves: &[u64]) -> Option<u32> {
     leaves.iter().try_fold(0u32, |c, &leaf| {
-        Some(quotient.times(c, quotient.heap_class(&BigUint::from(leaf))?))
+        Some(quotient.times(c, quotient.small_heap_class(leaf)?))
     })
 }
 
@@ -103,7 +107,13 @@ fn winning_moves(
 ) -> Option<(BigUint, Vec<Vec<BigUint>>)> {
     let rule = quotient.rule();
     let wins = |class: u32| quotient.is_p(quotient.times(rest, class));
-    if let Some(small) = heap.to_u64().filter(|&h| h <= ENUMERATED_HEAP) {
+    let small = heap.to_u64();
+    let counted = if small.is_some_and(|h| h <= quotient.heaps()) {
+        None
+    } else {
+        count_by_residues(quotient, rule, heap, &wins)
+    };
+    if let (None, Some(small)) = (&counted, small.filter(|&h| h <= ENUMERATED_HEAP)) {
         let mut count = BigUint::zero();
         let mut listed = Vec::new();
         for m in rule.moves(small) {
@@ -116,10 +126,12 @@ fn winning_moves(
         }
         return Some((count, listed));
     }
-    let count = count_by_residues(quotient, rule, heap, &wins)?;
+    let count = counted?;
     // List the first winning moves by scanning the moves in order.
     let mut listed = Vec::new();
-    if max > 0 && !count.is_zero() {
+    // Every winning move is listed once as many as counted are found.
+    let max = count.to_usize().map_or(max, |c| c.min(max));
+    if max > 0 {
         if let Some(h) = heap.to_u64() {
             for m in rule.moves(h).take(LISTING_SCAN) {
                 if wins(class_of(quotient, &m.leaves)?) {
@@ -263,54 +275,51 @@ fn list_huge(
     max: usize,
 ) -> Option<Vec<Vec<BigUint>>> {
     let class = |x: &BigUint| quotient.heap_class(x);
-    let mut listed = Vec::new();
-    // Adds a move; false once `max` are listed.
-    let mut push = |leaves: Vec<BigUint>| {
-        if listed.len() < max {
-            listed.push(leaves);
-        }
-        listed.len() < max
-    };
+    let mut listed: Vec<Vec<BigUint>> = Vec::new();
     match rule {
         HeapRule::TakeAndBreak(code) => {
             for removed in 0..=code.max_removed() {
                 let digit = code.digit(removed);
                 let rest = heap - removed as u64;
-                if digit & LEAVE_ONE != 0
-                    && removed > 0
-                    && wins(class(&rest)?)
-                    && !push(vec![rest.clone()])
-                {
-                    break;
+                if digit & LEAVE_ONE != 0 && removed > 0 && wins(class(&rest)?) {
+                    listed.push(vec![rest.clone()]);
                 }
                 if digit & LEAVE_TWO != 0 {
                     for a in 1..LISTING_SCAN as u64 {
-                        let b = &rest - a;
-                        if wins(quotient.times(class(&BigUint::from(a))?, class(&b)?))
-                            && !push(vec![BigUint::from(a), b])
-                        {
+                        if listed.len() >= max {
                             break;
                         }
+                        let b = &rest - a;
+                        if wins(quotient.times(class(&BigUint::from(a))?, class(&b)?)) {
+                            listed.push(vec![BigUint::from(a), b]);
+                        }
                     }
+                }
+                if listed.len() >= max {
+                    break;
                 }
             }
         }
         HeapRule::Subtraction(set) => {
             for &s in set.elements() {
                 let rest = heap - u64::from(s);
-                if wins(class(&rest)?) && !push(vec![rest]) {
-                    break;
+                if listed.len() < max && wins(class(&rest)?) {
+                    listed.push(vec![rest]);
                 }
             }
         }
         HeapRule::AllButSubtraction(game) => {
             for s in 1..LISTING_SCAN as u64 {
-                if game.allows(s) && wins(class(&(heap - s))?) && !push(vec![heap - s]) {
+                if listed.len() >= max {
                     break;
+                }
+                if game.allows(s) && wins(class(&(heap - s))?) {
+                    listed.push(vec![heap - s]);
                 }
             }
         }
         HeapRule::GrundysGame | HeapRule::LaskersNim | HeapRule::RestNim => return None,
     }
+    listed.truncate(max);
     Some(listed)
 }

@@ -199,7 +199,12 @@ fn residue_counts_equal_enumeration() {
         let rule = HeapRule::octal(code).unwrap();
         let q = compute(&rule, 200, true, QuotientLimits::default()).unwrap();
         assert!(q.periodicity().is_some(), "{code}");
-        for heap in [sums::ENUMERATED_HEAP + 1, sums::ENUMERATED_HEAP + 7] {
+        for heap in [
+            1000,
+            1007,
+            sums::ENUMERATED_HEAP + 1,
+            sums::ENUMERATED_HEAP + 7,
+        ] {
             for other in [1u64, 2, 5] {
                 let heaps = big(&[heap, other]);
                 let answer = sums::answer(&q, &heaps, 3).unwrap();
