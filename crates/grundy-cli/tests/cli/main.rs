@@ -18,6 +18,7 @@ mod interrupt;
 mod layout;
 mod memory_limits;
 mod moves;
+mod quotient;
 mod resume;
 #[cfg(feature = "script")]
 mod script_games;
