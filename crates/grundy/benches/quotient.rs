@@ -8,7 +8,7 @@ use grundy::rules::HeapRule;
 use num_bigint::BigUint;
 
 fn build(c: &mut Criterion) {
-    for code in ["0.75", "0.31", "0.15", "0.51"] {
+    for code in ["0.75", "0.31", "0.51", "0.71"] {
         let rule = HeapRule::octal(code).unwrap();
         c.bench_function(&format!("quotient of {code} until proven"), |b| {
             b.iter(|| {
