@@ -71,11 +71,9 @@ pub fn answer(
         }
         let rest = quotient.times(prefix[i], suffix[i + 1]);
         let room = max_moves - moves.len();
-        if room == 0 {
-            if let Some(known) = counted.get(&(heap, rest)) {
-                count += known;
-                continue;
-            }
+        if let (0, Some(known)) = (room, counted.get(&(heap, rest))) {
+            count += known;
+            continue;
         }
         let (found, listed) = winning_moves(quotient, heap, rest, room)?;
         moves.extend(listed.into_iter().map(|leaves| (i, leaves)));

@@ -195,12 +195,11 @@ const QUOTIENT_BYTES: u64 = 256 << 20;
 
 /// Quotients built while solving, by rule: each the furthest built, or the
 /// heap where the construction failed.
-static QUOTIENTS: std::sync::Mutex<
-    Vec<(
-        crate::rules::HeapRule,
-        Result<std::sync::Arc<MisereQuotient>, u64>,
-    )>,
-> = std::sync::Mutex::new(Vec::new());
+static QUOTIENTS: std::sync::Mutex<Vec<(crate::rules::HeapRule, BuiltQuotient)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// A quotient built while solving, or the heap where its construction failed.
+type BuiltQuotient = Result<std::sync::Arc<MisereQuotient>, u64>;
 
 /// The quotient of `rule` knowing heaps up to `largest`, built (or found
 /// built) within `bytes`.
