@@ -233,13 +233,12 @@ pub fn compute(
         heap,
         orders: orders.clone(),
     };
+    let mut known = Known::default();
     for n in 1..=heaps {
         let opts = heap_options(rule, n).map_err(|e| fail(e, n, &orders))?;
         options.push(opts);
-        let (next, next_image) =
-            extend(&monoid, &image, &options, limits).map_err(|e| fail(e, n, &orders))?;
-        monoid = next;
-        image = next_image;
+        extend(&mut monoid, &mut image, &options, limits, &mut known)
+            .map_err(|e| fail(e, n, &orders))?;
         orders.push(monoid.order);
         if until_proven {
             let map = heap_map(&image);
@@ -269,29 +268,93 @@ fn heap_map(image: &[u32]) -> Vec<u32> {
     std::iter::once(0).chain(image.iter().copied()).collect()
 }
 
-/// The quotient for heaps `1..=n` (`options.len() == n`) from the verified
-/// quotient `monoid` for heaps `1..n` with heap classes `image`.
+/// The classes of the options of a heap (sorted, without repeats).
+fn option_classes(monoid: &Monoid, image: &[u32], options: &[Vec<u32>]) -> Vec<u32> {
+    let mut classes: Vec<u32> = options
+        .iter()
+        .map(|word| {
+            word.iter()
+                .fold(0u32, |q, &l| monoid.times(q, image[l as usize]))
+        })
+        .collect();
+    classes.sort_unstable();
+    classes.dedup();
+    classes
+}
+
+/// The class of each set of option classes met so far under the current
+/// monoid: a heap whose options have the same classes as an earlier heap's is
+/// the same letter for the verification (same class, same options), so it
+/// extends the quotient without a new check.
+#[derive(Default)]
+struct Known(rustc_hash::FxHashMap<Vec<u32>, u32>);
+
+impl Known {
+    fn rebuild(&mut self, monoid: &Monoid, image: &[u32], options: &[Vec<Vec<u32>>]) {
+        self.0.clear();
+        for (l, opts) in options.iter().enumerate() {
+            if !opts.is_empty() {
+                self.0
+                    .entry(option_classes(monoid, image, opts))
+                    .or_insert(image[l]);
+            }
+        }
+    }
+}
+
+/// Extends the verified quotient `monoid` for heaps `1..n` with heap classes
+/// `image` to heaps `1..=n` (`options.len() == n`), in place.
 fn extend(
+    monoid: &mut Monoid,
+    image: &mut Vec<u32>,
+    options: &[Vec<Vec<u32>>],
+    limits: QuotientLimits,
+    known: &mut Known,
+) -> Result<(), SearchError> {
+    let n = options.len();
+    let new_options = &options[n - 1];
+    if new_options.is_empty() {
+        // A heap without moves changes no sum: it is the identity.
+        image.push(0);
+        return Ok(());
+    }
+    let classes = option_classes(monoid, image, new_options);
+    if let Some(&class) = known.0.get(&classes) {
+        image.push(class);
+        return Ok(());
+    }
+    match extension(monoid, image, options, limits)? {
+        Extension::Same(class) => {
+            image.push(class);
+            known.0.insert(classes, class);
+        }
+        Extension::New(next, next_image) => {
+            *monoid = next;
+            *image = next_image;
+            known.rebuild(monoid, image, options);
+        }
+    }
+    Ok(())
+}
+
+/// How heap `n` extends the quotient.
+enum Extension {
+    /// As an element already there.
+    Same(u32),
+    /// With a new monoid and new heap classes.
+    New(Monoid, Vec<u32>),
+}
+
+/// The extension of the verified quotient for heaps `1..n` to heap `n`.
+fn extension(
     monoid: &Monoid,
     image: &[u32],
     options: &[Vec<Vec<u32>>],
     limits: QuotientLimits,
-) -> Result<(Monoid, Vec<u32>), SearchError> {
+) -> Result<Extension, SearchError> {
     let n = options.len();
     let new_options = &options[n - 1];
     let mut image = image.to_vec();
-    if new_options.is_empty() {
-        // A heap without moves changes no sum: it is the identity.
-        image.push(0);
-        return Ok((
-            Monoid {
-                order: monoid.order,
-                mul: monoid.mul.clone(),
-                p: monoid.p.clone(),
-            },
-            image,
-        ));
-    }
     // The heap alone is a P-position iff all its options are N-positions.
     let class_of = |word: &[u32]| {
         word.iter()
@@ -308,15 +371,7 @@ fn extend(
         let dfa = monoid.automaton(&image, x);
         let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
         if checked.first_failure.is_none() {
-            image[n - 1] = x;
-            return Ok((
-                Monoid {
-                    order: monoid.order,
-                    mul: monoid.mul.clone(),
-                    p: monoid.p.clone(),
-                },
-                image,
-            ));
+            return Ok(Extension::Same(x));
         }
     }
     // Heap n as a new generator x with x^(t+2) = x^t, beside the old heaps:
@@ -347,7 +402,8 @@ fn extend(
             let dfa = product_candidate(&base, t, options)?;
             let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
             if checked.first_failure.is_none() && dfa.is_commutative() {
-                return finish(&dfa, options, letters, limits);
+                let (monoid, image) = finish(&dfa, options, letters, limits)?;
+                return Ok(Extension::New(monoid, image));
             }
         }
     }

@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use super::{Monoid, QuotientError, QuotientLimits, extend, heap_options};
+use super::{Known, Monoid, QuotientError, QuotientLimits, extend, heap_options};
 use crate::rules::HeapRule;
 use crate::theory::limits::SearchError;
 
@@ -113,6 +113,7 @@ fn genera_with(
         heap,
         orders: Vec::new(),
     };
+    let mut known = Known::default();
     // The rule's heaps are letters 0..heaps, then the nim heaps *1..=*M.
     let letters = heaps + nim_heaps;
     for letter in 0..letters {
@@ -126,10 +127,8 @@ fn genera_with(
                 .collect()
         };
         options.push(opts);
-        let (next, next_image) = extend(&monoid, &image, &options, limits)
+        extend(&mut monoid, &mut image, &options, limits, &mut known)
             .map_err(|e| fail(e, (letter + 1).min(heaps)))?;
-        monoid = next;
-        image = next_image;
     }
     let nim = |m: u64| {
         if m == 0 {

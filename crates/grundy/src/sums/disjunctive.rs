@@ -190,6 +190,8 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
 const QUOTIENT_REACH: u64 = 64;
 /// How far the heaps are added looking for a period of the quotient.
 const PROOF_REACH: u64 = 400;
+/// The most time spent building a quotient while solving, per rule and process.
+const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
 
@@ -228,11 +230,18 @@ fn quotient_for(
         max_bytes: bytes.min(QUOTIENT_BYTES),
         max_order: 4096,
     };
-    let result = match quotient::compute(rule, reach, true, limits) {
+    // Built under its own time limit (a quotient that grows may take long to
+    // fail), within the caller's deadline; a stop asked meanwhile is honoured
+    // once it returns.
+    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
+    if let Some(outer) = crate::theory::cancel::current().and_then(|c| c.deadline()) {
+        deadline = deadline.min(outer);
+    }
+    let timer = crate::theory::cancel::Cancel::with_deadline(deadline);
+    let built = timer.run(|| quotient::compute(rule, reach, true, limits));
+    crate::theory::cancel::checkpoint()?;
+    let result = match built {
         Ok(q) => Ok(std::sync::Arc::new(q)),
-        Err(error) if matches!(error.error, SearchError::Cancelled) => {
-            return Err(SearchError::Cancelled);
-        }
         Err(error) => Err(error.heap),
     };
     if let Ok(mut list) = QUOTIENTS.lock() {

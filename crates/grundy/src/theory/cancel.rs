@@ -51,6 +51,12 @@ impl Cancel {
         }
     }
 
+    /// The deadline of this signal, if it has one.
+    #[must_use]
+    pub const fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Asks the computation running under this signal (or any clone of it) to stop.
     pub fn cancel(&self) {
         self.raised.store(true, Ordering::Relaxed);

@@ -70,7 +70,12 @@ fn board_searches_stop_at_their_deadline() {
 
 #[test]
 fn sum_searches_stop_at_their_deadline() {
-    for source in ["misere(kayles(30, 40, 50))", "every(bash[2](1..20000))"] {
+    // Kayles' misère sums are answered through its quotient now; Dawson's
+    // Kayles has none grundy builds, so its sum is searched whole.
+    for source in [
+        "misere(dawson_kayles(30, 40, 50))",
+        "every(bash[2](1..20000))",
+    ] {
         cancelled_while_solving(source);
     }
 }
