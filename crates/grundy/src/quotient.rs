@@ -78,6 +78,19 @@ pub struct QuotientLimits {
     pub max_bytes: u64,
     /// The largest order (number of elements) it may reach.
     pub max_order: usize,
+    /// The most pair transitions its verifications may compute in all (a bound
+    /// on its time that is the same on every machine).
+    pub max_work: u64,
+}
+
+impl QuotientLimits {
+    fn budget(self) -> automaton::Budget {
+        automaton::Budget {
+            max_bytes: self.max_bytes,
+            work_left: std::cell::Cell::new(self.max_work),
+            max_work: self.max_work,
+        }
+    }
 }
 
 impl Default for QuotientLimits {
@@ -85,6 +98,7 @@ impl Default for QuotientLimits {
         Self {
             max_bytes: 1 << 30,
             max_order: 1 << 16,
+            max_work: u64::MAX,
         }
     }
 }
@@ -234,11 +248,19 @@ pub fn compute(
         orders: orders.clone(),
     };
     let mut known = Known::default();
+    let budget = limits.budget();
     for n in 1..=heaps {
         let opts = heap_options(rule, n).map_err(|e| fail(e, n, &orders))?;
         options.push(opts);
-        extend(&mut monoid, &mut image, &options, limits, &mut known)
-            .map_err(|e| fail(e, n, &orders))?;
+        extend(
+            &mut monoid,
+            &mut image,
+            &options,
+            limits,
+            &budget,
+            &mut known,
+        )
+        .map_err(|e| fail(e, n, &orders))?;
         orders.push(monoid.order);
         if until_proven {
             let map = heap_map(&image);
@@ -309,6 +331,7 @@ fn extend(
     image: &mut Vec<u32>,
     options: &[Vec<Vec<u32>>],
     limits: QuotientLimits,
+    budget: &automaton::Budget,
     known: &mut Known,
 ) -> Result<(), SearchError> {
     let n = options.len();
@@ -323,7 +346,7 @@ fn extend(
         image.push(class);
         return Ok(());
     }
-    match extension(monoid, image, options, limits)? {
+    match extension(monoid, image, options, limits, budget)? {
         Extension::Same(class) => {
             image.push(class);
             known.0.insert(classes, class);
@@ -351,6 +374,7 @@ fn extension(
     image: &[u32],
     options: &[Vec<Vec<u32>>],
     limits: QuotientLimits,
+    budget: &automaton::Budget,
 ) -> Result<Extension, SearchError> {
     let n = options.len();
     let new_options = &options[n - 1];
@@ -369,7 +393,7 @@ fn extension(
         }
         checkpoint()?;
         let dfa = monoid.automaton(&image, x);
-        let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
+        let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, budget)?;
         if checked.first_failure.is_none() {
             return Ok(Extension::Same(x));
         }
@@ -391,7 +415,7 @@ fn extension(
     };
     for depth in 0..=MAX_DEPTH {
         if depth > 0 {
-            let pairs = automaton::pairs(&base, &options[..n - 1], &Stop::Never, limits.max_bytes)?;
+            let pairs = automaton::pairs(&base, &options[..n - 1], &Stop::Never, budget)?;
             base = pairs.as_dfa();
         }
         if base.states.saturating_mul(2) > limits.max_order.saturating_mul(16) {
@@ -400,9 +424,9 @@ fn extension(
         for t in 0..=MAX_INDEX {
             checkpoint()?;
             let dfa = product_candidate(&base, t, options)?;
-            let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, limits.max_bytes)?;
+            let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, budget)?;
             if checked.first_failure.is_none() && dfa.is_commutative() {
-                let (monoid, image) = finish(&dfa, options, letters, limits)?;
+                let (monoid, image) = finish(&dfa, options, letters, limits, budget)?;
                 return Ok(Extension::New(monoid, image));
             }
         }
@@ -451,8 +475,9 @@ fn finish(
     options: &[Vec<Vec<u32>>],
     letters: usize,
     limits: QuotientLimits,
+    budget: &automaton::Budget,
 ) -> Result<(Monoid, Vec<u32>), SearchError> {
-    let checked = automaton::pairs(dfa, options, &Stop::Never, limits.max_bytes)?;
+    let checked = automaton::pairs(dfa, options, &Stop::Never, budget)?;
     let minimal = checked.minimized()?;
     let monoid = Monoid::of_automaton(&minimal)?;
     if monoid.order > limits.max_order {

@@ -74,6 +74,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let limits = QuotientLimits {
         max_bytes: args.budget.max_memory,
         max_order: args.max_order,
+        max_work: u64::MAX,
     };
     let (heaps, until_proven) = match args.last_heap {
         Some(n) => (n, false),

@@ -205,6 +205,16 @@ pub(crate) struct Pairs {
     pub first_failure: Option<u32>,
 }
 
+/// What the pair automata of one construction may spend: bytes each, and
+/// pair transitions in all (a bound on time that gives the same result on
+/// every machine).
+#[derive(Debug)]
+pub(crate) struct Budget {
+    pub max_bytes: u64,
+    pub work_left: std::cell::Cell<u64>,
+    pub max_work: u64,
+}
+
 /// How a pair automaton's construction ends early.
 pub(crate) enum Stop {
     /// At the first failure of the check (for candidates tried cheaply).
@@ -221,8 +231,9 @@ pub(crate) fn pairs(
     dfa: &Dfa,
     options: &Options,
     stop: &Stop,
-    max_bytes: u64,
+    budget: &Budget,
 ) -> Result<Pairs, SearchError> {
+    let max_bytes = budget.max_bytes;
     let types = letter_types(dfa, options)?;
     let type_count = types.representative.len();
     let words = dfa.states.div_ceil(64);
@@ -242,6 +253,13 @@ pub(crate) fn pairs(
         if (list.len() as u64).saturating_mul(per_pair) > max_bytes {
             return Err(SearchError::MemoryLimit { limit: max_bytes });
         }
+        let left = budget.work_left.get();
+        if left < type_count as u64 {
+            return Err(SearchError::StateLimit {
+                limit: usize::try_from(budget.max_work).unwrap_or(usize::MAX),
+            });
+        }
+        budget.work_left.set(left - type_count as u64);
         let (m, set) = list[next].clone();
         members.clear();
         for (w, &bits) in set.iter().enumerate() {
@@ -379,6 +397,14 @@ impl Pairs {
 mod tests {
     use super::*;
 
+    fn unlimited(max_bytes: u64) -> Budget {
+        Budget {
+            max_bytes,
+            work_left: std::cell::Cell::new(u64::MAX),
+            max_work: u64::MAX,
+        }
+    }
+
     /// Misère Nim on heaps 1 and 2: a one-state candidate fails the check;
     /// the quotient's own automaton (six elements: `1, a, b, ab, b^2, ab^2`
     /// with `a^2 = 1`, `b^3 = b`, P-portion `{a, b^2}`) passes it and is
@@ -394,7 +420,7 @@ mod tests {
             accept: vec![false],
         };
         assert!(
-            pairs(&wrong, &options, &Stop::Never, u64::MAX)
+            pairs(&wrong, &options, &Stop::Never, &unlimited(u64::MAX))
                 .unwrap()
                 .first_failure
                 .is_some()
@@ -417,7 +443,7 @@ mod tests {
             accept,
         };
         assert!(quotient.is_commutative());
-        let checked = pairs(&quotient, &options, &Stop::Never, u64::MAX).unwrap();
+        let checked = pairs(&quotient, &options, &Stop::Never, &unlimited(u64::MAX)).unwrap();
         assert!(checked.first_failure.is_none());
         assert_eq!(checked.minimized().unwrap().states, 6);
         // Labels from least words are the same labels.
@@ -436,7 +462,7 @@ mod tests {
             accept: vec![false],
         };
         assert!(matches!(
-            pairs(&dfa, &options, &Stop::Never, 10),
+            pairs(&dfa, &options, &Stop::Never, &unlimited(10)),
             Err(SearchError::MemoryLimit { limit: 10 })
         ));
     }

@@ -114,6 +114,7 @@ fn genera_with(
         orders: Vec::new(),
     };
     let mut known = Known::default();
+    let budget = limits.budget();
     // The rule's heaps are letters 0..heaps, then the nim heaps *1..=*M.
     let letters = heaps + nim_heaps;
     for letter in 0..letters {
@@ -127,8 +128,15 @@ fn genera_with(
                 .collect()
         };
         options.push(opts);
-        extend(&mut monoid, &mut image, &options, limits, &mut known)
-            .map_err(|e| fail(e, (letter + 1).min(heaps)))?;
+        extend(
+            &mut monoid,
+            &mut image,
+            &options,
+            limits,
+            &budget,
+            &mut known,
+        )
+        .map_err(|e| fail(e, (letter + 1).min(heaps)))?;
     }
     let nim = |m: u64| {
         if m == 0 {

@@ -132,6 +132,7 @@ fn check_rules(largest: u64, parts: usize, rules: &[HeapRule]) -> (usize, Vec<St
         let limits = QuotientLimits {
             max_bytes: 1 << 28,
             max_order: 4096,
+            max_work: u64::MAX,
         };
         let quotient = match compute(rule, largest, false, limits) {
             Ok(q) => q,

@@ -190,8 +190,12 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
 const QUOTIENT_REACH: u64 = 64;
 /// How far the heaps are added looking for a period of the quotient.
 const PROOF_REACH: u64 = 400;
-/// The most time spent building a quotient while solving, per rule and process.
-const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+/// The most pair transitions a quotient built while solving may compute (about
+/// half a second; the same bound on every machine).
+const QUOTIENT_WORK: u64 = 10_000_000;
+/// The most time spent building a quotient while solving, should the work
+/// bound be slow on some machine.
+const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
 
@@ -229,6 +233,7 @@ fn quotient_for(
     let limits = QuotientLimits {
         max_bytes: bytes.min(QUOTIENT_BYTES),
         max_order: 4096,
+        max_work: QUOTIENT_WORK,
     };
     // Built under its own time limit (a quotient that grows may take long to
     // fail), within the caller's deadline; a stop asked meanwhile is honoured
