@@ -59,7 +59,7 @@ fn searches_of_sums_refuse_within_their_budget() {
         "dynamic_sub[3](3000) + bash[2](5)",
         "nim(1) + dynamic_sub[18](3000, 15)",
         "wythoff(18, 610524) + grundy_game(8)",
-        "misere(kayles(941863))",
+        "misere(dawson_kayles(941863))",
     ] {
         let output = grundy_within(&["solve", position], Duration::from_secs(60));
         assert_eq!(output.status.code(), Some(3), "{position}");
@@ -121,7 +121,7 @@ fn max_time_stops_any_command_with_exit_3() {
             "solve",
             "--max-states",
             "1000000000",
-            "misere(kayles(941863))",
+            "misere(dawson_kayles(941863))",
         ],
         &["solve", "--max-time", "0", "nim(1)"],
     ] {
