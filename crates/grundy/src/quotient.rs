@@ -17,15 +17,17 @@
 //! play. Every quotient of an impartial game has even order (Plambeck-Siegel).
 //!
 //! **How it is computed** ([`automaton`]): heap by heap, as Plambeck and Siegel
-//! do, the quotient for heaps `<= n - 1` is extended by heap `n`. First as the
-//! same monoid with heap `n` equal to an element already there (most heaps);
-//! each guess is checked by a finite verification that holds exactly when the
-//! candidate predicts every sum's outcome. When no element fits, a larger
-//! candidate (heap `n` as a new generator `x` with `x³ = x`) is refined,
-//! one level of the game tree at a time, until it passes the check. The result
-//! is the minimal automaton of the P-positions, which is the quotient itself.
-//! No outcome is ever taken from a guess: what is returned has passed the
-//! check.
+//! do, the quotient for heaps `<= n - 1` is extended by heap `n`. A heap whose
+//! options have the classes of an earlier heap's options is that heap's class
+//! at once. Otherwise it is tried as each element already there, and then as a
+//! new generator `x` with `x^(t+2) = x^t` (`t <= 6`) beside the old heaps, read
+//! by the old quotient or, when heap `n` splits its classes, by its pair
+//! automaton (to depth 2). Each candidate's outcomes come from its least words,
+//! and it is kept only if it passes a finite verification that holds exactly
+//! when it predicts every sum's outcome; the minimal automaton of the one kept
+//! is the quotient. No outcome is ever taken from a guess. When no candidate
+//! passes, the construction stops and says so: the quotient may be infinite, or
+//! beyond these candidates.
 //!
 //! **Periodicity** ([`periodicity`]): when the heap map (the class of each
 //! heap) is periodic far enough, the quotient holds for heaps of every size
