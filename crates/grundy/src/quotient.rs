@@ -170,16 +170,12 @@ impl Monoid {
         self.mul[a as usize * self.order + b as usize]
     }
 
-    /// The automaton reading heaps `1..=n` where heap `k < n` is `image[k]`
-    /// and heap `n` is `last`.
-    fn automaton(&self, image: &[u32], last: u32) -> Dfa {
-        let letters = image.len(); // heaps 1..=n: image[0] is heap 1.
+    /// The automaton reading letter `l` as multiplying by `image[l]`.
+    fn automaton(&self, image: &[u32]) -> Dfa {
+        let letters = image.len();
         let mut delta = Vec::with_capacity(self.order * letters);
         for q in 0..self.order as u32 {
-            for (l, &g) in image.iter().enumerate() {
-                let g = if l + 1 == letters { last } else { g };
-                delta.push(self.times(q, g));
-            }
+            delta.extend(image.iter().map(|&g| self.times(q, g)));
         }
         Dfa {
             states: self.order,
@@ -239,9 +235,7 @@ pub fn compute(
     limits: QuotientLimits,
 ) -> Result<MisereQuotient, QuotientError> {
     let heaps = heaps.min(MAX_HEAP);
-    let mut monoid = Monoid::trivial();
-    let mut image: Vec<u32> = Vec::new(); // image[k - 1] is heap k's class.
-    let mut options: Vec<Vec<Vec<u32>>> = Vec::new();
+    let mut builder = Builder::new(limits);
     let mut orders = vec![1usize];
     let mut periodicity = None;
     let fail = |error: SearchError, heap: u64, orders: &Vec<usize>| QuotientError {
@@ -249,33 +243,23 @@ pub fn compute(
         heap,
         orders: orders.clone(),
     };
-    let mut known = Known::default();
-    let budget = limits.budget();
     for n in 1..=heaps {
         let opts = heap_options(rule, n).map_err(|e| fail(e, n, &orders))?;
-        options.push(opts);
-        extend(
-            &mut monoid,
-            &mut image,
-            &options,
-            limits,
-            &budget,
-            &mut known,
-        )
-        .map_err(|e| fail(e, n, &orders))?;
-        orders.push(monoid.order);
+        builder.add(opts).map_err(|e| fail(e, n, &orders))?;
+        orders.push(builder.monoid.order);
         if until_proven {
-            let map = heap_map(&image);
+            let map = heap_map(&builder.image);
             if let Some(found) = Periodicity::find(rule, &map) {
                 periodicity = Some(found);
                 break;
             }
         }
     }
-    let heap_map = heap_map(&image);
+    let heap_map = heap_map(&builder.image);
     if periodicity.is_none() {
         periodicity = Periodicity::find(rule, &heap_map);
     }
+    let monoid = builder.monoid;
     Ok(MisereQuotient {
         rule: rule.clone(),
         heaps: heap_map.len() as u64 - 1,
@@ -286,6 +270,45 @@ pub fn compute(
         orders,
         periodicity,
     })
+}
+
+/// A quotient being built letter by letter: the verified monoid, the class of
+/// each letter so far, the letters' options, and what extending it reuses.
+struct Builder {
+    monoid: Monoid,
+    /// `image[l]`: the class of letter `l`.
+    image: Vec<u32>,
+    options: Vec<Vec<Vec<u32>>>,
+    known: Known,
+    limits: QuotientLimits,
+    budget: automaton::Budget,
+}
+
+impl Builder {
+    fn new(limits: QuotientLimits) -> Self {
+        Self {
+            monoid: Monoid::trivial(),
+            image: Vec::new(),
+            options: Vec::new(),
+            known: Known::default(),
+            limits,
+            budget: limits.budget(),
+        }
+    }
+
+    /// Extends the quotient by a letter whose options are words over the
+    /// letters before it.
+    fn add(&mut self, options: Vec<Vec<u32>>) -> Result<(), SearchError> {
+        self.options.push(options);
+        extend(
+            &mut self.monoid,
+            &mut self.image,
+            &self.options,
+            self.limits,
+            &self.budget,
+            &mut self.known,
+        )
+    }
 }
 
 fn heap_map(image: &[u32]) -> Vec<u32> {
@@ -394,7 +417,8 @@ fn extension(
             continue;
         }
         checkpoint()?;
-        let dfa = monoid.automaton(&image, x);
+        image[n - 1] = x;
+        let dfa = monoid.automaton(&image);
         let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, budget)?;
         if checked.first_failure.is_none() {
             return Ok(Extension::Same(x));
@@ -407,14 +431,7 @@ fn extension(
     // together), by its pair automaton, which also knows the classes of each
     // position's options, and then by that one's pair automaton.
     let letters = n;
-    let mut base = Dfa {
-        states: monoid.order,
-        letters: n - 1,
-        delta: (0..monoid.order as u32)
-            .flat_map(|q| image[..n - 1].iter().map(move |&g| monoid.times(q, g)))
-            .collect(),
-        accept: monoid.p.clone(),
-    };
+    let mut base = monoid.automaton(&image[..n - 1]);
     for depth in 0..=MAX_DEPTH {
         if depth > 0 {
             let pairs = automaton::pairs(&base, &options[..n - 1], &Stop::Never, budget)?;

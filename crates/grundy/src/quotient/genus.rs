@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use super::{Known, Monoid, QuotientError, QuotientLimits, extend, heap_options};
+use super::{Builder, QuotientError, QuotientLimits, heap_options};
 use crate::rules::HeapRule;
 use crate::theory::limits::SearchError;
 
@@ -95,8 +95,9 @@ fn normal_values(rule: &HeapRule, heaps: u64) -> Vec<u64> {
     values
 }
 
-/// The genera with nim heaps `*1..=*nim_heaps` as letters `0..nim_heaps`
-/// (before the rule's heaps); `None` when a value exceeds `nim_heaps`.
+/// The genera read from the quotient of the rule's heaps `1..=heaps` (letters
+/// `0..heaps`) and the nim heaps `*1..=*nim_heaps` (the letters after them);
+/// `None` when a value exceeds `nim_heaps`.
 fn genera_with(
     rule: &HeapRule,
     heaps: u64,
@@ -105,19 +106,14 @@ fn genera_with(
     limits: QuotientLimits,
 ) -> Result<Option<Vec<Genus>>, QuotientError> {
     let rule_heaps = heaps as u32;
-    let mut monoid = Monoid::trivial();
-    let mut image: Vec<u32> = Vec::new();
-    let mut options: Vec<Vec<Vec<u32>>> = Vec::new();
+    let mut builder = Builder::new(limits);
     let fail = |error: SearchError, heap: u64| QuotientError {
         error,
         heap,
         orders: Vec::new(),
     };
-    let mut known = Known::default();
-    let budget = limits.budget();
     // The rule's heaps are letters 0..heaps, then the nim heaps *1..=*M.
-    let letters = heaps + nim_heaps;
-    for letter in 0..letters {
+    for letter in 0..heaps + nim_heaps {
         let opts = if letter < heaps {
             heap_options(rule, letter + 1).map_err(|e| fail(e, letter + 1))?
         } else {
@@ -127,17 +123,11 @@ fn genera_with(
                 .chain((1..m).map(|j| vec![rule_heaps + j - 1]))
                 .collect()
         };
-        options.push(opts);
-        extend(
-            &mut monoid,
-            &mut image,
-            &options,
-            limits,
-            &budget,
-            &mut known,
-        )
-        .map_err(|e| fail(e, (letter + 1).min(heaps)))?;
+        builder
+            .add(opts)
+            .map_err(|e| fail(e, (letter + 1).min(heaps)))?;
     }
+    let (monoid, image) = (&builder.monoid, &builder.image);
     let nim = |m: u64| {
         if m == 0 {
             0
