@@ -19,15 +19,17 @@
 //! **How it is computed** ([`automaton`]): heap by heap, as Plambeck and Siegel
 //! do, the quotient for heaps `<= n - 1` is extended by heap `n`. A heap whose
 //! options have the classes of an earlier heap's options is that heap's class
-//! at once. Otherwise it is tried as each element already there, and then as a
-//! new generator `x` with `x^(t+2) = x^t` (`t <= 6`) beside the old heaps, read
-//! by the old quotient or, when heap `n` splits its classes, by its pair
-//! automaton (to depth 2). Each candidate's outcomes come from its least words,
-//! and it is kept only if it passes a finite verification that holds exactly
-//! when it predicts every sum's outcome; the minimal automaton of the one kept
-//! is the quotient. No outcome is ever taken from a guess. When no candidate
-//! passes, the construction stops and says so: the quotient may be infinite, or
-//! beyond these candidates.
+//! at once. Otherwise it is tried as each element already there (a
+//! conservative extension), and then as a new generator beside the old
+//! quotient, mended by Siegel's *recalibration* (the method of his
+//! MisereSolver): while the candidate fails the check, its least failing sum
+//! is a sum whose heaps it reads too coarsely, and some of those heaps are
+//! given cyclic generators of their own. Each candidate's outcomes come from
+//! its least words, and the one kept has passed a finite verification that
+//! holds exactly when it predicts every sum's outcome; its minimal automaton
+//! is the quotient. No outcome is ever taken from a guess. When no
+//! recalibration mends a failure, the construction stops and says so: the
+//! quotient may be infinite, or beyond what recalibration finds.
 //!
 //! **Periodicity** ([`periodicity`]): when the heap map (the class of each
 //! heap) is periodic far enough, the quotient holds for heaps of every size
@@ -424,68 +426,198 @@ fn extension(
             return Ok(Extension::Same(x));
         }
     }
-    // Heap n as a new generator x with x^(t+2) = x^t, beside the old heaps:
-    // candidates for t = 0, 1, ..., each labelled by its least words and
-    // checked. The old heaps are read first by the old quotient; when no
-    // candidate passes (heap n tells apart positions the old quotient puts
-    // together), by its pair automaton, which also knows the classes of each
-    // position's options, and then by that one's pair automaton.
-    let letters = n;
-    let mut base = monoid.automaton(&image[..n - 1]);
-    for depth in 0..=MAX_DEPTH {
-        if depth > 0 {
-            let pairs = automaton::pairs(&base, &options[..n - 1], &Stop::Never, budget)?;
-            base = pairs.as_dfa();
+    // Heap n as a new generator beside the old quotient, recalibrated until
+    // the check passes.
+    let old = monoid.automaton(&image[..n - 1]);
+    match recalibrated(&old, options, limits, budget)? {
+        Some(dfa) => {
+            let (monoid, image) = finish(&dfa, options, n, limits, budget)?;
+            Ok(Extension::New(monoid, image))
         }
-        if base.states.saturating_mul(2) > limits.max_order.saturating_mul(16) {
-            break;
-        }
-        for t in 0..=MAX_INDEX {
-            checkpoint()?;
-            let dfa = product_candidate(&base, t, options)?;
-            let checked = automaton::pairs(&dfa, options, &Stop::AtFirstFailure, budget)?;
-            if checked.first_failure.is_none() && dfa.is_commutative() {
-                let (monoid, image) = finish(&dfa, options, letters, limits, budget)?;
-                return Ok(Extension::New(monoid, image));
-            }
-        }
+        None => Err(SearchError::StateLimit {
+            limit: limits.max_order,
+        }),
     }
-    Err(SearchError::StateLimit {
-        limit: limits.max_order,
-    })
 }
 
-/// The largest index `t` of the new generator's candidates (`x^(t+2) = x^t`).
-const MAX_INDEX: usize = 6;
-/// How many times the old heaps' automaton is refined by its pairs.
-const MAX_DEPTH: usize = 2;
+/// How many recalibrations one heap may take before the construction gives up.
+const MAX_RECALIBRATIONS: usize = 64;
 
-/// The candidate `base × ⟨x | x^(t+2) = x^t⟩`, the new heap (the last letter)
-/// as `x`, labelled by least words.
-fn product_candidate(base: &Dfa, t: usize, options: &[Vec<Vec<u32>>]) -> Result<Dfa, SearchError> {
-    let powers = t + 2;
-    let letters = base.letters + 1;
-    let mut delta = Vec::with_capacity(base.states * powers * letters);
-    for b in 0..base.states as u32 {
-        for c in 0..powers {
-            for l in 0..letters as u32 {
-                let (b2, c2) = if l as usize == base.letters {
-                    (b, if c + 1 < powers { c + 1 } else { t })
-                } else {
-                    (base.step(b, l), c)
+/// Siegel's recalibration (as MisereSolver does it): start from the old
+/// quotient beside a new generator for heap `n`, and while the candidate fails
+/// the check, mend it at its least failure `w`. The candidate is right on
+/// every word below `w`, so `w`'s true outcome is the opposite of the
+/// candidate's: some heaps of `w` are read by too coarse a class. For each set
+/// of `w`'s heaps, fewest first, those heaps are taken out of the candidate
+/// and each given a cyclic generator of its own, long enough to count its
+/// copies in `w`; the first such candidate (labelled by least words and
+/// minimized) that gets `w` right is the next one. `None` when no set mends
+/// the failure or the recalibrations run out.
+fn recalibrated(
+    old: &Dfa,
+    options: &[Vec<Vec<u32>>],
+    limits: QuotientLimits,
+    budget: &automaton::Budget,
+) -> Result<Option<Dfa>, SearchError> {
+    let n = options.len();
+    let max_states = limits.max_order.saturating_mul(16);
+    let widened = Dfa {
+        states: old.states,
+        letters: n,
+        delta: (0..old.states as u32)
+            .flat_map(|q| (0..n as u32).map(move |l| (q, l)))
+            .map(|(q, l)| if (l as usize) < old.letters { old.step(q, l) } else { q })
+            .collect(),
+        accept: old.accept.clone(),
+    };
+    let new_heap = Counter { letter: n as u32 - 1, index: 2, period: 2 };
+    let Some(mut trial) = counted(&widened, &[new_heap], options, max_states)? else {
+        return Ok(None);
+    };
+    for _ in 0..MAX_RECALIBRATIONS {
+        let Some(failure) = automaton::least_failure(&trial, options, budget)? else {
+            return Ok(trial.is_commutative().then_some(trial));
+        };
+        let wrong = trial.accept[trial.read(0, &failure) as usize];
+        let mut heaps: Vec<u32> = failure.clone();
+        heaps.dedup();
+        heaps.retain(|&h| !options[h as usize].is_empty());
+        let mut mended = None;
+        'sets: for size in 1..=heaps.len() {
+            for set in subsets(&heaps, size) {
+                checkpoint()?;
+                let counters: Vec<Counter> = set
+                    .iter()
+                    .map(|&h| Counter::covering(&trial, h, &failure))
+                    .collect();
+                let Some(next) = counted(&trial, &counters, options, max_states)? else {
+                    continue;
                 };
-                delta.push(b2 * powers as u32 + c2 as u32);
+                if next.accept[next.read(0, &failure) as usize] != wrong {
+                    mended = Some(next);
+                    break 'sets;
+                }
             }
+        }
+        match mended {
+            Some(next) => trial = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// A cyclic generator `x` with `x^(index + period) = x^index` read by one
+/// letter.
+#[derive(Clone, Copy)]
+struct Counter {
+    letter: u32,
+    index: u32,
+    period: u32,
+}
+
+impl Counter {
+    /// A counter for heap `h` at least as fine as its class in `trial` (the
+    /// index and period of that element, the period made even) and able to
+    /// count the copies of `h` in `failure`.
+    fn covering(trial: &Dfa, h: u32, failure: &[u32]) -> Self {
+        let mut first_seen = vec![u32::MAX; trial.states];
+        let mut q = 0u32;
+        let mut power = 0u32;
+        while first_seen[q as usize] == u32::MAX {
+            first_seen[q as usize] = power;
+            q = trial.step(q, h);
+            power += 1;
+        }
+        let index = first_seen[q as usize];
+        let period = power - index;
+        let copies = failure.iter().filter(|&&l| l == h).count() as u32;
+        Self {
+            letter: h,
+            index: index.max(copies.saturating_sub(1)),
+            period: period.max(2).next_multiple_of(2),
+        }
+    }
+
+    fn powers(self) -> u32 {
+        self.index + self.period
+    }
+
+    fn times_x(self, c: u32) -> u32 {
+        if c + 1 < self.powers() {
+            c + 1
+        } else {
+            self.index
+        }
+    }
+}
+
+/// The candidate `base × ⟨x_1⟩ × ... × ⟨x_k⟩`: the counters' letters read by
+/// their generators only, every other letter by `base`; its reachable part,
+/// labelled by least words and minimized. `None` past `max_states`.
+fn counted(
+    base: &Dfa,
+    counters: &[Counter],
+    options: &[Vec<Vec<u32>>],
+    max_states: usize,
+) -> Result<Option<Dfa>, SearchError> {
+    let letters = base.letters;
+    let mut counter_of = vec![usize::MAX; letters];
+    for (i, c) in counters.iter().enumerate() {
+        counter_of[c.letter as usize] = i;
+    }
+    let mut number: rustc_hash::FxHashMap<Vec<u32>, u32> = rustc_hash::FxHashMap::default();
+    let start = vec![0u32; counters.len() + 1];
+    number.insert(start.clone(), 0);
+    let mut states = vec![start];
+    let mut delta = Vec::new();
+    let mut at = 0;
+    while at < states.len() {
+        if at % 1024 == 0 {
+            checkpoint()?;
+        }
+        let state = states[at].clone();
+        at += 1;
+        for l in 0..letters {
+            let mut next = state.clone();
+            match counter_of[l] {
+                usize::MAX => next[0] = base.step(state[0], l as u32),
+                i => next[i + 1] = counters[i].times_x(state[i + 1]),
+            }
+            let fresh = states.len() as u32;
+            let id = *number.entry(next.clone()).or_insert(fresh);
+            if id == fresh {
+                if states.len() >= max_states {
+                    return Ok(None);
+                }
+                states.push(next);
+            }
+            delta.push(id);
         }
     }
     let mut dfa = Dfa {
-        states: base.states * powers,
+        states: states.len(),
         letters,
         delta,
-        accept: vec![false; base.states * powers],
+        accept: vec![false; states.len()],
     };
     dfa.relabel(options)?;
-    Ok(dfa)
+    Ok(Some(dfa.minimized()?))
+}
+
+/// The subsets of `items` with `size` elements, in lexicographic order.
+fn subsets(items: &[u32], size: usize) -> Vec<Vec<u32>> {
+    if size == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for (i, &first) in items.iter().enumerate() {
+        for mut rest in subsets(&items[i + 1..], size - 1) {
+            rest.insert(0, first);
+            all.push(rest);
+        }
+    }
+    all
 }
 
 /// The monoid of a candidate that passed the check, minimized.

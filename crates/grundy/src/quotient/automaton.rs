@@ -1,5 +1,5 @@
 //! Finite automata over heaps, the verification of a candidate quotient, and
-//! the refinement that turns a wrong candidate into a better one.
+//! the search for the least word on which a candidate fails.
 //!
 //! A position of a heap game is a multiset of heaps: a word over the alphabet of
 //! heap sizes, read in any order. A [`Dfa`] reads such words; it is
@@ -24,14 +24,16 @@
 //! `m(x)` right too (a word without moves has `T` empty and is an N-position,
 //! misère). The check is finite although the words are not.
 //!
-//! **The refinement.** When the check fails, the pair automaton itself, with
-//! the outcome its pairs predict, is right on every word whose options the
-//! candidate got right: one more level of the game tree than the candidate.
-//! Minimized (Moore's partition refinement), it is the next candidate. A
-//! candidate right on every word is, once minimal, the misère quotient: for a
-//! commutative set of words, the classes of the minimal automaton are the
-//! classes of `x ≡ y ⟺ o(x + z) = o(y + z) for all z`, and reading a word is
-//! multiplying by it.
+//! **The least failure.** When the check fails, [`least_failure`] finds the
+//! least failing word in the order where every option of a word comes before
+//! it; the candidate is right on all its options, so its true outcome is the
+//! one the pairs predict. The construction mends the candidate there.
+//!
+//! **The quotient.** A candidate right on every word is, once minimal
+//! ([`Pairs::minimized`]: Moore's partition refinement), the misère quotient:
+//! for a commutative set of words, the classes of the minimal automaton are
+//! the classes of `x ≡ y ⟺ o(x + z) = o(y + z) for all z`, and reading a word
+//! is multiplying by it.
 
 use rustc_hash::FxHashMap;
 
@@ -135,6 +137,81 @@ impl Dfa {
     }
 }
 
+impl Dfa {
+    /// The minimal automaton accepting what this one accepts from its
+    /// reachable states (Moore's partition refinement), states numbered in
+    /// breadth-first order from the start. For a commutative automaton whose
+    /// states are elements of a monoid, it is the monoid's quotient by the
+    /// congruence "no product tells them apart" (a bipartite monoid reduced).
+    pub fn minimized(&self) -> Result<Self, SearchError> {
+        let mut number = vec![u32::MAX; self.states];
+        let mut order = vec![0u32];
+        number[0] = 0;
+        let mut at = 0;
+        while at < order.len() {
+            let q = order[at];
+            at += 1;
+            for l in 0..self.letters as u32 {
+                let to = self.step(q, l) as usize;
+                if number[to] == u32::MAX {
+                    number[to] = order.len() as u32;
+                    order.push(to as u32);
+                }
+            }
+        }
+        let n = order.len();
+        let mut class: Vec<u32> = order
+            .iter()
+            .map(|&q| u32::from(self.accept[q as usize]))
+            .collect();
+        let mut classes = 0;
+        loop {
+            checkpoint()?;
+            let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+            let mut next = Vec::with_capacity(n);
+            for &q in &order {
+                let mut signature = Vec::with_capacity(self.letters + 1);
+                signature.push(class[number[q as usize] as usize]);
+                signature.extend(
+                    (0..self.letters as u32)
+                        .map(|l| class[number[self.step(q, l) as usize] as usize]),
+                );
+                let fresh = ids.len() as u32;
+                next.push(*ids.entry(signature).or_insert(fresh));
+            }
+            class = next;
+            if ids.len() == classes {
+                break;
+            }
+            classes = ids.len();
+        }
+        // Classes numbered in the order of their first state (the start is 0).
+        let mut renumber = vec![u32::MAX; classes];
+        let mut first = Vec::with_capacity(classes);
+        for (i, &c) in class.iter().enumerate() {
+            if renumber[c as usize] == u32::MAX {
+                renumber[c as usize] = first.len() as u32;
+                first.push(order[i]);
+            }
+        }
+        let mut delta = Vec::with_capacity(classes * self.letters);
+        let mut accept = Vec::with_capacity(classes);
+        for &q in &first {
+            accept.push(self.accept[q as usize]);
+            for l in 0..self.letters as u32 {
+                let to = number[self.step(q, l) as usize] as usize;
+                delta.push(renumber[class[to] as usize]);
+            }
+        }
+        Ok(Self {
+            states: classes,
+            letters: self.letters,
+            delta,
+            accept,
+        })
+    }
+}
+
 /// The options of each letter's heap, each a word (the heaps it leaves, as
 /// letters; the empty word when the heap is removed whole). Duplicates are
 /// removed: the check needs the set of their states.
@@ -219,7 +296,7 @@ pub(crate) struct Budget {
 pub(crate) enum Stop {
     /// At the first failure of the check (for candidates tried cheaply).
     AtFirstFailure,
-    /// Never: the whole automaton is built (to refine from it).
+    /// Never: the whole automaton is built (to minimize it).
     Never,
 }
 
@@ -261,14 +338,7 @@ pub(crate) fn pairs(
         }
         budget.work_left.set(left - type_count as u64);
         let (m, set) = list[next].clone();
-        members.clear();
-        for (w, &bits) in set.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                members.push((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
+        members_of(&set, &mut members);
         let predicted = !members.is_empty() && members.iter().all(|&t| !dfa.accept[t as usize]);
         predicts_p.push(predicted);
         if predicted != dfa.accept[m as usize] {
@@ -278,18 +348,7 @@ pub(crate) fn pairs(
             }
         }
         for t in 0..type_count {
-            let letter = types.representative[t];
-            let m2 = dfa.step(m, letter);
-            let mut set2 = vec![0u64; words].into_boxed_slice();
-            for &member in &members {
-                let s = dfa.step(member, letter) as usize;
-                set2[s / 64] |= 1 << (s % 64);
-            }
-            for &s in &types.option_states[t][m as usize] {
-                let s = s as usize;
-                set2[s / 64] |= 1 << (s % 64);
-            }
-            let key = (m2, set2);
+            let key = pair_step(dfa, &types, m, &members, t);
             let id = match index.get(&key) {
                 Some(&id) => id,
                 None => {
@@ -313,25 +372,99 @@ pub(crate) fn pairs(
     })
 }
 
-impl Pairs {
-    /// The pair automaton itself as an automaton over the heap letters (its
-    /// labels are the predictions), unminimized.
-    pub fn as_dfa(&self) -> Dfa {
-        let letters = self.of_letter.len();
-        let mut delta = Vec::with_capacity(self.count * letters);
-        for pair in 0..self.count {
-            for &t in &self.of_letter {
-                delta.push(self.delta[pair * self.types + t as usize]);
-            }
-        }
-        Dfa {
-            states: self.count,
-            letters,
-            delta,
-            accept: self.predicts_p.clone(),
+/// The elements of a set of states, as a bit set.
+fn members_of(set: &[u64], members: &mut Vec<u32>) {
+    members.clear();
+    for (w, &bits) in set.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            members.push((w * 64) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
         }
     }
+}
 
+/// The pair reached from `(m, members)` by a letter of type `t`.
+fn pair_step(
+    dfa: &Dfa,
+    types: &LetterTypes,
+    m: u32,
+    members: &[u32],
+    t: usize,
+) -> (u32, Box<[u64]>) {
+    let letter = types.representative[t];
+    let mut set = vec![0u64; dfa.states.div_ceil(64)].into_boxed_slice();
+    for &member in members {
+        let s = dfa.step(member, letter) as usize;
+        set[s / 64] |= 1 << (s % 64);
+    }
+    for &s in &types.option_states[t][m as usize] {
+        let s = s as usize;
+        set[s / 64] |= 1 << (s % 64);
+    }
+    (dfa.step(m, letter), set)
+}
+
+/// The least word (heaps compared largest first, as in [`Dfa::relabel`]) on
+/// which `dfa` fails the check, or `None` when it passes. Every option of a
+/// word is smaller than it, so the candidate is right on the options of its
+/// least failure: the least failure's true outcome is the one its options
+/// predict, the opposite of the candidate's.
+///
+/// # Errors
+/// [`SearchError::MemoryLimit`], the budget's work, [`SearchError::Cancelled`].
+pub(crate) fn least_failure(
+    dfa: &Dfa,
+    options: &Options,
+    budget: &Budget,
+) -> Result<Option<Vec<u32>>, SearchError> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let types = letter_types(dfa, options)?;
+    let type_count = types.representative.len();
+    let words = dfa.states.div_ceil(64);
+    let per_pair = (words * 8 * 2 + 64) as u64;
+    let mut seen: rustc_hash::FxHashSet<(u32, Box<[u64]>)> = rustc_hash::FxHashSet::default();
+    let mut queue = BinaryHeap::new();
+    queue.push(Reverse((Vec::<u32>::new(), 0u32, vec![0u64; words].into_boxed_slice())));
+    let mut members = Vec::new();
+    while let Some(Reverse((word, m, set))) = queue.pop() {
+        if !seen.insert((m, set.clone())) {
+            continue;
+        }
+        checkpoint()?;
+        if (seen.len() as u64 + queue.len() as u64).saturating_mul(per_pair) > budget.max_bytes {
+            return Err(SearchError::MemoryLimit {
+                limit: budget.max_bytes,
+            });
+        }
+        let left = budget.work_left.get();
+        if left < type_count as u64 {
+            return Err(SearchError::StateLimit {
+                limit: usize::try_from(budget.max_work).unwrap_or(usize::MAX),
+            });
+        }
+        budget.work_left.set(left - type_count as u64);
+        members_of(&set, &mut members);
+        let predicted = !members.is_empty() && members.iter().all(|&t| !dfa.accept[t as usize]);
+        if predicted != dfa.accept[m as usize] {
+            return Ok(Some(word));
+        }
+        for t in 0..type_count {
+            let letter = types.representative[t];
+            let (m2, set2) = pair_step(dfa, &types, m, &members, t);
+            if !seen.contains(&(m2, set2.clone())) {
+                let mut next = word.clone();
+                let at = next.partition_point(|&x| x >= letter);
+                next.insert(at, letter);
+                queue.push(Reverse((next, m2, set2)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+impl Pairs {
     /// The minimal automaton computing what the pairs predict (Moore's
     /// partition refinement), over the heap letters again. Only for a pair
     /// automaton built whole ([`Stop::Never`]).
@@ -450,6 +583,32 @@ mod tests {
         let before = quotient.accept.clone();
         quotient.relabel(&options).unwrap();
         assert_eq!(quotient.accept, before);
+        // The wrong candidate's least failure is the heap of 1 (a misère
+        // P-position it calls N); the quotient has none.
+        let budget = unlimited(u64::MAX);
+        assert_eq!(
+            least_failure(&wrong, &options, &budget).unwrap(),
+            Some(vec![0])
+        );
+        assert_eq!(least_failure(&quotient, &options, &budget).unwrap(), None);
+        // The quotient beside a bit that no outcome reads (flipped by heap
+        // 1): twelve states, minimized back to six.
+        let doubled = Dfa {
+            states: 12,
+            letters: 2,
+            delta: (0..12u32)
+                .flat_map(|q| {
+                    let (inner, bit) = (q % 6, q / 6);
+                    let one = quotient.step(inner, 0) + 6 * (1 - bit);
+                    let two = quotient.step(inner, 1) + 6 * bit;
+                    [one, two]
+                })
+                .collect(),
+            accept: (0..12).map(|q| quotient.accept[q % 6]).collect(),
+        };
+        let minimal = doubled.minimized().unwrap();
+        assert_eq!(minimal.states, 6);
+        assert_eq!(minimal.accept, quotient.accept);
     }
 
     #[test]
