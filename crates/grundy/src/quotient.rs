@@ -471,7 +471,7 @@ fn recalibrated(
         accept: old.accept.clone(),
     };
     let new_heap = Counter { letter: n as u32 - 1, index: 2, period: 2 };
-    let Some(mut trial) = counted(&widened, &[new_heap], options, max_states)? else {
+    let Some(mut trial) = counted(&widened, &[new_heap], options, max_states, budget)? else {
         return Ok(None);
     };
     for _ in 0..MAX_RECALIBRATIONS {
@@ -490,7 +490,7 @@ fn recalibrated(
                     .iter()
                     .map(|&h| Counter::covering(&trial, h, &failure))
                     .collect();
-                let Some(next) = counted(&trial, &counters, options, max_states)? else {
+                let Some(next) = counted(&trial, &counters, options, max_states, budget)? else {
                     continue;
                 };
                 if next.accept[next.read(0, &failure) as usize] != wrong {
@@ -560,6 +560,7 @@ fn counted(
     counters: &[Counter],
     options: &[Vec<Vec<u32>>],
     max_states: usize,
+    budget: &automaton::Budget,
 ) -> Result<Option<Dfa>, SearchError> {
     let letters = base.letters;
     let mut counter_of = vec![usize::MAX; letters];
@@ -578,6 +579,7 @@ fn counted(
         }
         let state = states[at].clone();
         at += 1;
+        budget.charge(letters as u64)?;
         for l in 0..letters {
             let mut next = state.clone();
             match counter_of[l] {
@@ -601,7 +603,7 @@ fn counted(
         delta,
         accept: vec![false; states.len()],
     };
-    dfa.relabel(options)?;
+    dfa.relabel(options, budget)?;
     Ok(Some(dfa.minimized()?))
 }
 

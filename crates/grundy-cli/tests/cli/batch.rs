@@ -111,7 +111,7 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_answered() {
     // A limit is the worst: exit 3, whatever else went wrong.
     let path = file(
         "limit.txt",
-        "nim(\nmisere(octal[0.35](12, 12, 12, 12))\nnim(2)\n",
+        "nim(\nmisere(octal[0.3122](12, 12, 12, 12))\nnim(2)\n",
     );
     let output = solve_file(&path, &["--max-states", "1000"]);
     assert_eq!(output.status.code(), Some(3));

@@ -37,10 +37,10 @@ fn limits_and_errors() {
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("could not be extended to heap 5"),
+        stderr.contains("could not be extended to heap 7"),
         "{stderr}"
     );
-    assert!(stderr.contains("1, 2, 6, 6, 12"), "{stderr}");
+    assert!(stderr.contains("1, 2, 6, 6, 12, 44, 52"), "{stderr}");
     let out = grundy(&["quotient", "octal[0.7", "-n", "8"]);
     assert_eq!(out.status.code(), Some(2));
     let out = grundy(&["quotient", "kayles", "-n", "18446744073709551615"]);

@@ -85,7 +85,7 @@ impl Dfa {
     /// on the least word of each state, and its least failure of the check,
     /// if any, is a word the candidate puts with a smaller word of the other
     /// outcome (Plambeck-Siegel's candidates are labelled the same way).
-    pub fn relabel(&mut self, options: &Options) -> Result<(), SearchError> {
+    pub fn relabel(&mut self, options: &Options, budget: &Budget) -> Result<(), SearchError> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         // Least words by a best-first search: a word is its letters in
@@ -95,6 +95,7 @@ impl Dfa {
         let mut queue = BinaryHeap::new();
         queue.push(Reverse((Vec::<u32>::new(), 0u32)));
         while let Some(Reverse((word, state))) = queue.pop() {
+            budget.charge(1 + word.len() as u64 / 8)?;
             if least[state as usize].is_some() {
                 continue;
             }
@@ -123,6 +124,7 @@ impl Dfa {
                 let mut rest = word.clone();
                 rest.remove(i);
                 let base = self.read(0, &rest);
+                budget.charge(options[h as usize].len() as u64 + 1)?;
                 for option in &options[h as usize] {
                     has_move = true;
                     if label[self.read(base, option) as usize] {
@@ -292,6 +294,23 @@ pub(crate) struct Budget {
     pub max_work: u64,
 }
 
+impl Budget {
+    /// Spends `units` of work: a pair transition, or a candidate's transition.
+    ///
+    /// # Errors
+    /// [`SearchError::StateLimit`] naming the whole budget when it runs out.
+    pub fn charge(&self, units: u64) -> Result<(), SearchError> {
+        let left = self.work_left.get();
+        if left < units {
+            return Err(SearchError::StateLimit {
+                limit: usize::try_from(self.max_work).unwrap_or(usize::MAX),
+            });
+        }
+        self.work_left.set(left - units);
+        Ok(())
+    }
+}
+
 /// How a pair automaton's construction ends early.
 pub(crate) enum Stop {
     /// At the first failure of the check (for candidates tried cheaply).
@@ -330,13 +349,7 @@ pub(crate) fn pairs(
         if (list.len() as u64).saturating_mul(per_pair) > max_bytes {
             return Err(SearchError::MemoryLimit { limit: max_bytes });
         }
-        let left = budget.work_left.get();
-        if left < type_count as u64 {
-            return Err(SearchError::StateLimit {
-                limit: usize::try_from(budget.max_work).unwrap_or(usize::MAX),
-            });
-        }
-        budget.work_left.set(left - type_count as u64);
+        budget.charge(type_count as u64)?;
         let (m, set) = list[next].clone();
         members_of(&set, &mut members);
         let predicted = !members.is_empty() && members.iter().all(|&t| !dfa.accept[t as usize]);
@@ -429,6 +442,8 @@ pub(crate) fn least_failure(
     queue.push(Reverse((Vec::<u32>::new(), 0u32, vec![0u64; words].into_boxed_slice())));
     let mut members = Vec::new();
     while let Some(Reverse((word, m, set))) = queue.pop() {
+        // A pop costs about a unit per 64 states and per 8 heaps compared.
+        budget.charge(1 + set.len() as u64 + word.len() as u64 / 8)?;
         if !seen.insert((m, set.clone())) {
             continue;
         }
@@ -438,13 +453,7 @@ pub(crate) fn least_failure(
                 limit: budget.max_bytes,
             });
         }
-        let left = budget.work_left.get();
-        if left < type_count as u64 {
-            return Err(SearchError::StateLimit {
-                limit: usize::try_from(budget.max_work).unwrap_or(usize::MAX),
-            });
-        }
-        budget.work_left.set(left - type_count as u64);
+        budget.charge(type_count as u64)?;
         members_of(&set, &mut members);
         let predicted = !members.is_empty() && members.iter().all(|&t| !dfa.accept[t as usize]);
         if predicted != dfa.accept[m as usize] {
@@ -581,7 +590,7 @@ mod tests {
         assert_eq!(checked.minimized().unwrap().states, 6);
         // Labels from least words are the same labels.
         let before = quotient.accept.clone();
-        quotient.relabel(&options).unwrap();
+        quotient.relabel(&options, &unlimited(u64::MAX)).unwrap();
         assert_eq!(quotient.accept, before);
         // The wrong candidate's least failure is the heap of 1 (a misère
         // P-position it calls N); the quotient has none.
