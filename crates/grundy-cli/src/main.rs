@@ -81,7 +81,7 @@ fn main() -> ExitCode {
         Command::Seq(args) => commands::seq::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
-        Command::Quotient(args) => commands::quotient::run(&args),
+        Command::Quotient(args) => commands::quotient::run(&args, cli.max_time),
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(&args),
         #[cfg(not(feature = "serve"))]

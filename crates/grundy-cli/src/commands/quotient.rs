@@ -43,7 +43,7 @@ pub fn limit_message(error: &QuotientError, max_order: usize) -> String {
         ),
         SearchError::StateLimit { .. } => format!(
             "no candidate of at most {max_order} elements passed the check: the quotient may be \
-             infinite, larger (raise --max-order N), or beyond the candidates grundy's construction tries"
+             infinite, larger (raise --max-order N), or beyond what recalibration finds"
         ),
         SearchError::Cancelled => "it was stopped (--max-time or Ctrl-C)".to_owned(),
         other => other.to_string(),
@@ -57,8 +57,9 @@ pub fn limit_message(error: &QuotientError, max_order: usize) -> String {
     )
 }
 
-/// Runs `grundy quotient`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+/// Runs `grundy quotient`. Under `--max-time` the construction stops a little
+/// before the watchdog, so that the orders computed are still reported.
+pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Failure> {
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
     if let Some(n) = args.last_heap.filter(|&n| n > MAX_HEAP) {
@@ -80,8 +81,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some(n) => (n, false),
         None => (DEFAULT_REACH, true),
     };
-    let quotient = quotient::compute(&rule, heaps, until_proven, limits)
-        .map_err(|e| Failure::Limit(limit_message(&e, args.max_order)))?;
+    let build = || quotient::compute(&rule, heaps, until_proven, limits);
+    let built = match max_time {
+        Some(limit) => {
+            let margin = (limit / 10).min(std::time::Duration::from_millis(200));
+            let deadline = std::time::Instant::now() + (limit - margin);
+            grundy::theory::cancel::Cancel::with_deadline(deadline).run(build)
+        }
+        None => build(),
+    };
+    let quotient = built.map_err(|e| Failure::Limit(limit_message(&e, args.max_order)))?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     if args.json {

@@ -41,6 +41,15 @@ fn limits_and_errors() {
         "{stderr}"
     );
     assert!(stderr.contains("1, 2, 6, 6, 12, 44, 52"), "{stderr}");
+    // Stopped by --max-time, it still says what it computed.
+    let out = grundy(&["quotient", "octal[0.35]", "--max-time", "1"]);
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("it was stopped (--max-time"), "{stderr}");
+    assert!(
+        stderr.contains("the orders of the quotients for heaps <= k, k = 0.."),
+        "{stderr}"
+    );
     let out = grundy(&["quotient", "octal[0.7", "-n", "8"]);
     assert_eq!(out.status.code(), Some(2));
     let out = grundy(&["quotient", "kayles", "-n", "18446744073709551615"]);
