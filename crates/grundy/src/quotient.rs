@@ -466,11 +466,21 @@ fn recalibrated(
         letters: n,
         delta: (0..old.states as u32)
             .flat_map(|q| (0..n as u32).map(move |l| (q, l)))
-            .map(|(q, l)| if (l as usize) < old.letters { old.step(q, l) } else { q })
+            .map(|(q, l)| {
+                if (l as usize) < old.letters {
+                    old.step(q, l)
+                } else {
+                    q
+                }
+            })
             .collect(),
         accept: old.accept.clone(),
     };
-    let new_heap = Counter { letter: n as u32 - 1, index: 2, period: 2 };
+    let new_heap = Counter {
+        letter: n as u32 - 1,
+        index: 2,
+        period: 2,
+    };
     let Some(mut trial) = counted(&widened, &[new_heap], options, max_states, budget)? else {
         return Ok(None);
     };

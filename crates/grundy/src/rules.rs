@@ -109,6 +109,13 @@ impl HeapRule {
         Self::TakeAndBreak("0.07".parse().expect("0.07 is a valid code"))
     }
 
+    /// Whether a position of the rule is a single heap (an emptied heap is the
+    /// heap of 0): subtraction and all-but games. Take-and-break games leave
+    /// any number of heaps, none when the last is taken.
+    pub const fn keeps_one_heap(&self) -> bool {
+        matches!(self, Self::Subtraction(_) | Self::AllButSubtraction(_))
+    }
+
     /// The largest number of tokens one move removes, when bounded.
     pub fn max_removed(&self) -> Option<u64> {
         match self {

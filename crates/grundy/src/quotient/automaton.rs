@@ -439,7 +439,11 @@ pub(crate) fn least_failure(
     let per_pair = (words * 8 * 2 + 64) as u64;
     let mut seen: rustc_hash::FxHashSet<(u32, Box<[u64]>)> = rustc_hash::FxHashSet::default();
     let mut queue = BinaryHeap::new();
-    queue.push(Reverse((Vec::<u32>::new(), 0u32, vec![0u64; words].into_boxed_slice())));
+    queue.push(Reverse((
+        Vec::<u32>::new(),
+        0u32,
+        vec![0u64; words].into_boxed_slice(),
+    )));
     let mut members = Vec::new();
     while let Some(Reverse((word, m, set))) = queue.pop() {
         // A pop costs about a unit per 64 states and per 8 heaps compared.

@@ -47,6 +47,47 @@ impl fmt::Display for Genus {
     }
 }
 
+impl Genus {
+    /// The genus of the nim heap `*n`: `0^{120}`, `1^{031}`, and `n^{n, n⊕2}`
+    /// for `n >= 2`.
+    pub fn of_nim_heap(n: u64) -> Self {
+        let misere = match n {
+            0 => vec![1, 2, 0],
+            1 => vec![0, 3, 1],
+            _ => vec![n, n ^ 2],
+        };
+        Self { normal: n, misere }
+    }
+
+    /// Whether this is the genus of a sum of nim heaps: `0^{120}` and
+    /// `1^{031}` (heaps of at most one token), `0^{02}` and `1^{13}`, and
+    /// `g^{g, g⊕2}` for `g >= 2` (some heap larger).
+    pub fn is_nim_like(&self) -> bool {
+        let g = self.normal;
+        match (g, self.misere.as_slice()) {
+            (0, [1, 2, 0] | [0, 2]) | (1, [0, 3, 1] | [1, 3]) => true,
+            (g, [a, b]) => g >= 2 && *a == g && *b == g ^ 2,
+            _ => false,
+        }
+    }
+
+    /// Whether a nim position of this genus has only heaps of at most one
+    /// token (`0^{120}`, `1^{031}`): a "fickle" or "firm" small game.
+    pub fn is_small(&self) -> bool {
+        self.normal <= 1 && self.misere.len() == 3
+    }
+}
+
+/// Conway's theorem on tame games (On Numbers and Games, chapter 12; Winning
+/// Ways, chapter 13): a game all of whose positions have the genus of a nim
+/// position plays, in misère sums with other such games, as that nim
+/// position. So a sum of them is a misère P-position exactly as misère Nim's
+/// (Bouton): when every part is small (as heaps of at most one token) iff the
+/// nim-sum of their Grundy values is 1, otherwise iff it is 0.
+pub fn tame_sum_is_p(nim_sum: &num_bigint::BigUint, all_small: bool) -> bool {
+    *nim_sum == num_bigint::BigUint::from(u8::from(all_small))
+}
+
 /// The genus of every heap `0..=heaps` of `rule`.
 ///
 /// # Errors

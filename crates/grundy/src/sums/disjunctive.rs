@@ -235,16 +235,7 @@ fn quotient_for(
         max_order: 4096,
         max_work: QUOTIENT_WORK,
     };
-    // Built under its own time limit (a quotient that grows may take long to
-    // fail), within the caller's deadline; a stop asked meanwhile is honoured
-    // once it returns.
-    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
-    if let Some(outer) = crate::theory::cancel::current().and_then(|c| c.deadline()) {
-        deadline = deadline.min(outer);
-    }
-    let timer = crate::theory::cancel::Cancel::with_deadline(deadline);
-    let built = timer.run(|| quotient::compute(rule, reach, true, limits));
-    crate::theory::cancel::checkpoint()?;
+    let built = within_quotient_time(|| quotient::compute(rule, reach, true, limits))?;
     let result = match built {
         Ok(q) => Ok(std::sync::Arc::new(q)),
         Err(error) => Err(error.heap),
@@ -254,6 +245,20 @@ fn quotient_for(
         list.push((rule.clone(), result.clone()));
     }
     Ok(result.ok().filter(|q| knows(q)))
+}
+
+/// Runs `build` (a quotient or genus construction) under its own time limit
+/// (a quotient that grows may take long to fail), within the caller's
+/// deadline; a stop asked meanwhile is honoured once it returns.
+fn within_quotient_time<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
+    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
+    if let Some(outer) = crate::theory::cancel::current().and_then(|c| c.deadline()) {
+        deadline = deadline.min(outer);
+    }
+    let timer = crate::theory::cancel::Cancel::with_deadline(deadline);
+    let built = timer.run(build);
+    crate::theory::cancel::checkpoint()?;
+    Ok(built)
 }
 
 /// A misère sum of heaps of one heap rule, answered through the rule's misère
@@ -293,11 +298,7 @@ fn solve_by_quotient(
     let mut moves = Vec::with_capacity(found.moves.len());
     for (index, leaves) in found.moves {
         let (g, i, part) = places[index];
-        let leaves: Option<Vec<Part>> = leaves
-            .into_iter()
-            .map(|size| part.heap_part(size))
-            .collect();
-        let Some(leaves) = leaves else {
+        let Some(leaves) = leaf_parts(part, &rule, leaves) else {
             return Ok(None);
         };
         moves.push(WinningMove::in_component(part, g, i, leaves));
@@ -330,6 +331,177 @@ fn solve_by_quotient(
         quotient.presentation().element(found.class),
     ));
     Ok(Some(answer))
+}
+
+/// The largest heap of a rule other than Nim whose genus `solve` computes.
+const GENUS_REACH: u64 = 64;
+
+/// A misère sum of heaps, of several heap rules, whose every heap is tame:
+/// every heap up to the largest of its rule has the genus of a nim position
+/// (nim heaps always do), so by Conway's theorem on tame games
+/// ([`quotient::genus::tame_sum_is_p`]) it plays as misère Nim on their
+/// Grundy values. The options of a heap are sums of smaller heaps of its rule,
+/// tame too, so each move is judged by the same rule. Nim heaps of any size
+/// are answered without listing their moves.
+fn solve_by_genus(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<Option<Answer>, SearchError> {
+    use num_traits::ToPrimitive;
+    use quotient::genus::{Genus, genera, tame_sum_is_p};
+    let nim_rule = crate::rules::HeapRule::nim();
+    // Each part: its place, its rule and size; the genera of each rule.
+    let mut parts = Vec::new();
+    let mut rules: Vec<(crate::rules::HeapRule, u64)> = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            let Some((rule, size)) = part.as_heap() else {
+                return Ok(None);
+            };
+            if rule != nim_rule {
+                let Some(small) = size.to_u64().filter(|&s| s <= GENUS_REACH) else {
+                    return Ok(None);
+                };
+                match rules.iter_mut().find(|(r, _)| *r == rule) {
+                    Some((_, largest)) => *largest = (*largest).max(small),
+                    None => rules.push((rule.clone(), small)),
+                }
+            }
+            parts.push((g, i, part, rule, size));
+        }
+    }
+    if rules.is_empty() {
+        // Misère Nim alone is the Anti-SG rule's.
+        return Ok(None);
+    }
+    let limits = QuotientLimits {
+        max_bytes: options.budget().bytes.min(QUOTIENT_BYTES),
+        max_order: 4096,
+        max_work: QUOTIENT_WORK,
+    };
+    let mut genera_of = Vec::with_capacity(rules.len());
+    for (rule, largest) in &rules {
+        let Ok(found) = within_quotient_time(|| genera(rule, *largest, limits))? else {
+            return Ok(None);
+        };
+        if !found.iter().all(Genus::is_nim_like) {
+            return Ok(None);
+        }
+        genera_of.push(found);
+    }
+    let genus_of = |rule: &crate::rules::HeapRule, size: u64| -> &Genus {
+        let at = rules.iter().position(|(r, _)| r == rule).unwrap_or(0);
+        &genera_of[at][size as usize]
+    };
+    // The Grundy value and smallness of each part.
+    let mut values = Vec::with_capacity(parts.len());
+    for (_, _, _, rule, size) in &parts {
+        values.push(if *rule == nim_rule {
+            (size.clone(), *size <= BigUint::from(1u8))
+        } else {
+            let genus = genus_of(rule, size.to_u64().unwrap_or(0));
+            (BigUint::from(genus.normal), genus.is_small())
+        });
+    }
+    let total = values.iter().fold(BigUint::zero(), |x, (v, _)| x ^ v);
+    let small = values.iter().filter(|(_, s)| *s).count();
+    let is_p = tame_sum_is_p(&total, small == values.len());
+    let mut moves = Vec::new();
+    let mut count = BigUint::zero();
+    for (index, (g, i, part, rule, size)) in parts.iter().enumerate() {
+        let (value, was_small) = &values[index];
+        let others = &total ^ value;
+        let others_small = small - usize::from(*was_small) == values.len() - 1;
+        let wins = |after: &BigUint, after_small: bool| {
+            tame_sum_is_p(&(&others ^ after), others_small && after_small)
+        };
+        if *rule == nim_rule {
+            // A nim heap moves to any smaller one; only two targets can win.
+            // Listed as the moves of Nim are, the largest heap left first.
+            let mut targets = vec![others.clone(), &others ^ BigUint::from(1u8)];
+            targets.sort_by(|a, b| b.cmp(a));
+            targets.dedup();
+            for target in targets {
+                if target < *size && wins(&target, target <= BigUint::from(1u8)) {
+                    count += 1u8;
+                    if moves.len() < options.max_moves {
+                        let Some(leaves) = leaf_parts(part, rule, vec![target]) else {
+                            return Ok(None);
+                        };
+                        moves.push(WinningMove::in_component(part, *g, *i, leaves));
+                    }
+                }
+            }
+            continue;
+        }
+        let size = size.to_u64().unwrap_or(0);
+        for m in rule.moves(size) {
+            let mut after = BigUint::zero();
+            let mut after_small = true;
+            for &leaf in m.leaves.iter().filter(|&&leaf| leaf > 0) {
+                let genus = genus_of(rule, leaf);
+                after ^= BigUint::from(genus.normal);
+                after_small &= genus.is_small();
+            }
+            if wins(&after, after_small) {
+                count += 1u8;
+                if moves.len() < options.max_moves {
+                    let sizes = m.leaves.iter().map(|&leaf| BigUint::from(leaf)).collect();
+                    let Some(leaves) = leaf_parts(part, rule, sizes) else {
+                        return Ok(None);
+                    };
+                    moves.push(WinningMove::in_component(part, *g, *i, leaves));
+                }
+            }
+        }
+    }
+    let outcome = if is_p {
+        Outcome::PreviousPlayerWins
+    } else {
+        Outcome::NextPlayerWins
+    };
+    let truncated = count > BigUint::from(moves.len());
+    let mut answer = misere_answer(
+        position,
+        outcome,
+        moves,
+        count,
+        truncated,
+        "misère genus (tame sum)",
+    );
+    let symbols: Vec<String> = rules
+        .iter()
+        .zip(&genera_of)
+        .map(|((rule, largest), found)| {
+            format!(
+                "{rule} heaps 1..={largest}: {}",
+                found[1..]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect();
+    answer.notes.push(format!(
+        "every heap is tame (the genus of a nim position; nim heaps always are), so the sum plays as misère Nim on the Grundy values (Conway): {}",
+        symbols.join("; ")
+    ));
+    Ok(Some(answer))
+}
+
+/// The heaps a move leaves, as components of `part`'s game, written as its
+/// own moves are: a single-heap game's emptied heap is its heap of 0.
+fn leaf_parts(
+    part: &Part,
+    rule: &crate::rules::HeapRule,
+    leaves: Vec<BigUint>,
+) -> Option<Vec<Part>> {
+    let mut sizes: Vec<BigUint> = leaves.into_iter().filter(|l| !l.is_zero()).collect();
+    if sizes.is_empty() && rule.keeps_one_heap() {
+        sizes.push(BigUint::zero());
+    }
+    sizes.into_iter().map(|size| part.heap_part(size)).collect()
 }
 
 /// The misère answer to `position` found by `method`: no nimber, every winning
@@ -629,6 +801,9 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
         return Ok(answer);
     }
     if let Some(answer) = solve_by_quotient(position, options)? {
+        return Ok(answer);
+    }
+    if let Some(answer) = solve_by_genus(position, options)? {
         return Ok(answer);
     }
     let mut explorer = options.explorer();
