@@ -84,7 +84,7 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
     let build = || quotient::compute(&rule, heaps, until_proven, limits);
     let built = match max_time {
         Some(limit) => {
-            let margin = (limit / 10).min(std::time::Duration::from_millis(200));
+            let margin = (limit / 10).min(std::time::Duration::from_secs(2));
             let deadline = std::time::Instant::now() + (limit - margin);
             grundy::theory::cancel::Cancel::with_deadline(deadline).run(build)
         }

@@ -171,7 +171,10 @@ impl Dfa {
             checkpoint()?;
             let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
             let mut next = Vec::with_capacity(n);
-            for &q in &order {
+            for (i, &q) in order.iter().enumerate() {
+                if i % 4096 == 0 {
+                    checkpoint()?;
+                }
                 let mut signature = Vec::with_capacity(self.letters + 1);
                 signature.push(class[number[q as usize] as usize]);
                 signature.extend(
@@ -493,6 +496,9 @@ impl Pairs {
             let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
             let mut next = Vec::with_capacity(n);
             for pair in 0..n {
+                if pair % 4096 == 0 {
+                    checkpoint()?;
+                }
                 let mut signature = Vec::with_capacity(self.types + 1);
                 signature.push(class[pair]);
                 signature.extend(
