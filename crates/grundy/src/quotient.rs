@@ -590,9 +590,9 @@ fn counted(
         let state = states[at].clone();
         at += 1;
         budget.charge(letters as u64)?;
-        for l in 0..letters {
+        for (l, &counter) in counter_of.iter().enumerate() {
             let mut next = state.clone();
-            match counter_of[l] {
+            match counter {
                 usize::MAX => next[0] = base.step(state[0], l as u32),
                 i => next[i + 1] = counters[i].times_x(state[i + 1]),
             }
