@@ -348,7 +348,7 @@ fn solve_by_genus(
     options: &SolveOptions,
 ) -> Result<Option<Answer>, SearchError> {
     use num_traits::ToPrimitive;
-    use quotient::genus::{Genus, genera, tame_sum_is_p};
+    use quotient::genus::{Genus, tame_sum_is_p};
     let nim_rule = crate::rules::HeapRule::nim();
     // Each part: its place, its rule and size; the genera of each rule.
     let mut parts = Vec::new();
@@ -381,13 +381,10 @@ fn solve_by_genus(
     };
     let mut genera_of = Vec::with_capacity(rules.len());
     for (rule, largest) in &rules {
-        let Ok(found) = within_quotient_time(|| genera(rule, *largest, limits))? else {
-            return Ok(None);
-        };
-        if !found.iter().all(Genus::is_nim_like) {
-            return Ok(None);
+        match tame_genera(rule, *largest, limits)? {
+            Some(found) => genera_of.push(found),
+            None => return Ok(None),
         }
-        genera_of.push(found);
     }
     let genus_of = |rule: &crate::rules::HeapRule, size: u64| -> &Genus {
         let at = rules.iter().position(|(r, _)| r == rule).unwrap_or(0);
@@ -488,6 +485,54 @@ fn solve_by_genus(
         symbols.join("; ")
     ));
     Ok(Some(answer))
+}
+
+/// For each rule, the first heap not known to be tame (its genus not a nim
+/// position's, or not computed within the bounds): sums reaching it are not
+/// tried again.
+static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The genera of heaps `0..=largest` of `rule` when all are tame, found by
+/// computing them to 4, 8, 16, ... heaps so that the first heap that is not
+/// tame ends the work early.
+fn tame_genera(
+    rule: &crate::rules::HeapRule,
+    largest: u64,
+    limits: QuotientLimits,
+) -> Result<Option<Vec<quotient::genus::Genus>>, SearchError> {
+    use quotient::genus::genera;
+    let known_not_tame = NOT_TAME
+        .lock()
+        .map(|list| list.iter().find(|(r, _)| r == rule).map(|&(_, h)| h))
+        .unwrap_or(None);
+    if known_not_tame.is_some_and(|heap| heap <= largest) {
+        return Ok(None);
+    }
+    let mut reach = largest.min(4);
+    let mut tame_to = 0;
+    loop {
+        let found = within_quotient_time(|| genera(rule, reach, limits))?;
+        let first_wild = match &found {
+            Ok(found) => found
+                .iter()
+                .position(|g| !g.is_nim_like())
+                .map(|h| h as u64),
+            Err(_) => Some(tame_to + 1),
+        };
+        if let Some(heap) = first_wild {
+            if let Ok(mut list) = NOT_TAME.lock() {
+                list.retain(|(r, _)| r != rule);
+                list.push((rule.clone(), heap.max(1)));
+            }
+            return Ok(None);
+        }
+        if reach == largest {
+            return Ok(found.ok());
+        }
+        tame_to = reach;
+        reach = (reach * 2).min(largest);
+    }
 }
 
 /// The heaps a move leaves, as components of `part`'s game, written as its
