@@ -190,8 +190,9 @@ fn solve_anti_sg(position: &Position, options: &SolveOptions) -> Option<Answer> 
 const QUOTIENT_REACH: u64 = 64;
 /// How far the heaps are added looking for a period of the quotient.
 const PROOF_REACH: u64 = 400;
-/// The most pair transitions a quotient built while solving may compute (about
-/// half a second; the same bound on every machine).
+/// The most work a quotient (or genus) built while solving may take: pair
+/// transitions of its verification and transitions of the candidates tried
+/// (about a second; the same bound on every machine).
 const QUOTIENT_WORK: u64 = 10_000_000;
 /// The most time spent building a quotient while solving, should the work
 /// bound be slow on some machine.
