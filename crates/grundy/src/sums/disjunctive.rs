@@ -488,9 +488,10 @@ fn solve_by_genus(
     Ok(Some(answer))
 }
 
-/// For each rule, the first heap not known to be tame (its genus not a nim
-/// position's, or not computed within the bounds): sums reaching it are not
-/// tried again.
+/// For each rule, the first heap found wild (its genus not a nim position's):
+/// sums reaching it are not tried again. A genus not computed within the
+/// bounds is not remembered, so that an answer depends on its own position
+/// only, not on the positions solved before it.
 static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -511,27 +512,21 @@ fn tame_genera(
         return Ok(None);
     }
     let mut reach = largest.min(4);
-    let mut tame_to = 0;
     loop {
-        let found = within_quotient_time(|| genera(rule, reach, limits))?;
-        let first_wild = match &found {
-            Ok(found) => found
-                .iter()
-                .position(|g| !g.is_nim_like())
-                .map(|h| h as u64),
-            Err(_) => Some(tame_to + 1),
+        let Ok(found) = within_quotient_time(|| genera(rule, reach, limits))? else {
+            return Ok(None);
         };
-        if let Some(heap) = first_wild {
+        if let Some(heap) = found.iter().position(|g| !g.is_nim_like()) {
+            // A wild heap is a fact of the rule, whatever the bounds.
             if let Ok(mut list) = NOT_TAME.lock() {
                 list.retain(|(r, _)| r != rule);
-                list.push((rule.clone(), heap.max(1)));
+                list.push((rule.clone(), heap as u64));
             }
             return Ok(None);
         }
         if reach == largest {
-            return Ok(found.ok());
+            return Ok(Some(found));
         }
-        tame_to = reach;
         reach = (reach * 2).min(largest);
     }
 }
