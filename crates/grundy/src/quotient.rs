@@ -426,10 +426,10 @@ fn extension(
             return Ok(Extension::Same(x));
         }
     }
-    // Heap n as a new generator beside the old quotient, recalibrated until
-    // the check passes.
-    let old = monoid.automaton(&image[..n - 1]);
-    match recalibrated(&old, options, limits, budget)? {
+    // Heap n as a new generator beside the old quotient (which reads it as
+    // the identity), recalibrated until the check passes.
+    image[n - 1] = 0;
+    match recalibrated(&monoid.automaton(&image), options, limits, budget)? {
         Some(dfa) => {
             let (monoid, image) = finish(&dfa, options, n, limits, budget)?;
             Ok(Extension::New(monoid, image))
@@ -443,8 +443,9 @@ fn extension(
 /// How many recalibrations one heap may take before the construction gives up.
 const MAX_RECALIBRATIONS: usize = 64;
 
-/// Siegel's recalibration (as MisereSolver does it): start from the old
-/// quotient beside a new generator for heap `n`, and while the candidate fails
+/// Siegel's recalibration (as MisereSolver does it): start from `old` (the old
+/// quotient, reading heap `n` as the identity) beside a new generator for heap
+/// `n`, and while the candidate fails
 /// the check, mend it at its least failure `w`. The candidate is right on
 /// every word below `w`, so `w`'s true outcome is the opposite of the
 /// candidate's: some heaps of `w` are read by too coarse a class. For each set
@@ -461,27 +462,12 @@ fn recalibrated(
 ) -> Result<Option<Dfa>, SearchError> {
     let n = options.len();
     let max_states = limits.max_order.saturating_mul(16);
-    let widened = Dfa {
-        states: old.states,
-        letters: n,
-        delta: (0..old.states as u32)
-            .flat_map(|q| (0..n as u32).map(move |l| (q, l)))
-            .map(|(q, l)| {
-                if (l as usize) < old.letters {
-                    old.step(q, l)
-                } else {
-                    q
-                }
-            })
-            .collect(),
-        accept: old.accept.clone(),
-    };
     let new_heap = Counter {
         letter: n as u32 - 1,
         index: 2,
         period: 2,
     };
-    let Some(mut trial) = counted(&widened, &[new_heap], options, max_states, budget)? else {
+    let Some(mut trial) = counted(old, &[new_heap], options, max_states, budget)? else {
         return Ok(None);
     };
     for _ in 0..MAX_RECALIBRATIONS {

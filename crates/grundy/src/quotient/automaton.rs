@@ -482,65 +482,27 @@ pub(crate) fn least_failure(
 
 impl Pairs {
     /// The minimal automaton computing what the pairs predict (Moore's
-    /// partition refinement), over the heap letters again. Only for a pair
-    /// automaton built whole ([`Stop::Never`]).
-    pub fn minimized(&self) -> Result<Dfa, SearchError> {
-        let n = self.count;
-        let mut class: Vec<u32> = self.predicts_p.iter().map(|&p| u32::from(p)).collect();
-        let mut classes = class
-            .iter()
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
-        loop {
-            checkpoint()?;
-            let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-            let mut next = Vec::with_capacity(n);
-            for pair in 0..n {
-                if pair % 4096 == 0 {
-                    checkpoint()?;
-                }
-                let mut signature = Vec::with_capacity(self.types + 1);
-                signature.push(class[pair]);
-                signature.extend(
-                    self.delta[pair * self.types..(pair + 1) * self.types]
-                        .iter()
-                        .map(|&to| class[to as usize]),
-                );
-                let fresh = ids.len() as u32;
-                next.push(*ids.entry(signature).or_insert(fresh));
-            }
-            let count = ids.len();
-            class = next;
-            if count == classes {
-                break;
-            }
-            classes = count;
+    /// partition refinement, [`Dfa::minimized`] over the letter types), over
+    /// the heap letters again. Only for a pair automaton built whole
+    /// ([`Stop::Never`]).
+    pub fn minimized(self) -> Result<Dfa, SearchError> {
+        let by_type = Dfa {
+            states: self.count,
+            letters: self.types,
+            delta: self.delta,
+            accept: self.predicts_p,
         }
-        // Number the classes in the order their first pair was found, so that
-        // the empty word's class is state 0.
-        let mut renumber = vec![u32::MAX; classes];
-        let mut representative = Vec::with_capacity(classes);
-        for (pair, &c) in class.iter().enumerate() {
-            if renumber[c as usize] == u32::MAX {
-                renumber[c as usize] = representative.len() as u32;
-                representative.push(pair);
-            }
-        }
+        .minimized()?;
         let letters = self.of_letter.len();
-        let mut delta = Vec::with_capacity(classes * letters);
-        let mut accept = Vec::with_capacity(classes);
-        for &pair in &representative {
-            accept.push(self.predicts_p[pair]);
-            for &t in &self.of_letter {
-                let to = self.delta[pair * self.types + t as usize];
-                delta.push(renumber[class[to as usize] as usize]);
-            }
+        let mut delta = Vec::with_capacity(by_type.states * letters);
+        for q in 0..by_type.states as u32 {
+            delta.extend(self.of_letter.iter().map(|&t| by_type.step(q, t)));
         }
         Ok(Dfa {
-            states: classes,
+            states: by_type.states,
             letters,
             delta,
-            accept,
+            accept: by_type.accept,
         })
     }
 }
