@@ -112,8 +112,17 @@ test('a page on another origin cannot make the server compute', async () => {
       traffic.set(requestId, { kind: type, method: request.method, type: request.headers['Content-Type'] });
     }
   });
+  // The status comes in either of two events (the extra-info one carries the
+  // raw headers and is sometimes not sent for an opaque no-cors answer):
+  // listen to both, and note a request that failed without an answer.
   cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => {
     if (traffic.has(requestId)) traffic.get(requestId).status = statusCode;
+  });
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    if (traffic.has(requestId) && response.status) traffic.get(requestId).status = response.status;
+  });
+  cdp.on('Network.loadingFailed', ({ requestId, errorText }) => {
+    if (traffic.has(requestId)) traffic.get(requestId).failed = errorText;
   });
   await page.goto(foreignUrl);
 
