@@ -26,6 +26,31 @@ pub struct ComputeLimits {
     pub max_work: u64,
 }
 
+/// How many threads computing may use (`seq`, `solve`, `table`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Threads {
+    /// Compute on N threads (default: one per core; 1 computes on one thread).
+    ///
+    /// The answers and files are the same whatever N: the threads share the work of
+    /// one computation (the values of heap games, the cells of a table, the searches
+    /// of boards) and never change its result.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl Threads {
+    /// Sets the number of threads of the whole process (the global rayon pool, which
+    /// the library reads); a second call keeps the first pool.
+    pub fn install(&self) {
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            pool = pool.num_threads(usize::from(threads));
+        }
+        // Fails only when a pool exists already: it is then kept.
+        let _ = pool.build_global();
+    }
+}
+
 /// What one answer's search and its input may take.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchLimits {

@@ -461,8 +461,35 @@ enum RunStop {
 }
 
 /// Computes values into `g` until it holds `end` values or a value does not fit; `g`
-/// has room for them.
+/// has room for them. With a second thread filling the engine's blocks ahead where that
+/// pays (see [`engine::with_helper`]): the values are the same.
 fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
+    if g.capacity() >= end
+        && let Some(table) = engine.helped(g.len(), end)
+    {
+        return engine::with_helper(table, g, |table, g, ahead| {
+            run_with(
+                g,
+                end,
+                &mut (table, ahead),
+                |(table, ahead), g| table.step_ahead(g, ahead),
+                |(table, _), g| table.record(g),
+            )
+        });
+    }
+    run_with(g, end, engine, |engine, g| engine.step(g), Engine::record)
+}
+
+/// [`run`] by the given steps of `engine`: `step` computes the value of heap `g.len()`,
+/// `record` takes it in once appended.
+#[inline(always)]
+fn run_with<T: Cell, E>(
+    g: &mut Vec<T>,
+    end: usize,
+    engine: &mut E,
+    step: impl Fn(&mut E, &[T]) -> u32,
+    record: impl Fn(&mut E, &[T]) -> Result<(), OutOfMemory>,
+) -> RunEnd {
     let limit = if std::mem::size_of::<T>() >= 4 {
         u32::MAX
     } else {
@@ -480,7 +507,7 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
                 max,
             };
         }
-        let value = engine.step(g);
+        let value = step(engine, g);
         if value > limit {
             return RunEnd {
                 stop: RunStop::TooWide(value),
@@ -488,7 +515,7 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
             };
         }
         g.push(T::narrow(value));
-        if let Err(error) = engine.record(g) {
+        if let Err(error) = record(engine, g) {
             g.pop();
             return RunEnd {
                 stop: RunStop::OutOfMemory(error),

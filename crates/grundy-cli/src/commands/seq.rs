@@ -31,7 +31,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::failure::{Failure, print_error};
-use crate::limits::ComputeLimits;
+use crate::limits::{ComputeLimits, Threads};
 
 /// The furthest heap the period is looked for without --until-proven (when N is
 /// smaller).
@@ -104,6 +104,8 @@ pub struct Args {
     /// every option: the reference).
     #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
+    #[command(flatten)]
+    threads: Threads,
     #[command(flatten)]
     budget: ComputeLimits,
 }
@@ -636,6 +638,7 @@ impl Drop for Bar {
 /// A [`Failure`] for a bad rule, a file that cannot be used, or output that
 /// cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    args.threads.install();
     // Ctrl-C stops the values between two progress reports; what is computed is kept.
     crate::interrupt::keep_partial_results();
     #[cfg(feature = "script")]

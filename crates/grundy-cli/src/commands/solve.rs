@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 
 use crate::failure::Failure;
-use crate::limits::SearchLimits;
+use crate::limits::{SearchLimits, Threads};
 
 /// Arguments of `grundy solve`.
 #[derive(Debug, clap::Args)]
@@ -41,6 +41,8 @@ pub struct Args {
     /// List at most N winning moves (all are counted).
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_moves: usize,
+    #[command(flatten)]
+    threads: Threads,
     #[command(flatten)]
     limits: SearchLimits,
     /// With --json, give every winning move's `to` whole, however long the
@@ -70,6 +72,7 @@ const LONGEST_POSITION_SHOWN: usize = 300;
 /// # Errors
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    args.threads.install();
     if let (Some(first), false) = (&args.expression, args.more_words.is_empty()) {
         return Err(unquoted(first, &args.more_words));
     }

@@ -12,20 +12,23 @@ mod plot;
 mod plot;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use grundy::analysis::SolveOptions;
-use grundy::catalogue::build_with;
+use grundy::catalogue::{BuildLimits, build_with};
 use grundy::game::Outcome;
 use grundy::lang::{Template, parse_with_limits};
 use grundy::table::Tabulator;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigInt, BigUint};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::failure::Failure;
 use crate::interrupt;
-use crate::limits::SearchLimits;
+use crate::limits::{SearchLimits, Threads};
 
 /// Arguments of `grundy table`.
 #[derive(Debug, clap::Args)]
@@ -57,6 +60,8 @@ pub struct Args {
     /// The most cells a table may have.
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     max_cells: u64,
+    #[command(flatten)]
+    threads: Threads,
     #[command(flatten)]
     limits: SearchLimits,
 }
@@ -190,6 +195,7 @@ fn parse_range(text: &str) -> Result<Axis, Failure> {
 /// # Errors
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    args.threads.install();
     let axes = args
         .ranges
         .iter()
@@ -246,7 +252,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
 }
 
-/// Every cell, row by row, until done or Ctrl-C.
+/// Every cell, row by row, until done or Ctrl-C; the cells are shared among the
+/// threads (`--threads`), each with its own graph of components and an equal share
+/// of `--max-states` and `--max-memory`. The table and the first failing cell (in
+/// row order) are those of one thread.
 fn compute(
     args: &Args,
     template: &Template,
@@ -255,48 +264,97 @@ fn compute(
 ) -> Result<Table, Failure> {
     interrupt::keep_partial_results();
     let limits = args.limits.build();
-    let mut tabulator = Tabulator::new(SolveOptions {
+    let threads = rayon::current_num_threads().max(1);
+    let share = |total: usize| (total / threads).max(1);
+    let options = SolveOptions {
         winning_moves: false,
+        max_states: share(args.limits.max_states),
+        max_memory: (args.limits.budget.max_memory / threads as u64).max(1),
         ..args.limits.solve_options(0)
-    });
-    let mut bar = Bar::new(cells);
+    };
+    let bar = Mutex::new(Bar::new(cells));
+    let done = AtomicU64::new(0);
+    // The first cell found to fail: the cells after it are not computed.
+    let first_failure = AtomicU64::new(u64::MAX);
     let columns = axes.get(1).map_or(1, |a| a.count);
+    let one_cell = |tabulator: &mut Tabulator, index: u64| -> Option<Result<Cell, Failure>> {
+        if interrupt::requested() || index > first_failure.load(Ordering::Relaxed) {
+            return None;
+        }
+        let cell = compute_cell(args, template, &axes, columns, limits, tabulator, index);
+        if cell.is_err() {
+            first_failure.fetch_min(index, Ordering::Relaxed);
+        }
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Ok(mut bar) = bar.lock() {
+            bar.update(finished);
+        }
+        Some(cell)
+    };
+    let results: Vec<Option<Result<Cell, Failure>>> = if threads == 1 {
+        let mut tabulator = Tabulator::new(options);
+        (0..cells)
+            .map(|index| one_cell(&mut tabulator, index))
+            .collect()
+    } else {
+        // At most `--max-cells` cells: their indices fit in memory, hence in `usize`.
+        (0..usize::try_from(cells).unwrap_or(usize::MAX))
+            .into_par_iter()
+            .with_max_len(1)
+            .map_init(
+                || Tabulator::new(options.clone()),
+                |tabulator, index| one_cell(tabulator, index as u64),
+            )
+            .collect()
+    };
+    drop(bar);
     let mut table = Table {
         axes,
         cells: Vec::new(),
         outcome: args.outcome,
     };
-    for index in 0..cells {
-        if interrupt::requested() {
-            break;
+    for result in results {
+        match result {
+            Some(cell) => table.cells.push(cell?),
+            None => break,
         }
-        let mut values = vec![table.axes[0].value(index / columns)];
-        if let Some(axis) = table.axes.get(1) {
-            values.push(axis.value(index % columns));
-        }
-        let source = template.instantiate(&values);
-        let at = |what: String| format!("{what}\nin the cell {}", cell_name(&table.axes, &values));
-        let position = parse_with_limits(&source, args.limits.max_digits)
-            .and_then(|sum| build_with(&sum, limits))
-            .map_err(|e| relabel(Failure::language(&e, &source), &at))?;
-        let cell = if args.outcome {
-            tabulator.outcome(&position).map(Cell::Outcome)
-        } else {
-            match tabulator.nimber(&position) {
-                Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
-                Ok(None) => {
-                    return Err(Failure::Input(format!(
-                        "error: `{source}` has no nimber (misère play); tabulate who wins with --outcome"
-                    )));
-                }
-                Err(e) => Err(e),
-            }
-        }
-        .map_err(|e| relabel(Failure::search(&e), &at))?;
-        table.cells.push(cell);
-        bar.update(index + 1);
     }
     Ok(table)
+}
+
+/// The cell of row-major index `index`.
+fn compute_cell(
+    args: &Args,
+    template: &Template,
+    axes: &[Axis],
+    columns: u64,
+    limits: BuildLimits,
+    tabulator: &mut Tabulator,
+    index: u64,
+) -> Result<Cell, Failure> {
+    let mut values = vec![axes[0].value(index / columns)];
+    if let Some(axis) = axes.get(1) {
+        values.push(axis.value(index % columns));
+    }
+    let source = template.instantiate(&values);
+    let at = |what: String| format!("{what}\nin the cell {}", cell_name(axes, &values));
+    let position = parse_with_limits(&source, args.limits.max_digits)
+        .and_then(|sum| build_with(&sum, limits))
+        .map_err(|e| relabel(Failure::language(&e, &source), &at))?;
+    if args.outcome {
+        tabulator.outcome(&position).map(Cell::Outcome)
+    } else {
+        match tabulator.nimber(&position) {
+            Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
+            Ok(None) => {
+                return Err(Failure::Input(format!(
+                    "error: `{source}` has no nimber (misère play); tabulate who wins with --outcome"
+                )));
+            }
+            Err(e) => Err(e),
+        }
+    }
+    .map_err(|e| relabel(Failure::search(&e), &at))
 }
 
 /// `x = 3, y = 5`.

@@ -75,6 +75,9 @@ use super::storage::{Cell, LowMirror, MIRROR_WINDOW, Mirror, Reversed};
 
 use std::borrow::Cow;
 
+mod ahead;
+pub(crate) use ahead::{RowsAhead, with_helper};
+
 /// Numbers of tokens a move may remove: a finite list or everything but a finite list.
 #[derive(Debug, Clone)]
 enum Tokens {
@@ -177,6 +180,8 @@ pub struct EngineStats {
     pub candidate_searches: u64,
     /// Times the masks were chosen anew.
     pub mask_rebuilds: u64,
+    /// Blocks of heaps whose rows a second thread filled ahead (see [`ahead`]).
+    pub blocks_filled_ahead: u64,
     /// Pairs of heaps looked at to fill the windows of runs of two-heap moves (see the
     /// `runs` module).
     pub run_pairs: u64,
@@ -371,6 +376,69 @@ impl Marking {
             low_mask: (value_mask & 0xFF) as u8,
             lanes,
         }))
+    }
+}
+
+/// What filling a [`Block`]'s rows needs to know of the engine: its two-heap moves, its
+/// masks and rare lists, the width of its values and the rare lists' generation.
+struct BlockFilling<'a> {
+    leave_two: &'a [Vec<usize>; 2],
+    classes: &'a [SparseClass; 2],
+    value_bits: u32,
+    generation: u64,
+    /// Mark by vector where the machine can.
+    vector: bool,
+}
+
+impl BlockFilling<'_> {
+    /// Prepares `block` for the heaps from `start` on, from the values `g` known so far
+    /// (`g.len() <= start`): the pairs of every rare heap `r` of a class with a mask,
+    /// `first_rare <= r` and `2r < start - j`, go into its rows when the rows are
+    /// `BLOCK` long; every other half `start + k - j - r` must be below `g.len()`,
+    /// which `first_rare >= BLOCK + start - g.len()` ensures. Returns the pairs marked
+    /// in registers.
+    fn fill<T: Cell>(&self, block: &mut Block, g: &[T], start: usize, first_rare: usize) -> u64 {
+        debug_assert!(first_rare >= BLOCK + start - g.len());
+        let mut register_pairs = 0;
+        let (width, len) = Block::shape(self.value_bits);
+        if block.width != width || block.len != len {
+            block.width = width;
+            block.len = len;
+            block.rows.clear();
+            block.rows.resize(width * len, 0);
+            block.stamp = 0;
+        }
+        block.stamp = block.stamp.wrapping_add(1);
+        if block.stamp == 0 {
+            block.rows.fill(0);
+            block.stamp = 1;
+        }
+        block.start = start;
+        block.prepared_for = Some((self.value_bits, self.generation));
+        for (parity, (class, moves)) in self.classes.iter().zip(self.leave_two).enumerate() {
+            block.covered[parity].clear();
+            for &j in moves {
+                let (mut lo, mut hi) = (0, 0);
+                if class.mask.is_some() && len == BLOCK && start > j {
+                    // For heap `start + k` and move `j` the split is `m = start + k - j`;
+                    // with `BLOCK <= r` and `2r < start - j`, `m - r` is known, exceeds
+                    // `r` (so differs from it) and lies in `start - j - r + k`.
+                    lo = class.rare.partition_point(|&r| (r as usize) < first_rare);
+                    hi = class
+                        .rare
+                        .partition_point(|&r| 2 * (r as usize) < start - j)
+                        .max(lo);
+                    let rare = &class.rare[lo..hi];
+                    let marking =
+                        Marking::for_block(class, self.value_bits, start - j, rare, self.vector);
+                    if insert_rare_pairs(block, self.value_bits, g, start - j, rare, marking) {
+                        register_pairs += (rare.len() * BLOCK) as u64;
+                    }
+                }
+                block.covered[parity].push((lo, hi));
+            }
+        }
+        register_pairs
     }
 }
 
@@ -1399,49 +1467,28 @@ impl TableEngine {
         });
     }
 
+    /// Whether rare pairs are marked by vector where the machine can.
+    fn marks_by_vector(&self) -> bool {
+        matches!(self.search, SearchMode::OnePass { vector: true })
+    }
+
+    /// The value of heap `g.len()` with the blocks filled ahead by `ahead`'s thread.
+    #[inline(always)]
+    pub(crate) fn step_ahead<T: Cell>(&mut self, g: &[T], ahead: &mut RowsAhead) -> u32 {
+        self.step(g, Some(ahead))
+    }
+
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
     fn prepare_block<T: Cell>(&mut self, g: &[T]) {
-        let start = g.len();
-        let block = &mut self.block;
-        let (width, len) = Block::shape(self.value_bits);
-        if block.width != width || block.len != len {
-            block.width = width;
-            block.len = len;
-            block.rows.clear();
-            block.rows.resize(width * len, 0);
-            block.stamp = 0;
-        }
-        block.stamp = block.stamp.wrapping_add(1);
-        if block.stamp == 0 {
-            block.rows.fill(0);
-            block.stamp = 1;
-        }
-        block.start = start;
-        block.prepared_for = Some((self.value_bits, self.generation));
-        for (parity, (class, moves)) in self.classes.iter().zip(&self.table.leave_two).enumerate() {
-            block.covered[parity].clear();
-            for &j in moves {
-                let (mut lo, mut hi) = (0, 0);
-                if class.mask.is_some() && len == BLOCK && start > j {
-                    // For heap `start + k` and move `j` the split is `m = start + k - j`;
-                    // with `BLOCK <= r` and `2r < start - j`, `m - r` is known, exceeds
-                    // `r` (so differs from it) and lies in `start - j - r + k`.
-                    lo = class.rare.partition_point(|&r| (r as usize) < BLOCK);
-                    hi = class
-                        .rare
-                        .partition_point(|&r| 2 * (r as usize) < start - j)
-                        .max(lo);
-                    let rare = &class.rare[lo..hi];
-                    let vector = matches!(self.search, SearchMode::OnePass { vector: true });
-                    let marking =
-                        Marking::for_block(class, self.value_bits, start - j, rare, vector);
-                    if insert_rare_pairs(block, self.value_bits, g, start - j, rare, marking) {
-                        self.stats.register_pairs += (rare.len() * BLOCK) as u64;
-                    }
-                }
-                block.covered[parity].push((lo, hi));
-            }
-        }
+        let vector = self.marks_by_vector();
+        let filling = BlockFilling {
+            leave_two: &self.table.leave_two,
+            classes: &self.classes,
+            value_bits: self.value_bits,
+            generation: self.generation,
+            vector,
+        };
+        self.stats.register_pairs += filling.fill(&mut self.block, g, g.len(), BLOCK);
     }
 
     /// The value of heap `n = g.len()`, given the values of all smaller heaps: the mex of
@@ -1453,14 +1500,19 @@ impl TableEngine {
     /// 3. The pairs of two common heaps, only as far as they can change the mex: all
     ///    wanted values in one pass ([`Search`]) where that applies, else one candidate
     ///    value at a time.
+    ///
+    /// With `ahead`, the blocks are filled ahead by a second thread (see [`ahead`]).
     #[inline(always)]
-    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+    fn step<T: Cell>(&mut self, g: &[T], ahead: Option<&mut RowsAhead>) -> u32 {
         if self.only_takes_all_but {
             return self.step_all_but(g);
         }
         let n = g.len();
         if !self.block.holds(n, self.value_bits, self.generation) {
-            self.prepare_block(g);
+            match ahead {
+                Some(ahead) => ahead.next_block(self, g),
+                None => self.prepare_block(g),
+            }
         }
         let Self {
             table,
@@ -1552,7 +1604,7 @@ impl TableEngine {
     /// [`OutOfMemory`] when the tables this value needs cannot be allocated; then
     /// nothing has changed (all large allocations come first), and the caller takes
     /// the value back.
-    fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         self.record_tables(g)?;
         self.advance_runs(g);
         Ok(())
@@ -1845,8 +1897,17 @@ impl Engine {
     #[inline(always)]
     pub(crate) fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
         match self {
-            Self::Table(engine) => engine.step(g),
+            Self::Table(engine) => engine.step(g, None),
             Self::RestNim(engine) => engine.step(g),
+        }
+    }
+
+    /// The engine with a helper thread for the run from `g.len()` to `end` values, when
+    /// one pays (see [`ahead`]).
+    pub(crate) fn helped(&mut self, done: usize, end: usize) -> Option<&mut TableEngine> {
+        match self {
+            Self::Table(engine) if ahead::pays(engine, done, end) => Some(engine),
+            _ => None,
         }
     }
 

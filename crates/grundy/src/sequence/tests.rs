@@ -760,3 +760,71 @@ proptest::proptest! {
         proptest::prop_assert_eq!(values(&rule, Method::SparseSpace, last as usize), expected, "{}", rule);
     }
 }
+
+/// The values computed on `threads` threads (a rayon pool of that size: the engine
+/// takes a helper thread for its blocks when the pool has more than one).
+fn values_on_threads(threads: usize, rule: &HeapRule, last_heap: usize) -> Vec<u32> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(|| values(rule, Method::SparseSpace, last_heap))
+}
+
+/// Codes whose values to 10^6 take at most a few seconds, most of them by sparse
+/// space with many rare heaps (Officers 0.6, 0.16, 0.106, 0.1777), where blocks are
+/// filled ahead by a second thread.
+const PARALLEL_CODES: [&str; 40] = [
+    "0.6", "0.16", "0.106", "0.1777", "0.137", "0.07", "0.77", "4.07", "0.14", "0.51", "0.37",
+    "0.45", "0.12", "0.3F", "0.F", "0.8", "4.0", "8.0", "0.4", "0.7", "0.1", "0.2", "0.3", "0.354",
+    "0.26", "0.53", "0.56", "0.57", "0.64", "0.71", "0.72", "0.75", "0.31", "0.36", "0.47", "0.65",
+    "0.132", "0.144", "0.156", "0.175",
+];
+
+#[test]
+fn a_second_thread_fills_the_blocks_of_officers() {
+    let rule = rule("0.6");
+    let filled_ahead = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| {
+                let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+                solver.extend_to(100_000);
+                solver.stats().blocks_filled_ahead
+            })
+    };
+    assert_eq!(filled_ahead(1), 0);
+    // Nearly all of the 3,125 blocks, all but those after the masks were chosen anew.
+    assert!(filled_ahead(2) > 2_500, "{}", filled_ahead(2));
+}
+
+#[test]
+fn values_are_the_same_on_one_two_and_seven_threads() {
+    for code in ["0.6", "0.16", "0.106", "0.1777"] {
+        let rule = rule(code);
+        let one = values_on_threads(1, &rule, 100_000);
+        for threads in [2, 7] {
+            assert!(
+                values_on_threads(threads, &rule, 100_000) == one,
+                "{code}: {threads} threads differ from one"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "exhaustive (about 2 minutes): run with --include-ignored, as CI does"]
+fn values_to_a_million_are_the_same_on_one_two_and_seven_threads() {
+    for code in PARALLEL_CODES {
+        let rule = rule(code);
+        let one = values_on_threads(1, &rule, 1_000_000);
+        for threads in [2, 7] {
+            assert!(
+                values_on_threads(threads, &rule, 1_000_000) == one,
+                "{code}: {threads} threads differ from one"
+            );
+        }
+    }
+}

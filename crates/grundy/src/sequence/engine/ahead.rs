@@ -1,0 +1,254 @@
+//! A second thread that fills the option rows of the next block of heaps while the
+//! engine computes the values of the current one.
+//!
+//! Of the work of a sparse-space game with many rare heaps, about half is marking the
+//! pairs of the rare heaps into a block's rows (Officers: 1,583 pairs per heap) and
+//! half is the search of the common pairs heap by heap (see the parent module). The
+//! rows of block `s + BLOCK..s + 2·BLOCK` need, for every rare heap `r >= 2·BLOCK`,
+//! only values below `s` (the other half `s + BLOCK + k - j - r` is below `s`), so
+//! they can be filled while the heaps `s..s + BLOCK` are computed: a pipeline of two
+//! stages, as in parallel searches of octal games such as J. P. Grossman's for Officers
+//! ("Searching for periodicity in Officers", Games of No Chance 5, 2019), which give
+//! each thread a share of every heap's work rather than a share of the heaps (a heap's
+//! value needs all values before it). The pairs of the rare heaps below `2·BLOCK` and
+//! those found since go in heap by heap, as they do when one thread prepares a block.
+//!
+//! The rows only speed the search up: a block prepared ahead for another width of
+//! values or other rare lists (the masks were chosen anew meanwhile) is thrown away and
+//! the block is prepared as one thread would. So the values are those of one thread,
+//! whatever the number of threads.
+//!
+//! The helper reads the values below its job's heap while the engine appends after
+//! them, in the same vector: the one `unsafe` here makes that slice (see
+//! [`ValuesBelow`]).
+#![allow(
+    unsafe_code,
+    reason = "the helper reads a prefix of the values vector that the engine no longer \
+              writes, while the engine appends after it (no reallocation meanwhile)"
+)]
+
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+
+use super::{BLOCK, Block, BlockFilling, SparseClass, TableEngine};
+use crate::sequence::storage::Cell;
+
+/// Times a thread looks at an empty channel before it sleeps, spinning for the first
+/// [`SPINS`] and yielding its core after: waking a sleeping thread costs microseconds,
+/// and a block takes some tens of them, but a spinning thread must not keep the other
+/// from a core they share (more threads than free cores).
+const LOOKS: u32 = 256;
+const SPINS: u32 = 64;
+
+/// The values of the heaps below some `known`, read by the helper while the engine
+/// appends values after them.
+///
+/// The engine's vector of values has room for every value of the run (it is never
+/// reallocated while the helper lives), the engine writes only at or above its
+/// length, and the helper reads only below the `known` of its job, which is at most
+/// that length when the job is sent.
+struct ValuesBelow<T> {
+    first: *const T,
+}
+
+impl<T> ValuesBelow<T> {
+    /// The values of the heaps below `known`, at most the length the vector had when
+    /// the job asking for them was sent.
+    fn below<'a>(self, known: usize) -> &'a [T] {
+        // SAFETY: the first `known` values are initialised and no longer written, and
+        // the vector is not reallocated while the helper lives (see the type's doc;
+        // `with_helper` checks it when the work ends).
+        unsafe { std::slice::from_raw_parts(self.first, known) }
+    }
+}
+
+impl<T> Clone for ValuesBelow<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ValuesBelow<T> {}
+
+// SAFETY: the helper only reads the values through it (see the type's doc), and `T`
+// is a plain integer.
+unsafe impl<T: Sync> Send for ValuesBelow<T> {}
+
+/// A block to fill: the heaps from `start` on, from the values below `known`.
+struct Job {
+    block: Block,
+    start: usize,
+    known: usize,
+    value_bits: u32,
+    generation: u64,
+    classes: ClassUpdate,
+}
+
+/// What changed in the masks and rare lists since the last job.
+enum ClassUpdate {
+    /// New rare heaps at the end of each class's list.
+    Extend([Vec<u32>; 2]),
+    /// The masks were chosen anew.
+    Replace(Box<[SparseClass; 2]>),
+}
+
+/// A filled block and the pairs marked in registers for it.
+struct Filled {
+    block: Block,
+    register_pairs: u64,
+}
+
+/// The engine's end of the pipeline.
+pub(crate) struct RowsAhead {
+    jobs: SyncSender<Job>,
+    filled: Receiver<Filled>,
+    /// A job was sent and its block not yet received.
+    in_flight: bool,
+    /// A block to send with the next job (the rows of the last block used).
+    spare: Option<Block>,
+    /// The generation and the lengths of the rare lists the helper has.
+    sent: Option<(u64, [usize; 2])>,
+}
+
+/// Receives from `channel`, spinning a while before sleeping; `None` once the other
+/// end is gone.
+fn receive<M>(channel: &Receiver<M>) -> Option<M> {
+    for look in 0..LOOKS {
+        match channel.try_recv() {
+            Ok(message) => return Some(message),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) if look < SPINS => std::hint::spin_loop(),
+            Err(TryRecvError::Empty) => std::thread::yield_now(),
+        }
+    }
+    channel.recv().ok()
+}
+
+/// Whether a run from `done` to `end` values is worth a helper thread: more than one
+/// thread is allowed (the current rayon pool's size), the engine marks rare pairs into
+/// blocks, and the run is long enough to pay for starting a thread.
+pub(crate) fn pays(engine: &TableEngine, done: usize, end: usize) -> bool {
+    const LEAST_RUN: usize = 4096;
+    rayon::current_num_threads() > 1
+        && engine.classes.iter().any(|class| class.mask.is_some())
+        && done >= 4 * BLOCK
+        && end.saturating_sub(done) >= LEAST_RUN
+}
+
+/// Runs `work` with a helper thread filling blocks ahead for `engine`, the values being
+/// appended to `g` (whose room must hold every value `work` appends).
+pub(crate) fn with_helper<T: Cell, R>(
+    engine: &mut TableEngine,
+    g: &mut Vec<T>,
+    work: impl FnOnce(&mut TableEngine, &mut Vec<T>, &mut RowsAhead) -> R,
+) -> R {
+    let values = ValuesBelow { first: g.as_ptr() };
+    let capacity = g.capacity();
+    let leave_two = engine.table.leave_two.clone();
+    let vector = engine.marks_by_vector();
+    let (jobs, job_inbox) = sync_channel::<Job>(1);
+    let (filled_outbox, filled) = sync_channel::<Filled>(1);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut classes: [SparseClass; 2] = Default::default();
+            while let Some(mut job) = receive(&job_inbox) {
+                match job.classes {
+                    ClassUpdate::Replace(new) => classes = *new,
+                    ClassUpdate::Extend(new) => {
+                        for (class, heaps) in classes.iter_mut().zip(new) {
+                            class.rare.extend(heaps);
+                        }
+                    }
+                }
+                let g = values.below(job.known);
+                let filling = BlockFilling {
+                    leave_two: &leave_two,
+                    classes: &classes,
+                    value_bits: job.value_bits,
+                    generation: job.generation,
+                    vector,
+                };
+                let register_pairs =
+                    filling.fill(&mut job.block, g, job.start, BLOCK + job.start - job.known);
+                let done = Filled {
+                    block: job.block,
+                    register_pairs,
+                };
+                if filled_outbox.send(done).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut ahead = RowsAhead {
+            jobs,
+            filled,
+            in_flight: false,
+            spare: Some(Block::default()),
+            sent: None,
+        };
+        let result = work(engine, g, &mut ahead);
+        assert!(
+            g.capacity() == capacity && g.as_ptr() == values.first,
+            "the values were moved while the helper read them"
+        );
+        // Dropping the engine's end stops the helper; the scope waits for it.
+        drop(ahead);
+        result
+    })
+}
+
+impl RowsAhead {
+    /// Makes the engine's block hold heap `g.len()`, the first heap of a block: the
+    /// block filled ahead when it was filled for this heap and the engine's current
+    /// value width and rare lists, else one filled now. Then sends the helper the next
+    /// block to fill.
+    pub(super) fn next_block<T: Cell>(&mut self, engine: &mut TableEngine, g: &[T]) {
+        let n = g.len();
+        if self.in_flight {
+            self.in_flight = false;
+            if let Some(mut filled) = receive(&self.filled) {
+                let wanted = Some((engine.value_bits, engine.generation));
+                if filled.block.start == n && filled.block.prepared_for == wanted {
+                    std::mem::swap(&mut engine.block, &mut filled.block);
+                    engine.stats.register_pairs += filled.register_pairs;
+                    engine.stats.blocks_filled_ahead += 1;
+                }
+                self.spare = Some(filled.block);
+            }
+        }
+        if !engine.block.holds(n, engine.value_bits, engine.generation) {
+            engine.prepare_block(g);
+        }
+        if engine.block.len != BLOCK {
+            return;
+        }
+        let Some(block) = self.spare.take() else {
+            return;
+        };
+        let classes = match self.sent {
+            Some((generation, lengths)) if generation == engine.generation => {
+                ClassUpdate::Extend(std::array::from_fn(|p| {
+                    engine.classes[p].rare[lengths[p]..].to_vec()
+                }))
+            }
+            _ => ClassUpdate::Replace(Box::new(std::array::from_fn(|p| SparseClass {
+                mask: engine.classes[p].mask,
+                common_parity: engine.classes[p].common_parity,
+                rare: engine.classes[p].rare.clone(),
+                ..SparseClass::default()
+            }))),
+        };
+        self.sent = Some((
+            engine.generation,
+            std::array::from_fn(|p| engine.classes[p].rare.len()),
+        ));
+        let job = Job {
+            block,
+            start: n + BLOCK,
+            known: n,
+            value_bits: engine.value_bits,
+            generation: engine.generation,
+            classes,
+        };
+        self.in_flight = self.jobs.send(job).is_ok();
+    }
+}
