@@ -277,11 +277,17 @@ fn compute(
     // The first cell found to fail: the cells after it are not computed.
     let first_failure = AtomicU64::new(u64::MAX);
     let columns = axes.get(1).map_or(1, |a| a.count);
+    let cancel = grundy::theory::cancel::current();
     let one_cell = |tabulator: &mut Tabulator, index: u64| -> Option<Result<Cell, Failure>> {
         if interrupt::requested() || index > first_failure.load(Ordering::Relaxed) {
             return None;
         }
-        let cell = compute_cell(args, template, &axes, columns, limits, tabulator, index);
+        let mut compute = || compute_cell(args, template, &axes, columns, limits, tabulator, index);
+        // A cell on another thread runs under the caller's cancellation signal.
+        let cell = match &cancel {
+            Some(cancel) => cancel.run(compute),
+            None => compute(),
+        };
         if cell.is_err() {
             first_failure.fetch_min(index, Ordering::Relaxed);
         }

@@ -30,5 +30,6 @@ mod serve;
 mod serve_load;
 mod streams;
 mod table;
+mod threads;
 mod unicode_inputs;
 mod word_games;

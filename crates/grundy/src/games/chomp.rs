@@ -23,6 +23,9 @@
 //! 14 x 14 in about 17 s).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
 
 use num_bigint::BigUint;
 
@@ -141,40 +144,29 @@ impl Chomp {
         if numbering.count > limit as u64 || moves > (limit as u64).saturating_mul(200) {
             return Err(too_many);
         }
-        let mut nimbers = vec![0u32; numbering.count as usize];
         if box_rows == 0 || box_columns == 0 {
+            let nimbers = vec![0u32; numbering.count as usize];
             return Ok((numbering, nimbers));
         }
-        // The current diagram, its number, tail sums and row counts.
+        if rayon::current_num_threads() > 1 {
+            let nimbers = Self::table_by_sizes(shape, &numbering)?;
+            return Ok((numbering, nimbers));
+        }
+        let mut nimbers = vec![0u32; numbering.count as usize];
+        // The current diagram.
         let mut rows = vec![0u32; box_rows];
         rows[0] = 1;
-        let mut tail = vec![0u64; box_rows + 1];
-        let mut seen = crate::theory::nimber::MexSet::new();
+        let mut diagram = Diagram::new(box_rows);
+        let mut visited = 0u32;
         loop {
-            for k in (0..box_rows).rev() {
-                tail[k] = tail[k + 1] + numbering.term(k, rows[k]);
-            }
-            let number = tail[0];
             // A diagram takes tens of nanoseconds: the signal is looked at
             // every 64 of them.
-            if number.is_multiple_of(64) {
+            visited = visited.wrapping_add(1);
+            if visited.is_multiple_of(64) {
                 checkpoint()?;
             }
-            seen.clear();
-            // `longer` = the rows longer than j, falling as j grows.
-            let mut longer = rows.iter().take_while(|&&l| l > 0).count();
-            for j in 0..rows[0] {
-                while longer > 0 && rows[longer - 1] <= j {
-                    longer -= 1;
-                }
-                let mut sum = tail[longer];
-                let lowest = usize::from(j == 0);
-                for i in (lowest..longer).rev() {
-                    sum += numbering.term(i, j);
-                    seen.insert(nimbers[(number - tail[i] + sum) as usize]);
-                }
-            }
-            nimbers[number as usize] = seen.mex();
+            let (number, nimber) = diagram.value(&numbering, &rows, |n| nimbers[n]);
+            nimbers[number] = nimber;
             // The next diagram in lexicographic order: raise the last row that
             // can grow, empty the rows after it.
             let Some(k) = (0..box_rows).rev().find(|&k| {
@@ -193,6 +185,126 @@ impl Chomp {
             }
         }
         Ok((numbering, nimbers))
+    }
+
+    /// [`Self::table`] on every thread of the current rayon pool: a move eats at
+    /// least one square, so the options of a diagram of `s` squares all have fewer,
+    /// and the diagrams of each size are valued at once, shared among the threads
+    /// by their first two rows, after all smaller ones. The nimbers are those of one
+    /// thread (each diagram's is the mex of its options, whoever computes it).
+    fn table_by_sizes(shape: &[u32], numbering: &Numbering) -> Result<Vec<u32>, SearchError> {
+        let nimbers: Vec<AtomicU32> = (0..numbering.count).map(|_| AtomicU32::new(0)).collect();
+        let cancel = crate::theory::cancel::current();
+        let squares: u32 = shape.iter().sum();
+        let second = shape.get(1).copied().unwrap_or(0);
+        for size in 1..=squares {
+            // The first two rows of the diagrams of `size` squares.
+            let starts: Vec<(u32, u32)> = (1..=shape[0].min(size))
+                .flat_map(|first| {
+                    (0..=second.min(first).min(size - first)).map(move |l| (first, l))
+                })
+                .collect();
+            let value_all = |&(first, l): &(u32, u32)| {
+                let mut rows = vec![0u32; shape.len()];
+                rows[0] = first;
+                let mut diagram = Diagram::new(shape.len());
+                let mut visited = 0u32;
+                let mut visit = |rows: &[u32]| -> Result<(), SearchError> {
+                    visited = visited.wrapping_add(1);
+                    if visited.is_multiple_of(64) {
+                        checkpoint()?;
+                    }
+                    let (number, nimber) =
+                        diagram.value(numbering, rows, |n| nimbers[n].load(Ordering::Relaxed));
+                    nimbers[number].store(nimber, Ordering::Relaxed);
+                    Ok(())
+                };
+                if shape.len() == 1 {
+                    return if first == size { visit(&rows) } else { Ok(()) };
+                }
+                rows[1] = l;
+                each_diagram(shape, &mut rows, 2, size - first - l, &mut visit)
+            };
+            starts.par_iter().try_for_each(|start| match &cancel {
+                Some(cancel) => cancel.run(|| value_all(start)),
+                None => value_all(start),
+            })?;
+        }
+        Ok(nimbers.into_iter().map(AtomicU32::into_inner).collect())
+    }
+}
+
+/// Calls `visit` on every diagram inside `shape` whose rows before `k` are those of
+/// `rows` and whose rows from `k` on hold `remaining` squares (rows from `k` on
+/// are overwritten).
+fn each_diagram(
+    shape: &[u32],
+    rows: &mut [u32],
+    k: usize,
+    remaining: u32,
+    visit: &mut impl FnMut(&[u32]) -> Result<(), SearchError>,
+) -> Result<(), SearchError> {
+    if k == rows.len() {
+        return if remaining == 0 { visit(rows) } else { Ok(()) };
+    }
+    let bound = shape[k].min(rows[k - 1]);
+    let rows_left = (rows.len() - k) as u64;
+    for l in 0..=bound.min(remaining) {
+        // The rows after this one are at most `l` long.
+        if u64::from(remaining - l) > u64::from(l) * (rows_left - 1) {
+            continue;
+        }
+        rows[k] = l;
+        each_diagram(shape, rows, k + 1, remaining - l, visit)?;
+    }
+    rows[k] = 0;
+    Ok(())
+}
+
+/// The scratch space for valuing one diagram from the nimbers of its options.
+struct Diagram {
+    tail: Vec<u64>,
+    seen: crate::theory::nimber::MexSet,
+}
+
+impl Diagram {
+    fn new(rows: usize) -> Self {
+        Self {
+            tail: vec![0; rows + 1],
+            seen: crate::theory::nimber::MexSet::new(),
+        }
+    }
+
+    /// The number of the diagram `rows` (one length per row of the box, 0 for an
+    /// empty row) and its nimber, the mex of its options' nimbers read by `nimber_of`.
+    /// The number of the diagram left by eating `(i, j)` is found from running sums
+    /// (see [`Chomp::table`]).
+    fn value(
+        &mut self,
+        numbering: &Numbering,
+        rows: &[u32],
+        nimber_of: impl Fn(usize) -> u32,
+    ) -> (usize, u32) {
+        let tail = &mut self.tail;
+        for k in (0..rows.len()).rev() {
+            tail[k] = tail[k + 1] + numbering.term(k, rows[k]);
+        }
+        let number = tail[0];
+        self.seen.clear();
+        let mut longer = rows.iter().take_while(|&&l| l > 0).count();
+        for j in 0..rows[0] {
+            while longer > 0 && rows[longer - 1] <= j {
+                longer -= 1;
+            }
+            let mut sum = tail[longer];
+            let lowest = usize::from(j == 0);
+            for i in (lowest..longer).rev() {
+                sum += numbering.term(i, j);
+                self.seen
+                    .insert(nimber_of((number - tail[i] + sum) as usize));
+            }
+        }
+        (number as usize, self.seen.mex())
     }
 }
 
@@ -411,6 +523,42 @@ mod tests {
                     "{:?} after {:?}", shape, after
                 );
             }
+        }
+    }
+
+    /// The table on one thread, by sizes on 2 and 7 (more threads than cores).
+    fn tables_on_threads(shape: &[u32]) -> Vec<Vec<u32>> {
+        [1, 2, 7]
+            .into_iter()
+            .map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a thread pool")
+                    .install(|| Chomp::table(shape, usize::MAX).unwrap().1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_is_the_same_on_one_two_and_seven_threads() {
+        for shape in [vec![8; 8], vec![11; 6], vec![9, 7, 7, 4, 2, 1], vec![12]] {
+            let tables = tables_on_threads(&shape);
+            assert!(
+                tables[1] == tables[0] && tables[2] == tables[0],
+                "{shape:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_table_by_sizes_equals_the_table_in_order(
+            mut shape in proptest::collection::vec(1u32..=7, 1..=6)
+        ) {
+            shape.sort_unstable_by(|a, b| b.cmp(a));
+            let tables = tables_on_threads(&shape);
+            proptest::prop_assert!(tables[1] == tables[0] && tables[2] == tables[0]);
         }
     }
 
