@@ -102,7 +102,8 @@ fn the_first_failing_cell_is_reported_on_any_number_of_threads() {
 #[test]
 fn a_bad_thread_count_is_exit_2() {
     for bad in ["0", "-1", "1025", "two", "18446744073709551616"] {
-        let output = grundy(&["seq", "kayles", "-n", "5", "--threads", bad]);
+        let flag = format!("--threads={bad}");
+        let output = grundy(&["seq", "kayles", "-n", "5", &flag]);
         assert_eq!(output.status.code(), Some(2), "{bad}: {}", stderr(&output));
         assert!(
             stderr(&output).contains("--threads"),
