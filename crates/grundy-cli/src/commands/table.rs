@@ -21,6 +21,7 @@ use grundy::catalogue::{BuildLimits, build_with};
 use grundy::game::Outcome;
 use grundy::lang::{Template, parse_with_limits};
 use grundy::table::Tabulator;
+use grundy::theory::cancel;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigInt, BigUint};
 use rayon::prelude::*;
@@ -277,17 +278,15 @@ fn compute(
     // The first cell found to fail: the cells after it are not computed.
     let first_failure = AtomicU64::new(u64::MAX);
     let columns = axes.get(1).map_or(1, |a| a.count);
-    let cancel = grundy::theory::cancel::current();
+    let cancel = cancel::current();
     let one_cell = |tabulator: &mut Tabulator, index: u64| -> Option<Result<Cell, Failure>> {
         if interrupt::requested() || index > first_failure.load(Ordering::Relaxed) {
             return None;
         }
-        let mut compute = || compute_cell(args, template, &axes, columns, limits, tabulator, index);
         // A cell on another thread runs under the caller's cancellation signal.
-        let cell = match &cancel {
-            Some(cancel) => cancel.run(compute),
-            None => compute(),
-        };
+        let cell = cancel::run_under(cancel.as_ref(), || {
+            compute_cell(args, template, &axes, columns, limits, tabulator, index)
+        });
         if cell.is_err() {
             first_failure.fetch_min(index, Ordering::Relaxed);
         }

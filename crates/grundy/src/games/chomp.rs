@@ -34,7 +34,7 @@ use crate::family::{Family, SearchedNimbers, part};
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
-use crate::theory::cancel::checkpoint;
+use crate::theory::cancel::{checkpoint, run_under};
 use crate::theory::solver::{Budget, SearchError};
 
 /// The row lengths of a position, non-increasing, no empty rows; row 0 holds
@@ -225,10 +225,9 @@ impl Chomp {
                 rows[1] = l;
                 each_diagram(shape, &mut rows, 2, size - first - l, &mut visit)
             };
-            starts.par_iter().try_for_each(|start| match &cancel {
-                Some(cancel) => cancel.run(|| value_all(start)),
-                None => value_all(start),
-            })?;
+            starts
+                .par_iter()
+                .try_for_each(|start| run_under(cancel.as_ref(), || value_all(start)))?;
         }
         Ok(nimbers.into_iter().map(AtomicU32::into_inner).collect())
     }

@@ -102,6 +102,13 @@ pub fn current() -> Option<Cancel> {
     CURRENT.with(|current| current.borrow().clone())
 }
 
+/// Runs `work` on this thread under `signal` (one from [`current`] on the thread
+/// that handed the work over), or under no signal when there is none: what a task
+/// given to a pool thread does first.
+pub fn run_under<T>(signal: Option<&Cancel>, work: impl FnOnce() -> T) -> T {
+    signal.cloned().unwrap_or_default().run(work)
+}
+
 thread_local! {
     /// The signal the work on this thread runs under, if any.
     static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };

@@ -29,7 +29,7 @@ use realfft::RealFftPlanner;
 use realfft::num_complex::Complex;
 
 use crate::sequence::GrundyValues;
-use crate::theory::cancel::{self, Cancel};
+use crate::theory::cancel;
 use crate::theory::limits::SearchError;
 
 /// One question: how many ordered pairs of parts `(a, b)`, each at least 1, with
@@ -98,10 +98,7 @@ pub(crate) fn ordered_pair_counts(
         .into_par_iter()
         .map(|first| {
             let work = || characters_summed(&parts, questions, length, bound, first, threads);
-            match &signal {
-                Some(signal) => signal.run(work),
-                None => Cancel::new().run(work),
-            }
+            cancel::run_under(signal.as_ref(), work)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let Some(totals) = totals.into_iter().collect::<Option<Vec<_>>>() else {
@@ -274,7 +271,7 @@ mod tests {
             sum: 999,
             target: 3,
         }];
-        let signal = Cancel::new();
+        let signal = cancel::Cancel::new();
         signal.cancel();
         let counted = signal.run(|| ordered_pair_counts(&values, &questions));
         assert!(matches!(counted, Err(SearchError::Cancelled)));
