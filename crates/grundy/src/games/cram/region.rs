@@ -32,6 +32,26 @@ pub(super) const fn low(n: usize) -> u128 {
     }
 }
 
+/// `ceil(2^16 / w)` for each stride `w` from 1 to 128 (index 0 unused).
+static RECIPROCALS: [u32; 129] = {
+    let mut all = [0u32; 129];
+    let mut w = 1;
+    while w <= 128 {
+        all[w] = (65536 + w as u32 - 1) / w as u32;
+        w += 1;
+    }
+    all
+};
+
+/// The row of bit `p < 128` of a frame of stride `1 <= w <= 128`: `p / w` by a
+/// multiplication (a division takes tens of cycles). Exact: with
+/// `c = (2^16 + d) / w`, `0 <= d < w`, `p c / 2^16 = p / w + p d / (w 2^16)`
+/// and `p d < 2^14`, so the error never reaches the next multiple of `1 / w`.
+pub(super) fn row_of(p: usize, w: usize) -> usize {
+    debug_assert!(p < 128 && (1..=128).contains(&w));
+    (p * RECIPROCALS[w] as usize) >> 16
+}
+
 /// The column masks of a frame of stride `w`, over all the bits of a word.
 #[derive(Clone, Copy)]
 pub(super) struct Masks<B> {
@@ -260,8 +280,8 @@ pub(super) struct Canonical {
 impl<B: Bits> Shape<B> {
     /// Crops the non-empty set `m` of a frame of stride `w`.
     pub(super) fn crop(m: B, w: usize) -> Self {
-        let r0 = m.trailing() / w;
-        let r1 = (B::BITS - 1 - m.leading()) / w;
+        let r0 = row_of(m.trailing(), w);
+        let r1 = row_of(B::BITS - 1 - m.leading(), w);
         let mut m = m >> (r0 * w);
         let h = r1 - r0 + 1;
         // The columns used: fold the rows onto the first.
@@ -290,13 +310,15 @@ impl<B: Bits> Shape<B> {
     /// The same cells turned about the main diagonal: `w` rows of stride `h`.
     fn transposed(&self) -> Self {
         let (h, w) = (self.h, self.w);
+        let row = B::low(w);
         let mut bits = B::ZERO;
-        let mut rest = self.bits;
-        while rest != B::ZERO {
-            let p = rest.trailing();
-            rest = rest & (rest - B::ONE);
-            let (i, j) = (p / w, p % w);
-            bits = bits | B::ONE << (j * h + i);
+        for i in 0..h {
+            let mut rest = (self.bits >> (i * w)) & row;
+            while rest != B::ZERO {
+                let j = rest.trailing();
+                rest = rest & (rest - B::ONE);
+                bits = bits | B::ONE << (j * h + i);
+            }
         }
         Self { bits, h: w, w: h }
     }
