@@ -40,7 +40,9 @@
 //!   questions teach is kept per option, so that the moves to a given nimber
 //!   are then found with few new questions ([`BoardSearch`]).
 
-use super::region::{Bits, Shape, dominoes, each_region, fits_u64, reduce, row_of};
+use super::region::{
+    Bits, Shape, dominoes, each_region, each_region_cut, fits_u64, reduce, row_of, twin_cuts,
+};
 use super::table::Table;
 use crate::theory::cancel::checkpoint;
 use crate::theory::solver::SearchError;
@@ -250,21 +252,58 @@ impl Search {
     }
 
     fn split_in<B: Bits>(&mut self, s: B, w: usize) -> u8 {
-        let s = if self.reduction { reduce(s, w) } else { s };
         let start = self.regions.len();
+        self.split_from(s, w, start)
+    }
+
+    /// [`Self::split_in`], the regions found since `start` cancelling the
+    /// new ones equal to them.
+    fn split_from<B: Bits>(&mut self, s: B, w: usize, start: usize) -> u8 {
+        let (s, cut) = if self.reduction {
+            let s = reduce(s, w);
+            (s, twin_cuts(s, w))
+        } else {
+            (s, B::ZERO)
+        };
         let mut x = 0u8;
-        let mut found = std::mem::take(&mut self.regions);
-        each_region(s, w, |m| match self.part(m, w) {
-            Part::Known(g) => x ^= g,
-            Part::Unknown(region) => match found[start..].iter().position(|r| *r == region) {
-                Some(i) => {
-                    found.swap_remove(start + i);
-                }
-                None => found.push(region),
-            },
+        if cut == B::ZERO {
+            each_region(s, w, |m| x ^= self.add_part(m, w, start));
+            return x;
+        }
+        // Cut where twins allow it, the set may fall apart: each part is
+        // reduced and cut again.
+        let mut parts = [B::ZERO; 64];
+        let mut count = 0;
+        each_region_cut(s, w, cut, |m| {
+            parts[count] = m;
+            count += 1;
         });
-        self.regions = found;
+        for &m in &parts[..count] {
+            x ^= if count == 1 {
+                self.add_part(m, w, start)
+            } else {
+                self.split_from(m, w, start)
+            };
+        }
         x
+    }
+
+    /// The nimber of the connected set `m` if known (else 0), pushing it on
+    /// the stack of regions if not, or cancelling it with an equal one
+    /// pushed since `start`.
+    fn add_part<B: Bits>(&mut self, m: B, w: usize, start: usize) -> u8 {
+        match self.part(m, w) {
+            Part::Known(g) => g,
+            Part::Unknown(region) => {
+                match self.regions[start..].iter().position(|r| *r == region) {
+                    Some(i) => {
+                        self.regions.swap_remove(start + i);
+                    }
+                    None => self.regions.push(region),
+                }
+                0
+            }
+        }
     }
 
     /// Moves the largest of the regions `start..` to `start`, and gives the sum
@@ -328,7 +367,7 @@ impl Search {
         pending: usize,
     ) -> Result<Answer, SearchError> {
         self.visits += 1;
-        if self.visits % 256 == 0 {
+        if self.visits.is_multiple_of(256) {
             checkpoint()?;
         }
         if self.visits > self.most_visits {
