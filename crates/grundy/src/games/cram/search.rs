@@ -69,7 +69,8 @@ struct Pending {
     first: u32,
     len: u32,
     x: u8,
-    cost: u32,
+    /// The cost, then the move (horizontal ones first, by cell) to break ties.
+    cost: u64,
 }
 
 /// The candidates of [`Search::in_set`]: a set of small nimbers and a count of
@@ -172,6 +173,12 @@ pub(super) struct Search {
     /// The most regions searched, [`VISITS_PER_STATE`] times the table's limit
     /// (a state limit too: both are positions of the search).
     most_visits: u64,
+    /// The nimbers of shapes of at most [`SMALL_CELLS`] cells, by their
+    /// cropped cells (not their canonical image), plus one (0 unknown): one
+    /// array per box `h x w`, index `(h - 1) * SMALL_CELLS + w - 1`.
+    small: Vec<Vec<u8>>,
+    /// The moves of each frame, centre first ([`Self::centre_out`]).
+    orders: Vec<Vec<u16>>,
 }
 
 /// How many regions may be searched per region the table may store. A
@@ -180,6 +187,11 @@ pub(super) struct Search {
 /// the table's limit alone let `cram(7, 5)` with `--max-states 20000` run for
 /// four seconds before refusing; four visits a region bounds it to about one.
 const VISITS_PER_STATE: u64 = 4;
+
+/// Shapes whose box has at most this many cells have their nimbers kept by
+/// their cells as they lie (up to 64 KiB a box, 2^16 bytes), sparing the
+/// canonical image and the table's lookup.
+const SMALL_CELLS: usize = 16;
 
 /// Regions of at most this many cells are always asked for their exact
 /// nimber: their searches are short, and the nimber, once stored, answers
@@ -198,6 +210,8 @@ impl Search {
             reduction: true,
             visits: 0,
             most_visits: (limit as u64).saturating_mul(VISITS_PER_STATE),
+            orders: Vec::new(),
+            small: vec![Vec::new(); SMALL_CELLS * SMALL_CELLS],
         }
     }
 
@@ -213,6 +227,21 @@ impl Search {
         self.table.excluded_entries()
     }
 
+    /// The small shapes' nimbers kept: cells, width, nimber.
+    #[cfg(test)]
+    pub(super) fn small_entries(&self) -> Vec<(u128, usize, u8)> {
+        let mut all = Vec::new();
+        for (at, nimbers) in self.small.iter().enumerate() {
+            let w = at % SMALL_CELLS + 1;
+            for (bits, &g) in nimbers.iter().enumerate() {
+                if g != 0 {
+                    all.push((bits as u128, w, g - 1));
+                }
+            }
+        }
+        all
+    }
+
     /// How many regions the table holds.
     #[cfg(test)]
     pub(super) fn stored(&self) -> usize {
@@ -220,17 +249,37 @@ impl Search {
     }
 
     /// What is known of the connected set `m` of a frame of stride `w`.
-    fn part<B: Bits>(&self, m: B, w: usize) -> Part {
+    fn part<B: Bits>(&mut self, m: B, w: usize) -> Part {
         let cells = m.count();
         if cells <= 3 {
             // A domino, a line of three or an L: every move leaves at most one cell.
             return Part::Known(1);
         }
-        let canonical = Shape::crop(m, w).canonical();
-        if self.symmetry && canonical.zero {
-            return Part::Known(0);
-        }
-        if let Some(g) = self.table.get(canonical.image, canonical.w) {
+        let shape = Shape::crop(m, w);
+        // Small shapes: their nimber by their cells as they lie, once known.
+        let small = if shape.h * shape.w <= SMALL_CELLS {
+            let at = (shape.h - 1) * SMALL_CELLS + shape.w - 1;
+            let bits = shape.bits.wide() as usize;
+            match self.small[at].get(bits) {
+                Some(&g) if g != 0 => return Part::Known(g - 1),
+                _ => Some((at, bits)),
+            }
+        } else {
+            None
+        };
+        let canonical = shape.canonical();
+        let known = if self.symmetry && canonical.zero {
+            Some(0)
+        } else {
+            self.table.get(canonical.image, canonical.w)
+        };
+        if let Some(g) = known {
+            if let Some((at, bits)) = small {
+                if self.small[at].is_empty() {
+                    self.small[at] = vec![0; 1 << (shape.h * shape.w)];
+                }
+                self.small[at][bits] = g + 1;
+            }
             return Part::Known(g);
         }
         Part::Unknown(Region {
@@ -304,6 +353,34 @@ impl Search {
                 0
             }
         }
+    }
+
+    /// Every move of an `h x w` frame (`w <= 11`), the domino nearest the
+    /// centre first: `p | 0` for cells `p, p + 1`, `p | 1 << 8` for `p, p + w`.
+    /// Taken out of the search; [`Self::restore`] puts it back.
+    fn centre_out(&mut self, h: usize, w: usize) -> Vec<u16> {
+        let at = h * 12 + w;
+        if self.orders.len() <= at {
+            self.orders.resize(at + 1, Vec::new());
+        }
+        if self.orders[at].is_empty() {
+            let mut all = Vec::new();
+            for p in 0..h * w {
+                if (p + 1) % w != 0 {
+                    all.push((off_centre(p, 1, h, w), p as u16));
+                }
+                if p + w < h * w {
+                    all.push((off_centre(p, w, h, w), p as u16 | 1 << 8));
+                }
+            }
+            all.sort_unstable();
+            self.orders[at] = all.into_iter().map(|(_, code)| code).collect();
+        }
+        std::mem::take(&mut self.orders[at])
+    }
+
+    fn restore(&mut self, h: usize, w: usize, order: Vec<u16>) {
+        self.orders[h * 12 + w] = order;
     }
 
     /// Moves the largest of the regions `start..` to `start`, and gives the sum
@@ -391,18 +468,21 @@ impl Search {
             above: moves - bound,
         };
         // Options known from the table at once; the others wait.
-        let (mut hl, mut vl) = (horizontal, vertical);
-        loop {
-            let (p, step) = if hl != 0 {
-                let p = hl.trailing_zeros() as usize;
-                hl &= hl - 1;
+        let order = self.centre_out(h, w);
+        let mut next = 0;
+        while let Some(&code) = order.get(next) {
+            next += 1;
+            let p = usize::from(code & 0x7f);
+            let (p, step) = if code >> 8 == 0 {
+                if horizontal >> p & 1 == 0 {
+                    continue;
+                }
                 (p, 1)
-            } else if vl != 0 {
-                let p = vl.trailing_zeros() as usize;
-                vl &= vl - 1;
-                (p, w)
             } else {
-                break;
+                if vertical >> p & 1 == 0 {
+                    continue;
+                }
+                (p, w)
             };
             let start = self.regions.len();
             let x = self.split(s & !(1 << p | 1 << (p + step)), w);
@@ -410,6 +490,7 @@ impl Search {
             if len == 0 {
                 candidates.remove(x);
                 if candidates.set & requested == 0 {
+                    self.restore(h, w, order);
                     return Ok(Answer::Not(upto & !candidates.set));
                 }
             } else {
@@ -418,10 +499,11 @@ impl Search {
                     first: start as u32,
                     len: len as u32,
                     x,
-                    cost,
+                    cost: u64::from(cost) << 16 | u64::from(code),
                 });
             }
         }
+        self.restore(h, w, order);
         self.pending[pending..].sort_by_key(|p| p.cost);
         let mut exact = true;
         for index in pending..self.pending.len() {
