@@ -26,7 +26,7 @@ run() { # label command...
     done
 }
 
-for rc in "5 7" "5 8" "4 11" "5 9"; do
+for rc in "5 7" "4 9" "6 5" "5 8" "4 11" "5 9" "6 6" "7 5"; do
     set -- $rc
     # igsolve gives the nimber alone: --no-moves asks grundy the same question.
     run "grundy  cram $1 x $2 (nimber)" "$GRUNDY" solve --no-moves --max-states 100000000 "cram($1, $2)"

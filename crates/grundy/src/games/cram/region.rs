@@ -20,6 +20,27 @@
 //! (Beling's "star reduction"), and every cell that is neither a pendant nor
 //! next to one and whose neighbours all have pendants (his "bridges"; they are
 //! never adjacent, so they go together). P. Beling, igs crate, `games::cram`.
+//!
+//! # Twins
+//! **If two cells `a` and `b` each have exactly the two neighbours `c` and
+//! `d`, removing the edges `ac` and `bd` (the two cells stay) leaves an
+//! equivalent game** (Cram on a graph: a move removes two adjacent vertices).
+//! On the grid they are opposite corners of a 2 x 2 block with no neighbour
+//! outside it, and the edges removed are the block's two horizontal ones: the
+//! block may then split its region in two (Beling's igs, `games::cram`, which
+//! forbids those moves when splitting). Proof, by induction on the cells:
+//! call the graphs `G` and `G'`. A move away from the four cells keeps the
+//! condition, and the positions agree by induction. A move `{c, x}` with `x`
+//! outside leaves `a` and `b` both pendants of `d` in `G`, so `b` can go (the
+//! pendant reduction), and in `G'` leaves `b` isolated: the same game; so for
+//! `{d, y}`. Inside the block `G'` keeps `{a, d}` and `{b, c}`, whose results
+//! are the same graphs in `G` (the edges removed touch a removed cell), and
+//! `G`'s other two moves give graphs isomorphic to these: `G - a - c` is `G -
+//! b - c` with `a` and `b` exchanged, `G - b - d` likewise `G - a - d`. So `G`
+//! and `G'` have the same option values. Blocks whose cut edges meet are one
+//! block (a lone 2 x 2 square, whose corners are twins both ways) and are cut
+//! once; other blocks do not touch each other's twins, so all are cut
+//! together.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr, Sub};
 
@@ -30,6 +51,26 @@ pub(super) const fn low(n: usize) -> u128 {
     } else {
         (1u128 << n) - 1
     }
+}
+
+/// `ceil(2^16 / w)` for each stride `w` from 1 to 128 (index 0 unused).
+static RECIPROCALS: [u32; 129] = {
+    let mut all = [0u32; 129];
+    let mut w = 1;
+    while w <= 128 {
+        all[w] = 65536_u32.div_ceil(w as u32);
+        w += 1;
+    }
+    all
+};
+
+/// The row of bit `p < 128` of a frame of stride `1 <= w <= 128`: `p / w` by a
+/// multiplication (a division takes tens of cycles). Exact: with
+/// `c = (2^16 + d) / w`, `0 <= d < w`, `p c / 2^16 = p / w + p d / (w 2^16)`
+/// and `p d < 2^14`, so the error never reaches the next multiple of `1 / w`.
+pub(super) fn row_of(p: usize, w: usize) -> usize {
+    debug_assert!(p < 128 && (1..=128).contains(&w));
+    (p * RECIPROCALS[w] as usize) >> 16
 }
 
 /// The column masks of a frame of stride `w`, over all the bits of a word.
@@ -220,6 +261,57 @@ pub(super) fn reduce<B: Bits>(mut s: B, w: usize) -> B {
     }
 }
 
+/// The horizontal edges that may be cut, as the cells left of them: those of
+/// every 2 x 2 block of `s` two of whose opposite corners have no neighbour
+/// outside the block (module documentation, "Twins").
+pub(super) fn twin_cuts<B: Bits>(s: B, w: usize) -> B {
+    let last = B::masks(w).last_col;
+    let down = s & (s >> w);
+    if down == B::ZERO {
+        // One row (and every shift below stays under the word's width).
+        return B::ZERO;
+    }
+    let right = s & (s >> 1) & !last;
+    let left = s & ((s & !last) << 1);
+    let up = s & (s << w);
+    // Twins at the top left and bottom right of a block, or at its top right
+    // and bottom left; the block by its top left cell.
+    let top_left = right & down & !left & !up;
+    let bottom_right = left & up & !right & !down;
+    let top_right = left & down & !right & !up;
+    let bottom_left = right & up & !left & !down;
+    let blocks = (top_left & (bottom_right >> (w + 1))) | ((top_right >> 1) & (bottom_left >> w));
+    blocks | blocks << w
+}
+
+/// Calls `visit` with each connected region of `s` (of two cells or more),
+/// the edges right of the cells of `cut` removed.
+pub(super) fn each_region_cut<B: Bits>(s: B, w: usize, cut: B, mut visit: impl FnMut(B)) {
+    let masks = B::masks(w);
+    let to_right = !masks.last_col & !cut;
+    let to_left = !masks.first_col & !(cut << 1);
+    let mut rest = s;
+    while rest != B::ZERO {
+        let mut region = B::ONE << rest.trailing();
+        loop {
+            let grown = (region
+                | ((region & to_right) << 1)
+                | ((region & to_left) >> 1)
+                | (region << w)
+                | (region >> w))
+                & rest;
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        rest = rest & !region;
+        if region & (region - B::ONE) != B::ZERO {
+            visit(region);
+        }
+    }
+}
+
 /// Calls `visit` with each connected region of `s` (of two cells or more).
 pub(super) fn each_region<B: Bits>(s: B, w: usize, mut visit: impl FnMut(B)) {
     let mut rest = s;
@@ -260,8 +352,8 @@ pub(super) struct Canonical {
 impl<B: Bits> Shape<B> {
     /// Crops the non-empty set `m` of a frame of stride `w`.
     pub(super) fn crop(m: B, w: usize) -> Self {
-        let r0 = m.trailing() / w;
-        let r1 = (B::BITS - 1 - m.leading()) / w;
+        let r0 = row_of(m.trailing(), w);
+        let r1 = row_of(B::BITS - 1 - m.leading(), w);
         let mut m = m >> (r0 * w);
         let h = r1 - r0 + 1;
         // The columns used: fold the rows onto the first.
@@ -290,13 +382,15 @@ impl<B: Bits> Shape<B> {
     /// The same cells turned about the main diagonal: `w` rows of stride `h`.
     fn transposed(&self) -> Self {
         let (h, w) = (self.h, self.w);
+        let row = B::low(w);
         let mut bits = B::ZERO;
-        let mut rest = self.bits;
-        while rest != B::ZERO {
-            let p = rest.trailing();
-            rest = rest & (rest - B::ONE);
-            let (i, j) = (p / w, p % w);
-            bits = bits | B::ONE << (j * h + i);
+        for i in 0..h {
+            let mut rest = (self.bits >> (i * w)) & row;
+            while rest != B::ZERO {
+                let j = rest.trailing();
+                rest = rest & (rest - B::ONE);
+                bits = bits | B::ONE << (j * h + i);
+            }
         }
         Self { bits, h: w, w: h }
     }
@@ -463,6 +557,32 @@ mod tests {
         assert!(!c.zero);
         assert!(Shape::crop(set("../..").0, 2).canonical().zero);
         assert!(!Shape::crop(set("...").0, 3).canonical().zero);
+    }
+
+    #[test]
+    fn twin_blocks_are_found() {
+        // Rectangles: corners have two neighbours, but no other cell has the
+        // same two.
+        for rows in ["..../..../....", ".../..."] {
+            let (s, w) = set(rows);
+            assert_eq!(twin_cuts(s, w), 0, "{rows}");
+        }
+        // A block whose top left and bottom right corners are twins, joined to
+        // the rest by its other two corners; its mirror image.
+        for rows in ["##.#/#.../...#/#.##", "#.##/...#/#.../##.#"] {
+            let (s, w) = set(rows);
+            assert_eq!(twin_cuts(s, w), set("####/#.##/#.##/####").0, "{rows}");
+            // Cut, the region falls apart into two.
+            let mut parts = Vec::new();
+            each_region_cut(s, w, twin_cuts(s, w), |m| parts.push(m));
+            assert_eq!(parts.len(), 2, "{rows}");
+        }
+        // A lone 2 x 2 square: twins both ways, its two horizontal edges cut.
+        let (s, w) = set("../..");
+        assert_eq!(twin_cuts(s, w), set(".#/.#").0);
+        // One row: nothing.
+        let (s, w) = set("....");
+        assert_eq!(twin_cuts(s, w), 0);
     }
 
     #[test]

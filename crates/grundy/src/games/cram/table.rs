@@ -7,6 +7,12 @@
 //! a nimber is at most half the cells, see the module `search`). Larger images go
 //! to a hash map. Nothing is ever evicted: when `limit` regions are stored the
 //! search stops with [`SearchError::StateLimit`].
+//!
+//! Beside the nimbers, a smaller cache keeps what searches that did not find
+//! a nimber proved: nimbers that a region does *not* have (module `search`).
+//! It is a quarter of the packed table's size, grows with it, and forgets:
+//! a region's entry goes to the front of its bucket of eight, the last one
+//! falls out. Forgetting loses pruning, never correctness.
 
 use rustc_hash::FxHashMap;
 
@@ -32,7 +38,18 @@ pub(super) struct Table {
     narrow: usize,
     wide: FxHashMap<u128, u8>,
     limit: usize,
+    /// The cache of excluded nimbers: buckets of slots holding an image below
+    /// `1 << EXCLUDED_IMAGE`, its width and the set of nimbers below
+    /// [`EXCLUDED_NIMBERS`] the region does not have (0 for empty).
+    excluded: Vec<Bucket>,
 }
+
+/// Images below `1 << EXCLUDED_IMAGE` have excluded nimbers cached.
+const EXCLUDED_IMAGE: u32 = 48;
+/// The image and width of a cached slot; the excluded set lies above.
+const EXCLUDED_KEY: u64 = (1 << (EXCLUDED_IMAGE + 4)) - 1;
+/// The nimbers whose exclusion is cached: `0..EXCLUDED_NIMBERS`.
+pub(super) const EXCLUDED_NIMBERS: u32 = 64 - EXCLUDED_IMAGE - 4;
 
 impl Table {
     pub(super) fn new(limit: usize) -> Self {
@@ -41,7 +58,64 @@ impl Table {
             narrow: 0,
             wide: FxHashMap::default(),
             limit,
+            excluded: Vec::new(),
         }
+    }
+
+    const fn excluded_key(image: u128, w: usize) -> Option<u64> {
+        if image >> EXCLUDED_IMAGE == 0 {
+            Some(image as u64 | (w as u64) << EXCLUDED_IMAGE)
+        } else {
+            None
+        }
+    }
+
+    /// The bucket of the excluded-nimber cache for `key`.
+    fn excluded_home(&self, key: u64) -> usize {
+        let bits = self.excluded.len().trailing_zeros();
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// Nimbers below [`EXCLUDED_NIMBERS`] that the region with canonical
+    /// `image` of width `w` is known not to have (as a set; maybe forgotten).
+    pub(super) fn excluded(&self, image: u128, w: usize) -> u64 {
+        let Some(key) = Self::excluded_key(image, w) else {
+            return 0;
+        };
+        if self.excluded.is_empty() {
+            return 0;
+        }
+        self.excluded[self.excluded_home(key)]
+            .0
+            .iter()
+            .find(|&&slot| slot & EXCLUDED_KEY == key)
+            .map_or(0, |&slot| slot >> (EXCLUDED_IMAGE + 4))
+    }
+
+    /// Remembers that the region with canonical `image` of width `w` has none
+    /// of the nimbers `set` (those below [`EXCLUDED_NIMBERS`] are kept).
+    pub(super) fn exclude(&mut self, image: u128, w: usize, set: u64) {
+        let set = set & ((1 << EXCLUDED_NIMBERS) - 1);
+        let Some(key) = Self::excluded_key(image, w) else {
+            return;
+        };
+        if set == 0 || self.excluded.is_empty() {
+            return;
+        }
+        let home = self.excluded_home(key);
+        let bucket = &mut self.excluded[home].0;
+        let at = bucket
+            .iter()
+            .position(|&slot| slot & EXCLUDED_KEY == key)
+            .unwrap_or(bucket.len() - 1);
+        let known = bucket[at] & !EXCLUDED_KEY;
+        let known = if bucket[at] & EXCLUDED_KEY == key {
+            known
+        } else {
+            0
+        };
+        bucket.copy_within(0..at, 1);
+        bucket[0] = key | known | set << (EXCLUDED_IMAGE + 4);
     }
 
     /// The most regions stored.
@@ -120,6 +194,20 @@ impl Table {
         Ok(())
     }
 
+    /// The excluded-nimber cache's entries: image, width, excluded set.
+    #[cfg(test)]
+    pub(super) fn excluded_entries(&self) -> Vec<(u128, usize, u64)> {
+        let mut all = Vec::new();
+        for bucket in &self.excluded {
+            for &slot in bucket.0.iter().filter(|&&slot| slot != 0) {
+                let image = u128::from(slot & ((1 << EXCLUDED_IMAGE) - 1));
+                let w = (slot >> EXCLUDED_IMAGE & 15) as usize;
+                all.push((image, w, slot >> (EXCLUDED_IMAGE + 4)));
+            }
+        }
+        all
+    }
+
     /// Puts `slot`, whose key is absent, in the first empty slot from its home.
     fn place(&mut self, slot: u64) {
         let mask = self.slots.len() - 1;
@@ -135,12 +223,15 @@ impl Table {
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1 << 7);
+        // The cache starts again empty, a quarter of the new table.
+        self.excluded = Vec::new();
         let old = std::mem::replace(&mut self.slots, vec![Bucket::default(); size]);
         for bucket in old {
             for slot in bucket.0.into_iter().filter(|&slot| slot != 0) {
                 self.place(slot);
             }
         }
+        self.excluded = vec![Bucket::default(); size / 4];
     }
 }
 
@@ -167,6 +258,24 @@ mod tests {
         }
         assert_eq!(table.get(1 << 100, 3), Some(5));
         assert_eq!(table.get(1 << 100, 4), None);
+        // Excluded nimbers: merged per region, kept apart by width, none for
+        // wide images; at most eight regions a bucket, the oldest forgotten.
+        assert_eq!(table.excluded(7919, 2), 0);
+        table.exclude(7919, 2, 0b101);
+        table.exclude(7919, 2, 0b10);
+        table.exclude(7919, 2, 1 << 40);
+        assert_eq!(table.excluded(7919, 2), 0b111);
+        assert_eq!(table.excluded(7919, 3), 0);
+        table.exclude(1 << 100, 3, 1);
+        assert_eq!(table.excluded(1 << 100, 3), 0);
+        for k in 0..100_000u128 {
+            table.exclude(k, 1, 1);
+        }
+        let kept = (0..100_000u128)
+            .filter(|&k| table.excluded(k, 1) == 1)
+            .count();
+        assert!(kept <= table.excluded.len() * 8, "{kept}");
+        assert_eq!(table.excluded_entries().len(), table.excluded.len() * 8);
         let mut small = Table::new(2);
         small.insert(1, 1, 0).unwrap();
         small.insert(2, 1, 0).unwrap();
