@@ -290,7 +290,19 @@ struct Block {
     /// The `value_bits` and rare-list generation the rows were prepared for.
     prepared_for: Option<(u32, u64)>,
     covered: CoveredRare,
+    /// The rows also hold the pairs `(a, m - a)` with `PREFIX_FROM <= a < prefix_to`
+    /// (and `a` at most half of `m`) of every two-heap move of a class with a mask
+    /// (0: none): a block filled ahead by a second thread (see [`ahead`]).
+    prefix_to: usize,
 }
+
+/// The first pair a block filled ahead holds of each heap's common pairs: the other
+/// halves of the pairs from `2·BLOCK` on are known a block ahead.
+const PREFIX_FROM: usize = 2 * BLOCK;
+
+/// How far the rows of a block hold each heap's common pairs, with the search one
+/// candidate at a time (see [`TableEngine::prefix_to`]).
+const PREFIX_TO: usize = 1024;
 
 /// Per parity class and move of a [`Block`]: its rows hold the pairs of the rare heaps
 /// `rare[lo..hi]`.
@@ -316,13 +328,13 @@ impl Block {
     /// The options of heap `n`, a heap of the block, and which rare pairs the rows
     /// already hold (`covered`).
     #[inline]
-    fn row(&mut self, n: usize) -> (Marks<'_>, &CoveredRare) {
+    fn row(&mut self, n: usize) -> (Marks<'_>, &CoveredRare, usize) {
         let k = n - self.start;
         let options = Marks {
             marks: &mut self.rows[k * self.width..(k + 1) * self.width],
             stamp: self.stamp,
         };
-        (options, &self.covered)
+        (options, &self.covered, self.prefix_to)
     }
 }
 
@@ -383,11 +395,21 @@ impl Marking {
 /// masks and rare lists, the width of its values and the rare lists' generation.
 struct BlockFilling<'a> {
     leave_two: &'a [Vec<usize>; 2],
+    /// The splits must be unequal (Grundy's game).
+    unequal_split: bool,
     classes: &'a [SparseClass; 2],
     value_bits: u32,
     generation: u64,
     /// Mark by vector where the machine can.
     vector: bool,
+    /// Put each heap's common pairs up to this one in the rows too (see [`Block`]).
+    prefix_to: usize,
+}
+
+/// The pairs [`BlockFilling::fill`] marked: in vector registers, and of the prefix.
+struct Filled {
+    register_pairs: u64,
+    prefix_pairs: u64,
 }
 
 impl BlockFilling<'_> {
@@ -397,7 +419,7 @@ impl BlockFilling<'_> {
     /// `BLOCK` long; every other half `start + k - j - r` must be below `g.len()`,
     /// which `first_rare >= BLOCK + start - g.len()` ensures. Returns the pairs marked
     /// in registers.
-    fn fill<T: Cell>(&self, block: &mut Block, g: &[T], start: usize, first_rare: usize) -> u64 {
+    fn fill<T: Cell>(&self, block: &mut Block, g: &[T], start: usize, first_rare: usize) -> Filled {
         debug_assert!(first_rare >= BLOCK + start - g.len());
         let mut register_pairs = 0;
         let (width, len) = Block::shape(self.value_bits);
@@ -438,7 +460,56 @@ impl BlockFilling<'_> {
                 block.covered[parity].push((lo, hi));
             }
         }
-        register_pairs
+        block.prefix_to = 0;
+        let mut prefix_pairs = 0;
+        if self.prefix_to > PREFIX_FROM && len == BLOCK {
+            debug_assert!(PREFIX_FROM >= BLOCK + start - g.len());
+            prefix_pairs = self.fill_prefix(block, g, start);
+            block.prefix_to = self.prefix_to;
+        }
+        Filled {
+            register_pairs,
+            prefix_pairs,
+        }
+    }
+
+    /// Puts into the rows the pairs `(a, m - a)`, `PREFIX_FROM <= a < prefix_to` and
+    /// `a` at most half of `m`, of each heap's two-heap moves of the classes with a
+    /// mask (rare heaps or not: every pair is an option).
+    fn fill_prefix<T: Cell>(&self, block: &mut Block, g: &[T], start: usize) -> u64 {
+        let prefix_to = self.prefix_to;
+        let (width, stamp) = (block.width, block.stamp);
+        let mut pairs = 0;
+        for (class, moves) in self.classes.iter().zip(self.leave_two) {
+            if class.mask.is_none() {
+                continue;
+            }
+            for &j in moves {
+                for (k, row) in block.rows.chunks_exact_mut(width).enumerate() {
+                    let heap = start + k;
+                    if j + 2 > heap {
+                        continue;
+                    }
+                    let m = heap - j;
+                    let half = if self.unequal_split {
+                        (m - 1) / 2
+                    } else {
+                        m / 2
+                    };
+                    let to = prefix_to.min(half + 1);
+                    if to <= PREFIX_FROM {
+                        continue;
+                    }
+                    let left = &g[PREFIX_FROM..to];
+                    let right = &g[m + 1 - to..=m - PREFIX_FROM];
+                    for (&a, &b) in left.iter().zip(right.iter().rev()) {
+                        row[(a ^ b).get() as usize] = stamp;
+                    }
+                    pairs += left.len() as u64;
+                }
+            }
+        }
+        pairs
     }
 }
 
@@ -1042,6 +1113,10 @@ pub(crate) struct TableEngine {
     chooses_masks: bool,
     /// The smallest value from 1 on not in `present` is at least this.
     first_absent_above_zero: u32,
+    /// Blocks hold each heap's first common pairs (see [`Self::prefix_to`]), as
+    /// judged at the heap and scanned-pair count of `prefix_window`.
+    prefix_on: bool,
+    prefix_window: (usize, u64),
 }
 
 /// Values of heaps hidden by an all-but set at heap `g.len()`: values `G(n - e)` that
@@ -1276,11 +1351,11 @@ fn mex_by_candidates<T: Cell>(
     g: &[T],
     mirror: Option<Reversed<'_, T>>,
     options: &mut Marks,
+    prefix_to: usize,
 ) -> u32 {
-    let mut candidate = options.mex_from(0);
     if classes.iter().all(|class| class.mask.is_none()) {
         // Every pair is in `options` already.
-        return candidate;
+        return options.mex_from(0);
     }
     let n = g.len();
     let unequal = table.unequal_split;
@@ -1291,6 +1366,28 @@ fn mex_by_candidates<T: Cell>(
         ones(table.leave_two[0].len()),
         ones(table.leave_two[1].len()),
     ];
+    if prefix_to > PREFIX_FROM {
+        // The rows hold the pairs from `PREFIX_FROM` to `prefix_to`: those before
+        // go in now, and the search starts after them.
+        for (parity, class) in classes.iter().enumerate() {
+            if class.mask.is_none() {
+                continue;
+            }
+            for (index, &j) in table.leave_two[parity].iter().enumerate() {
+                if j + 2 > n {
+                    break;
+                }
+                let m = n - j;
+                let half = if unequal { (m - 1) / 2 } else { m / 2 };
+                for a in 1..PREFIX_FROM.min(half + 1) {
+                    options.insert((g[a] ^ g[m - a]).get());
+                }
+                stats.scanned_pairs += PREFIX_FROM.min(half + 1) as u64 - 1;
+                inserted[parity][index] = prefix_to.min(half + 1).max(PREFIX_FROM.min(half + 1));
+            }
+        }
+    }
+    let mut candidate = options.mex_from(0);
     // The candidate each class was last searched for without a hit.
     let mut cleared: [Option<u32>; 2] = [None, None];
     'candidate: loop {
@@ -1374,6 +1471,8 @@ impl TableEngine {
             counts_values: false,
             chooses_masks: false,
             first_absent_above_zero: 1,
+            prefix_on: false,
+            prefix_window: (0, 0),
         };
         engine.counts_values = matches!(engine.table.leave_one, Tokens::AllExcept(_));
         let splits_in_two = engine.table.leave_two.iter().any(|moves| !moves.is_empty());
@@ -1467,6 +1566,35 @@ impl TableEngine {
         });
     }
 
+    /// How far the rows of a block hold each heap's common pairs (see [`Block`]):
+    /// with the search one candidate at a time, which would look at them again for
+    /// each candidate (`PREFIX_TO`, or `GRUNDY_PREFIX_TO` in the environment when
+    /// set, to measure); none with the one-pass search, which records its first
+    /// pairs itself.
+    ///
+    /// Only while the search looks at more than four times as many pairs per heap
+    /// (Officers: 12,800 without the prefix), judged over the last 256 heaps or more
+    /// before heap `n`: else recording them costs more than it saves (0.16: 160).
+    fn prefix_to(&mut self, n: usize) -> usize {
+        static PREFIX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        if self.search != SearchMode::Candidates {
+            return 0;
+        }
+        let prefix = *PREFIX.get_or_init(|| {
+            std::env::var("GRUNDY_PREFIX_TO")
+                .ok()
+                .and_then(|text| text.parse().ok())
+                .unwrap_or(PREFIX_TO)
+        });
+        let (since, scanned) = self.prefix_window;
+        if n >= since + 256 {
+            let per_heap = (self.stats.scanned_pairs - scanned) / (n - since) as u64;
+            self.prefix_on = per_heap > 4 * prefix as u64;
+            self.prefix_window = (n, self.stats.scanned_pairs);
+        }
+        if self.prefix_on { prefix } else { 0 }
+    }
+
     /// Whether rare pairs are marked by vector where the machine can.
     fn marks_by_vector(&self) -> bool {
         matches!(self.search, SearchMode::OnePass { vector: true })
@@ -1481,14 +1609,19 @@ impl TableEngine {
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
     fn prepare_block<T: Cell>(&mut self, g: &[T]) {
         let vector = self.marks_by_vector();
+        let prefix_to = self.prefix_to(g.len());
         let filling = BlockFilling {
             leave_two: &self.table.leave_two,
+            unequal_split: self.table.unequal_split,
             classes: &self.classes,
             value_bits: self.value_bits,
             generation: self.generation,
             vector,
+            prefix_to,
         };
-        self.stats.register_pairs += filling.fill(&mut self.block, g, g.len(), BLOCK);
+        let filled = filling.fill(&mut self.block, g, g.len(), BLOCK);
+        self.stats.register_pairs += filled.register_pairs;
+        self.stats.scanned_pairs += filled.prefix_pairs;
     }
 
     /// The value of heap `n = g.len()`, given the values of all smaller heaps: the mex of
@@ -1532,7 +1665,7 @@ impl TableEngine {
             low_prefix,
             ..
         } = self;
-        let (mut row, covered) = block.row(n);
+        let (mut row, covered, prefix_to) = block.row(n);
         let options = &mut row;
         insert_non_splitting_options(table, present, value_counts, g, options);
         insert_three_heap_options(
@@ -1569,7 +1702,7 @@ impl TableEngine {
                 return value;
             }
         }
-        mex_by_candidates(table, classes, stats, g, mirror, options)
+        mex_by_candidates(table, classes, stats, g, mirror, options, prefix_to)
     }
 
     /// The value of heap `g.len()` for a rule that only takes, by an all-but set

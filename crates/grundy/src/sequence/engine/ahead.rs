@@ -80,6 +80,7 @@ struct Job {
     known: usize,
     value_bits: u32,
     generation: u64,
+    prefix_to: usize,
     classes: ClassUpdate,
 }
 
@@ -91,10 +92,10 @@ enum ClassUpdate {
     Replace(Box<[SparseClass; 2]>),
 }
 
-/// A filled block and the pairs marked in registers for it.
+/// A filled block and the pairs marked in it.
 struct Filled {
     block: Block,
-    register_pairs: u64,
+    pairs: super::Filled,
 }
 
 /// The engine's end of the pipeline.
@@ -124,12 +125,19 @@ fn receive<M>(channel: &Receiver<M>) -> Option<M> {
 }
 
 /// Whether a run from `done` to `end` values is worth a helper thread: more than one
-/// thread is allowed (the current rayon pool's size), the engine marks rare pairs into
-/// blocks, and the run is long enough to pay for starting a thread.
+/// thread is allowed (the current rayon pool's size), the engine's blocks hold much
+/// work (at least [`LEAST_ROW_WORK`] rare pairs a heap, or the prefixes of the common
+/// pairs), and the run is long enough to pay for starting a thread. With little work a
+/// block (0.16: 52 rare heaps), passing blocks between threads costs more than it saves.
 pub(crate) fn pays(engine: &TableEngine, done: usize, end: usize) -> bool {
     const LEAST_RUN: usize = 4096;
+    const LEAST_ROW_WORK: usize = 256;
+    let rare_pairs: usize = (0..2)
+        .filter(|&p| engine.classes[p].mask.is_some())
+        .map(|p| engine.classes[p].rare.len() * engine.table.leave_two[p].len())
+        .sum();
     rayon::current_num_threads() > 1
-        && engine.classes.iter().any(|class| class.mask.is_some())
+        && (rare_pairs >= LEAST_ROW_WORK || engine.prefix_on)
         && done >= 4 * BLOCK
         && end.saturating_sub(done) >= LEAST_RUN
 }
@@ -144,6 +152,7 @@ pub(crate) fn with_helper<T: Cell, R>(
     let values = ValuesBelow { first: g.as_ptr() };
     let capacity = g.capacity();
     let leave_two = engine.table.leave_two.clone();
+    let unequal_split = engine.table.unequal_split;
     let vector = engine.marks_by_vector();
     let (jobs, job_inbox) = sync_channel::<Job>(1);
     let (filled_outbox, filled) = sync_channel::<Filled>(1);
@@ -162,16 +171,18 @@ pub(crate) fn with_helper<T: Cell, R>(
                 let g = values.below(job.known);
                 let filling = BlockFilling {
                     leave_two: &leave_two,
+                    unequal_split,
                     classes: &classes,
                     value_bits: job.value_bits,
                     generation: job.generation,
                     vector,
+                    prefix_to: job.prefix_to,
                 };
-                let register_pairs =
+                let pairs =
                     filling.fill(&mut job.block, g, job.start, BLOCK + job.start - job.known);
                 let done = Filled {
                     block: job.block,
-                    register_pairs,
+                    pairs,
                 };
                 if filled_outbox.send(done).is_err() {
                     return;
@@ -209,7 +220,8 @@ impl RowsAhead {
                 let wanted = Some((engine.value_bits, engine.generation));
                 if filled.block.start == n && filled.block.prepared_for == wanted {
                     std::mem::swap(&mut engine.block, &mut filled.block);
-                    engine.stats.register_pairs += filled.register_pairs;
+                    engine.stats.register_pairs += filled.pairs.register_pairs;
+                    engine.stats.scanned_pairs += filled.pairs.prefix_pairs;
                     engine.stats.blocks_filled_ahead += 1;
                 }
                 self.spare = Some(filled.block);
@@ -247,6 +259,7 @@ impl RowsAhead {
             known: n,
             value_bits: engine.value_bits,
             generation: engine.generation,
+            prefix_to: engine.prefix_to(n + BLOCK),
             classes,
         };
         self.in_flight = self.jobs.send(job).is_ok();
