@@ -1589,7 +1589,7 @@ impl TableEngine {
         let (since, scanned) = self.prefix_window;
         if n >= since + 256 {
             let per_heap = (self.stats.scanned_pairs - scanned) / (n - since) as u64;
-            self.prefix_on = per_heap > 4 * prefix as u64;
+            self.prefix_on = per_heap > 4 * PREFIX_TO as u64;
             self.prefix_window = (n, self.stats.scanned_pairs);
         }
         if self.prefix_on { prefix } else { 0 }
