@@ -1,17 +1,17 @@
 //! A second thread that fills the option rows of the next block of heaps while the
 //! engine computes the values of the current one.
 //!
-//! Of the work of a sparse-space game with many rare heaps, about half is marking the
-//! pairs of the rare heaps into a block's rows (Officers: 1,583 pairs per heap) and
-//! half is the search of the common pairs heap by heap (see the parent module). The
-//! rows of block `s + BLOCK..s + 2·BLOCK` need, for every rare heap `r >= 2·BLOCK`,
-//! only values below `s` (the other half `s + BLOCK + k - j - r` is below `s`), so
-//! they can be filled while the heaps `s..s + BLOCK` are computed: a pipeline of two
-//! stages, as in parallel searches of octal games such as J. P. Grossman's for Officers
-//! ("Searching for periodicity in Officers", Games of No Chance 5, 2019), which give
-//! each thread a share of every heap's work rather than a share of the heaps (a heap's
-//! value needs all values before it). The pairs of the rare heaps below `2·BLOCK` and
-//! those found since go in heap by heap, as they do when one thread prepares a block.
+//! A heap's value needs the values of all heaps before it, so the heaps cannot be
+//! shared among threads; the work of each block can. The rows of block
+//! `s + BLOCK..s + 2·BLOCK` need only values below `s` for the pairs `(r, m - r)` of
+//! every rare heap `r >= 2·BLOCK` (the other half `s + BLOCK + k - j - r` is below
+//! `s`), and likewise for the prefix of common pairs `(a, m - a)`, `2·BLOCK <= a`
+//! (see [`Block`]). So they are filled while the heaps `s..s + BLOCK` are valued: a
+//! pipeline of two stages. Officers has 1,583 rare heaps and, searched one candidate
+//! at a time, a prefix of 960 pairs a heap; the two stages then take about as long
+//! each. The pairs of the rare heaps below `2·BLOCK` and of those found since, and
+//! the common pairs below `2·BLOCK`, go in heap by heap, as when one thread prepares
+//! a block.
 //!
 //! The rows only speed the search up: a block prepared ahead for another width of
 //! values or other rare lists (the masks were chosen anew meanwhile) is thrown away and
