@@ -801,14 +801,14 @@ fn a_second_thread_fills_the_blocks_of_officers() {
     assert!(filled_ahead(2) > 2_500, "{}", filled_ahead(2));
 }
 
-#[test]
-fn values_are_the_same_on_one_two_and_seven_threads() {
-    for code in ["0.6", "0.16", "0.106", "0.1777"] {
+/// The values of each code to `last_heap` on 2 and 7 threads equal those on one.
+fn assert_the_same_on_one_two_and_seven_threads(codes: &[&str], last_heap: usize) {
+    for &code in codes {
         let rule = rule(code);
-        let one = values_on_threads(1, &rule, 100_000);
+        let one = values_on_threads(1, &rule, last_heap);
         for threads in [2, 7] {
             assert!(
-                values_on_threads(threads, &rule, 100_000) == one,
+                values_on_threads(threads, &rule, last_heap) == one,
                 "{code}: {threads} threads differ from one"
             );
         }
@@ -816,16 +816,12 @@ fn values_are_the_same_on_one_two_and_seven_threads() {
 }
 
 #[test]
+fn values_are_the_same_on_one_two_and_seven_threads() {
+    assert_the_same_on_one_two_and_seven_threads(&["0.6", "0.16", "0.106", "0.1777"], 100_000);
+}
+
+#[test]
 #[ignore = "exhaustive (1-3 minutes): run with --include-ignored, as CI does"]
 fn values_to_a_million_are_the_same_on_one_two_and_seven_threads() {
-    for code in PARALLEL_CODES {
-        let rule = rule(code);
-        let one = values_on_threads(1, &rule, 1_000_000);
-        for threads in [2, 7] {
-            assert!(
-                values_on_threads(threads, &rule, 1_000_000) == one,
-                "{code}: {threads} threads differ from one"
-            );
-        }
-    }
+    assert_the_same_on_one_two_and_seven_threads(&PARALLEL_CODES, 1_000_000);
 }

@@ -313,22 +313,8 @@ pub(super) fn each_region_cut<B: Bits>(s: B, w: usize, cut: B, mut visit: impl F
 }
 
 /// Calls `visit` with each connected region of `s` (of two cells or more).
-pub(super) fn each_region<B: Bits>(s: B, w: usize, mut visit: impl FnMut(B)) {
-    let mut rest = s;
-    while rest != B::ZERO {
-        let mut region = B::ONE << rest.trailing();
-        loop {
-            let grown = (region | spread(region, w)) & rest;
-            if grown == region {
-                break;
-            }
-            region = grown;
-        }
-        rest = rest & !region;
-        if region & (region - B::ONE) != B::ZERO {
-            visit(region);
-        }
-    }
+pub(super) fn each_region<B: Bits>(s: B, w: usize, visit: impl FnMut(B)) {
+    each_region_cut(s, w, B::ZERO, visit);
 }
 
 /// A set of cells cropped to its bounding box: `h` rows of stride `w`.
