@@ -213,7 +213,7 @@ impl Cram {
     /// # Errors
     /// [`SearchError::StateLimit`] when the search needs more.
     pub fn nimber(board: &Board, limit: usize) -> Result<u32, SearchError> {
-        BoardSearch::new(board.empty, board.cols(), Search::new(limit))
+        BoardSearch::new(board.empty, board.cols(), Search::for_threads(limit))
             .nimber()
             .map(u32::from)
     }
@@ -291,7 +291,11 @@ impl Family for Cram {
         // A stored board: its cells and its value in the transposition table.
         Some(Box::new(Searching {
             board: *board,
-            search: BoardSearch::new(board.empty, board.cols(), Search::new(budget.positions(24))),
+            search: BoardSearch::new(
+                board.empty,
+                board.cols(),
+                Search::for_threads(budget.positions(24)),
+            ),
         }))
     }
 
@@ -804,6 +808,84 @@ mod tests {
         assert_eq!(nimber(5, 6), 2);
         assert_eq!(nimber(4, 7), 3);
         assert_eq!(nimber(7, 5), 1);
+    }
+
+    /// Runs `work` on a pool of `threads` threads.
+    fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(work)
+    }
+
+    /// With the threads of a pool sharing one table (more threads than this
+    /// machine has cores too), every board with holes up to 3 x 4 has the
+    /// oracle's nimber and moves to each nimber, and larger boards with holes
+    /// the nimber and moves of one thread; the other threads did search.
+    #[test]
+    fn the_threads_of_a_pool_answer_as_one_thread() {
+        let larger = [
+            "......./......./......./.......",
+            "..#.../....../...#../......",
+            "...../..#../...../#..../....#",
+            "......./......./.#...../.......",
+            "...../...../...../...../...../.....",
+        ];
+        let alone: Vec<_> = larger
+            .iter()
+            .map(|text| {
+                let board = Board::parse(text).unwrap();
+                let (_, g, to) = searched(&board, Search::new(usize::MAX));
+                (g, to)
+            })
+            .collect();
+        for threads in [2, 7] {
+            on_threads(threads, || {
+                let mut helped = 0;
+                for (rows, cols) in [(3, 4), (2, 6), (4, 3)] {
+                    let mut oracle = Oracle::new(cols);
+                    for board in every_board(rows, cols) {
+                        let (_, g, to) = searched(&board, Search::for_threads(usize::MAX));
+                        assert_eq!(g, oracle.value(board.empty), "{board}");
+                        assert_eq!(to, oracle_moves(&board, &mut oracle), "{board}");
+                    }
+                }
+                for (text, expected) in larger.iter().zip(&alone) {
+                    let board = Board::parse(text).unwrap();
+                    let mut search = BoardSearch::new(
+                        board.empty,
+                        board.cols(),
+                        Search::for_threads(usize::MAX),
+                    );
+                    assert_eq!(search.nimber().unwrap(), expected.0, "{board}");
+                    let (helpers, visits) = search.helpers();
+                    assert_eq!(helpers, threads - 1);
+                    helped += visits;
+                    let (_, g, to) = searched(&board, Search::for_threads(usize::MAX));
+                    assert_eq!((g, to), *expected, "{board}");
+                }
+                assert!(helped > 0, "the other threads searched nothing");
+            });
+        }
+    }
+
+    /// The state limit holds for the threads together, and a board within
+    /// it still answers.
+    #[test]
+    fn the_threads_keep_the_state_limit_together() {
+        on_threads(2, || {
+            let board = Board::new(7, 5).unwrap();
+            assert_eq!(
+                Cram::nimber(&board, 2_000),
+                Err(SearchError::StateLimit { limit: 2_000 })
+            );
+            let search = Search::for_threads(2_000);
+            let mut search = BoardSearch::new(board.empty, board.cols(), search);
+            assert!(search.nimber().is_err());
+            assert!(search.into_search().stored() <= 2_000);
+            assert_eq!(Cram::nimber(&Board::new(4, 5).unwrap(), 2_000), Ok(2));
+        });
     }
 }
 

@@ -43,9 +43,11 @@
 use super::region::{
     Bits, Shape, dominoes, each_region, each_region_cut, fits_u64, reduce, row_of, twin_cuts,
 };
-use super::table::Table;
-use crate::theory::cancel::checkpoint;
+use super::table::Store;
+use crate::theory::cancel::{checkpoint, run_under};
 use crate::theory::solver::SearchError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// A connected region of at least four cells, as its canonical image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,7 +159,7 @@ enum Part {
 /// The search over canonical regions, with its transposition table.
 #[derive(Debug)]
 pub(super) struct Search {
-    table: Table,
+    table: Store,
     /// The regions of the options being searched, frame above frame.
     regions: Vec<Region>,
     pending: Vec<Pending>,
@@ -201,15 +203,42 @@ const SMALL_CELLS: usize = 16;
 const ALWAYS_EXACT: u8 = 12;
 
 impl Search {
+    /// A search of one thread, with its own table.
+    #[cfg(test)]
     pub(super) fn new(limit: usize) -> Self {
+        Self::with_store(Store::new(limit, false), limit)
+    }
+
+    /// A search whose table the threads of the current pool will share when
+    /// there are several (see [`BoardSearch`]).
+    pub(super) fn for_threads(limit: usize) -> Self {
+        Self::with_store(Store::new(limit, rayon::current_num_threads() > 1), limit)
+    }
+
+    /// Another search on the same shared table, for another thread (`None`
+    /// when the table is this search's own).
+    fn helper(&self) -> Option<Self> {
+        let table = self.table.share()?;
+        let mut helper = Self::with_store(table, self.table.limit());
+        helper.symmetry = self.symmetry;
+        helper.reduction = self.reduction;
+        Some(helper)
+    }
+
+    fn with_store(table: Store, limit: usize) -> Self {
+        // The threads of a shared table count their regions searched together.
+        let most_visits = match table {
+            Store::Own(_) => (limit as u64).saturating_mul(VISITS_PER_STATE),
+            Store::Shared { .. } => u64::MAX,
+        };
         Self {
-            table: Table::new(limit),
+            table,
             regions: Vec::new(),
             pending: Vec::new(),
             symmetry: true,
             reduction: true,
             visits: 0,
-            most_visits: (limit as u64).saturating_mul(VISITS_PER_STATE),
+            most_visits,
             orders: Vec::new(),
             small: vec![Vec::new(); SMALL_CELLS * SMALL_CELLS],
         }
@@ -446,6 +475,17 @@ impl Search {
         self.visits += 1;
         if self.visits.is_multiple_of(256) {
             checkpoint()?;
+            if let Some(shared) = self.table.shared() {
+                if shared.stop.load(Ordering::Relaxed) {
+                    return Err(SearchError::Cancelled);
+                }
+                let most = (shared.limit() as u64).saturating_mul(VISITS_PER_STATE);
+                if shared.visits.fetch_add(256, Ordering::Relaxed) > most {
+                    return Err(SearchError::StateLimit {
+                        limit: shared.limit(),
+                    });
+                }
+            }
         }
         if self.visits > self.most_visits {
             return Err(SearchError::StateLimit {
@@ -541,6 +581,52 @@ impl Search {
     }
 }
 
+/// The nimber of the options of class `c` of `root` if it lies in `set` (or
+/// is known anyway), by `search` if not yet known; with what is then known of
+/// the class.
+fn ask_class(
+    search: &mut Search,
+    root: &RootRegion,
+    c: usize,
+    set: u64,
+) -> Result<(Option<u8>, Known), SearchError> {
+    let known = root.classes[c].0;
+    let (mut x, first, len, excluded) = match known {
+        Known::Exact(g) => return Ok((Some(g), known)),
+        Known::Unknown {
+            x,
+            first,
+            len,
+            excluded,
+        } => (x, first as usize, len as usize, excluded),
+    };
+    let set = set & !excluded;
+    if set == 0 {
+        return Ok((None, known));
+    }
+    // Value all regions but the largest, once.
+    for &region in &root.regions[first + 1..first + len] {
+        x ^= search.exact(region)?;
+    }
+    let answer = search
+        .in_set(root.regions[first], xored(set, x))?
+        .map(|g| g ^ x);
+    let known = match answer {
+        Some(g) => Known::Exact(g),
+        None => Known::Unknown {
+            x,
+            first: first as u32,
+            len: 1,
+            excluded: excluded | set,
+        },
+    };
+    Ok((answer, known))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// What a search of a region answers: its nimber, or nimbers it is not.
 enum Answer {
     Exact(u8),
@@ -583,6 +669,9 @@ pub(super) struct BoardSearch {
     empty: u128,
     w: usize,
     search: Search,
+    /// The searches of the pool's other threads, on the same shared table
+    /// (none when the search's table is its own).
+    helpers: Vec<Search>,
     regions: Vec<RootRegion>,
 }
 
@@ -599,12 +688,22 @@ impl BoardSearch {
                 regions: Vec::new(),
             });
         });
+        let helpers = (1..rayon::current_num_threads())
+            .map_while(|_| search.helper())
+            .collect();
         Self {
             empty,
             w,
             search,
+            helpers,
             regions,
         }
+    }
+
+    /// How many other threads search, and how many regions they searched.
+    #[cfg(test)]
+    pub(super) fn helpers(&self) -> (usize, u64) {
+        (self.helpers.len(), self.helpers.iter().map(|h| h.visits).sum())
     }
 
     /// The search, with its table, for another board.
@@ -685,36 +784,92 @@ impl BoardSearch {
     /// in `set` (or is known anyway), by the search if not yet known; what
     /// the search answers is kept.
     fn ask(&mut self, k: usize, c: usize, set: u64) -> Result<Option<u8>, SearchError> {
-        let (mut x, first, len, excluded) = match self.regions[k].classes[c].0 {
-            Known::Exact(g) => return Ok(Some(g)),
-            Known::Unknown {
-                x,
-                first,
-                len,
-                excluded,
-            } => (x, first as usize, len as usize, excluded),
-        };
-        let set = set & !excluded;
-        if set == 0 {
-            return Ok(None);
-        }
-        // Value all regions but the largest, once.
-        for index in first + 1..first + len {
-            let region = self.regions[k].regions[index];
-            x ^= self.search.exact(region)?;
-        }
-        let largest = self.regions[k].regions[first];
-        let answer = self.search.in_set(largest, xored(set, x))?.map(|g| g ^ x);
-        self.regions[k].classes[c].0 = match answer {
-            Some(g) => Known::Exact(g),
-            None => Known::Unknown {
-                x,
-                first: first as u32,
-                len: 1,
-                excluded: excluded | set,
-            },
-        };
+        let (answer, known) = ask_class(&mut self.search, &self.regions[k], c, set)?;
+        self.regions[k].classes[c].0 = known;
         Ok(answer)
+    }
+
+    /// Whether some class of options of root region `k` has nimber `r`,
+    /// asking the classes in `order`. With helpers, every thread takes the
+    /// next class not yet asked, and all stop once one of them finds `r`:
+    /// when none has it, every class must be asked anyway (the round that
+    /// proves the nimber), and the classes share one table.
+    fn some_class_has(&mut self, k: usize, order: &[usize], r: u8) -> Result<bool, SearchError> {
+        let shared = self.search.table.shared().cloned();
+        let Some(shared) = shared.filter(|_| !self.helpers.is_empty() && order.len() > 1) else {
+            for &c in order {
+                if self.ask(k, c, 1 << r)? == Some(r) {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        };
+        shared.stop.store(false, Ordering::Relaxed);
+        // The first thread takes the cheapest class left, the others the
+        // dearest: a class that has `r` is most often among the cheap ones,
+        // and when none has it the dear ones, begun early, end together with
+        // the rest.
+        let left = Mutex::new(order);
+        let found = AtomicBool::new(false);
+        let learnt = Mutex::new(Vec::new());
+        let failure = Mutex::new(None);
+        let signal = crate::theory::cancel::current();
+        let root = &self.regions[k];
+        let workers = std::iter::once(&mut self.search).chain(self.helpers.iter_mut());
+        let (shared, left, found, learnt, failure, signal) =
+            (&shared, &left, &found, &learnt, &failure, &signal);
+        rayon::scope(|scope| {
+            for (index, search) in workers.enumerate() {
+                scope.spawn(move |_| {
+                    run_under(signal.as_ref(), || {
+                        while !shared.stop.load(Ordering::Relaxed) {
+                            let taken = {
+                                let mut left = lock(left);
+                                let taken = if index == 0 {
+                                    left.split_first()
+                                } else {
+                                    left.split_last()
+                                };
+                                taken.map(|(&c, rest)| {
+                                    *left = rest;
+                                    c
+                                })
+                            };
+                            let Some(c) = taken else {
+                                break;
+                            };
+                            match ask_class(search, root, c, 1 << r) {
+                                Ok((answer, known)) => {
+                                    lock(learnt).push((c, known));
+                                    if answer == Some(r) {
+                                        found.store(true, Ordering::Relaxed);
+                                        shared.stop.store(true, Ordering::Relaxed);
+                                    }
+                                }
+                                Err(error) => {
+                                    // The first error is the one that stopped
+                                    // the others (theirs say "cancelled").
+                                    lock(failure).get_or_insert(error);
+                                    shared.stop.store(true, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    });
+                });
+            }
+        });
+        shared.stop.store(false, Ordering::Relaxed);
+        for (c, known) in learnt.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+            self.regions[k].classes[c].0 = known;
+        }
+        if found.load(Ordering::Relaxed) {
+            // What the stopped threads met is of no consequence.
+            return Ok(true);
+        }
+        match lock(failure).take() {
+            Some(error) => Err(error),
+            None => Ok(false),
+        }
     }
 
     /// Whether option `i` of root region `k` has nimber `target` (below 64).
@@ -767,10 +922,8 @@ impl BoardSearch {
             // Each option is asked for `r` alone: a one-nimber question
             // prunes most (asking for 0 along, to have the winning moves
             // ready, made `cram(5, 8)`'s nimber search twice as long).
-            for &i in &order {
-                if self.ask(k, i, 1 << r)? == Some(r) {
-                    continue 'values;
-                }
+            if self.some_class_has(k, &order, r)? {
+                continue 'values;
             }
             g = r;
             break;

@@ -13,7 +13,20 @@
 //! It is a quarter of the packed table's size, grows with it, and forgets:
 //! a region's entry goes to the front of its bucket of eight, the last one
 //! falls out. Forgetting loses pruning, never correctness.
+//!
+//! The threads of one search share a [`Store`]: they read the packed slots
+//! without a lock (each slot is one atomic word, written once with its whole
+//! entry, so a reader sees the entry or nothing), and write under one lock.
+//! When the slots grow, the new ones are published for the readers; a reader
+//! still on the old ones may miss an entry made since, which costs a search,
+//! never a wrong nimber. Every entry of the excluded-nimber cache, whatever
+//! its place in its bucket, holds a set proved for its region, so a reader
+//! that sees a bucket being reordered is still right.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use arc_swap::{ArcSwap, Cache};
 use rustc_hash::FxHashMap;
 
 use crate::theory::solver::SearchError;
@@ -25,23 +38,112 @@ const KEY_MASK: u64 = (1 << (NARROW + 4)) - 1;
 
 /// Eight packed slots, one cache line: a key is looked for in its home
 /// bucket and the following ones until a bucket with an empty slot.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(align(64))]
-struct Bucket([u64; 8]);
+struct Bucket([AtomicU64; 8]);
+
+impl Bucket {
+    fn slot(&self, k: usize) -> u64 {
+        self.0[k].load(Ordering::Relaxed)
+    }
+
+    fn set(&self, k: usize, slot: u64) {
+        self.0[k].store(slot, Ordering::Relaxed);
+    }
+}
+
+/// The packed slots and the excluded-nimber cache: what a shared table's
+/// threads read without a lock. Only the holder of the table writes them.
+#[derive(Debug, Default)]
+pub(super) struct Slots {
+    /// Buckets of packed slots, 0 for empty; the length is 0 or a power of two.
+    nimbers: Box<[Bucket]>,
+    /// The cache of excluded nimbers: buckets of slots holding an image below
+    /// `1 << EXCLUDED_IMAGE`, its width and the set of nimbers below
+    /// [`EXCLUDED_NIMBERS`] the region does not have (0 for empty).
+    excluded: Box<[Bucket]>,
+}
+
+/// The bucket of `key` among `len` (a power of two).
+const fn home(len: usize, key: u64) -> usize {
+    let bits = len.trailing_zeros();
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
+impl Slots {
+    fn get(&self, key: u64) -> Option<u8> {
+        if self.nimbers.is_empty() {
+            return None;
+        }
+        let mask = self.nimbers.len() - 1;
+        let mut i = home(self.nimbers.len(), key);
+        loop {
+            for k in 0..8 {
+                let slot = self.nimbers[i].slot(k);
+                if slot == 0 {
+                    return None;
+                }
+                if slot & KEY_MASK == key {
+                    return Some((slot >> (NARROW + 4)) as u8 - 1);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Puts `slot`, whose key is absent, in the first empty slot from its home.
+    fn place(&self, slot: u64) {
+        let mask = self.nimbers.len() - 1;
+        let mut i = home(self.nimbers.len(), slot & KEY_MASK);
+        loop {
+            if let Some(k) = (0..8).find(|&k| self.nimbers[i].slot(k) == 0) {
+                self.nimbers[i].set(k, slot);
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn excluded(&self, key: u64) -> u64 {
+        if self.excluded.is_empty() {
+            return 0;
+        }
+        let bucket = &self.excluded[home(self.excluded.len(), key)];
+        (0..8)
+            .map(|k| bucket.slot(k))
+            .find(|&slot| slot & EXCLUDED_KEY == key)
+            .map_or(0, |slot| slot >> (EXCLUDED_IMAGE + 4))
+    }
+
+    fn exclude(&self, key: u64, set: u64) {
+        if self.excluded.is_empty() {
+            return;
+        }
+        let bucket = &self.excluded[home(self.excluded.len(), key)];
+        let at = (0..8)
+            .position(|k| bucket.slot(k) & EXCLUDED_KEY == key)
+            .unwrap_or(7);
+        let known = if bucket.slot(at) & EXCLUDED_KEY == key {
+            bucket.slot(at) & !EXCLUDED_KEY
+        } else {
+            0
+        };
+        for k in (0..at).rev() {
+            bucket.set(k + 1, bucket.slot(k));
+        }
+        bucket.set(0, key | known | set << (EXCLUDED_IMAGE + 4));
+    }
+}
 
 /// Exact nimbers of canonical regions.
 #[derive(Debug)]
 pub(super) struct Table {
-    /// Buckets of packed slots, 0 for empty; the length is 0 or a power of two.
-    slots: Vec<Bucket>,
+    /// Replaced, never written in place by anyone else, when it grows.
+    slots: Arc<Slots>,
     /// Filled packed slots.
     narrow: usize,
     wide: FxHashMap<u128, u8>,
     limit: usize,
-    /// The cache of excluded nimbers: buckets of slots holding an image below
-    /// `1 << EXCLUDED_IMAGE`, its width and the set of nimbers below
-    /// [`EXCLUDED_NIMBERS`] the region does not have (0 for empty).
-    excluded: Vec<Bucket>,
 }
 
 /// Images below `1 << EXCLUDED_IMAGE` have excluded nimbers cached.
@@ -51,71 +153,49 @@ const EXCLUDED_KEY: u64 = (1 << (EXCLUDED_IMAGE + 4)) - 1;
 /// The nimbers whose exclusion is cached: `0..EXCLUDED_NIMBERS`.
 pub(super) const EXCLUDED_NIMBERS: u32 = 64 - EXCLUDED_IMAGE - 4;
 
+const fn excluded_key(image: u128, w: usize) -> Option<u64> {
+    if image >> EXCLUDED_IMAGE == 0 {
+        Some(image as u64 | (w as u64) << EXCLUDED_IMAGE)
+    } else {
+        None
+    }
+}
+
+const fn packed(image: u128, w: usize) -> Option<u64> {
+    if image >> NARROW == 0 {
+        Some(image as u64 | (w as u64) << NARROW)
+    } else {
+        None
+    }
+}
+
+const fn wide_key(image: u128, w: usize) -> u128 {
+    image | (w as u128) << 121
+}
+
 impl Table {
     pub(super) fn new(limit: usize) -> Self {
         Self {
-            slots: Vec::new(),
+            slots: Arc::default(),
             narrow: 0,
             wide: FxHashMap::default(),
             limit,
-            excluded: Vec::new(),
         }
-    }
-
-    const fn excluded_key(image: u128, w: usize) -> Option<u64> {
-        if image >> EXCLUDED_IMAGE == 0 {
-            Some(image as u64 | (w as u64) << EXCLUDED_IMAGE)
-        } else {
-            None
-        }
-    }
-
-    /// The bucket of the excluded-nimber cache for `key`.
-    fn excluded_home(&self, key: u64) -> usize {
-        let bits = self.excluded.len().trailing_zeros();
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
     /// Nimbers below [`EXCLUDED_NIMBERS`] that the region with canonical
     /// `image` of width `w` is known not to have (as a set; maybe forgotten).
     pub(super) fn excluded(&self, image: u128, w: usize) -> u64 {
-        let Some(key) = Self::excluded_key(image, w) else {
-            return 0;
-        };
-        if self.excluded.is_empty() {
-            return 0;
-        }
-        self.excluded[self.excluded_home(key)]
-            .0
-            .iter()
-            .find(|&&slot| slot & EXCLUDED_KEY == key)
-            .map_or(0, |&slot| slot >> (EXCLUDED_IMAGE + 4))
+        excluded_key(image, w).map_or(0, |key| self.slots.excluded(key))
     }
 
     /// Remembers that the region with canonical `image` of width `w` has none
     /// of the nimbers `set` (those below [`EXCLUDED_NIMBERS`] are kept).
     pub(super) fn exclude(&mut self, image: u128, w: usize, set: u64) {
         let set = set & ((1 << EXCLUDED_NIMBERS) - 1);
-        let Some(key) = Self::excluded_key(image, w) else {
-            return;
-        };
-        if set == 0 || self.excluded.is_empty() {
-            return;
+        if let Some(key) = excluded_key(image, w).filter(|_| set != 0) {
+            self.slots.exclude(key, set);
         }
-        let home = self.excluded_home(key);
-        let bucket = &mut self.excluded[home].0;
-        let at = bucket
-            .iter()
-            .position(|&slot| slot & EXCLUDED_KEY == key)
-            .unwrap_or(bucket.len() - 1);
-        let known = bucket[at] & !EXCLUDED_KEY;
-        let known = if bucket[at] & EXCLUDED_KEY == key {
-            known
-        } else {
-            0
-        };
-        bucket.copy_within(0..at, 1);
-        bucket[0] = key | known | set << (EXCLUDED_IMAGE + 4);
     }
 
     /// The most regions stored.
@@ -128,44 +208,11 @@ impl Table {
         self.narrow + self.wide.len()
     }
 
-    const fn packed(image: u128, w: usize) -> Option<u64> {
-        if image >> NARROW == 0 {
-            Some(image as u64 | (w as u64) << NARROW)
-        } else {
-            None
-        }
-    }
-
-    const fn wide_key(image: u128, w: usize) -> u128 {
-        image | (w as u128) << 121
-    }
-
-    /// The first slot to probe for `key`.
-    const fn home(&self, key: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
-    }
-
     /// The nimber of the region with canonical `image` of width `w`, if stored.
     pub(super) fn get(&self, image: u128, w: usize) -> Option<u8> {
-        let Some(key) = Self::packed(image, w) else {
-            return self.wide.get(&Self::wide_key(image, w)).copied();
-        };
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            for &slot in &self.slots[i].0 {
-                if slot == 0 {
-                    return None;
-                }
-                if slot & KEY_MASK == key {
-                    return Some((slot >> (NARROW + 4)) as u8 - 1);
-                }
-            }
-            i = (i + 1) & mask;
+        match packed(image, w) {
+            Some(key) => self.slots.get(key),
+            None => self.wide.get(&wide_key(image, w)).copied(),
         }
     }
 
@@ -181,15 +228,15 @@ impl Table {
         if self.len() >= self.limit {
             return Err(SearchError::StateLimit { limit: self.limit });
         }
-        let Some(key) = Self::packed(image, w) else {
-            self.wide.insert(Self::wide_key(image, w), nimber);
+        let Some(key) = packed(image, w) else {
+            self.wide.insert(wide_key(image, w), nimber);
             return Ok(());
         };
         // At most seven eighths full.
-        if (self.narrow + 1) * 8 > self.slots.len() * 8 * 7 {
+        if (self.narrow + 1) * 8 > self.slots.nimbers.len() * 8 * 7 {
             self.grow();
         }
-        self.place(key | u64::from(nimber + 1) << (NARROW + 4));
+        self.slots.place(key | u64::from(nimber + 1) << (NARROW + 4));
         self.narrow += 1;
         Ok(())
     }
@@ -198,8 +245,8 @@ impl Table {
     #[cfg(test)]
     pub(super) fn excluded_entries(&self) -> Vec<(u128, usize, u64)> {
         let mut all = Vec::new();
-        for bucket in &self.excluded {
-            for &slot in bucket.0.iter().filter(|&&slot| slot != 0) {
+        for bucket in &self.slots.excluded {
+            for slot in (0..8).map(|k| bucket.slot(k)).filter(|&slot| slot != 0) {
                 let image = u128::from(slot & ((1 << EXCLUDED_IMAGE) - 1));
                 let w = (slot >> EXCLUDED_IMAGE & 15) as usize;
                 all.push((image, w, slot >> (EXCLUDED_IMAGE + 4)));
@@ -208,30 +255,165 @@ impl Table {
         all
     }
 
-    /// Puts `slot`, whose key is absent, in the first empty slot from its home.
-    fn place(&mut self, slot: u64) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(slot & KEY_MASK);
-        loop {
-            if let Some(free) = self.slots[i].0.iter_mut().find(|s| **s == 0) {
-                *free = slot;
-                return;
+    /// New slots twice as many; the cache starts again empty, a quarter of
+    /// the new table.
+    fn grow(&mut self) {
+        // The old cache goes first, unless readers still hold it.
+        if let Some(slots) = Arc::get_mut(&mut self.slots) {
+            slots.excluded = Box::default();
+        }
+        let size = (self.slots.nimbers.len() * 2).max(1 << 7);
+        let grown = Slots {
+            nimbers: (0..size).map(|_| Bucket::default()).collect(),
+            excluded: (0..size / 4).map(|_| Bucket::default()).collect(),
+        };
+        for bucket in &self.slots.nimbers {
+            for slot in (0..8).map(|k| bucket.slot(k)).filter(|&slot| slot != 0) {
+                grown.place(slot);
             }
-            i = (i + 1) & mask;
+        }
+        self.slots = Arc::new(grown);
+    }
+}
+
+/// The table of one thread, or a table the threads of one search share.
+#[derive(Debug)]
+pub(super) enum Store {
+    Own(Table),
+    Shared {
+        shared: Arc<Shared>,
+        /// This thread's view of the slots, refreshed when they are replaced.
+        view: Cache<Arc<ArcSwap<Slots>>, Arc<Slots>>,
+    },
+}
+
+/// A table shared by threads, with what they count together.
+#[derive(Debug)]
+pub(super) struct Shared {
+    /// The table's current slots, for the readers.
+    slots: Arc<ArcSwap<Slots>>,
+    /// The table, for the writers (and the few wide images).
+    table: Mutex<Table>,
+    /// Regions searched by all threads (each adds its count in steps).
+    pub(super) visits: AtomicU64,
+    /// Raised when the other threads' work is no longer needed: their
+    /// searches stop at their next check, as if cancelled.
+    pub(super) stop: AtomicBool,
+}
+
+impl Shared {
+    fn table(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The most regions stored.
+    pub(super) fn limit(&self) -> usize {
+        self.table().limit()
+    }
+}
+
+impl Store {
+    /// A table of at most `limit` regions, shared by threads when `shared`.
+    pub(super) fn new(limit: usize, shared: bool) -> Self {
+        let table = Table::new(limit);
+        if !shared {
+            return Self::Own(table);
+        }
+        let shared = Arc::new(Shared {
+            slots: Arc::new(ArcSwap::new(Arc::clone(&table.slots))),
+            table: Mutex::new(table),
+            visits: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        });
+        Self::joining(shared)
+    }
+
+    fn joining(shared: Arc<Shared>) -> Self {
+        let view = Cache::new(Arc::clone(&shared.slots));
+        Self::Shared { shared, view }
+    }
+
+    /// Another handle on a shared table, for another thread (`None` for a
+    /// thread's own table).
+    pub(super) fn share(&self) -> Option<Self> {
+        match self {
+            Self::Own(_) => None,
+            Self::Shared { shared, .. } => Some(Self::joining(Arc::clone(shared))),
         }
     }
 
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1 << 7);
-        // The cache starts again empty, a quarter of the new table.
-        self.excluded = Vec::new();
-        let old = std::mem::replace(&mut self.slots, vec![Bucket::default(); size]);
-        for bucket in old {
-            for slot in bucket.0.into_iter().filter(|&slot| slot != 0) {
-                self.place(slot);
+    /// The table the threads share, if they do.
+    pub(super) fn shared(&self) -> Option<&Arc<Shared>> {
+        match self {
+            Self::Own(_) => None,
+            Self::Shared { shared, .. } => Some(shared),
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&mut self, image: u128, w: usize) -> Option<u8> {
+        match self {
+            Self::Own(table) => table.get(image, w),
+            Self::Shared { shared, view } => match packed(image, w) {
+                Some(key) => view.load().get(key),
+                None => shared.table().get(image, w),
+            },
+        }
+    }
+
+    pub(super) fn excluded(&mut self, image: u128, w: usize) -> u64 {
+        match self {
+            Self::Own(table) => table.excluded(image, w),
+            Self::Shared { view, .. } => {
+                excluded_key(image, w).map_or(0, |key| view.load().excluded(key))
             }
         }
-        self.excluded = vec![Bucket::default(); size / 4];
+    }
+
+    pub(super) fn exclude(&mut self, image: u128, w: usize, set: u64) {
+        match self {
+            Self::Own(table) => table.exclude(image, w, set),
+            Self::Shared { shared, .. } => shared.table().exclude(image, w, set),
+        }
+    }
+
+    /// As [`Table::insert`]; new slots of a shared table are published.
+    pub(super) fn insert(&mut self, image: u128, w: usize, nimber: u8) -> Result<(), SearchError> {
+        match self {
+            Self::Own(table) => table.insert(image, w, nimber),
+            Self::Shared { shared, .. } => {
+                let mut table = shared.table();
+                let before = Arc::as_ptr(&table.slots);
+                let inserted = table.insert(image, w, nimber);
+                if Arc::as_ptr(&table.slots) != before {
+                    shared.slots.store(Arc::clone(&table.slots));
+                }
+                inserted
+            }
+        }
+    }
+
+    pub(super) fn limit(&self) -> usize {
+        match self {
+            Self::Own(table) => table.limit(),
+            Self::Shared { shared, .. } => shared.limit(),
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Self::Own(table) => table.len(),
+            Self::Shared { shared, .. } => shared.table().len(),
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn excluded_entries(&self) -> Vec<(u128, usize, u64)> {
+        match self {
+            Self::Own(table) => table.excluded_entries(),
+            Self::Shared { shared, .. } => shared.table().excluded_entries(),
+        }
     }
 }
 
@@ -274,8 +456,8 @@ mod tests {
         let kept = (0..100_000u128)
             .filter(|&k| table.excluded(k, 1) == 1)
             .count();
-        assert!(kept <= table.excluded.len() * 8, "{kept}");
-        assert_eq!(table.excluded_entries().len(), table.excluded.len() * 8);
+        assert!(kept <= table.slots.excluded.len() * 8, "{kept}");
+        assert_eq!(table.excluded_entries().len(), table.slots.excluded.len() * 8);
         let mut small = Table::new(2);
         small.insert(1, 1, 0).unwrap();
         small.insert(2, 1, 0).unwrap();
