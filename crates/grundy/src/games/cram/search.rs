@@ -790,19 +790,30 @@ impl BoardSearch {
     }
 
     /// Whether some class of options of root region `k` has nimber `r`,
-    /// asking the classes in `order`. With helpers, every thread takes the
-    /// next class not yet asked, and all stop once one of them finds `r`:
+    /// asking the classes in `order`: all of them, or until one has `r` when
+    /// `until_found`. With helpers, every thread takes the next class not yet
+    /// asked, and all stop once one of them finds `r` (if `until_found`):
     /// when none has it, every class must be asked anyway (the round that
     /// proves the nimber), and the classes share one table.
-    fn some_class_has(&mut self, k: usize, order: &[usize], r: u8) -> Result<bool, SearchError> {
+    fn ask_round(
+        &mut self,
+        k: usize,
+        order: &[usize],
+        r: u8,
+        until_found: bool,
+    ) -> Result<bool, SearchError> {
         let shared = self.search.table.shared().cloned();
         let Some(shared) = shared.filter(|_| !self.helpers.is_empty() && order.len() > 1) else {
+            let mut some = false;
             for &c in order {
                 if self.ask(k, c, 1 << r)? == Some(r) {
-                    return Ok(true);
+                    some = true;
+                    if until_found {
+                        break;
+                    }
                 }
             }
-            return Ok(false);
+            return Ok(some);
         };
         shared.stop.store(false, Ordering::Relaxed);
         // The first thread takes the cheapest class left, the others the
@@ -843,7 +854,9 @@ impl BoardSearch {
                                     lock(learnt).push((c, known));
                                     if answer == Some(r) {
                                         found.store(true, Ordering::Relaxed);
-                                        shared.stop.store(true, Ordering::Relaxed);
+                                        if until_found {
+                                            shared.stop.store(true, Ordering::Relaxed);
+                                        }
                                     }
                                 }
                                 Err(error) => {
@@ -862,13 +875,13 @@ impl BoardSearch {
         for (c, known) in learnt.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
             self.regions[k].classes[c].0 = known;
         }
-        if found.load(Ordering::Relaxed) {
+        if until_found && found.load(Ordering::Relaxed) {
             // What the stopped threads met is of no consequence.
             return Ok(true);
         }
         match lock(failure).take() {
             Some(error) => Err(error),
-            None => Ok(false),
+            None => Ok(found.load(Ordering::Relaxed)),
         }
     }
 
@@ -922,7 +935,7 @@ impl BoardSearch {
             // Each option is asked for `r` alone: a one-nimber question
             // prunes most (asking for 0 along, to have the winning moves
             // ready, made `cram(5, 8)`'s nimber search twice as long).
-            if self.some_class_has(k, &order, r)? {
+            if self.ask_round(k, &order, r, true)? {
                 continue 'values;
             }
             g = r;
@@ -945,6 +958,16 @@ impl BoardSearch {
         mut visit: impl FnMut(usize, usize),
     ) -> Result<(), SearchError> {
         let total = self.nimber()?;
+        // Every class of options asked at once, on every thread; then the
+        // moves in order, from what is known.
+        for k in 0..self.regions.len() {
+            let wanted = target ^ total ^ self.regions[k].nimber.unwrap_or(0);
+            if wanted < 64 && !self.helpers.is_empty() {
+                self.prepare(k);
+                let all: Vec<usize> = (0..self.regions[k].classes.len()).collect();
+                self.ask_round(k, &all, wanted, false)?;
+            }
+        }
         let (horizontal, vertical) = dominoes(self.empty, self.w);
         let mut both = horizontal | vertical;
         while both != 0 {
