@@ -10,13 +10,15 @@
 //! and is searched whole for misère play.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::family::Part;
 use crate::family::PartKey;
-use crate::theory::cancel::checkpoint;
+use crate::theory::cancel::{self, checkpoint};
 use crate::theory::game::ImpartialGame;
 use crate::theory::solver::SearchError;
 
@@ -65,6 +67,15 @@ const NODE_BYTES: usize =
 /// components it leaves and one of them, as [`NODE_BYTES`] counts a component.
 const MOVE_LISTED_BYTES: u64 = (std::mem::size_of::<Vec<Part>>() + 16 + 64) as u64;
 
+/// How many components are explored at once: their moves are listed
+/// together, on every thread of the pool when listing them is slow (scripts).
+const BATCH: usize = 64;
+
+/// A batch that took this long has its successor's moves listed on every
+/// thread; quicker ones stay on one, where sharing would cost more than it
+/// saves.
+const SHARED_BATCH: Duration = Duration::from_micros(200);
+
 /// The bytes a stored move costs the memory budget.
 const EDGE_BYTES: usize = std::mem::size_of::<SmallVec<[u32; 2]>>();
 
@@ -86,6 +97,9 @@ pub struct Explorer {
     /// Whether components are keyed by their canonical forms (always, except
     /// in oracles that must not rely on them).
     by_class: bool,
+    /// Batches whose moves were listed on several threads.
+    #[cfg(test)]
+    pub(crate) shared_batches: usize,
 }
 
 impl std::fmt::Debug for Explorer {
@@ -112,6 +126,8 @@ impl Explorer {
             component_bytes: 0,
             progress: None,
             by_class: true,
+            #[cfg(test)]
+            shared_batches: 0,
         }
     }
 
@@ -198,22 +214,48 @@ impl Explorer {
             (_, false) => self.push(part)?,
         };
         let mut pending = vec![root];
-        while let Some(id) = pending.pop() {
-            let node = &self.nodes[id as usize];
-            if node.explored {
-                continue;
+        let mut batch = Vec::with_capacity(BATCH);
+        // Whether the last batch was long enough to share among threads.
+        let mut worth_sharing = false;
+        loop {
+            // The next unexplored nodes from the top of the stack (the same
+            // batches whatever the number of threads, so the same numbering
+            // of nodes).
+            batch.clear();
+            while batch.len() < BATCH {
+                let Some(id) = pending.pop() else { break };
+                if !self.nodes[id as usize].explored && !batch.contains(&id) {
+                    batch.push(id);
+                }
+            }
+            if batch.is_empty() {
+                break;
             }
             checkpoint()?;
-            // The moves a component may list: the edges left, and no more than
-            // the bytes left hold while they are listed (a move is a vector of
-            // components, each a handle to a small position).
-            let room = self.edge_limit - self.edges;
-            let bytes_left = self.byte_limit.saturating_sub(self.held_bytes() as u64);
-            let listed_room = usize::try_from(bytes_left / MOVE_LISTED_BYTES).unwrap_or(usize::MAX);
-            let moves = node
-                .part
-                .moves(room.min(listed_room))
-                .map_err(|error| match error {
+            // Each node of the batch lists at most its share of the moves
+            // and bytes left; one with more lists them again alone below.
+            let (room, listed_room) = self.room();
+            let share = room.min(listed_room / batch.len());
+            let started = Instant::now();
+            let shared = worth_sharing && batch.len() > 1 && rayon::current_num_threads() > 1;
+            #[cfg(test)]
+            {
+                self.shared_batches += usize::from(shared);
+            }
+            let listed = self.list_moves(&batch, share, shared);
+            worth_sharing = started.elapsed() >= SHARED_BATCH;
+            for (&id, moves) in batch.iter().zip(listed) {
+                let (room, listed_room) = self.room();
+                let moves = match moves {
+                    Err(SearchError::StateLimit { .. }) if share < room.min(listed_room) => {
+                        self.nodes[id as usize].part.moves(room.min(listed_room))
+                    }
+                    Ok(moves) if moves.len() > room.min(listed_room) => {
+                        Err(SearchError::StateLimit { limit: 0 })
+                    }
+                    moves => moves,
+                };
+                let moves = moves.map_err(|error| match error {
                     SearchError::StateLimit { .. } if listed_room < room => {
                         SearchError::MemoryLimit {
                             limit: self.byte_limit,
@@ -222,40 +264,84 @@ impl Explorer {
                     SearchError::StateLimit { .. } => SearchError::StateLimit { limit: self.limit },
                     other => other,
                 })?;
-            self.edges += moves.len();
-            if self.edges > self.edge_limit {
-                return Err(SearchError::StateLimit { limit: self.limit });
-            }
-            self.check_bytes()?;
-            let mut options = Vec::with_capacity(moves.len());
-            let mut exact_children = true;
-            for parts in &moves {
-                let mut option = SmallVec::with_capacity(parts.len());
-                for part in parts {
-                    let (child, exact) = self.intern(part)?;
-                    exact_children &= exact;
-                    if !self.nodes[child as usize].explored {
-                        pending.push(child);
-                    }
-                    option.push(child);
-                }
-                options.push(option);
-            }
-            let node = &mut self.nodes[id as usize];
-            node.options = options;
-            node.explored = true;
-            node.exact_children = exact_children;
-            if let Some(progress) = &self.progress
-                && id.trailing_zeros() >= 16
-            {
-                progress(SearchProgress {
-                    positions: self.nodes.len(),
-                    moves: self.edges,
-                    limit: self.limit,
-                });
+                self.add_moves(id, &moves, &mut pending)?;
             }
         }
         Ok(root)
+    }
+
+    /// The moves a component may list now: the edges left, and no more than
+    /// the bytes left hold while they are listed (a move is a vector of
+    /// components, each a handle to a small position).
+    fn room(&self) -> (usize, usize) {
+        let room = self.edge_limit - self.edges;
+        let bytes_left = self.byte_limit.saturating_sub(self.held_bytes() as u64);
+        let listed_room = usize::try_from(bytes_left / MOVE_LISTED_BYTES).unwrap_or(usize::MAX);
+        (room, listed_room)
+    }
+
+    /// The moves of the components of `batch`, at most `most` each: on the
+    /// threads of the pool when `shared` (each under this thread's
+    /// cancellation signal), else here.
+    fn list_moves(
+        &self,
+        batch: &[u32],
+        most: usize,
+        shared: bool,
+    ) -> Vec<Result<Vec<Vec<Part>>, SearchError>> {
+        let moves = |&id: &u32| self.nodes[id as usize].part.moves(most);
+        if shared {
+            let signal = cancel::current();
+            batch
+                .par_iter()
+                .map(|id| cancel::run_under(signal.as_ref(), || moves(id)))
+                .collect()
+        } else {
+            batch.iter().map(moves).collect()
+        }
+    }
+
+    /// Stores the moves of node `id`, each as the nodes it leaves, and puts
+    /// the new nodes on the stack to explore.
+    fn add_moves(
+        &mut self,
+        id: u32,
+        moves: &[Vec<Part>],
+        pending: &mut Vec<u32>,
+    ) -> Result<(), SearchError> {
+        self.edges += moves.len();
+        if self.edges > self.edge_limit {
+            return Err(SearchError::StateLimit { limit: self.limit });
+        }
+        self.check_bytes()?;
+        let mut options = Vec::with_capacity(moves.len());
+        let mut exact_children = true;
+        for parts in moves {
+            let mut option = SmallVec::with_capacity(parts.len());
+            for part in parts {
+                let (child, exact) = self.intern(part)?;
+                exact_children &= exact;
+                if !self.nodes[child as usize].explored {
+                    pending.push(child);
+                }
+                option.push(child);
+            }
+            options.push(option);
+        }
+        let node = &mut self.nodes[id as usize];
+        node.options = options;
+        node.explored = true;
+        node.exact_children = exact_children;
+        if let Some(progress) = &self.progress
+            && id.trailing_zeros() >= 16
+        {
+            progress(SearchProgress {
+                positions: self.nodes.len(),
+                moves: self.edges,
+                limit: self.limit,
+            });
+        }
+        Ok(())
     }
 
     /// How many components are stored.

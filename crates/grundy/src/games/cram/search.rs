@@ -703,7 +703,10 @@ impl BoardSearch {
     /// How many other threads search, and how many regions they searched.
     #[cfg(test)]
     pub(super) fn helpers(&self) -> (usize, u64) {
-        (self.helpers.len(), self.helpers.iter().map(|h| h.visits).sum())
+        (
+            self.helpers.len(),
+            self.helpers.iter().map(|h| h.visits).sum(),
+        )
     }
 
     /// The search, with its table, for another board.
@@ -872,7 +875,11 @@ impl BoardSearch {
             }
         });
         shared.stop.store(false, Ordering::Relaxed);
-        for (c, known) in learnt.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+        for (c, known) in learnt
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..)
+        {
             self.regions[k].classes[c].0 = known;
         }
         if until_found && found.load(Ordering::Relaxed) {

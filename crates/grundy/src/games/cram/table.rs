@@ -236,7 +236,8 @@ impl Table {
         if (self.narrow + 1) * 8 > self.slots.nimbers.len() * 8 * 7 {
             self.grow();
         }
-        self.slots.place(key | u64::from(nimber + 1) << (NARROW + 4));
+        self.slots
+            .place(key | u64::from(nimber + 1) << (NARROW + 4));
         self.narrow += 1;
         Ok(())
     }
@@ -457,7 +458,10 @@ mod tests {
             .filter(|&k| table.excluded(k, 1) == 1)
             .count();
         assert!(kept <= table.slots.excluded.len() * 8, "{kept}");
-        assert_eq!(table.excluded_entries().len(), table.slots.excluded.len() * 8);
+        assert_eq!(
+            table.excluded_entries().len(),
+            table.slots.excluded.len() * 8
+        );
         let mut small = Table::new(2);
         small.insert(1, 1, 0).unwrap();
         small.insert(2, 1, 0).unwrap();

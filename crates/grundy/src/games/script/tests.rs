@@ -653,3 +653,51 @@ proptest! {
         }
     }
 }
+
+/// The explored graph of a scripted game, whose moves are listed on every
+/// thread of the pool in batches, is the same node for node on one, two and
+/// seven threads, and so is the answer.
+#[test]
+fn the_explored_graph_is_the_same_on_any_number_of_threads() {
+    let text = format!("script[@{}](70, 69)", example("pairs"));
+    let explore = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                let position = position(&text);
+                let mut explorer = crate::sums::explorer::Explorer::new(1_000_000);
+                let root = explorer.explore(&position.groups[0].parts[0]).unwrap();
+                let graph: Vec<Vec<_>> = (0..explorer.len() as u32)
+                    .map(|id| explorer.options(id).to_vec())
+                    .collect();
+                let answer = answer(&text);
+                let listed: Vec<String> = answer
+                    .winning_moves
+                    .iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect();
+                (
+                    root,
+                    graph,
+                    answer.nimber,
+                    answer.winning_move_count,
+                    listed,
+                    explorer.shared_batches,
+                )
+            })
+    };
+    let (root, graph, nimber, count, listed, shared) = explore(1);
+    assert_eq!(graph.len(), 71 * 70);
+    assert!(!listed.is_empty());
+    assert_eq!(shared, 0);
+    for threads in [2, 7] {
+        let other = explore(threads);
+        assert!(other.5 > 0, "{threads} threads: no batch was shared");
+        assert_eq!(
+            (root, &graph, &nimber, &count, &listed),
+            (other.0, &other.1, &other.2, &other.3, &other.4)
+        );
+    }
+}
