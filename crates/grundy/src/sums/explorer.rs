@@ -289,7 +289,12 @@ impl Explorer {
         most: usize,
         shared: bool,
     ) -> Vec<Result<Vec<Vec<Part>>, SearchError>> {
-        let moves = |&id: &u32| self.nodes[id as usize].part.moves(most);
+        // Each component's moves begin with a cancellation check, as a
+        // component explored alone would.
+        let moves = |&id: &u32| {
+            checkpoint()?;
+            self.nodes[id as usize].part.moves(most)
+        };
         if shared {
             let signal = cancel::current();
             batch

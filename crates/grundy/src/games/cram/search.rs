@@ -46,8 +46,8 @@ use super::region::{
 use super::table::Store;
 use crate::theory::cancel::{checkpoint, run_under};
 use crate::theory::solver::SearchError;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// A connected region of at least four cells, as its canonical image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,10 +175,9 @@ pub(super) struct Search {
     /// The most regions searched, [`VISITS_PER_STATE`] times the table's limit
     /// (a state limit too: both are positions of the search).
     most_visits: u64,
-    /// The nimbers of shapes of at most [`SMALL_CELLS`] cells, by their
-    /// cropped cells (not their canonical image), plus one (0 unknown): one
-    /// array per box `h x w`, index `(h - 1) * SMALL_CELLS + w - 1`.
-    small: Vec<Vec<u8>>,
+    /// The nimbers of small shapes by their cells as they lie (not their
+    /// canonical image), shared with the other threads' searches.
+    small: Arc<SmallShapes>,
     /// The moves of each frame, centre first ([`Self::centre_out`]).
     orders: Vec<Vec<u16>>,
 }
@@ -194,6 +193,36 @@ const VISITS_PER_STATE: u64 = 4;
 /// their cells as they lie (up to 64 KiB a box, 2^16 bytes), sparing the
 /// canonical image and the table's lookup.
 const SMALL_CELLS: usize = 16;
+
+/// The nimbers of shapes of at most [`SMALL_CELLS`] cells, by their cropped
+/// cells, plus one (0 unknown): one array per box `h x w`, index `(h - 1) *
+/// SMALL_CELLS + w - 1`, made when first needed. The threads of one search
+/// share them: each entry is written whole, once known.
+#[derive(Debug)]
+struct SmallShapes {
+    boxes: Vec<OnceLock<Box<[AtomicU8]>>>,
+}
+
+impl Default for SmallShapes {
+    fn default() -> Self {
+        Self {
+            boxes: (0..SMALL_CELLS * SMALL_CELLS).map(|_| OnceLock::new()).collect(),
+        }
+    }
+}
+
+impl SmallShapes {
+    fn get(&self, at: usize, bits: usize) -> Option<u8> {
+        let g = self.boxes[at].get()?[bits].load(Ordering::Relaxed);
+        g.checked_sub(1)
+    }
+
+    fn set(&self, at: usize, cells: usize, bits: usize, g: u8) {
+        // Zeroed by the allocator: the pages never written stay unmapped.
+        let nimbers = self.boxes[at].get_or_init(|| bytemuck::zeroed_slice_box(1 << cells));
+        nimbers[bits].store(g + 1, Ordering::Relaxed);
+    }
+}
 
 /// Regions of at most this many cells are always asked for their exact
 /// nimber: their searches are short, and the nimber, once stored, answers
@@ -220,6 +249,7 @@ impl Search {
     fn helper(&self) -> Option<Self> {
         let table = self.table.share()?;
         let mut helper = Self::with_store(table, self.table.limit());
+        helper.small = Arc::clone(&self.small);
         helper.symmetry = self.symmetry;
         helper.reduction = self.reduction;
         Some(helper)
@@ -240,7 +270,7 @@ impl Search {
             visits: 0,
             most_visits,
             orders: Vec::new(),
-            small: vec![Vec::new(); SMALL_CELLS * SMALL_CELLS],
+            small: Arc::default(),
         }
     }
 
@@ -260,9 +290,10 @@ impl Search {
     #[cfg(test)]
     pub(super) fn small_entries(&self) -> Vec<(u128, usize, u8)> {
         let mut all = Vec::new();
-        for (at, nimbers) in self.small.iter().enumerate() {
+        for (at, nimbers) in self.small.boxes.iter().enumerate() {
             let w = at % SMALL_CELLS + 1;
-            for (bits, &g) in nimbers.iter().enumerate() {
+            for (bits, g) in nimbers.get().into_iter().flatten().enumerate() {
+                let g = g.load(Ordering::Relaxed);
                 if g != 0 {
                     all.push((bits as u128, w, g - 1));
                 }
@@ -289,9 +320,9 @@ impl Search {
         let small = if shape.h * shape.w <= SMALL_CELLS {
             let at = (shape.h - 1) * SMALL_CELLS + shape.w - 1;
             let bits = shape.bits.wide() as usize;
-            match self.small[at].get(bits) {
-                Some(&g) if g != 0 => return Part::Known(g - 1),
-                _ => Some((at, bits)),
+            match self.small.get(at, bits) {
+                Some(g) => return Part::Known(g),
+                None => Some((at, bits)),
             }
         } else {
             None
@@ -304,10 +335,7 @@ impl Search {
         };
         if let Some(g) = known {
             if let Some((at, bits)) = small {
-                if self.small[at].is_empty() {
-                    self.small[at] = vec![0; 1 << (shape.h * shape.w)];
-                }
-                self.small[at][bits] = g + 1;
+                self.small.set(at, shape.h * shape.w, bits, g);
             }
             return Part::Known(g);
         }
