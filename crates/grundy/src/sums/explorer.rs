@@ -71,10 +71,11 @@ const MOVE_LISTED_BYTES: u64 = (std::mem::size_of::<Vec<Part>>() + 16 + 64) as u
 /// together, on every thread of the pool when listing them is slow (scripts).
 const BATCH: usize = 64;
 
-/// A batch that took this long has its successor's moves listed on every
-/// thread; quicker ones stay on one, where sharing would cost more than it
+/// A batch whose moves took this long to list (and four times as long as
+/// storing them) has its successor's moves listed on every thread; quicker
+/// ones stay on one, where waking the other threads would cost more than it
 /// saves.
-const SHARED_BATCH: Duration = Duration::from_micros(200);
+const SHARED_BATCH: Duration = Duration::from_millis(3);
 
 /// The bytes a stored move costs the memory budget.
 const EDGE_BYTES: usize = std::mem::size_of::<SmallVec<[u32; 2]>>();
@@ -217,6 +218,7 @@ impl Explorer {
         let mut batch = Vec::with_capacity(BATCH);
         // Whether the last batch was long enough to share among threads.
         let mut worth_sharing = false;
+        let threads = rayon::current_num_threads() as u32;
         loop {
             // The next unexplored nodes from the top of the stack (the same
             // batches whatever the number of threads, so the same numbering
@@ -236,14 +238,15 @@ impl Explorer {
             // and bytes left; one with more lists them again alone below.
             let (room, listed_room) = self.room();
             let share = room.min(listed_room / batch.len());
-            let started = Instant::now();
-            let shared = worth_sharing && batch.len() > 1 && rayon::current_num_threads() > 1;
+            let shared = worth_sharing && batch.len() > 1 && threads > 1;
             #[cfg(test)]
             {
                 self.shared_batches += usize::from(shared);
             }
+            let started = Instant::now();
             let listed = self.list_moves(&batch, share, shared);
-            worth_sharing = started.elapsed() >= SHARED_BATCH;
+            let listing = started.elapsed() * if shared { threads } else { 1 };
+            let started = Instant::now();
             for (&id, moves) in batch.iter().zip(listed) {
                 let (room, listed_room) = self.room();
                 let moves = match moves {
@@ -266,6 +269,9 @@ impl Explorer {
                 })?;
                 self.add_moves(id, &moves, &mut pending)?;
             }
+            // Listing on several threads pays when it takes most of a batch's
+            // time (scripts that compute): storing the moves stays on this one.
+            worth_sharing = listing >= SHARED_BATCH && listing >= started.elapsed() * 4;
         }
         Ok(root)
     }

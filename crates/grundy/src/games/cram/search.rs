@@ -206,7 +206,9 @@ struct SmallShapes {
 impl Default for SmallShapes {
     fn default() -> Self {
         Self {
-            boxes: (0..SMALL_CELLS * SMALL_CELLS).map(|_| OnceLock::new()).collect(),
+            boxes: (0..SMALL_CELLS * SMALL_CELLS)
+                .map(|_| OnceLock::new())
+                .collect(),
         }
     }
 }
