@@ -266,14 +266,19 @@ impl Table {
         let size = (self.slots.nimbers.len() * 2).max(1 << 7);
         let grown = Slots {
             nimbers: (0..size).map(|_| Bucket::default()).collect(),
-            excluded: (0..size / 4).map(|_| Bucket::default()).collect(),
+            excluded: Box::default(),
         };
         for bucket in &self.slots.nimbers {
             for slot in (0..8).map(|k| bucket.slot(k)).filter(|&slot| slot != 0) {
                 grown.place(slot);
             }
         }
+        // The old slots go (unless readers hold them) before the new cache
+        // comes, which no reader sees yet.
         self.slots = Arc::new(grown);
+        if let Some(slots) = Arc::get_mut(&mut self.slots) {
+            slots.excluded = (0..size / 4).map(|_| Bucket::default()).collect();
+        }
     }
 }
 
