@@ -481,7 +481,9 @@ async fn compute<T: Serialize + Send + 'static>(
                     // The permit is held until the computation returns, even past
                     // its answer: the lanes bound the threads computing.
                     let _permit = permit;
-                    let result = catch_unwind(AssertUnwindSafe(|| signal.run(|| work(&budget))));
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        on_one_thread(|| signal.run(|| work(&budget)))
+                    }));
                     (result, signal.is_cancelled())
                 });
                 // The searches see the deadline within milliseconds; past a little
@@ -513,6 +515,23 @@ async fn compute<T: Serialize + Send + 'static>(
         Ok(response) => response,
         Err(unanswered) => unanswered_response(server, &unanswered),
     }
+}
+
+/// Runs `work` on a pool of one thread kept for this blocking thread: a
+/// request computes on one thread, so that no request's work waits in a pool
+/// shared with the others' (a search that hands work to the global pool would
+/// hold its lane's permit while other requests' work fills that pool). The
+/// lanes bound how many requests compute at once. Without such a pool (the
+/// system refused a thread), `work` runs here, on the global pool.
+fn on_one_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    thread_local! {
+        static ONE: Option<rayon::ThreadPool> =
+            rayon::ThreadPoolBuilder::new().num_threads(1).build().ok();
+    }
+    ONE.with(|pool| match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    })
 }
 
 /// The text of a panic's payload.
