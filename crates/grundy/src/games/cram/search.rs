@@ -258,11 +258,6 @@ impl Search {
     }
 
     fn with_store(table: Store, limit: usize) -> Self {
-        // The threads of a shared table count their regions searched together.
-        let most_visits = match table {
-            Store::Own(_) => (limit as u64).saturating_mul(VISITS_PER_STATE),
-            Store::Shared { .. } => u64::MAX,
-        };
         Self {
             table,
             regions: Vec::new(),
@@ -270,7 +265,7 @@ impl Search {
             symmetry: true,
             reduction: true,
             visits: 0,
-            most_visits,
+            most_visits: (limit as u64).saturating_mul(VISITS_PER_STATE),
             orders: Vec::new(),
             small: Arc::default(),
         }
@@ -509,8 +504,9 @@ impl Search {
                 if shared.stop.load(Ordering::Relaxed) {
                     return Err(SearchError::Cancelled);
                 }
-                let most = (shared.limit() as u64).saturating_mul(VISITS_PER_STATE);
-                if shared.visits.fetch_add(256, Ordering::Relaxed) > most {
+                // The threads of a shared table count their regions
+                // searched together.
+                if shared.visits.fetch_add(256, Ordering::Relaxed) > self.most_visits {
                     return Err(SearchError::StateLimit {
                         limit: shared.limit(),
                     });
@@ -905,11 +901,7 @@ impl BoardSearch {
             }
         });
         shared.stop.store(false, Ordering::Relaxed);
-        for (c, known) in learnt
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .drain(..)
-        {
+        for (c, known) in lock(learnt).drain(..) {
             self.regions[k].classes[c].0 = known;
         }
         if until_found && found.load(Ordering::Relaxed) {

@@ -300,6 +300,8 @@ pub(super) struct Shared {
     slots: Arc<ArcSwap<Slots>>,
     /// The table, for the writers (and the few wide images).
     table: Mutex<Table>,
+    /// The table's limit, read without its lock.
+    limit: usize,
     /// Regions searched by all threads (each adds its count in steps).
     pub(super) visits: AtomicU64,
     /// Raised when the other threads' work is no longer needed: their
@@ -313,8 +315,8 @@ impl Shared {
     }
 
     /// The most regions stored.
-    pub(super) fn limit(&self) -> usize {
-        self.table().limit()
+    pub(super) const fn limit(&self) -> usize {
+        self.limit
     }
 }
 
@@ -328,6 +330,7 @@ impl Store {
         let shared = Arc::new(Shared {
             slots: Arc::new(ArcSwap::new(Arc::clone(&table.slots))),
             table: Mutex::new(table),
+            limit,
             visits: AtomicU64::new(0),
             stop: AtomicBool::new(false),
         });
