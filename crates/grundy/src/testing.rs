@@ -10,6 +10,24 @@ use crate::theory::game::{ImpartialGame, Outcome};
 
 pub(crate) use crate::random::{SplitMix, Xorshift};
 
+/// Runs `work` on a rayon pool of `threads` threads (the computations that
+/// share their work use the current pool's threads).
+pub(crate) fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(work)
+}
+
+/// `work` on pools of 1, 2 and 7 threads (more threads than cores), in turn.
+pub(crate) fn on_one_two_and_seven_threads<T: Send>(work: impl Fn() -> T + Sync) -> Vec<T> {
+    [1, 2, 7]
+        .into_iter()
+        .map(|threads| on_pool(threads, &work))
+        .collect()
+}
+
 /// The answer to the position `text` built by the catalogue, under `options`;
 /// panics when the text does not parse, build or solve.
 #[track_caller]

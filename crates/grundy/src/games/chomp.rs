@@ -468,6 +468,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
+    use crate::testing::on_one_two_and_seven_threads;
     use crate::theory::solver::Solver;
 
     #[test]
@@ -527,16 +528,7 @@ mod tests {
 
     /// The table on one thread, by sizes on 2 and 7 (more threads than cores).
     fn tables_on_threads(shape: &[u32]) -> Vec<Vec<u32>> {
-        [1, 2, 7]
-            .into_iter()
-            .map(|threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("a thread pool")
-                    .install(|| Chomp::table(shape, usize::MAX).unwrap().1)
-            })
-            .collect()
+        on_one_two_and_seven_threads(|| Chomp::table(shape, usize::MAX).unwrap().1)
     }
 
     #[test]

@@ -538,6 +538,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
+    use crate::testing::on_one_two_and_seven_threads;
     use crate::theory::solver::Solver;
 
     #[test]
@@ -577,20 +578,6 @@ mod tests {
         g
     }
 
-    /// `work` in a rayon pool of 1, 2 and 7 threads (more threads than cores).
-    fn on_threads<T: Send>(work: impl Fn() -> T + Sync) -> Vec<T> {
-        [1, 2, 7]
-            .into_iter()
-            .map(|threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("a thread pool")
-                    .install(&work)
-            })
-            .collect()
-    }
-
     /// The table's positions and nimbers, sorted.
     fn sorted(table: &Table) -> Vec<(u128, u32)> {
         let mut entries: Vec<(u128, u32)> = table.iter().map(|(&s, &g)| (s, g)).collect();
@@ -619,12 +606,13 @@ mod tests {
         for numbers in some_sets() {
             let game = Divisors::new(numbers.clone());
             let all = (1u128 << game.numbers.len()) - 1;
-            let tables = on_threads(|| sorted(&game.table(all, usize::MAX).unwrap()));
+            let tables =
+                on_one_two_and_seven_threads(|| sorted(&game.table(all, usize::MAX).unwrap()));
             assert!(
                 tables[1] == tables[0] && tables[2] == tables[0],
                 "{numbers:?}"
             );
-            let searched = on_threads(|| {
+            let searched = on_one_two_and_seven_threads(|| {
                 let found = game.nimbers_by_search(&all, Budget::UNLIMITED);
                 let found = found.unwrap().unwrap();
                 (found.nimber, found.options)
@@ -658,20 +646,24 @@ mod tests {
             let all = (1u128 << game.numbers.len()) - 1;
             let reachable = game.table(all, usize::MAX).unwrap().len();
             for limit in [0, 1, 10, reachable / 2, reachable - 1] {
-                let failed = on_threads(|| game.table(all, limit).map(|table| table.len()));
+                let failed = on_one_two_and_seven_threads(|| {
+                    game.table(all, limit).map(|table| table.len())
+                });
                 assert_eq!(
                     failed,
                     vec![Err(SearchError::StateLimit { limit }); 3],
                     "{limit}"
                 );
-                let failed = on_threads(|| {
+                let failed = on_one_two_and_seven_threads(|| {
                     game.nimbers_by_search(&all, Budget::states(limit))
                         .unwrap()
                         .map(|found| found.nimber)
                 });
                 assert_eq!(failed, vec![Err(SearchError::StateLimit { limit }); 3]);
             }
-            let stored = on_threads(|| game.table(all, reachable).map(|table| table.len()));
+            let stored = on_one_two_and_seven_threads(|| {
+                game.table(all, reachable).map(|table| table.len())
+            });
             assert_eq!(stored, vec![Ok(reachable); 3]);
         }
         // 100 primes: 2^100 positions, and the limit stops the work at once.
@@ -681,7 +673,8 @@ mod tests {
             .collect();
         let game = Divisors::new(primes);
         let all = (1u128 << 100) - 1;
-        let failed = on_threads(|| game.table(all, 1000).map(|table| table.len()));
+        let failed =
+            on_one_two_and_seven_threads(|| game.table(all, 1000).map(|table| table.len()));
         assert_eq!(
             failed,
             vec![Err(SearchError::StateLimit { limit: 1000 }); 3]
@@ -694,7 +687,9 @@ mod tests {
         let all = (1u128 << 24) - 1;
         let signal = crate::theory::cancel::Cancel::new();
         signal.cancel();
-        let stopped = on_threads(|| signal.run(|| game.table(all, usize::MAX).map(|t| t.len())));
+        let stopped = on_one_two_and_seven_threads(|| {
+            signal.run(|| game.table(all, usize::MAX).map(|t| t.len()))
+        });
         assert_eq!(stopped, vec![Err(SearchError::Cancelled); 3]);
     }
 }

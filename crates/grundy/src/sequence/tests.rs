@@ -7,6 +7,7 @@ use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 
 use super::*;
+use crate::testing::on_pool;
 
 /// Grundy values by the definition: enumerate the moves of each heap with
 /// `HeapRule::moves`, xor the values of the heaps left, take the mex.
@@ -764,11 +765,7 @@ proptest::proptest! {
 /// The values computed on `threads` threads (a rayon pool of that size: the engine
 /// takes a helper thread for its blocks when the pool has more than one).
 fn values_on_threads(threads: usize, rule: &HeapRule, last_heap: usize) -> Vec<u32> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool")
-        .install(|| values(rule, Method::SparseSpace, last_heap))
+    on_pool(threads, || values(rule, Method::SparseSpace, last_heap))
 }
 
 /// Codes whose values to 10^6 the engine computes in at most 6 s on one thread (no
@@ -786,15 +783,11 @@ const PARALLEL_CODES: [&str; 40] = [
 fn a_second_thread_fills_the_blocks_of_officers() {
     let rule = rule("0.6");
     let filled_ahead = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(|| {
-                let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
-                solver.extend_to(100_000);
-                solver.stats().blocks_filled_ahead
-            })
+        on_pool(threads, || {
+            let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace);
+            solver.extend_to(100_000);
+            solver.stats().blocks_filled_ahead
+        })
     };
     assert_eq!(filled_ahead(1), 0);
     // Nearly all of the 3,125 blocks, all but those after the masks were chosen anew.

@@ -432,6 +432,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 mod tests {
     use super::*;
     use crate::family::Rules;
+    use crate::testing::on_pool;
     use crate::theory::solver::Solver;
 
     /// Every board of `rows x cols` with every pattern of filled cells.
@@ -810,15 +811,6 @@ mod tests {
         assert_eq!(nimber(7, 5), 1);
     }
 
-    /// Runs `work` on a pool of `threads` threads.
-    fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(work)
-    }
-
     /// With the threads of a pool sharing one table (more threads than this
     /// machine has cores too), every board with holes up to 3 x 4 has the
     /// oracle's nimber and moves to each nimber, and larger boards with holes
@@ -841,7 +833,7 @@ mod tests {
             })
             .collect();
         for threads in [2, 7] {
-            on_threads(threads, || {
+            on_pool(threads, || {
                 let mut helped = 0;
                 for (rows, cols) in [(3, 4), (2, 6), (4, 3)] {
                     let mut oracle = Oracle::new(cols);
@@ -874,7 +866,7 @@ mod tests {
     /// it still answers.
     #[test]
     fn the_threads_keep_the_state_limit_together() {
-        on_threads(2, || {
+        on_pool(2, || {
             let board = Board::new(7, 5).unwrap();
             assert_eq!(
                 Cram::nimber(&board, 2_000),

@@ -664,32 +664,28 @@ fn the_explored_graph_is_the_same_on_any_number_of_threads() {
                 let m = []; for k in [1, 2] { if p[0] >= k { m.push([p[0] - k, p[1]]) } \
                 if p[1] >= k { m.push([p[0], p[1] - k]) } } m }\"](40, 39)";
     let explore = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| {
-                let position = position(text);
-                let mut explorer = crate::sums::explorer::Explorer::new(1_000_000);
-                let root = explorer.explore(&position.groups[0].parts[0]).unwrap();
-                let graph: Vec<Vec<_>> = (0..explorer.len() as u32)
-                    .map(|id| explorer.options(id).to_vec())
-                    .collect();
-                let answer = answer(text);
-                let listed: Vec<String> = answer
-                    .winning_moves
-                    .iter()
-                    .map(|m| format!("{m:?}"))
-                    .collect();
-                (
-                    root,
-                    graph,
-                    answer.nimber,
-                    answer.winning_move_count,
-                    listed,
-                    explorer.shared_batches,
-                )
-            })
+        crate::testing::on_pool(threads, || {
+            let position = position(text);
+            let mut explorer = crate::sums::explorer::Explorer::new(1_000_000);
+            let root = explorer.explore(&position.groups[0].parts[0]).unwrap();
+            let graph: Vec<Vec<_>> = (0..explorer.len() as u32)
+                .map(|id| explorer.options(id).to_vec())
+                .collect();
+            let answer = answer(text);
+            let listed: Vec<String> = answer
+                .winning_moves
+                .iter()
+                .map(|m| format!("{m:?}"))
+                .collect();
+            (
+                root,
+                graph,
+                answer.nimber,
+                answer.winning_move_count,
+                listed,
+                explorer.shared_batches,
+            )
+        })
     };
     let (root, graph, nimber, count, listed, shared) = explore(1);
     assert_eq!(graph.len(), 41 * 40);
