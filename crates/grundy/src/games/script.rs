@@ -61,10 +61,13 @@
 //! assert_eq!(answer.nimber, Some(0u32.into()));
 //! ```
 
+use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use num_traits::ToPrimitive;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString};
@@ -178,6 +181,10 @@ pub struct Script {
     has_split: bool,
     has_describe: bool,
     operations: u64,
+    /// The script's number, and the thread that compiled it: other threads
+    /// run copies of their own ([`COPIES`]).
+    id: u64,
+    home: std::thread::ThreadId,
 }
 
 impl fmt::Debug for Script {
@@ -245,33 +252,7 @@ impl Script {
     /// A syntax error (with the script's line and column), or a missing or
     /// malformed `fn moves(p)`, `fn split(p)` or `fn describe(from, to)`, in words.
     pub fn compile(source: &str, name: &str, operations: u64) -> Result<Self, String> {
-        let mut engine = Engine::new();
-        engine
-            .set_max_operations(operations.max(1))
-            .set_max_call_levels(MAX_CALL_LEVELS)
-            // Rhai's own defaults differ between debug and release builds (32 and 16 in
-            // debug): fixed here so that a script means the same in both.
-            .set_max_expr_depths(MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_DEPTH / 2)
-            .set_max_string_size(MAX_DATA_SIZE)
-            .set_max_array_size(MAX_DATA_SIZE)
-            .set_max_map_size(MAX_DATA_SIZE)
-            .set_strict_variables(true)
-            // A cancelled computation stops between operations, however long
-            // one call of the script runs.
-            .on_progress(|operations| {
-                (operations.is_multiple_of(CANCEL_EVERY_OPERATIONS) && stop_requested())
-                    .then_some(Dynamic::UNIT)
-            })
-            .on_print(to_stderr)
-            .on_debug(|text, _, _| to_stderr(text));
-        // Rhai's standard library can block the thread (`sleep(seconds)`), where no
-        // operation is counted: refused instead, so no script can hang.
-        let no_sleep = || -> Result<(), Box<EvalAltResult>> {
-            Err("`sleep` is not available in grundy's sandbox".into())
-        };
-        engine
-            .register_fn("sleep", move |_: i64| no_sleep())
-            .register_fn("sleep", move |_: f64| no_sleep());
+        let engine = sandbox(operations);
         let ast = engine.compile(source).map_err(|error| {
             let rhai::ParseError(kind, at) = error;
             format!("syntax error in {name} at {}: {kind}", place(at))
@@ -305,9 +286,64 @@ impl Script {
             has_split,
             has_describe,
             operations: operations.max(1),
+            id: NEXT_SCRIPT.fetch_add(1, Ordering::Relaxed),
+            home: std::thread::current().id(),
         })
     }
+}
 
+/// Numbers the scripts compiled, for the other threads' copies.
+static NEXT_SCRIPT: AtomicU64 = AtomicU64::new(0);
+
+/// A thread's own copy of a script: its engine and its compiled functions.
+type ScriptCopy = (Engine, AST);
+
+/// How many scripts' copies a thread keeps (the most recently used).
+const COPIES_PER_THREAD: usize = 4;
+
+thread_local! {
+    /// This thread's own copies of the scripts it ran that another thread
+    /// compiled, by number: the engine and the compiled functions are
+    /// reference-counted, and two threads calling one copy contend for those
+    /// counts at every call (a cheap script ran slower on two threads than on
+    /// one).
+    static COPIES: RefCell<Vec<(u64, Rc<ScriptCopy>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Rhai's engine as grundy's sandbox: each call of a script's functions runs at
+/// most `operations` operations.
+fn sandbox(operations: u64) -> Engine {
+    let mut engine = Engine::new();
+    engine
+        .set_max_operations(operations.max(1))
+        .set_max_call_levels(MAX_CALL_LEVELS)
+        // Rhai's own defaults differ between debug and release builds (32 and 16 in
+        // debug): fixed here so that a script means the same in both.
+        .set_max_expr_depths(MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_DEPTH / 2)
+        .set_max_string_size(MAX_DATA_SIZE)
+        .set_max_array_size(MAX_DATA_SIZE)
+        .set_max_map_size(MAX_DATA_SIZE)
+        .set_strict_variables(true)
+        // A cancelled computation stops between operations, however long
+        // one call of the script runs.
+        .on_progress(|operations| {
+            (operations.is_multiple_of(CANCEL_EVERY_OPERATIONS) && stop_requested())
+                .then_some(Dynamic::UNIT)
+        })
+        .on_print(to_stderr)
+        .on_debug(|text, _, _| to_stderr(text));
+    // Rhai's standard library can block the thread (`sleep(seconds)`), where no
+    // operation is counted: refused instead, so no script can hang.
+    let no_sleep = || -> Result<(), Box<EvalAltResult>> {
+        Err("`sleep` is not available in grundy's sandbox".into())
+    };
+    engine
+        .register_fn("sleep", move |_: i64| no_sleep())
+        .register_fn("sleep", move |_: f64| no_sleep());
+    engine
+}
+
+impl Script {
     /// Whether the script defines `fn split(p)`.
     #[must_use]
     pub const fn has_split(&self) -> bool {
@@ -324,9 +360,36 @@ impl Script {
     ) -> Result<Dynamic, CallError> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
         let mut scope = rhai::Scope::new();
-        self.engine
-            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, function, args)
-            .map_err(|error| self.call_error(&error, &call()))
+        let copy = (std::thread::current().id() != self.home)
+            .then(|| self.copy_for_this_thread())
+            .flatten();
+        let (engine, ast) = copy
+            .as_deref()
+            .map_or((&self.engine, &self.ast), |(e, a)| (e, a));
+        let result =
+            engine.call_fn_with_options::<Dynamic>(options, &mut scope, ast, function, args);
+        result.map_err(|error| self.call_error(&error, &call()))
+    }
+
+    /// This thread's copy of the script, compiled again from its source when
+    /// first needed (kept with the most recently used first); `None` would mean
+    /// the source no longer compiles, and the shared script serves.
+    fn copy_for_this_thread(&self) -> Option<Rc<ScriptCopy>> {
+        COPIES.with(|copies| {
+            let mut copies = copies.borrow_mut();
+            if let Some(at) = copies.iter().position(|(id, _)| *id == self.id) {
+                let found = copies.remove(at);
+                let copy = Rc::clone(&found.1);
+                copies.insert(0, found);
+                return Some(copy);
+            }
+            let engine = sandbox(self.operations);
+            let ast = engine.compile(&*self.source).ok()?;
+            let copy = Rc::new((engine, ast));
+            copies.insert(0, (self.id, Rc::clone(&copy)));
+            copies.truncate(COPIES_PER_THREAD);
+            Some(copy)
+        })
     }
 
     fn call_error(&self, error: &EvalAltResult, call: &str) -> CallError {

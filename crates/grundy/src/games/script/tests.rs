@@ -700,3 +700,45 @@ fn the_explored_graph_is_the_same_on_any_number_of_threads() {
         );
     }
 }
+
+/// A thread other than the one that compiled a script runs a copy of its own,
+/// compiled again from the source: its values and its errors (a message with
+/// the script's line and column, an operation limit) read as the first
+/// thread's.
+#[test]
+fn another_thread_runs_its_own_copy_alike() {
+    let values = |script: &Script| {
+        script
+            .sequence(30, &mut |_| ControlFlow::Continue(()))
+            .map(|values| values.map(|values| values.to_vec()))
+    };
+    let errors = [
+        "fn moves(n) { if n == 7 { let a = [1]; a[5] } else { [] } }",
+        "fn moves(n) { if n == 9 { loop { } } let m = []; if n > 0 { m.push(n - 1) } m }",
+    ];
+    let nim = "fn moves(n) { let m = []; for k in 0..n { m.push(k) } m }";
+    for source in std::iter::once(nim).chain(errors) {
+        let script = Script::compile(source, "the inline script", 10_000).unwrap();
+        let here = values(&script).map_err(|error| error.to_string());
+        let (there, copied) = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let there = values(&script).map_err(|error| error.to_string());
+                    let copied = COPIES
+                        .with(|copies| copies.borrow().iter().any(|(id, _)| *id == script.id));
+                    (there, copied)
+                })
+                .join()
+                .unwrap()
+        });
+        assert!(copied, "{source}: the other thread ran no copy");
+        assert_eq!(
+            here.is_err(),
+            errors.contains(&source),
+            "{source}: {here:?}"
+        );
+        assert_eq!(here, there, "{source}");
+    }
+    let nim = Script::compile(nim, "the inline script", 10_000).unwrap();
+    assert_eq!(values(&nim).unwrap(), Some((0..=30).collect::<Vec<u32>>()));
+}
