@@ -140,7 +140,10 @@ impl Divisors {
                             checkpoint()?;
                         }
                         seen.clear();
-                        self.each_move(position, |_, after| seen.push(by_level(below, after)));
+                        self.each_move(position, |_, after| {
+                            // Every option has fewer numbers: a level below, valued.
+                            seen.push(*in_levels(below, after).expect("an option stored below"));
+                        });
                         *nimber = crate::theory::nimber::mex(&seen);
                     }
                     Ok(())
@@ -328,10 +331,7 @@ impl Table {
     fn get(&self, set: u128) -> Option<&u32> {
         match self {
             Self::One(map) => map.get(&set),
-            Self::ByLevel(levels) => {
-                let level = levels.get(set.count_ones() as usize)?;
-                level[shard_of(set)].get(&set)
-            }
+            Self::ByLevel(levels) => in_levels(levels, set),
         }
     }
 
@@ -354,11 +354,11 @@ impl Table {
     }
 }
 
-/// The nimber of `set` in `levels`, laid out as in [`Table::ByLevel`], which
-/// hold it.
-fn by_level(levels: &[Vec<FxHashMap<u128, u32>>], set: u128) -> u32 {
-    let level = &levels[set.count_ones() as usize];
-    level[shard_of(set)][&set]
+/// The nimber of `set` in `levels`, laid out as in [`Table::ByLevel`], if
+/// stored.
+fn in_levels(levels: &[Vec<FxHashMap<u128, u32>>], set: u128) -> Option<&u32> {
+    let level = levels.get(set.count_ones() as usize)?;
+    level[shard_of(set)].get(&set)
 }
 
 /// The shard of `set` in its level: a hash of it other than the maps' own.

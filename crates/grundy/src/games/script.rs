@@ -378,10 +378,8 @@ impl Script {
         COPIES.with(|copies| {
             let mut copies = copies.borrow_mut();
             if let Some(at) = copies.iter().position(|(id, _)| *id == self.id) {
-                let found = copies.remove(at);
-                let copy = Rc::clone(&found.1);
-                copies.insert(0, found);
-                return Some(copy);
+                copies[..=at].rotate_right(1);
+                return Some(Rc::clone(&copies[0].1));
             }
             let engine = sandbox(self.operations);
             let ast = engine.compile(&*self.source).ok()?;
