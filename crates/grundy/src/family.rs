@@ -259,6 +259,15 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     fn held_bytes(&self, _position: &Self::Position) -> usize {
         0
     }
+
+    /// What each thread other than the one that built the family holds to list
+    /// its moves, as a key naming it (two components of one family hold it
+    /// once) and its bytes, which searches count against their memory limit
+    /// once per thread: a script's own compiled copy. `None` (the default)
+    /// when threads hold nothing of their own.
+    fn thread_copy(&self) -> Option<(u64, usize)> {
+        None
+    }
 }
 
 /// How many nimbers in a row with no move to them end the search of
@@ -463,6 +472,8 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     fn heap_part(&self, size: BigUint) -> Option<Part>;
     /// As [`Family::held_bytes`].
     fn held_bytes(&self) -> usize;
+    /// As [`Family::thread_copy`].
+    fn thread_copy(&self) -> Option<(u64, usize)>;
 
     /// A hash of the typed position (not of its family's parameters).
     fn position_hash(&self) -> u64;
@@ -600,6 +611,10 @@ impl<F: Family> Component for Typed<F> {
 
     fn held_bytes(&self) -> usize {
         self.family.held_bytes(&self.position)
+    }
+
+    fn thread_copy(&self) -> Option<(u64, usize)> {
+        self.family.thread_copy()
     }
 
     fn nimber_by_search(&self, budget: Budget) -> Option<Result<BigUint, SearchError>> {

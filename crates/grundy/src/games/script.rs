@@ -301,6 +301,14 @@ type ScriptCopy = (Engine, AST);
 /// How many scripts' copies a thread keeps (the most recently used).
 const COPIES_PER_THREAD: usize = 4;
 
+/// The bytes a thread's copy of a script holds, as the memory limit counts
+/// them: a sandbox engine and the compiled functions, [`COPY_BYTES`] and
+/// [`COPY_BYTES_PER_SOURCE_BYTE`] a byte of the source. Generous: copies of
+/// the example scripts, and of sources of 70 to 90 kB made of them, took
+/// 0.1 to 0.25 MB each, by the resident memory of 200 copies.
+const COPY_BYTES: usize = 256 << 10;
+const COPY_BYTES_PER_SOURCE_BYTE: usize = 8;
+
 thread_local! {
     /// This thread's own copies of the scripts it ran that another thread
     /// compiled, by number: the engine and the compiled functions are
@@ -646,6 +654,14 @@ impl Family for Script {
             .into_iter()
             .map(|to| self.parts(to).map_err(CallError::into_search))
             .collect()
+    }
+
+    /// Another thread's copy of the script ([`COPIES`]), by its number.
+    fn thread_copy(&self) -> Option<(u64, usize)> {
+        Some((
+            self.id,
+            COPY_BYTES + COPY_BYTES_PER_SOURCE_BYTE * self.source.len(),
+        ))
     }
 
     /// An array's integers (8 bytes each) or a text's bytes.

@@ -94,8 +94,12 @@ pub struct Explorer {
     /// [`NODE_BYTES`] and [`EDGE_BYTES`], and the components' own
     /// ([`crate::family::Family::held_bytes`]).
     byte_limit: u64,
-    /// What the stored components hold beyond [`NODE_BYTES`].
+    /// What the stored components hold beyond [`NODE_BYTES`], and what the
+    /// threads that list moves hold of their own
+    /// ([`crate::family::Family::thread_copy`]).
     component_bytes: usize,
+    /// The keys of the threads' own copies counted in `component_bytes`.
+    copies_counted: Vec<u64>,
     progress: Option<ProgressHook>,
     /// Whether components are keyed by their canonical forms (always, except
     /// in oracles that must not rely on them).
@@ -127,6 +131,7 @@ impl Explorer {
             edge_limit: limit.saturating_mul(EDGES_PER_NODE),
             byte_limit: u64::MAX,
             component_bytes: 0,
+            copies_counted: Vec::new(),
             progress: None,
             by_class: true,
             #[cfg(test)]
@@ -241,6 +246,9 @@ impl Explorer {
             let (room, listed_room) = self.room();
             let share = room.min(listed_room / batch.len());
             let shared = worth_sharing && batch.len() > 1 && threads > 1;
+            if shared {
+                self.count_copies(&batch, threads as usize - 1)?;
+            }
             #[cfg(test)]
             {
                 self.shared_batches += usize::from(shared);
@@ -276,6 +284,24 @@ impl Explorer {
             worth_sharing = listing >= SHARED_BATCH && listing >= started.elapsed() * 4;
         }
         Ok(root)
+    }
+
+    /// Counts against the memory limit what `others` threads hold of their
+    /// own to list the moves of the components of `batch` (a script's copy
+    /// each), once for each thing held.
+    fn count_copies(&mut self, batch: &[u32], others: usize) -> Result<(), SearchError> {
+        for &id in batch {
+            if let Some((key, bytes)) = self.nodes[id as usize].part.thread_copy()
+                && !self.copies_counted.contains(&key)
+            {
+                self.copies_counted.push(key);
+                self.component_bytes = self
+                    .component_bytes
+                    .saturating_add(bytes.saturating_mul(others));
+                self.check_bytes()?;
+            }
+        }
+        Ok(())
     }
 
     /// The moves a component may list now: the edges left, and no more than

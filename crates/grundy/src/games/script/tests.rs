@@ -701,6 +701,41 @@ fn the_explored_graph_is_the_same_on_any_number_of_threads() {
     }
 }
 
+/// The copies of a script that the other threads compile to list its moves
+/// count against the memory limit, once a thread: a limit the explored graph
+/// fits alone stops the search when the other thread's copy does not fit too.
+#[test]
+fn the_other_threads_copies_count_against_the_memory_limit() {
+    // Two heaps of "take 1 or 2", each call counting to 3000 first (slow
+    // enough for its batches to be shared).
+    let text = "script[\"fn moves(p) { let x = 0; for i in 0..3000 { x += 1; } \
+                let m = []; for k in [1, 2] { if p[0] >= k { m.push([p[0] - k, p[1]]) } \
+                if p[1] >= k { m.push([p[0], p[1] - k]) } } m }\"](30, 29)";
+    let held = |threads: usize, limit: u64| {
+        crate::testing::on_pool(threads, || {
+            let position = position(text);
+            let part = &position.groups[0].parts[0];
+            let copy = part.thread_copy().map(|(_, bytes)| bytes);
+            let mut explorer =
+                crate::sums::explorer::Explorer::new(1_000_000).with_memory_limit(limit);
+            let explored = explorer.explore(part).map(|_| explorer.held_bytes());
+            (explored, copy)
+        })
+    };
+    let (alone, copy) = held(1, u64::MAX);
+    let (alone, copy) = (alone.unwrap(), copy.unwrap());
+    assert!(copy >= 256 << 10, "{copy}");
+    assert_eq!(held(2, u64::MAX).0.unwrap(), alone + copy);
+    assert_eq!(held(7, u64::MAX).0.unwrap(), alone + 6 * copy);
+    let limit = (alone + copy / 2) as u64;
+    assert_eq!(held(1, limit).0.unwrap(), alone);
+    assert!(
+        matches!(held(2, limit).0, Err(SearchError::MemoryLimit { limit: l }) if l == limit),
+        "{:?}",
+        held(2, limit).0
+    );
+}
+
 /// A thread other than the one that compiled a script runs a copy of its own,
 /// compiled again from the source: its values and its errors (a message with
 /// the script's line and column, an operation limit) read as the first
