@@ -244,54 +244,6 @@ fn to_stderr(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
-impl Script {
-    /// Compiles `source`, named `name` in messages ("`g.rhai`"), each call of its
-    /// functions running at most `operations` operations.
-    ///
-    /// # Errors
-    /// A syntax error (with the script's line and column), or a missing or
-    /// malformed `fn moves(p)`, `fn split(p)` or `fn describe(from, to)`, in words.
-    pub fn compile(source: &str, name: &str, operations: u64) -> Result<Self, String> {
-        let engine = sandbox(operations);
-        let ast = engine.compile(source).map_err(|error| {
-            let rhai::ParseError(kind, at) = error;
-            format!("syntax error in {name} at {}: {kind}", place(at))
-        })?;
-        let arity = |wanted: &str| {
-            ast.iter_functions()
-                .filter(|function| function.name == wanted)
-                .map(|function| function.params.len())
-                .collect::<Vec<_>>()
-        };
-        let check =
-            |function: &str, params: usize, signature: &str| match arity(function).as_slice() {
-                [] => Ok(false),
-                counts if counts.contains(&params) => Ok(true),
-                _ => Err(format!(
-                    "{name} defines `{function}` without the form grundy calls: `{signature}`"
-                )),
-            };
-        if !check("moves", 1, "fn moves(p)")? {
-            return Err(format!(
-                "{name} defines no `fn moves(p)`, which returns the array of positions one move from `p` leads to"
-            ));
-        }
-        let has_split = check("split", 1, "fn split(p)")?;
-        let has_describe = check("describe", 2, "fn describe(from, to)")?;
-        Ok(Self {
-            source: source.into(),
-            name: name.to_owned(),
-            engine,
-            ast,
-            has_split,
-            has_describe,
-            operations: operations.max(1),
-            id: NEXT_SCRIPT.fetch_add(1, Ordering::Relaxed),
-            home: std::thread::current().id(),
-        })
-    }
-}
-
 /// Numbers the scripts compiled, for the other threads' copies.
 static NEXT_SCRIPT: AtomicU64 = AtomicU64::new(0);
 
@@ -352,6 +304,52 @@ fn sandbox(operations: u64) -> Engine {
 }
 
 impl Script {
+    /// Compiles `source`, named `name` in messages ("`g.rhai`"), each call of its
+    /// functions running at most `operations` operations.
+    ///
+    /// # Errors
+    /// A syntax error (with the script's line and column), or a missing or
+    /// malformed `fn moves(p)`, `fn split(p)` or `fn describe(from, to)`, in words.
+    pub fn compile(source: &str, name: &str, operations: u64) -> Result<Self, String> {
+        let engine = sandbox(operations);
+        let ast = engine.compile(source).map_err(|error| {
+            let rhai::ParseError(kind, at) = error;
+            format!("syntax error in {name} at {}: {kind}", place(at))
+        })?;
+        let arity = |wanted: &str| {
+            ast.iter_functions()
+                .filter(|function| function.name == wanted)
+                .map(|function| function.params.len())
+                .collect::<Vec<_>>()
+        };
+        let check =
+            |function: &str, params: usize, signature: &str| match arity(function).as_slice() {
+                [] => Ok(false),
+                counts if counts.contains(&params) => Ok(true),
+                _ => Err(format!(
+                    "{name} defines `{function}` without the form grundy calls: `{signature}`"
+                )),
+            };
+        if !check("moves", 1, "fn moves(p)")? {
+            return Err(format!(
+                "{name} defines no `fn moves(p)`, which returns the array of positions one move from `p` leads to"
+            ));
+        }
+        let has_split = check("split", 1, "fn split(p)")?;
+        let has_describe = check("describe", 2, "fn describe(from, to)")?;
+        Ok(Self {
+            source: source.into(),
+            name: name.to_owned(),
+            engine,
+            ast,
+            has_split,
+            has_describe,
+            operations: operations.max(1),
+            id: NEXT_SCRIPT.fetch_add(1, Ordering::Relaxed),
+            home: std::thread::current().id(),
+        })
+    }
+
     /// Whether the script defines `fn split(p)`.
     #[must_use]
     pub const fn has_split(&self) -> bool {
