@@ -317,6 +317,45 @@ pub(super) fn each_region<B: Bits>(s: B, w: usize, visit: impl FnMut(B)) {
     each_region_cut(s, w, B::ZERO, visit);
 }
 
+/// [`each_region`] for a set `s` each of whose regions holds a cell of
+/// `seeds`: each region is grown from a seed, and once it holds every seed
+/// left, it is all that is left. A set cut from a connected one has this
+/// property with the cells of the set next to those cut away as seeds (a
+/// path from any cell to a cut cell leaves the set at such a neighbour), and
+/// the cells next to a domino are a few steps apart: the fill stops after a
+/// few steps instead of crossing the region.
+pub(super) fn each_region_seeded<B: Bits>(s: B, w: usize, seeds: B, mut visit: impl FnMut(B)) {
+    let masks = B::masks(w);
+    let to_right = !masks.last_col;
+    let to_left = !masks.first_col;
+    let mut rest = s;
+    while rest != B::ZERO {
+        let pending = seeds & rest;
+        debug_assert!(pending != B::ZERO, "a region without a seed");
+        let mut region = B::ONE << if pending == B::ZERO { rest } else { pending }.trailing();
+        loop {
+            if pending != B::ZERO && pending & !region == B::ZERO {
+                region = rest;
+                break;
+            }
+            let grown = (region
+                | ((region & to_right) << 1)
+                | ((region & to_left) >> 1)
+                | (region << w)
+                | (region >> w))
+                & rest;
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        rest = rest & !region;
+        if region & (region - B::ONE) != B::ZERO {
+            visit(region);
+        }
+    }
+}
+
 /// A set of cells cropped to its bounding box: `h` rows of stride `w`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Shape<B> {
@@ -577,5 +616,41 @@ mod tests {
         let shape = Shape::crop(s, w);
         assert_eq!((shape.h, shape.w), (2, 3));
         assert_eq!(shape.bits, set(".#./..#").0);
+    }
+
+    /// Grown from the cells next to those taken away, the regions of a set
+    /// cut from a connected one are those of the plain fill: every connected
+    /// set of a 4 x 4 frame, less each domino, reduced or not.
+    #[test]
+    fn regions_grown_from_seeds_are_the_regions() {
+        let w = 4;
+        let mut checked = 0;
+        for whole in 1u64..1 << 16 {
+            let mut regions = Vec::new();
+            each_region(whole, w, |m| regions.push(m));
+            if regions != [whole] {
+                continue;
+            }
+            let (horizontal, vertical) = dominoes(whole, w);
+            for (moves, step) in [(horizontal, 1), (vertical, w)] {
+                let mut rest = moves;
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let after = whole & !(1 << p | 1 << (p + step));
+                    for s in [after, reduce(after, w)] {
+                        let seeds = spread(whole & !s, w) & s;
+                        let (mut plain, mut seeded) = (Vec::new(), Vec::new());
+                        each_region(s, w, |m| plain.push(m));
+                        each_region_seeded(s, w, seeds, |m| seeded.push(m));
+                        plain.sort_unstable();
+                        seeded.sort_unstable();
+                        assert_eq!(plain, seeded, "{whole:#x} less {p}, {step}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 }

@@ -41,7 +41,8 @@
 //!   are then found with few new questions ([`BoardSearch`]).
 
 use super::region::{
-    Bits, Shape, dominoes, each_region, each_region_cut, fits_u64, reduce, row_of, twin_cuts,
+    Bits, Shape, dominoes, each_region, each_region_cut, each_region_seeded, fits_u64, reduce,
+    row_of, spread, twin_cuts,
 };
 use super::table::Store;
 use crate::theory::cancel::{checkpoint, run_under};
@@ -343,25 +344,21 @@ impl Search {
         })
     }
 
-    /// Splits the cells `s` of a frame of stride `w` into regions: pushes the
-    /// unknown ones on the stack (two equal ones cancel) and gives the xor of
-    /// the known ones' nimbers.
-    fn split(&mut self, s: u128, w: usize) -> u8 {
-        if fits_u64(s, w) {
-            self.split_in(u64::narrow(s), w)
+    /// Splits the cells `s` of a frame of stride `w`, taken from the connected
+    /// set `whole`, into regions: pushes the unknown ones on the stack (two
+    /// equal ones cancel) and gives the xor of the known ones' nimbers.
+    fn split(&mut self, whole: u128, s: u128, w: usize) -> u8 {
+        let start = self.regions.len();
+        if fits_u64(whole, w) {
+            self.split_from(u64::narrow(whole), u64::narrow(s), w, start)
         } else {
-            self.split_in(s, w)
+            self.split_from(whole, s, w, start)
         }
     }
 
-    fn split_in<B: Bits>(&mut self, s: B, w: usize) -> u8 {
-        let start = self.regions.len();
-        self.split_from(s, w, start)
-    }
-
-    /// [`Self::split_in`], the regions found since `start` cancelling the
+    /// [`Self::split`], the regions found since `start` cancelling the
     /// new ones equal to them.
-    fn split_from<B: Bits>(&mut self, s: B, w: usize, start: usize) -> u8 {
+    fn split_from<B: Bits>(&mut self, whole: B, s: B, w: usize, start: usize) -> u8 {
         let (s, cut) = if self.reduction {
             let s = reduce(s, w);
             (s, twin_cuts(s, w))
@@ -369,8 +366,19 @@ impl Search {
             (s, B::ZERO)
         };
         let mut x = 0u8;
+        if s == B::ZERO {
+            return x;
+        }
         if cut == B::ZERO {
-            each_region(s, w, |m| x ^= self.add_part(m, w, start));
+            // Each region of `s` holds a cell next to one taken from `whole`
+            // (or `s` is `whole`, connected).
+            let removed = whole & !s;
+            let seeds = if removed == B::ZERO {
+                B::ONE << s.trailing()
+            } else {
+                spread(removed, w) & s
+            };
+            each_region_seeded(s, w, seeds, |m| x ^= self.add_part(m, w, start));
             return x;
         }
         // Cut where twins allow it, the set may fall apart: each part is
@@ -385,7 +393,7 @@ impl Search {
             x ^= if count == 1 {
                 self.add_part(m, w, start)
             } else {
-                self.split_from(m, w, start)
+                self.split_from(m, m, w, start)
             };
         }
         x
@@ -551,7 +559,7 @@ impl Search {
                 (p, w)
             };
             let start = self.regions.len();
-            let x = self.split(s & !(1 << p | 1 << (p + step)), w);
+            let x = self.split(s, s & !(1 << p | 1 << (p + step)), w);
             let len = self.regions.len() - start;
             if len == 0 {
                 candidates.remove(x);
@@ -786,7 +794,7 @@ impl BoardSearch {
                 }
                 images.push(image);
                 let start = self.search.regions.len();
-                let x = self.search.split(cells & !domino, w);
+                let x = self.search.split(cells, cells & !domino, w);
                 let known = if self.search.regions.len() == start {
                     Known::Exact(x)
                 } else {
