@@ -225,8 +225,16 @@ pub(super) fn dominoes<B: Bits>(s: B, w: usize) -> (B, B) {
 
 /// `s` without isolated cells and with the pendant reduction of the module
 /// documentation applied until nothing changes.
-pub(super) fn reduce<B: Bits>(mut s: B, w: usize) -> B {
-    let last = B::masks(w).last_col;
+#[cfg(test)]
+pub(super) fn reduce<B: Bits>(s: B, w: usize) -> B {
+    reduce_and_cut(s, w).0
+}
+
+/// [`reduce`], and the [`twin_cuts`] of the reduced set (from the
+/// neighbours the last round of the reduction found).
+pub(super) fn reduce_and_cut<B: Bits>(mut s: B, w: usize) -> (B, B) {
+    let masks = B::masks(w);
+    let last = masks.last_col;
     loop {
         // Cells with a neighbour to the right, left, below, above.
         let right = s & (s >> 1) & !last;
@@ -252,28 +260,37 @@ pub(super) fn reduce<B: Bits>(mut s: B, w: usize) -> B {
         // Bridges: neither pendant nor held, every neighbour held (isolated
         // cells too).
         let free = s & !held;
-        drop = drop | (s & !pendants & !held & !spread(free, w));
-        let before = s;
-        s = s & any & !drop;
-        if s == before {
-            return s;
+        let next_to_free =
+            ((free & !last) << 1) | ((free & !masks.first_col) >> 1) | (free << w) | (free >> w);
+        drop = drop | (s & !pendants & !held & !next_to_free);
+        let reduced = s & any & !drop;
+        if reduced == s {
+            return (s, cuts_from(right, left, down, up, w));
         }
+        s = reduced;
     }
 }
 
 /// The horizontal edges that may be cut, as the cells left of them: those of
 /// every 2 x 2 block of `s` two of whose opposite corners have no neighbour
 /// outside the block (module documentation, "Twins").
+#[cfg(test)]
 pub(super) fn twin_cuts<B: Bits>(s: B, w: usize) -> B {
     let last = B::masks(w).last_col;
+    let right = s & (s >> 1) & !last;
+    let left = s & ((s & !last) << 1);
     let down = s & (s >> w);
+    let up = s & (s << w);
+    cuts_from(right, left, down, up, w)
+}
+
+/// [`twin_cuts`] of the set whose cells with a neighbour to the right, left,
+/// below and above are given.
+fn cuts_from<B: Bits>(right: B, left: B, down: B, up: B, w: usize) -> B {
     if down == B::ZERO {
         // One row (and every shift below stays under the word's width).
         return B::ZERO;
     }
-    let right = s & (s >> 1) & !last;
-    let left = s & ((s & !last) << 1);
-    let up = s & (s << w);
     // Twins at the top left and bottom right of a block, or at its top right
     // and bottom left; the block by its top left cell.
     let top_left = right & down & !left & !up;

@@ -41,8 +41,8 @@
 //!   are then found with few new questions ([`BoardSearch`]).
 
 use super::region::{
-    Bits, Shape, dominoes, each_region, each_region_cut, each_region_seeded, fits_u64, reduce,
-    row_of, spread, twin_cuts,
+    Bits, Shape, dominoes, each_region, each_region_cut, each_region_seeded, fits_u64,
+    reduce_and_cut, row_of, spread,
 };
 use super::table::Store;
 use crate::theory::cancel::{checkpoint, run_under};
@@ -360,8 +360,7 @@ impl Search {
     /// new ones equal to them.
     fn split_from<B: Bits>(&mut self, whole: B, s: B, w: usize, start: usize) -> u8 {
         let (s, cut) = if self.reduction {
-            let s = reduce(s, w);
-            (s, twin_cuts(s, w))
+            reduce_and_cut(s, w)
         } else {
             (s, B::ZERO)
         };
