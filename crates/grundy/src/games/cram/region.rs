@@ -398,14 +398,16 @@ impl<B: Bits> Shape<B> {
         let r1 = row_of(B::BITS - 1 - m.leading(), w);
         let mut m = m >> (r0 * w);
         let h = r1 - r0 + 1;
-        // The columns used: fold the rows onto the first.
-        let mut columns = B::ZERO;
+        // The columns used: fold the rows onto the first, halving the rows
+        // left at each step.
         let row = B::low(w);
-        let mut rest = m;
-        while rest != B::ZERO {
-            columns = columns | (rest & row);
-            rest = rest >> w;
+        let mut columns = m;
+        let mut span = w;
+        while span < h * w {
+            columns = columns | columns >> span;
+            span *= 2;
         }
+        let columns = columns & row;
         let c0 = columns.trailing();
         let c1 = B::BITS - 1 - columns.leading();
         let w2 = c1 - c0 + 1;
@@ -500,6 +502,46 @@ impl<B: Bits> Shape<B> {
         false
     }
 
+    /// The least of this shape and its three mirror images, when their last
+    /// rows (their highest bits) already tell: the last rows are this
+    /// shape's last and first rows, each as it is and reversed. Then only
+    /// the least image is made, and no image equals another, so that no
+    /// mirror maps the shape to itself. `None` when two last rows tie.
+    fn least_by_last_row(&self) -> Option<B> {
+        let (h, w) = (self.h, self.w);
+        let row = B::low(w);
+        let reversed_row = |r: B| r.reversed() >> (B::BITS - w);
+        let last = self.bits >> ((h - 1) * w);
+        let first = self.bits & row;
+        // This shape, left-right, top-bottom, half turn.
+        let keys = [last, reversed_row(last), first, reversed_row(first)];
+        let mut least = 0;
+        for k in 1..4 {
+            if keys[k] < keys[least] {
+                least = k;
+            }
+        }
+        if (0..4).any(|k| k != least && keys[k] == keys[least]) {
+            return None;
+        }
+        let shift = B::BITS - h * w;
+        Some(match least {
+            0 => self.bits,
+            3 => self.bits.reversed() >> shift,
+            _ => {
+                let mut tb = B::ZERO;
+                for i in 0..h {
+                    tb = tb | ((self.bits >> (i * w)) & row) << ((h - 1 - i) * w);
+                }
+                if least == 2 {
+                    tb
+                } else {
+                    tb.reversed() >> shift
+                }
+            }
+        })
+    }
+
     /// The canonical image of this shape, and whether the symmetry strategy
     /// proves it zero (by a mirror, a half turn, or a diagonal of a square box:
     /// the diagonals fix their own cells and swap no adjacent pair).
@@ -509,6 +551,15 @@ impl<B: Bits> Shape<B> {
         } else {
             self.transposed()
         };
+        if base.w < base.h {
+            if let Some(image) = base.least_by_last_row() {
+                return Canonical {
+                    image: image.wide(),
+                    w: base.w,
+                    zero: false,
+                };
+            }
+        }
         let mirrors = base.mirrors();
         let mut image = base.bits.min(mirrors[0]).min(mirrors[1]).min(mirrors[2]);
         let mut zero = base.zero_by_mirrors(mirrors);
@@ -599,6 +650,56 @@ mod tests {
         assert!(!c.zero);
         assert!(Shape::crop(set("../..").0, 2).canonical().zero);
         assert!(!Shape::crop(set("...").0, 3).canonical().zero);
+    }
+
+    /// The canonical image is the least of the images under the symmetries
+    /// of the box, made cell by cell, among those of the narrower width:
+    /// every set of cells of a few boxes, as the shape it crops to.
+    #[test]
+    fn canonical_images_are_the_least_images() {
+        let mut checked = 0;
+        for (h, w) in [
+            (2, 3),
+            (3, 2),
+            (3, 4),
+            (4, 3),
+            (2, 6),
+            (4, 4),
+            (5, 3),
+            (3, 5),
+        ] {
+            for bits in 1u64..1 << (h * w) {
+                let shape = Shape::crop(bits, w);
+                let (sh, sw) = (shape.h, shape.w);
+                let cells: Vec<(usize, usize)> = (0..sh * sw)
+                    .filter(|&p| shape.bits >> p & 1 == 1)
+                    .map(|p| (p / sw, p % sw))
+                    .collect();
+                let mut least: Option<(usize, u64)> = None;
+                for turn in 0..8 {
+                    let (ih, iw) = if turn >= 4 { (sw, sh) } else { (sh, sw) };
+                    let image = cells.iter().fold(0u64, |acc, &(i, j)| {
+                        let (i, j) = if turn >= 4 { (j, i) } else { (i, j) };
+                        let i = if turn & 1 == 1 { ih - 1 - i } else { i };
+                        let j = if turn & 2 == 2 { iw - 1 - j } else { j };
+                        acc | 1 << (i * iw + j)
+                    });
+                    if iw > ih {
+                        continue;
+                    }
+                    least = Some(least.map_or((iw, image), |l| l.min((iw, image))));
+                }
+                let (lw, image) = least.unwrap();
+                let canonical = shape.canonical();
+                assert_eq!(
+                    (canonical.w, canonical.image),
+                    (lw, u128::from(image)),
+                    "{bits:#x} in {h} x {w}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 
     #[test]

@@ -577,7 +577,7 @@ impl Search {
             }
         }
         self.restore(h, w, order);
-        self.pending[pending..].sort_by_key(|p| p.cost);
+        self.pending[pending..].sort_unstable_by_key(|p| p.cost);
         let mut exact = true;
         for index in pending..self.pending.len() {
             if candidates.set & requested == 0 {
