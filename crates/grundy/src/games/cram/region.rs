@@ -551,14 +551,14 @@ impl<B: Bits> Shape<B> {
         } else {
             self.transposed()
         };
-        if base.w < base.h {
-            if let Some(image) = base.least_by_last_row() {
-                return Canonical {
-                    image: image.wide(),
-                    w: base.w,
-                    zero: false,
-                };
-            }
+        if base.w < base.h
+            && let Some(image) = base.least_by_last_row()
+        {
+            return Canonical {
+                image: image.wide(),
+                w: base.w,
+                zero: false,
+            };
         }
         let mirrors = base.mirrors();
         let mut image = base.bits.min(mirrors[0]).min(mirrors[1]).min(mirrors[2]);
