@@ -223,15 +223,16 @@ pub(super) fn dominoes<B: Bits>(s: B, w: usize) -> (B, B) {
     (s & (s >> 1) & !B::masks(w).last_col, s & (s >> w))
 }
 
-/// `s` without isolated cells and with the pendant reduction of the module
-/// documentation applied until nothing changes.
+/// The reduced set of [`reduce_and_cut`].
 #[cfg(test)]
 pub(super) fn reduce<B: Bits>(s: B, w: usize) -> B {
     reduce_and_cut(s, w).0
 }
 
-/// [`reduce`], and the [`twin_cuts`] of the reduced set (from the
-/// neighbours the last round of the reduction found).
+/// `s` without isolated cells and with the pendant reduction of the module
+/// documentation applied until nothing changes; and the twin cuts of the
+/// reduced set ([`cuts_from`], from the neighbours the last round of the
+/// reduction found).
 pub(super) fn reduce_and_cut<B: Bits>(mut s: B, w: usize) -> (B, B) {
     let masks = B::masks(w);
     let last = masks.last_col;
@@ -271,9 +272,7 @@ pub(super) fn reduce_and_cut<B: Bits>(mut s: B, w: usize) -> (B, B) {
     }
 }
 
-/// The horizontal edges that may be cut, as the cells left of them: those of
-/// every 2 x 2 block of `s` two of whose opposite corners have no neighbour
-/// outside the block (module documentation, "Twins").
+/// The twin cuts of `s` ([`cuts_from`]).
 #[cfg(test)]
 pub(super) fn twin_cuts<B: Bits>(s: B, w: usize) -> B {
     let last = B::masks(w).last_col;
@@ -284,8 +283,10 @@ pub(super) fn twin_cuts<B: Bits>(s: B, w: usize) -> B {
     cuts_from(right, left, down, up, w)
 }
 
-/// [`twin_cuts`] of the set whose cells with a neighbour to the right, left,
-/// below and above are given.
+/// The horizontal edges that may be cut, as the cells left of them: those of
+/// every 2 x 2 block of a set two of whose opposite corners have no neighbour
+/// outside the block (module documentation, "Twins"); from the cells of the
+/// set with a neighbour to the right, left, below and above.
 fn cuts_from<B: Bits>(right: B, left: B, down: B, up: B, w: usize) -> B {
     if down == B::ZERO {
         // One row (and every shift below stays under the word's width).
