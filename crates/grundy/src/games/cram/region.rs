@@ -302,6 +302,18 @@ fn cuts_from<B: Bits>(right: B, left: B, down: B, up: B, w: usize) -> B {
     blocks | blocks << w
 }
 
+/// `region` and the cells of `rest` next to it, crossing to the right from
+/// the cells of `to_right` and to the left from those of `to_left`.
+#[inline(always)]
+fn grown<B: Bits>(region: B, rest: B, w: usize, to_right: B, to_left: B) -> B {
+    (region
+        | ((region & to_right) << 1)
+        | ((region & to_left) >> 1)
+        | (region << w)
+        | (region >> w))
+        & rest
+}
+
 /// Calls `visit` with each connected region of `s` (of two cells or more),
 /// the edges right of the cells of `cut` removed.
 pub(super) fn each_region_cut<B: Bits>(s: B, w: usize, cut: B, mut visit: impl FnMut(B)) {
@@ -312,12 +324,7 @@ pub(super) fn each_region_cut<B: Bits>(s: B, w: usize, cut: B, mut visit: impl F
     while rest != B::ZERO {
         let mut region = B::ONE << rest.trailing();
         loop {
-            let grown = (region
-                | ((region & to_right) << 1)
-                | ((region & to_left) >> 1)
-                | (region << w)
-                | (region >> w))
-                & rest;
+            let grown = grown(region, rest, w, to_right, to_left);
             if grown == region {
                 break;
             }
@@ -356,12 +363,7 @@ pub(super) fn each_region_seeded<B: Bits>(s: B, w: usize, seeds: B, mut visit: i
                 region = rest;
                 break;
             }
-            let grown = (region
-                | ((region & to_right) << 1)
-                | ((region & to_left) >> 1)
-                | (region << w)
-                | (region >> w))
-                & rest;
+            let grown = grown(region, rest, w, to_right, to_left);
             if grown == region {
                 break;
             }
