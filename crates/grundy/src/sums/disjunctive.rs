@@ -4,9 +4,11 @@
 //! elsewhere ([`crate::sums::every_sg`], [`crate::sums::rounds`]).
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use num_bigint::BigUint;
 use num_traits::Zero;
+use rayon::prelude::*;
 
 use crate::family::{Part, PositionSearch, SearchedNimbers};
 use crate::quotient::{self, MisereQuotient, QuotientLimits};
@@ -571,30 +573,121 @@ fn misere_answer(
     }
 }
 
+/// What a component without a closed form is known by, from its family's own
+/// search ([`searched_by_family`]).
+enum ByFamily {
+    Found(Known),
+    Failed(SearchError),
+    /// The family has no search of its own: the generic explorer values it.
+    NoSearch,
+    /// Not searched: a component before it in the sum failed.
+    Skipped,
+}
+
+/// The components of `position` without a closed form (those whose
+/// `by_theory` is `None`), in order, each valued by its family's own search
+/// when it has one: its pruned search, kept to find the moves to a nimber
+/// afterwards (Cram), or its search of every option (Chomp, Wythoff,
+/// geography, ...).
+///
+/// The searches are independent, so they run at once on the threads of the
+/// current rayon pool, each within an equal share of the memory limit among
+/// the components without a closed form: together they hold no more than the
+/// limit, and the share does not depend on the number of threads (a failure
+/// names the whole limit, which is what raises the share). Once one
+/// fails, the components after it are not searched; those before it are, so
+/// the first failure in the order of the sum is the one reported, as when they
+/// run one after another.
+fn searched_by_family(
+    position: &Position,
+    by_theory: &[Vec<Option<BigUint>>],
+    options: &SolveOptions,
+) -> Vec<ByFamily> {
+    let unknown: Vec<&Part> = position
+        .groups
+        .iter()
+        .zip(by_theory)
+        .flat_map(|(group, theory)| group.parts.iter().zip(theory))
+        .filter_map(|(part, theory)| theory.is_none().then_some(part))
+        .collect();
+    let shares = u64::try_from(unknown.len()).unwrap_or(u64::MAX).max(1);
+    let budget = Budget {
+        bytes: options.max_memory / shares,
+        ..options.budget()
+    };
+    let first_failed = AtomicUsize::new(usize::MAX);
+    let search = |(index, part): (usize, &&Part)| {
+        if index > first_failed.load(Ordering::Relaxed) {
+            return ByFamily::Skipped;
+        }
+        let found = match part.position_search(budget) {
+            Some(mut search) => Some(
+                search
+                    .nimber()
+                    .map(|nimber| Known::Searching(search, nimber)),
+            ),
+            None => part
+                .nimbers_by_search(budget)
+                .map(|found| found.map(Known::Searched)),
+        };
+        match found {
+            Some(Ok(known)) => ByFamily::Found(known),
+            Some(Err(error)) => {
+                first_failed.fetch_min(index, Ordering::Relaxed);
+                // The limit the caller gave, not the share the search had.
+                ByFamily::Failed(match error {
+                    SearchError::MemoryLimit { .. } => SearchError::MemoryLimit {
+                        limit: options.max_memory,
+                    },
+                    other => other,
+                })
+            }
+            None => ByFamily::NoSearch,
+        }
+    };
+    if unknown.len() > 1 {
+        unknown.par_iter().enumerate().map(search).collect()
+    } else {
+        unknown.iter().enumerate().map(search).collect()
+    }
+}
+
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     if let Some(answer) = solve_alone(position, options) {
         return Ok(answer);
     }
-    let mut explorer = options.explorer();
     let mut methods = BTreeSet::new();
-    let mut known = Vec::with_capacity(position.groups.len());
-    for group in &position.groups {
-        let mut parts = Vec::with_capacity(group.parts.len());
-        for part in &group.parts {
-            parts.push(match part.nimber_by_theory() {
-                Some((nimber, method)) => {
+    let by_theory: Vec<Vec<Option<BigUint>>> = position
+        .groups
+        .iter()
+        .map(|group| {
+            group
+                .parts
+                .iter()
+                .map(|part| {
+                    let (nimber, method) = part.nimber_by_theory()?;
                     methods.insert(method);
-                    Known::Theory(nimber)
-                }
+                    Some(nimber)
+                })
+                .collect()
+        })
+        .collect();
+    let mut by_family = searched_by_family(position, &by_theory, options).into_iter();
+    let mut explorer = options.explorer();
+    let mut known = Vec::with_capacity(position.groups.len());
+    for (group, theory) in position.groups.iter().zip(by_theory) {
+        let mut parts = Vec::with_capacity(group.parts.len());
+        for (part, theory) in group.parts.iter().zip(theory) {
+            parts.push(match theory {
+                Some(nimber) => Known::Theory(nimber),
                 None => {
                     methods.insert("search");
-                    if let Some(mut search) = part.position_search(options.budget()) {
-                        let nimber = search.nimber()?;
-                        Known::Searching(search, nimber)
-                    } else {
-                        match part.nimbers_by_search(options.budget()) {
-                            Some(found) => Known::Searched(found?),
-                            None => Known::Node(explorer.explore(part)?),
+                    match by_family.next() {
+                        Some(ByFamily::Found(known)) => known,
+                        Some(ByFamily::Failed(error)) => return Err(error),
+                        Some(ByFamily::NoSearch) => Known::Node(explorer.explore(part)?),
+                        Some(ByFamily::Skipped) | None => {
+                            unreachable!("a component after the first that failed is never valued")
                         }
                     }
                 }
@@ -1021,5 +1114,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The components of a sum searched by their families (Cram, Chomp,
+    /// Wythoff, divisors, geography) are searched at once: the answer, its
+    /// winning moves included, is that of one thread on 2 and 7, and its
+    /// nimber is the nim-sum of the components' nimbers found alone.
+    #[test]
+    fn a_sums_searched_components_are_valued_alike_on_any_number_of_threads() {
+        let parts = [
+            "cram(3, 4)",
+            "chomp(3, 4)",
+            "wythoff(9, 14)",
+            "divisors(12)",
+            "geography(\"5 4; 1 2; 2 3; 3 4; 2 5\", 1)",
+            "cram(\"..#/...\")",
+            "nim(6)",
+        ];
+        let text = parts.join(" + ");
+        let options = SolveOptions::default();
+        let answers = crate::testing::on_one_two_and_seven_threads(|| {
+            let found = crate::testing::answer_with(&text, &options);
+            let moves: Vec<String> = crate::testing::descriptions(&found)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            (found.nimber, found.winning_move_count, moves, found.method)
+        });
+        let alone = parts.iter().fold(BigUint::zero(), |total, part| {
+            let found = crate::testing::answer_with(part, &options);
+            total ^ found.nimber.expect("a nimber")
+        });
+        assert_eq!(answers[0].0, Some(alone), "{text}");
+        assert!(!answers[0].2.is_empty(), "{text}: no winning move");
+        assert_eq!(answers[1], answers[0], "{text}: 2 threads");
+        assert_eq!(answers[2], answers[0], "{text}: 7 threads");
+    }
+
+    /// When several searched components fail, the first in the sum is the one
+    /// reported, whatever the number of threads; each search has an equal
+    /// share of the memory limit, and a memory failure names the whole limit.
+    #[test]
+    fn the_first_searched_component_that_fails_is_reported() {
+        let options = SolveOptions {
+            max_states: 1_000_000,
+            max_memory: 4096,
+            ..SolveOptions::default()
+        };
+        // Six million positions: over the state limit.
+        let too_many = "wythoff(1999, 2999)";
+        // Under the state limit, over the memory limit.
+        let too_large = "wythoff(899, 999)";
+        for (text, expected) in [
+            (
+                format!("{too_many} + {too_large} + nim(3)"),
+                SearchError::StateLimit { limit: 1_000_000 },
+            ),
+            (
+                format!("nim(3) + {too_large} + {too_many}"),
+                SearchError::MemoryLimit { limit: 4096 },
+            ),
+        ] {
+            let position = build(&parse(&text).unwrap()).unwrap();
+            let failures = crate::testing::on_one_two_and_seven_threads(|| {
+                crate::sums::analysis::solve(&position, &options).map(|found| found.nimber)
+            });
+            for found in failures {
+                assert_eq!(found, Err(expected.clone()), "{text}");
+            }
+        }
+        // Each searched component has an equal share of the limit: this one
+        // needs between 4 and 8 MB, so it fits alone in 8 MB, but not in a
+        // sum with another searched component.
+        let options = SolveOptions {
+            max_memory: 8_000_000,
+            ..SolveOptions::default()
+        };
+        let alone = build(&parse(&format!("{too_large} + nim(1)")).unwrap()).unwrap();
+        assert!(crate::sums::analysis::solve(&alone, &options).is_ok());
+        let shared = build(&parse(&format!("{too_large} + wythoff(1, 2)")).unwrap()).unwrap();
+        assert_eq!(
+            crate::sums::analysis::solve(&shared, &options).map(|found| found.nimber),
+            Err(SearchError::MemoryLimit { limit: 8_000_000 })
+        );
     }
 }
