@@ -1,6 +1,6 @@
 //! The native part of grundy's Python package, `grundy._native`: the library
 //! (`crates/grundy`) called directly, with the GIL released while it computes
-//! and Ctrl-C stopping it ([`run`]). The package's Python modules
+//! and Ctrl-C stopping it (the `run` module). The package's Python modules
 //! (`python/grundy/`) give it its public form: `grundy.solve`, `grundy.seq`,
 //! `grundy.table`, `grundy.Game`, `grundy.survey`, ...
 

@@ -16,7 +16,7 @@
 //! whether the product lies in the P-portion, as Nim's nim-sum answers normal
 //! play. Every quotient of an impartial game has even order (Plambeck-Siegel).
 //!
-//! **How it is computed** ([`automaton`]): heap by heap, as Plambeck and Siegel
+//! **How it is computed** (the `automaton` module): heap by heap, as Plambeck and Siegel
 //! do, the quotient for heaps `<= n - 1` is extended by heap `n`. A heap whose
 //! options have the classes of an earlier heap's options is that heap's class
 //! at once. Otherwise it is tried as each element already there (a
@@ -31,7 +31,7 @@
 //! recalibration mends a failure, the construction stops and says so: the
 //! quotient may be infinite, or beyond what recalibration finds.
 //!
-//! **Periodicity** ([`periodicity`]): when the heap map (the class of each
+//! **Periodicity** (the `periodicity` module): when the heap map (the class of each
 //! heap) is periodic far enough, the quotient holds for heaps of every size
 //! (our proof of Plambeck and Siegel's periodicity theorem, with its bound,
 //! in that module).

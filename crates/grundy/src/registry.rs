@@ -7,7 +7,7 @@
 //! for the name (if it is a heap game given by a rule), how the positions are
 //! drawn ([`DrawingKind`]), and for graph games the answer for every start
 //! vertex at once ([`EveryStart`]). The catalogue ([`crate::catalogue`]) lists
-//! the entries of [`crate::games`] and the wrappers of [`wrappers`], and looks
+//! the entries of [`crate::games`] and the wrappers of its `wrappers` module, and looks
 //! names up.
 
 pub(crate) mod wrappers;

@@ -782,7 +782,7 @@ impl Family for DynamicFamily {
     }
 
     /// By the triangular table of every `(heap, limit)` up to the heap
-    /// ([`NimberTriangle`]): `(n + 1)(n + 2) / 2` positions, where the explorer
+    /// (`NimberTriangle`): `(n + 1)(n + 2) / 2` positions, where the explorer
     /// would store every move (up to `n` per position).
     fn nimbers_by_search(
         &self,

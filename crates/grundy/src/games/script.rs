@@ -654,7 +654,7 @@ impl Family for Script {
             .collect()
     }
 
-    /// Another thread's copy of the script ([`COPIES`]), by its number.
+    /// Another thread's copy of the script (`COPIES`), by its number.
     fn thread_copy(&self) -> Option<(u64, usize)> {
         Some((
             self.id,

@@ -1038,7 +1038,7 @@ impl Family for Wythoff {
         }
     }
 
-    /// Classic Wythoff (`d = 0`) by [`classic_nimbers`]: the thin sweep or the
+    /// Classic Wythoff (`d = 0`) by `classic_nimbers`: the thin sweep or the
     /// dense table, within a byte budget estimated before anything is
     /// allocated, where the explorer would store every move (about `a + b +
     /// min(a, b)` per position). The board's `(a + 1)(b + 1)` positions, each
@@ -1059,7 +1059,7 @@ impl Family for Wythoff {
         }))
     }
 
-    /// The nimber alone, from the lines of [`classic_nimbers`] without the list
+    /// The nimber alone, from the lines of `classic_nimbers` without the list
     /// of options (a table of `wythoff(x, y)` reads each cell's nimber from one kept
     /// dense table).
     fn nimber_by_search(

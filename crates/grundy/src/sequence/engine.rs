@@ -186,7 +186,7 @@ pub struct EngineStats {
     pub candidate_searches: u64,
     /// Times the masks were chosen anew.
     pub mask_rebuilds: u64,
-    /// Blocks of heaps whose rows a second thread filled ahead (see [`ahead`]).
+    /// Blocks of heaps whose rows a second thread filled ahead (see the `ahead` module).
     pub blocks_filled_ahead: u64,
     /// Pairs of heaps looked at to fill the windows of runs of two-heap moves (see the
     /// `runs` module).

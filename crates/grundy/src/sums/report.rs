@@ -41,7 +41,7 @@ pub fn compact_moves(answer: &Answer, whole_targets: bool) -> bool {
 /// (without a line break after it). It is streamed field by field, because a
 /// position of a million heaps makes every `to` tens of megabytes long. Given
 /// `compact` (see [`compact_moves`]), moves in one component get the compact
-/// form instead of `to` (see [`write_compact_move`]); moves of `every(...)` and
+/// form instead of `to` (see `write_compact_move`); moves of `every(...)` and
 /// `rounds[k](...)` are always whole.
 ///
 /// # Errors

@@ -118,7 +118,7 @@ thread_local! {
 
 /// `Err(SearchError::Cancelled)` when the work on this thread runs under a
 /// [`Cancel`] that is raised (or whose deadline has passed, read every
-/// [`CLOCK_EVERY`] calls); `Ok` otherwise. Cheap enough to call per position.
+/// `CLOCK_EVERY` calls); `Ok` otherwise. Cheap enough to call per position.
 ///
 /// # Errors
 /// [`SearchError::Cancelled`] once the computation is to stop.

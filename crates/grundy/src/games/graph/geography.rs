@@ -38,7 +38,7 @@
 //! D(G' - s)`; and `geography(G)` is lost for the player to move iff `G` has a
 //! perfect matching (`D(G)` empty), its winning moves being the starts `s ∈
 //! D(G)`. One maximum matching and one alternating search give `D` for every
-//! vertex at once ([`super::matching`]), so a lone geography is answered
+//! vertex at once (the `matching` module), so a lone geography is answered
 //! instantly at any size (`O(E sqrt V)` on bipartite graphs such as boards).
 //! Note 000 writes P and N the other way round; here N is a win for the player
 //! to move, as everywhere in grundy.

@@ -930,7 +930,7 @@ impl Family for Hackenbush {
     /// Every cut. A position of `L` edges has at least `L + 1` positions
     /// (itself and one per cut), each listing its moves in time linear in
     /// the graph: a search is refused when `L + 1` passes `limit`, or when
-    /// [`SEARCH_STEPS_PER_EDGE`] steps for each edge of each position of a
+    /// `SEARCH_STEPS_PER_EDGE` steps for each edge of each position of a
     /// path, `L (L + 1) / 2` edges, pass the search work.
     fn moves(&self, cuts: &Cuts, limit: usize) -> Result<Vec<Vec<Cuts>>, SearchError> {
         let analysis = self.analysis(cuts);

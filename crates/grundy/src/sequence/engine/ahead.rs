@@ -126,7 +126,7 @@ fn receive<M>(channel: &Receiver<M>) -> Option<M> {
 
 /// Whether a run from `done` to `end` values is worth a helper thread: more than one
 /// thread is allowed (the current rayon pool's size), the engine's blocks hold much
-/// work (at least [`LEAST_ROW_WORK`] rare pairs a heap, or the prefixes of the common
+/// work (at least `LEAST_ROW_WORK` rare pairs a heap, or the prefixes of the common
 /// pairs), and the run is long enough to pay for starting a thread. With little work a
 /// block (0.16: 52 rare heaps), passing blocks between threads costs more than it saves.
 pub(crate) fn pays(engine: &TableEngine, done: usize, end: usize) -> bool {
