@@ -16,6 +16,7 @@ use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::explorer::Explorer;
 use crate::sums::explorer::{GraphGame, Multiset, SlotGame};
 use crate::sums::position::{Position, PositionText};
+use crate::theory::cancel::{self, Cancel};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use crate::theory::solver::{Budget, SearchError, Solver};
 
@@ -594,10 +595,11 @@ enum ByFamily {
 /// current rayon pool, each within an equal share of the memory limit among
 /// the components without a closed form: together they hold no more than the
 /// limit, and the share does not depend on the number of threads (a failure
-/// names the whole limit, which is what raises the share). Once one
-/// fails, the components after it are not searched; those before it are, so
-/// the first failure in the order of the sum is the one reported, as when they
-/// run one after another.
+/// names the whole limit, which is what raises the share). Once one fails,
+/// the searches of the components after it stop (or do not start); those
+/// before it go on, so the first failure in the order of the sum is the one
+/// reported, as when they run one after another. Each runs under the caller's
+/// [`Cancel`] signal, so a deadline stops them all.
 fn searched_by_family(
     position: &Position,
     by_theory: &[Vec<Option<BigUint>>],
@@ -615,12 +617,16 @@ fn searched_by_family(
         bytes: options.max_memory / shares,
         ..options.budget()
     };
+    // Each search runs under its own share of the caller's signal, so that
+    // the caller still stops them all and a failure stops those after it.
+    let signal = cancel::current().unwrap_or_default();
+    let signals: Vec<Cancel> = unknown.iter().map(|_| signal.child()).collect();
     let first_failed = AtomicUsize::new(usize::MAX);
     let search = |(index, part): (usize, &&Part)| {
         if index > first_failed.load(Ordering::Relaxed) {
             return ByFamily::Skipped;
         }
-        let found = match part.position_search(budget) {
+        let found = signals[index].run(|| match part.position_search(budget) {
             Some(mut search) => Some(
                 search
                     .nimber()
@@ -629,11 +635,15 @@ fn searched_by_family(
             None => part
                 .nimbers_by_search(budget)
                 .map(|found| found.map(Known::Searched)),
-        };
+        });
         match found {
             Some(Ok(known)) => ByFamily::Found(known),
             Some(Err(error)) => {
-                first_failed.fetch_min(index, Ordering::Relaxed);
+                if first_failed.fetch_min(index, Ordering::Relaxed) > index {
+                    for later in &signals[index + 1..] {
+                        later.cancel();
+                    }
+                }
                 // The limit the caller gave, not the share the search had.
                 ByFamily::Failed(match error {
                     SearchError::MemoryLimit { .. } => SearchError::MemoryLimit {
@@ -1197,5 +1207,128 @@ mod tests {
             crate::sums::analysis::solve(&shared, &options).map(|found| found.nimber),
             Err(SearchError::MemoryLimit { limit: 8_000_000 })
         );
+    }
+
+    /// A family for the tests of the searches of a sum's components: its
+    /// search of position 0 runs until it is stopped, that of position 1 fails
+    /// (on several threads, once the search of a 0 has begun, or after ten
+    /// seconds), and that of 2 finds nimber 2 at once.
+    #[derive(Debug, PartialEq)]
+    struct Probe;
+
+    /// How many searches of a `Probe` 0 have begun (since the test last set
+    /// it to 0).
+    static ENDLESS_BEGUN: AtomicUsize = AtomicUsize::new(0);
+
+    impl crate::family::Family for Probe {
+        type Position = u8;
+
+        fn write_position(&self, position: &u8, out: &mut String) {
+            out.push_str(&position.to_string());
+        }
+
+        fn moves(&self, _position: &u8, _limit: usize) -> Result<Vec<Vec<u8>>, SearchError> {
+            Ok(Vec::new())
+        }
+
+        fn describe_move(&self, _from: &u8, _to: &[u8]) -> String {
+            String::new()
+        }
+
+        fn nimbers_by_search(
+            &self,
+            position: &u8,
+            budget: Budget,
+        ) -> Option<Result<SearchedNimbers<u8>, SearchError>> {
+            let started = std::time::Instant::now();
+            Some(match position {
+                0 => {
+                    ENDLESS_BEGUN.fetch_add(1, Ordering::SeqCst);
+                    loop {
+                        if let Err(error) = cancel::checkpoint() {
+                            break Err(error);
+                        }
+                        std::thread::yield_now();
+                    }
+                }
+                1 => {
+                    while rayon::current_num_threads() > 1
+                        && ENDLESS_BEGUN.load(Ordering::SeqCst) == 0
+                        && started.elapsed().as_secs() < 10
+                    {
+                        std::thread::yield_now();
+                    }
+                    Err(SearchError::StateLimit {
+                        limit: budget.states,
+                    })
+                }
+                _ => Ok(SearchedNimbers {
+                    nimber: BigUint::from(2u8),
+                    options: Vec::new(),
+                }),
+            })
+        }
+    }
+
+    fn probe_sum(positions: &[u8]) -> Position {
+        let family = std::sync::Arc::new(Probe);
+        Position {
+            convention: Convention::Normal,
+            compound: crate::sums::position::Compound::Sum,
+            groups: vec![crate::sums::position::Group {
+                head: "probe".into(),
+                leading: None,
+                parts: crate::family::parts(&family, positions.iter().copied()),
+            }],
+        }
+    }
+
+    /// A failure stops the searches of the components after it, and the
+    /// caller's signal stops them all. The sums below hold a search that runs
+    /// until it is stopped: on two threads it has begun when the component
+    /// before it fails; on one it is not begun at all.
+    #[test]
+    fn a_failure_or_the_callers_signal_stops_every_search_after_it() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            for threads in [1, 2, 7] {
+                ENDLESS_BEGUN.store(0, Ordering::SeqCst);
+                let found = crate::testing::on_pool(threads, || {
+                    let options = SolveOptions::default();
+                    solve_sum(&probe_sum(&[2, 1, 0, 2]), &options).map(|found| found.nimber)
+                });
+                done.send(("a failure", threads, found)).unwrap();
+                let found = crate::testing::on_pool(threads, || {
+                    let signal = Cancel::new();
+                    signal.cancel();
+                    let options = SolveOptions::default();
+                    signal
+                        .run(|| solve_sum(&probe_sum(&[0, 2, 0]), &options))
+                        .map(|found| found.nimber)
+                });
+                done.send(("the caller's signal", threads, found)).unwrap();
+            }
+        });
+        for _ in 0..6 {
+            // The searches stop within milliseconds; a search not stopped
+            // never ends.
+            let (stopped_by, threads, found) = finished
+                .recv_timeout(Duration::from_secs(60))
+                .expect("a search went on after it was to stop");
+            let expected = if stopped_by == "a failure" {
+                SearchError::StateLimit {
+                    limit: SolveOptions::default().max_states,
+                }
+            } else {
+                SearchError::Cancelled
+            };
+            assert_eq!(found, Err(expected), "{stopped_by}, {threads} threads");
+        }
+        let options = SolveOptions::default();
+        let found = solve_sum(&probe_sum(&[2, 2, 2]), &options).unwrap();
+        assert_eq!(found.nimber, Some(BigUint::from(2u8)));
     }
 }

@@ -32,6 +32,9 @@ const CLOCK_EVERY: u32 = 16;
 #[derive(Clone, Debug, Default)]
 pub struct Cancel {
     raised: Arc<AtomicBool>,
+    /// The flags of the signals this one was made from ([`Cancel::child`]):
+    /// raising any of them stops its work too.
+    parents: Vec<Arc<AtomicBool>>,
     deadline: Option<Instant>,
 }
 
@@ -47,7 +50,22 @@ impl Cancel {
     pub fn with_deadline(deadline: Instant) -> Self {
         Self {
             raised: Arc::default(),
+            parents: Vec::new(),
             deadline: Some(deadline),
+        }
+    }
+
+    /// A signal raised by [`Cancel::cancel`] on it, or whenever this one is
+    /// raised (or its deadline passes): for a share of the work that may be
+    /// stopped alone, its caller still able to stop everything.
+    #[must_use]
+    pub fn child(&self) -> Self {
+        let mut parents = self.parents.clone();
+        parents.push(Arc::clone(&self.raised));
+        Self {
+            raised: Arc::default(),
+            parents,
+            deadline: self.deadline,
         }
     }
 
@@ -65,7 +83,16 @@ impl Cancel {
     /// Whether the computation was asked to stop or its deadline has passed.
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
-        self.raised.load(Ordering::Relaxed) || self.deadline_passed()
+        self.is_raised() || self.deadline_passed()
+    }
+
+    /// Whether this signal or one it was made from was raised.
+    fn is_raised(&self) -> bool {
+        self.raised.load(Ordering::Relaxed)
+            || self
+                .parents
+                .iter()
+                .any(|parent| parent.load(Ordering::Relaxed))
     }
 
     fn deadline_passed(&self) -> bool {
@@ -139,7 +166,7 @@ pub fn stop_requested() -> bool {
         let Some(signal) = current.as_ref() else {
             return false;
         };
-        if signal.raised.load(Ordering::Relaxed) {
+        if signal.is_raised() {
             return true;
         }
         let ticks = TICKS.get().wrapping_add(1);
@@ -202,6 +229,22 @@ mod tests {
             // The outer signal is in force again.
             assert_eq!(checkpoint(), Err(SearchError::Cancelled));
         });
+    }
+
+    #[test]
+    fn a_child_stops_with_its_parent_and_alone() {
+        let parent = Cancel::new();
+        let (first, second) = (parent.child(), parent.child());
+        let grandchild = first.child();
+        first.cancel();
+        assert!(first.is_cancelled() && grandchild.is_cancelled());
+        assert!(!parent.is_cancelled() && !second.is_cancelled());
+        second.run(|| assert_eq!(checkpoint(), Ok(())));
+        parent.cancel();
+        assert!(second.is_cancelled());
+        second.run(|| assert_eq!(checkpoint(), Err(SearchError::Cancelled)));
+        let timed = Cancel::with_deadline(Instant::now() - Duration::from_millis(1));
+        assert!(timed.child().is_cancelled());
     }
 
     #[test]
