@@ -109,9 +109,10 @@ fn expensive_requests_stop_at_their_deadline_and_free_their_workers() {
 #[test]
 fn a_request_that_cannot_start_in_time_is_503_with_retry_after() {
     // One worker: a slow request takes it to its deadline; of three sent 0.3 s
-    // later, one may get the worker then, and the others wait past their
-    // deadline (on a loaded machine the four may come together: still at least
-    // one waits in vain).
+    // later, one may get the worker then, and the others cannot get it with a
+    // slice of their time left (on a loaded machine the four may come together:
+    // still only one gets the worker, since a worker that comes in a request's
+    // last slice is refused).
     let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "1"]));
     let mut requests = in_flight(&server, vec![(SLOW_SCRIPT.to_owned(), "/api/solve")]);
     thread::sleep(Duration::from_millis(300));

@@ -8,7 +8,11 @@
 //! end: the library's searches check it as they go and return, so a worker is
 //! free again within milliseconds of its deadline. The time spent waiting for a
 //! permit counts against the request's time; a request that cannot start before
-//! its deadline is answered 503 with `Retry-After`.
+//! its deadline is answered 503 with `Retry-After`. So is one whose worker comes
+//! with less than a slice of its time left: it is known to need more than a
+//! slice, so it could only hold the worker to its deadline in vain (and, were it
+//! let start, requests sent together would each take the worker in turn for the
+//! last milliseconds of their time).
 //!
 //! This is a two-level feedback queue (Corbató's multilevel scheduling, 1962):
 //! the cost of a request is learnt by running it, not guessed from its text.
@@ -91,7 +95,10 @@ impl Lanes {
         if stop >= deadline {
             return Err(Unanswered::OutOfTime);
         }
-        let permit = acquire(&self.workers, deadline).await?;
+        // The quick attempt ran a whole slice without an answer: a worker that
+        // comes later than a slice before the deadline is of no use.
+        let latest_start = deadline.checked_sub(QUICK_SLICE).unwrap_or(deadline);
+        let permit = acquire(&self.workers, latest_start).await?;
         match attempt(permit, deadline).await {
             Attempt::Answered(answer) => Ok(answer),
             Attempt::OutOfTime => Err(Unanswered::OutOfTime),
@@ -119,7 +126,7 @@ impl Lanes {
 }
 
 /// A permit of `lane`, if one comes before `deadline` (one that comes as the
-/// deadline passes leaves no time to compute: busy too).
+/// deadline passes is busy too).
 async fn acquire(
     lane: &Arc<Semaphore>,
     deadline: Instant,
@@ -200,5 +207,34 @@ mod tests {
         assert!(matches!(answer, Err(Unanswered::Busy)));
         assert!(started.elapsed() < Duration::from_secs(2));
         drop(held);
+    }
+
+    #[test]
+    fn a_worker_that_comes_with_less_than_a_slice_left_is_busy() {
+        let lanes = Lanes::new(1);
+        let runtime = runtime();
+        let worker = runtime
+            .block_on(Arc::clone(&lanes.workers).acquire_owned())
+            .unwrap();
+        // The worker is freed with half a slice of the request's time left.
+        let deadline = Instant::now() + QUICK_SLICE * 2;
+        let free_at = deadline - QUICK_SLICE / 2;
+        let attempts = std::sync::atomic::AtomicUsize::new(0);
+        let answer = runtime.block_on(async {
+            let holder = async move {
+                tokio::time::sleep_until(free_at.into()).await;
+                drop(worker);
+            };
+            let request = lanes.run(deadline, |_, _| {
+                attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                async { Attempt::<()>::OutOfTime }
+            });
+            tokio::join!(holder, request).1
+        });
+        assert!(matches!(answer, Err(Unanswered::Busy)));
+        // The quick attempt only: the worker was never taken.
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::Relaxed), 1);
+        assert!(Instant::now() < deadline, "waited to the deadline");
+        assert_eq!(lanes.free(), (QUICK_LANE, 1));
     }
 }
