@@ -18,7 +18,7 @@ use crate::sums::explorer::{GraphGame, Multiset, SlotGame};
 use crate::sums::position::{Position, PositionText};
 use crate::theory::cancel::{self, Cancel};
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
-use crate::theory::solver::{Budget, SearchError, Solver};
+use crate::theory::solver::{Budget, SearchError, Solver, parallel};
 
 /// How a component's nimber is known.
 enum Known {
@@ -950,6 +950,11 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
     if let Some(answer) = solve_by_genus(position, options)? {
         return Ok(answer);
     }
+    misere_by_search(position, options)
+}
+
+/// A misère sum searched whole, as one game.
+fn misere_by_search(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
     let mut explorer = options.explorer();
     let mut roots = Vec::with_capacity(position.component_count());
     for group in &position.groups {
@@ -964,6 +969,9 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
         roots: &roots,
     };
     if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options)) {
+        if explorer.is_finite_from(&roots) {
+            return search_misere_on_threads(search, &game, start);
+        }
         return search_misere(search, &game, &start, |slot, option| {
             game.after(start, slot, option)
         });
@@ -1012,49 +1020,129 @@ fn search_misere<G: ImpartialGame>(
     after: impl Fn(usize, usize) -> G::Position,
 ) -> Result<Answer, SearchError> {
     let MisereSearch {
+        options,
+        explorer,
+        roots,
+        ..
+    } = search;
+    let mut solver = options.solver(game, dense_slots(options));
+    let outcome = solver.misere_outcome(start)?;
+    let mut winning = Vec::new();
+    if outcome == Outcome::NextPlayerWins {
+        for (slot, &root) in roots.iter().enumerate() {
+            for option in 0..explorer.options(root).len() {
+                if solver.misere_outcome(&after(slot, option))? == Outcome::PreviousPlayerWins {
+                    winning.push((slot, option));
+                }
+            }
+        }
+    }
+    misere_search_answer(search, outcome, &winning, SearchCost::of(explorer, &solver))
+}
+
+/// [`search_misere`] for a sum of finite components that never split: every
+/// move of the start searched at once on the threads of the pool, over a table
+/// of a byte a position ([`parallel`]). The answer is that of one thread.
+fn search_misere_on_threads(
+    search: MisereSearch<'_>,
+    game: &SlotGame,
+    start: u64,
+) -> Result<Answer, SearchError> {
+    let after = |slot, option| game.after(start, slot, option);
+    let MisereSearch {
+        options,
+        explorer,
+        roots,
+        ..
+    } = search;
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    for (slot, &root) in roots.iter().enumerate() {
+        for option in 0..explorer.options(root).len() {
+            moves.push((slot, option));
+            positions.push(after(slot, option));
+        }
+    }
+    let found = parallel::misere_outcomes_of_moves(
+        game,
+        &start,
+        &positions,
+        options.budget(),
+        game.dense_positions().unwrap_or(usize::MAX),
+    )?;
+    drop(positions);
+    // A move to a position its mover loses wins; with no move at all, the
+    // player to move wins under misère play.
+    let winning: Vec<(usize, usize)> = moves
+        .into_iter()
+        .zip(&found.mover_wins)
+        .filter(|&(_, &mover_wins)| !mover_wins)
+        .map(|(slot_option, _)| slot_option)
+        .collect();
+    let outcome = if found.mover_wins.is_empty() || !winning.is_empty() {
+        Outcome::NextPlayerWins
+    } else {
+        Outcome::PreviousPlayerWins
+    };
+    let cost = SearchCost {
+        components_explored: explorer.len(),
+        positions_expanded: found.positions_expanded,
+        positions_stored: found.positions_stored,
+        bytes_per_position: found.bytes_per_position,
+    };
+    misere_search_answer(search, outcome, &winning, cost)
+}
+
+/// The answer of a misère search: its outcome, its winning moves (component
+/// slot and option, in order) and what it cost.
+fn misere_search_answer(
+    search: MisereSearch<'_>,
+    outcome: Outcome,
+    winning: &[(usize, usize)],
+    cost: SearchCost,
+) -> Result<Answer, SearchError> {
+    let MisereSearch {
         position,
         options,
         explorer,
         roots,
     } = search;
-    let mut solver = options.solver(game, dense_slots(options));
-    let outcome = solver.misere_outcome(start)?;
+    // The component of each slot: its group and its place there.
+    let places: Vec<(usize, usize, &Part)> = position
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, group)| {
+            group
+                .parts
+                .iter()
+                .enumerate()
+                .map(move |(i, part)| (g, i, part))
+        })
+        .collect();
     let mut moves = Vec::new();
-    let mut count = 0u64;
-    if outcome == Outcome::NextPlayerWins {
-        let mut slot = 0;
-        for (g, group) in position.groups.iter().enumerate() {
-            for (i, part) in group.parts.iter().enumerate() {
-                for option in 0..explorer.options(roots[slot]).len() {
-                    if solver.misere_outcome(&after(slot, option))? == Outcome::PreviousPlayerWins {
-                        count += 1;
-                        if moves.len() < options.max_moves {
-                            let leaves = explorer.leaves(roots[slot], option)?;
-                            moves.push(WinningMove::in_component(part, g, i, leaves));
-                        }
-                    }
-                }
-                slot += 1;
-            }
-        }
+    for &(slot, option) in winning.iter().take(options.max_moves) {
+        let (g, i, part) = places[slot];
+        let leaves = explorer.leaves(roots[slot], option)?;
+        moves.push(WinningMove::in_component(part, g, i, leaves));
     }
+    let count = winning.len() as u64;
     let truncated = count > moves.len() as u64;
-    let search = SearchCost::of(explorer, &solver);
     let mut notes = Vec::new();
     // A position after a winning move was decided here with the tables of the
     // whole search; searched on its own, in another order, it can need far
     // more positions (a misère search has no sum rule to cut it down).
-    if count > 0 && search.positions_stored > options.max_states / RESEARCH_WARNING_SHARE {
+    if count > 0 && cost.positions_stored > options.max_states / RESEARCH_WARNING_SHARE {
         notes.push(format!(
             "the positions after the winning moves were decided within this search, which \
              stored {} of the {} positions allowed; solved on its own, such a position is \
              searched afresh and may need more (raise --max-states N then)",
-            search.positions_stored, options.max_states
+            cost.positions_stored, options.max_states
         ));
     }
     Ok(Answer {
         notes,
-        search,
+        search: cost,
         ..misere_answer(
             position,
             outcome,
@@ -1123,6 +1211,133 @@ mod tests {
                     assert_eq!(targets(&by_slots), targets(&by_graph), "{text}");
                 }
             }
+        }
+    }
+
+    /// A misère sum of components that never split is searched on every
+    /// thread, a byte a position ([`parallel`]); its answer on 1, 2 and 7
+    /// threads is the solver's: outcome, winning moves and their count (and on
+    /// one thread the positions stored). Sums whose components split (octal games) stay with
+    /// the solver, and are answered alike on any number of threads too.
+    #[test]
+    fn misere_searches_are_answered_alike_on_any_number_of_threads() {
+        let options = SolveOptions::default();
+        let summary = |found: &Answer| {
+            let targets: Vec<String> = found
+                .winning_moves
+                .iter()
+                .map(|m| found.target(m))
+                .collect();
+            (found.outcome, found.winning_move_count.clone(), targets)
+        };
+        let mut wins = 0;
+        let mut texts = 0;
+        let sums = (0..6).flat_map(|a| {
+            (0..6).flat_map(move |b| {
+                [
+                    format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + wythoff(3, 5))"),
+                    // Small sums, where misère play differs from normal play.
+                    format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + nim({}))", a % 2),
+                ]
+            })
+        });
+        for text in sums {
+            let position = build(&parse(&text).unwrap()).unwrap();
+            let mut explorer = options.explorer();
+            let roots: Vec<u32> = position
+                .groups
+                .iter()
+                .flat_map(|group| &group.parts)
+                .map(|part| explorer.explore(part).unwrap())
+                .collect();
+            let (slots, start) = SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
+            let search = MisereSearch {
+                position: &position,
+                options: &options,
+                explorer: &explorer,
+                roots: &roots,
+            };
+            let by_solver =
+                search_misere(search, &slots, &start, |s, o| slots.after(start, s, o)).unwrap();
+            let answers = crate::testing::on_one_two_and_seven_threads(|| {
+                let found = misere_by_search(&position, &options).unwrap();
+                (summary(&found), found.search.positions_stored)
+            });
+            for (threads, found) in [1, 2, 7].into_iter().zip(answers) {
+                assert_eq!(found.0, summary(&by_solver), "{text}: {threads} threads");
+                if threads == 1 {
+                    // Several threads may store a few more.
+                    assert_eq!(found.1, by_solver.search.positions_stored, "{text}");
+                }
+            }
+            wins += usize::from(by_solver.outcome == Outcome::NextPlayerWins);
+            texts += 1;
+        }
+        // Both outcomes are met.
+        assert!(wins > 0 && wins < texts, "{wins} of {texts}");
+        for a in [1, 2, 7, 12] {
+            for b in [0, 1, 5, 9, 10] {
+                for text in [
+                    format!("misere(octal[0.07]({a}) + octal[0.07]({b}) + wythoff(1, 2))"),
+                    format!("misere(octal[0.07]({a}) + octal[0.137]({b}))"),
+                ] {
+                    let position = build(&parse(&text).unwrap()).unwrap();
+                    let answers = crate::testing::on_one_two_and_seven_threads(|| {
+                        summary(&misere_by_search(&position, &options).unwrap())
+                    });
+                    assert_eq!(answers[1], answers[0], "{text}: 2 threads");
+                    assert_eq!(answers[2], answers[0], "{text}: 7 threads");
+                }
+            }
+        }
+    }
+
+    /// On any number of threads a misère search stops at the state limit and
+    /// at the memory limit (counted over all threads), at the caller's signal,
+    /// and reports a loopy component as a cycle.
+    #[test]
+    fn misere_searches_stop_alike_on_any_number_of_threads() {
+        // Components that never split: the search on every thread.
+        let text = "misere(sub[1, 3, 4](60) + bash[2](50) + wythoff(5, 9) + nim(12))";
+        let position = build(&parse(text).unwrap()).unwrap();
+        for (options, expected) in [
+            (
+                SolveOptions {
+                    max_states: 2_000,
+                    ..SolveOptions::default()
+                },
+                SearchError::StateLimit { limit: 2_000 },
+            ),
+            (
+                SolveOptions {
+                    max_memory: 60_000,
+                    ..SolveOptions::default()
+                },
+                SearchError::MemoryLimit { limit: 60_000 },
+            ),
+        ] {
+            let found = crate::testing::on_one_two_and_seven_threads(|| {
+                misere_by_search(&position, &options).map(|answer| answer.outcome)
+            });
+            for found in found {
+                assert_eq!(found, Err(expected.clone()), "{text}");
+            }
+        }
+        let stopped = crate::testing::on_one_two_and_seven_threads(|| {
+            let signal = Cancel::new();
+            signal.cancel();
+            signal.run(|| misere_by_search(&position, &SolveOptions::default()).map(|a| a.outcome))
+        });
+        for found in stopped {
+            assert_eq!(found, Err(SearchError::Cancelled), "{text}");
+        }
+        let loopy = "misere(script[\"fn moves(n) { [(n + 1) % 4] }\"](0) + nim(2, 3))";
+        let position = build(&parse(loopy).unwrap()).unwrap();
+        let found = crate::testing::on_one_two_and_seven_threads(|| {
+            misere_by_search(&position, &SolveOptions::default()).map(|a| a.outcome)
+        });
+        for found in found {
+            assert_eq!(found, Err(SearchError::Cycle), "{loopy}");
         }
     }
 

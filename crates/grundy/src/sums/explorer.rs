@@ -417,6 +417,48 @@ impl Explorer {
         Ok(moves.swap_remove(option))
     }
 
+    /// Whether no node reachable from `roots` can be reached from itself: then
+    /// no sum of them can either (a cycle of a sum moves its components round
+    /// cycles of their own).
+    pub fn is_finite_from(&self, roots: &[u32]) -> bool {
+        const NEW: u8 = 0;
+        const ON_PATH: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![NEW; self.nodes.len()];
+        // Each entry: a node, and its next option and leaf to look at.
+        let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+        for &root in roots {
+            if state[root as usize] != NEW {
+                continue;
+            }
+            state[root as usize] = ON_PATH;
+            stack.push((root, 0, 0));
+            while let Some((id, option, leaf)) = stack.last_mut() {
+                let options = &self.nodes[*id as usize].options;
+                let Some(leaves) = options.get(*option) else {
+                    state[*id as usize] = DONE;
+                    stack.pop();
+                    continue;
+                };
+                let Some(&child) = leaves.get(*leaf) else {
+                    *option += 1;
+                    *leaf = 0;
+                    continue;
+                };
+                *leaf += 1;
+                match state[child as usize] {
+                    NEW => {
+                        state[child as usize] = ON_PATH;
+                        stack.push((child, 0, 0));
+                    }
+                    ON_PATH => return false,
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
     /// The multiset of the non-terminal nodes among `ids`: terminal components
     /// add no move to a sum under either convention, so they are dropped.
     pub fn multiset(&self, ids: impl IntoIterator<Item = u32>) -> Multiset {

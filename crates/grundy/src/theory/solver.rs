@@ -47,6 +47,7 @@
 //! assert_eq!(solver.winning_moves(&vec![3, 5, 7]).unwrap(), vec![vec![2, 5, 7], vec![3, 4, 7], vec![3, 5, 6]]);
 //! ```
 
+pub(crate) mod parallel;
 mod table;
 
 use crate::theory::cancel::checkpoint;
