@@ -46,7 +46,7 @@ fn seq_files_are_the_same_on_any_number_of_threads() {
 }
 
 #[test]
-fn tables_and_chomp_are_the_same_on_any_number_of_threads() {
+fn tables_chomp_and_misere_sums_are_the_same_on_any_number_of_threads() {
     for args in [
         &["table", "cram(x, y)", "x=1..4", "y=1..6"][..],
         &["table", "--json", "kayles(x, y)", "x=0..40", "y=0..40"][..],
@@ -59,6 +59,13 @@ fn tables_and_chomp_are_the_same_on_any_number_of_threads() {
         ][..],
         &["solve", "--json", "--max-states", "10000000", "chomp(9, 9)"][..],
         &["solve", "--json", "chomp([7, 6, 6, 3, 1])"][..],
+        // A misère sum searched whole, every move of the start at once.
+        &[
+            "solve",
+            "--json",
+            "misere(sub[1, 3, 4](40) + bash[2](30) + wythoff(4, 7) + nim(9))",
+        ][..],
+        &["solve", "misere(sub[1, 3, 4](7) + bash[2](5) + nim(1, 2))"][..],
     ] {
         let answers: Vec<String> = THREADS
             .iter()

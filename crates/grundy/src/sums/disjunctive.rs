@@ -1133,11 +1133,13 @@ fn misere_search_answer(
     // whole search; searched on its own, in another order, it can need far
     // more positions (a misère search has no sum rule to cut it down).
     if count > 0 && cost.positions_stored > options.max_states / RESEARCH_WARNING_SHARE {
+        // Not the count itself: on several threads it can differ a little.
         notes.push(format!(
             "the positions after the winning moves were decided within this search, which \
-             stored {} of the {} positions allowed; solved on its own, such a position is \
-             searched afresh and may need more (raise --max-states N then)",
-            cost.positions_stored, options.max_states
+             stored more than one in {RESEARCH_WARNING_SHARE} of the {} positions allowed; \
+             solved on its own, such a position is searched afresh and may need more (raise \
+             --max-states N then)",
+            options.max_states
         ));
     }
     Ok(Answer {
