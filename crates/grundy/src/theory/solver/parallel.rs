@@ -442,4 +442,63 @@ mod tests {
             );
         }
     }
+
+    /// A finite game on positions `0..n`: position `p` moves to the positions
+    /// listed for it, all below `p`.
+    struct RandomDag(Vec<Vec<u32>>);
+
+    impl ImpartialGame for RandomDag {
+        type Position = u32;
+        fn moves(&self, position: &u32, moves: &mut Vec<u32>) {
+            moves.extend(&self.0[*position as usize]);
+        }
+        fn dense_positions(&self) -> Option<usize> {
+            Some(self.0.len())
+        }
+        fn position_index(&self, position: &u32) -> usize {
+            *position as usize
+        }
+    }
+
+    proptest::proptest! {
+        /// On random finite games, the outcome of every move of the last
+        /// position is the solver's, on 2 and 7 threads.
+        #[test]
+        fn random_games_are_valued_as_the_solver_values_them(
+            choices in proptest::collection::vec(
+                proptest::collection::vec(proptest::num::u32::ANY, 0..6),
+                1..300,
+            )
+        ) {
+            // Each listed choice picks a position below its own.
+            let game = RandomDag(
+                choices
+                    .iter()
+                    .enumerate()
+                    .map(|(p, picks)| {
+                        if p == 0 {
+                            Vec::new()
+                        } else {
+                            picks.iter().map(|pick| pick % p as u32).collect()
+                        }
+                    })
+                    .collect(),
+            );
+            let start = (game.0.len() - 1) as u32;
+            let mut moves = Vec::new();
+            game.moves(&start, &mut moves);
+            let mut solver = Solver::new(&game);
+            let expected: Vec<bool> = moves
+                .iter()
+                .map(|m| solver.misere_outcome(m).unwrap() == Outcome::NextPlayerWins)
+                .collect();
+            for threads in [2, 7] {
+                let found = crate::testing::on_pool(threads, || {
+                    misere_outcomes_of_moves(&game, &start, &moves, Budget::UNLIMITED, game.0.len())
+                        .unwrap()
+                });
+                proptest::prop_assert_eq!(&found.mover_wins, &expected);
+            }
+        }
+    }
 }
