@@ -955,13 +955,7 @@ fn solve_misere(position: &Position, options: &SolveOptions) -> Result<Answer, S
 
 /// A misère sum searched whole, as one game.
 fn misere_by_search(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
-    let mut explorer = options.explorer();
-    let mut roots = Vec::with_capacity(position.component_count());
-    for group in &position.groups {
-        for part in &group.parts {
-            roots.push(explorer.explore(part)?);
-        }
-    }
+    let (explorer, roots) = explored(position, options)?;
     let search = MisereSearch {
         position,
         options,
@@ -981,6 +975,22 @@ fn misere_by_search(position: &Position, options: &SolveOptions) -> Result<Answe
     search_misere(search, &game, &start, |slot, option| {
         multiset_after(&explorer, &roots, slot, option)
     })
+}
+
+/// The components of `position` explored, and their nodes in the order of
+/// the sum (group by group).
+fn explored(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<(Explorer, Vec<u32>), SearchError> {
+    let mut explorer = options.explorer();
+    let mut roots = Vec::with_capacity(position.component_count());
+    for group in &position.groups {
+        for part in &group.parts {
+            roots.push(explorer.explore(part)?);
+        }
+    }
+    Ok((explorer, roots))
 }
 
 /// The components `roots` after the move to option `option` of component `slot`,
@@ -1172,13 +1182,7 @@ mod tests {
                 for c in 0..5 {
                     let text = format!("misere(sub[1, 3, 4]({a}) + bash[2]({b}) + nim({c}, 2))");
                     let position = build(&parse(&text).unwrap()).unwrap();
-                    let mut explorer = options.explorer();
-                    let mut roots = Vec::new();
-                    for group in &position.groups {
-                        for part in &group.parts {
-                            roots.push(explorer.explore(part).unwrap());
-                        }
-                    }
+                    let (explorer, roots) = explored(&position, &options).unwrap();
                     let (slots, start) =
                         SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
                     let search = MisereSearch {
@@ -1245,13 +1249,7 @@ mod tests {
         });
         for text in sums {
             let position = build(&parse(&text).unwrap()).unwrap();
-            let mut explorer = options.explorer();
-            let roots: Vec<u32> = position
-                .groups
-                .iter()
-                .flat_map(|group| &group.parts)
-                .map(|part| explorer.explore(part).unwrap())
-                .collect();
+            let (explorer, roots) = explored(&position, &options).unwrap();
             let (slots, start) = SlotGame::new(&explorer, &roots, dense_slots(&options)).unwrap();
             let search = MisereSearch {
                 position: &position,

@@ -352,6 +352,18 @@ mod tests {
     use crate::theory::game::Outcome;
     use crate::theory::solver::Solver;
 
+    /// Whether the player to move after each of `moves` wins under misère
+    /// play, by the solver.
+    fn mover_wins_by_solver<G: ImpartialGame>(
+        solver: &mut Solver<'_, G>,
+        moves: &[G::Position],
+    ) -> Vec<bool> {
+        moves
+            .iter()
+            .map(|m| solver.misere_outcome(m).unwrap() == Outcome::NextPlayerWins)
+            .collect()
+    }
+
     /// Nim on three heaps below `SIDE`, each position numbered in base `SIDE`.
     struct DenseNim;
     const SIDE: u32 = 7;
@@ -386,10 +398,7 @@ mod tests {
             let mut moves = Vec::new();
             DenseNim.moves(&start, &mut moves);
             let mut solver = Solver::new(&DenseNim);
-            let expected: Vec<bool> = moves
-                .iter()
-                .map(|m| solver.misere_outcome(m).unwrap() == Outcome::NextPlayerWins)
-                .collect();
+            let expected = mover_wins_by_solver(&mut solver, &moves);
             solver.misere_outcome(&start).unwrap();
             let found = crate::testing::on_one_two_and_seven_threads(|| {
                 misere_outcomes_of_moves(&DenseNim, &start, &moves, budget, 343).unwrap()
@@ -487,11 +496,7 @@ mod tests {
             let start = (game.0.len() - 1) as u32;
             let mut moves = Vec::new();
             game.moves(&start, &mut moves);
-            let mut solver = Solver::new(&game);
-            let expected: Vec<bool> = moves
-                .iter()
-                .map(|m| solver.misere_outcome(m).unwrap() == Outcome::NextPlayerWins)
-                .collect();
+            let expected = mover_wins_by_solver(&mut Solver::new(&game), &moves);
             for threads in [2, 7] {
                 let found = crate::testing::on_pool(threads, || {
                     misere_outcomes_of_moves(&game, &start, &moves, Budget::UNLIMITED, game.0.len())
