@@ -66,6 +66,12 @@ fn tables_chomp_and_misere_sums_are_the_same_on_any_number_of_threads() {
             "misere(sub[1, 3, 4](40) + bash[2](30) + wythoff(4, 7) + nim(9))",
         ][..],
         &["solve", "misere(sub[1, 3, 4](7) + bash[2](5) + nim(1, 2))"][..],
+        // Components that split: a hash table of positions shared.
+        &[
+            "solve",
+            "--json",
+            "misere(octal[0.07](16) + octal[0.137](17) + wythoff(4, 7))",
+        ][..],
     ] {
         let answers: Vec<String> = THREADS
             .iter()

@@ -962,19 +962,32 @@ fn misere_by_search(position: &Position, options: &SolveOptions) -> Result<Answe
         explorer: &explorer,
         roots: &roots,
     };
+    let finite = explorer.is_finite_from(&roots);
     if let Some((game, start)) = SlotGame::new(&explorer, &roots, dense_slots(options)) {
-        if explorer.is_finite_from(&roots) {
-            return search_misere_on_threads(search, &game, start);
+        let after = |slot, option| game.after(start, slot, option);
+        if finite {
+            let positions = game.dense_positions().unwrap_or(usize::MAX);
+            return search_misere_on_threads(search, after, |moves| {
+                parallel::misere_outcomes_of_moves(
+                    &game,
+                    &start,
+                    moves,
+                    options.budget(),
+                    positions,
+                )
+            });
         }
-        return search_misere(search, &game, &start, |slot, option| {
-            game.after(start, slot, option)
-        });
+        return search_misere(search, &game, &start, after);
     }
     let game = GraphGame::new(&explorer);
     let start = explorer.multiset(roots.iter().copied());
-    search_misere(search, &game, &start, |slot, option| {
-        multiset_after(&explorer, &roots, slot, option)
-    })
+    let after = |slot, option| multiset_after(&explorer, &roots, slot, option);
+    if finite {
+        return search_misere_on_threads(search, after, |moves| {
+            parallel::misere_outcomes_of_moves_hashed(&game, &start, moves, options.budget())
+        });
+    }
+    search_misere(search, &game, &start, after)
 }
 
 /// The components of `position` explored, and their nodes in the order of
@@ -1050,20 +1063,17 @@ fn search_misere<G: ImpartialGame>(
     misere_search_answer(search, outcome, &winning, SearchCost::of(explorer, &solver))
 }
 
-/// [`search_misere`] for a sum of finite components that never split: every
-/// move of the start searched at once on the threads of the pool, over a table
-/// of a byte a position ([`parallel`]). The answer is that of one thread.
-fn search_misere_on_threads(
+/// [`search_misere`] for a sum of finite components: every move of the start
+/// (`after(slot, option)`) searched at once on the threads of the pool by
+/// `outcomes`, over one shared table ([`parallel`]). The answer is that of one
+/// thread.
+fn search_misere_on_threads<P>(
     search: MisereSearch<'_>,
-    game: &SlotGame,
-    start: u64,
+    after: impl Fn(usize, usize) -> P,
+    outcomes: impl FnOnce(&[P]) -> Result<parallel::MoveOutcomes, SearchError>,
 ) -> Result<Answer, SearchError> {
-    let after = |slot, option| game.after(start, slot, option);
     let MisereSearch {
-        options,
-        explorer,
-        roots,
-        ..
+        explorer, roots, ..
     } = search;
     let mut moves = Vec::new();
     let mut positions = Vec::new();
@@ -1073,13 +1083,7 @@ fn search_misere_on_threads(
             positions.push(after(slot, option));
         }
     }
-    let found = parallel::misere_outcomes_of_moves(
-        game,
-        &start,
-        &positions,
-        options.budget(),
-        game.dense_positions().unwrap_or(usize::MAX),
-    )?;
+    let found = outcomes(&positions)?;
     drop(positions);
     // A move to a position its mover loses wins; with no move at all, the
     // player to move wins under misère play.
@@ -1220,11 +1224,11 @@ mod tests {
         }
     }
 
-    /// A misère sum of components that never split is searched on every
-    /// thread, a byte a position ([`parallel`]); its answer on 1, 2 and 7
-    /// threads is the solver's: outcome, winning moves and their count (and on
-    /// one thread the positions stored). Sums whose components split (octal games) stay with
-    /// the solver, and are answered alike on any number of threads too.
+    /// A misère sum of finite components is searched on every thread
+    /// ([`parallel`]): a byte a position when no component splits, a hash
+    /// table of positions when some do (octal games). Its answer on 1, 2 and
+    /// 7 threads is the solver's: outcome, winning moves and their count (and
+    /// on one thread the positions stored).
     #[test]
     fn misere_searches_are_answered_alike_on_any_number_of_threads() {
         let options = SolveOptions::default();
@@ -1275,6 +1279,9 @@ mod tests {
         }
         // Both outcomes are met.
         assert!(wins > 0 && wins < texts, "{wins} of {texts}");
+        // Components that split: the hashed table, against the solver on the
+        // graph game.
+        let mut wins = 0;
         for a in [1, 2, 7, 12] {
             for b in [0, 1, 5, 9, 10] {
                 for text in [
@@ -1282,14 +1289,34 @@ mod tests {
                     format!("misere(octal[0.07]({a}) + octal[0.137]({b}))"),
                 ] {
                     let position = build(&parse(&text).unwrap()).unwrap();
+                    let (explorer, roots) = explored(&position, &options).unwrap();
+                    let graph = GraphGame::new(&explorer);
+                    let start = explorer.multiset(roots.iter().copied());
+                    let search = MisereSearch {
+                        position: &position,
+                        options: &options,
+                        explorer: &explorer,
+                        roots: &roots,
+                    };
+                    let by_solver = search_misere(search, &graph, &start, |s, o| {
+                        multiset_after(&explorer, &roots, s, o)
+                    })
+                    .unwrap();
                     let answers = crate::testing::on_one_two_and_seven_threads(|| {
-                        summary(&misere_by_search(&position, &options).unwrap())
+                        let found = misere_by_search(&position, &options).unwrap();
+                        (summary(&found), found.search.positions_stored)
                     });
-                    assert_eq!(answers[1], answers[0], "{text}: 2 threads");
-                    assert_eq!(answers[2], answers[0], "{text}: 7 threads");
+                    for (threads, found) in [1, 2, 7].into_iter().zip(answers) {
+                        assert_eq!(found.0, summary(&by_solver), "{text}: {threads} threads");
+                        if threads == 1 {
+                            assert_eq!(found.1, by_solver.search.positions_stored, "{text}");
+                        }
+                    }
+                    wins += usize::from(by_solver.outcome == Outcome::NextPlayerWins);
                 }
             }
         }
+        assert!(wins > 0 && wins < 40, "{wins} of 40");
     }
 
     /// On any number of threads a misère search stops at the state limit and
