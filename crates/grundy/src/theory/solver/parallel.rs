@@ -72,8 +72,6 @@ trait States<P>: Sync {
     where
         Self: 'a;
     fn reader(&self) -> Self::Reader<'_>;
-    /// Lets the table free what it no longer needs, between two positions.
-    fn refresh(reader: &mut Self::Reader<'_>);
     /// The state of `position`.
     fn get(&self, reader: &mut Self::Reader<'_>, position: &P) -> u8;
     /// Marks `position` busy unless it is stored already; whether it was new,
@@ -101,8 +99,6 @@ impl<G: ImpartialGame + Sync> States<G::Position> for DenseStates<'_, G> {
         Self: 'a;
 
     fn reader(&self) {}
-
-    fn refresh((): &mut ()) {}
 
     fn get(&self, (): &mut (), position: &G::Position) -> u8 {
         self.slots[self.game.position_index(position)].load(Ordering::Relaxed)
@@ -309,8 +305,6 @@ impl<P: AsRef<[u32]> + Sync> States<P> for HashedStates {
     fn reader(&self) -> Self::Reader<'_> {
         Cache::new(&self.slots)
     }
-
-    fn refresh(_: &mut Self::Reader<'_>) {}
 
     fn get(&self, reader: &mut Self::Reader<'_>, position: &P) -> u8 {
         let position = position.as_ref();
@@ -703,7 +697,6 @@ impl<G: ImpartialGame, T: States<G::Position>> ThreadSearch<'_, G, T> {
         self.counts.expanded += 1;
         if self.counts.expanded >= FLUSH_EVERY {
             self.table.add(&mut self.counts);
-            T::refresh(&mut self.reader);
         }
         stack.push(Frame {
             position,
