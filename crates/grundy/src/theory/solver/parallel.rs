@@ -433,8 +433,9 @@ impl<T> SharedTable<T> {
 }
 
 /// What a thread added to the table's counts and not yet to its shared
-/// counters: they are added every [`FLUSH_EVERY`] positions, since a counter
-/// that every thread changes at every position would bounce between the cores.
+/// counters: they are added every [`FLUSH_EVERY`] positions, or once the bytes
+/// pending have changed by [`FLUSH_BYTES`], since a counter that every thread
+/// changes at every position would bounce between the cores.
 #[derive(Default)]
 struct Counts {
     stored: usize,
@@ -445,6 +446,10 @@ struct Counts {
 
 /// Positions a thread expands between two additions of its counts.
 const FLUSH_EVERY: u64 = 256;
+/// The change in a thread's bytes pending that is added at once: the other
+/// threads check the memory limit against it (positions with thousands of
+/// moves of a kilobyte each hold megabytes a position).
+const FLUSH_BYTES: usize = 1 << 20;
 
 /// One position being searched by a thread.
 struct Frame<P> {
@@ -532,6 +537,13 @@ where
     G::Position: Send + Sync,
     T: States<G::Position>,
 {
+    // The moves of the start are held throughout.
+    let moves_bytes = std::mem::size_of_val(moves)
+        + moves
+            .iter()
+            .map(|position| game.position_bytes(position))
+            .sum::<usize>();
+    table.pending.fetch_add(moves_bytes, Ordering::Relaxed);
     table.check(budget, &Counts::default())?;
     // A failure stops the other threads; the caller's signal stops them all.
     let signal = cancel::current().unwrap_or_default().child();
@@ -658,6 +670,9 @@ impl<G: ImpartialGame, T: States<G::Position>> ThreadSearch<'_, G, T> {
             children.truncate(frame.first);
             *pending -= frame.children_bytes;
             self.counts.pending -= frame.children_bytes as isize;
+            if self.counts.pending.unsigned_abs() >= FLUSH_BYTES {
+                self.table.add(&mut self.counts);
+            }
             self.table
                 .states
                 .decide(&mut self.reader, &frame.position, won);
@@ -695,7 +710,8 @@ impl<G: ImpartialGame, T: States<G::Position>> ThreadSearch<'_, G, T> {
         }
         self.counts.pending += children_bytes as isize;
         self.counts.expanded += 1;
-        if self.counts.expanded >= FLUSH_EVERY {
+        if self.counts.expanded >= FLUSH_EVERY || self.counts.pending.unsigned_abs() >= FLUSH_BYTES
+        {
             self.table.add(&mut self.counts);
         }
         stack.push(Frame {
