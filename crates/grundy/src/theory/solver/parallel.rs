@@ -162,6 +162,7 @@ const CHUNKS: usize = 1 << 12;
 /// A slot: bits 0 and 1 the state, 2 to 15 a tag of the position's hash, 16
 /// to 27 the chunk and 28 to 63 the word where the position starts in it.
 const TAG_BITS: u32 = 14;
+const TAG_MASK: u64 = ((1 << TAG_BITS) - 1) << 2;
 const CHUNK_SHIFT: u32 = 16;
 const WORD_SHIFT: u32 = 28;
 /// The slots at first (few in tests, so that they grow).
@@ -292,8 +293,6 @@ impl HashedStates {
         self.slots.store(Arc::new(larger));
     }
 }
-
-const TAG_MASK: u64 = ((1 << TAG_BITS) - 1) << 2;
 
 impl<P: AsRef<[u32]> + Sync> States<P> for HashedStates {
     /// The slots as this thread last saw them.
