@@ -197,17 +197,23 @@ impl HashedStates {
         }
     }
 
-    /// Whether the position kept at `slot` is `position`.
-    fn holds(&self, slot: u64, position: &[u32]) -> bool {
+    /// The words from where the position of `slot` starts (its length, then
+    /// its numbers).
+    fn kept(&self, slot: u64) -> Option<&[AtomicU32]> {
         let chunk = (slot >> CHUNK_SHIFT) as usize & (CHUNKS - 1);
         let at = (slot >> WORD_SHIFT) as usize;
-        let Some(words) = self.chunks[chunk].get() else {
+        Some(&self.chunks[chunk].get()?[at..])
+    }
+
+    /// Whether the position kept at `slot` is `position`.
+    fn holds(&self, slot: u64, position: &[u32]) -> bool {
+        let Some(words) = self.kept(slot) else {
             return false;
         };
-        words[at].load(Ordering::Relaxed) as usize == position.len()
+        words[0].load(Ordering::Relaxed) as usize == position.len()
             && position
                 .iter()
-                .zip(&words[at + 1..])
+                .zip(&words[1..])
                 .all(|(&n, word)| word.load(Ordering::Relaxed) == n)
     }
 
@@ -273,11 +279,9 @@ impl HashedStates {
             if slot == 0 {
                 continue;
             }
-            let chunk = (slot >> CHUNK_SHIFT) as usize & (CHUNKS - 1);
-            let at = (slot >> WORD_SHIFT) as usize;
-            let words = self.chunks[chunk].get().expect("a stored position's chunk");
-            let len = words[at].load(Ordering::Relaxed) as usize;
-            let position: SmallVec<[u32; 8]> = words[at + 1..=at + len]
+            let words = self.kept(slot).expect("a stored position's chunk");
+            let len = words[0].load(Ordering::Relaxed) as usize;
+            let position: SmallVec<[u32; 8]> = words[1..=len]
                 .iter()
                 .map(|word| word.load(Ordering::Relaxed))
                 .collect();
@@ -359,11 +363,8 @@ impl<P: AsRef<[u32]> + Sync> States<P> for HashedStates {
         for position in positions {
             let i = hash_of(position.as_ref()) as usize & mask;
             let slot = slots.0[i].load(Ordering::Relaxed);
-            if slot != 0 {
-                let chunk = (slot >> CHUNK_SHIFT) as usize & (CHUNKS - 1);
-                if let Some(words) = self.chunks[chunk].get() {
-                    seen ^= u64::from(words[(slot >> WORD_SHIFT) as usize].load(Ordering::Relaxed));
-                }
+            if let Some(words) = self.kept(slot).filter(|_| slot != 0) {
+                seen ^= u64::from(words[0].load(Ordering::Relaxed));
             }
         }
         std::hint::black_box(seen);
