@@ -13,6 +13,14 @@
 //! the common pairs below `2·BLOCK`, go in heap by heap, as when one thread prepares
 //! a block.
 //!
+//! Without the prefix (the one-pass search), the helper also fills the block after
+//! next, `s + 2·BLOCK..s + 3·BLOCK`, from the same values below `s`: its rows hold the
+//! pairs of the rare heaps `r >= 3·BLOCK`, and the engine adds those of the rare heaps
+//! from `2·BLOCK` to `3·BLOCK` heap by heap. The blocks' costs vary (the engine's
+//! with the search, the helper's hardly), and with two blocks in hand neither stage
+//! waits for the other at each block: on Officers to `4·10^6` the engine's thread
+//! took 8 % fewer samples (`perf record`), 2,301 against 2,503.
+//!
 //! The rows only speed the search up: a block prepared ahead for another width of
 //! values or other rare lists (the masks were chosen anew meanwhile) is thrown away and
 //! the block is prepared as one thread would. So the values are those of one thread,
@@ -37,6 +45,13 @@ use crate::sequence::storage::Cell;
 /// and a block takes some tens of them, but a spinning thread must not keep the other
 /// from a core they share (more threads than free cores).
 const LOOKS: u32 = 256;
+
+/// Blocks the helper may fill ahead of the engine's: with two, a block that takes the
+/// engine less time than the helper's does not make the engine wait. Only without
+/// the prefix of common pairs: the pairs `(a, m - a)` from `a = 2·BLOCK` on need the
+/// values of the block before, so the helper fills one block ahead when the search
+/// goes one candidate at a time.
+const DEPTH: usize = 2;
 const SPINS: u32 = 64;
 
 /// The values of the heaps below some `known`, read by the helper while the engine
@@ -102,10 +117,14 @@ struct Filled {
 pub(crate) struct RowsAhead {
     jobs: SyncSender<Job>,
     filled: Receiver<Filled>,
-    /// A job was sent and its block not yet received.
-    in_flight: bool,
-    /// A block to send with the next job (the rows of the last block used).
-    spare: Option<Block>,
+    /// Jobs sent whose blocks are not yet received.
+    in_flight: usize,
+    /// How many jobs may be in flight (see [`DEPTH`]).
+    depth: usize,
+    /// Blocks to send with the next jobs (the rows of the last blocks used).
+    spare: Vec<Block>,
+    /// The first heap of the block the last job sent asked for.
+    next_start: usize,
     /// The generation and the lengths of the rare lists the helper has.
     sent: Option<(u64, [usize; 2])>,
 }
@@ -154,8 +173,8 @@ pub(crate) fn with_helper<T: Cell, R>(
     let leave_two = engine.table.leave_two.clone();
     let unequal_split = engine.table.unequal_split;
     let vector = engine.marks_by_vector();
-    let (jobs, job_inbox) = sync_channel::<Job>(1);
-    let (filled_outbox, filled) = sync_channel::<Filled>(1);
+    let (jobs, job_inbox) = sync_channel::<Job>(DEPTH);
+    let (filled_outbox, filled) = sync_channel::<Filled>(DEPTH);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut classes: [SparseClass; 2] = Default::default();
@@ -192,8 +211,14 @@ pub(crate) fn with_helper<T: Cell, R>(
         let mut ahead = RowsAhead {
             jobs,
             filled,
-            in_flight: false,
-            spare: Some(Block::default()),
+            in_flight: 0,
+            depth: if engine.search == super::SearchMode::Candidates {
+                1
+            } else {
+                DEPTH
+            },
+            spare: (0..DEPTH).map(|_| Block::default()).collect(),
+            next_start: 0,
             sent: None,
         };
         let result = work(engine, g, &mut ahead);
@@ -211,20 +236,30 @@ impl RowsAhead {
     /// Makes the engine's block hold heap `g.len()`, the first heap of a block: the
     /// block filled ahead when it was filled for this heap and the engine's current
     /// value width and rare lists, else one filled now. Then sends the helper the next
-    /// block to fill.
+    /// blocks to fill, up to [`DEPTH`] ahead.
     pub(super) fn next_block<T: Cell>(&mut self, engine: &mut TableEngine, g: &[T]) {
         let n = g.len();
-        if self.in_flight {
-            self.in_flight = false;
-            if let Some(mut filled) = receive(&self.filled) {
-                let wanted = Some((engine.value_bits, engine.generation));
-                if filled.block.start == n && filled.block.prepared_for == wanted {
-                    std::mem::swap(&mut engine.block, &mut filled.block);
-                    engine.stats.register_pairs += filled.pairs.register_pairs;
-                    engine.stats.scanned_pairs += filled.pairs.prefix_pairs;
-                    engine.stats.blocks_filled_ahead += 1;
-                }
-                self.spare = Some(filled.block);
+        // The blocks come back in the order sent. One filled for other heaps, or for
+        // other rare lists or another width of values, is of no use, and those sent
+        // after it were sent in the same state: they are all taken back, and the jobs
+        // start again from heap `n`.
+        let wanted = Some((engine.value_bits, engine.generation));
+        while self.in_flight > 0 {
+            self.in_flight -= 1;
+            let Some(mut filled) = receive(&self.filled) else {
+                self.in_flight = 0;
+                break;
+            };
+            let usable = filled.block.start == n && filled.block.prepared_for == wanted;
+            if usable {
+                std::mem::swap(&mut engine.block, &mut filled.block);
+                engine.stats.register_pairs += filled.pairs.register_pairs;
+                engine.stats.scanned_pairs += filled.pairs.prefix_pairs;
+                engine.stats.blocks_filled_ahead += 1;
+            }
+            self.spare.push(filled.block);
+            if usable {
+                break;
             }
         }
         if !engine.block.holds(n, engine.value_bits, engine.generation) {
@@ -233,9 +268,21 @@ impl RowsAhead {
         if engine.block.len != BLOCK {
             return;
         }
-        let Some(block) = self.spare.take() else {
-            return;
-        };
+        if self.in_flight == 0 {
+            self.next_start = n;
+        }
+        while self.in_flight < self.depth {
+            let Some(block) = self.spare.pop() else {
+                return;
+            };
+            self.next_start += BLOCK;
+            self.send(engine, block, n);
+        }
+    }
+
+    /// Sends the helper `block` to fill for the heaps from `self.next_start`, from the
+    /// values below `n`.
+    fn send(&mut self, engine: &mut TableEngine, block: Block, n: usize) {
         let classes = match self.sent {
             Some((generation, lengths)) if generation == engine.generation => {
                 ClassUpdate::Extend(std::array::from_fn(|p| {
@@ -253,15 +300,18 @@ impl RowsAhead {
             engine.generation,
             std::array::from_fn(|p| engine.classes[p].rare.len()),
         ));
+        let start = self.next_start;
         let job = Job {
             block,
-            start: n + BLOCK,
+            start,
             known: n,
             value_bits: engine.value_bits,
             generation: engine.generation,
-            prefix_to: engine.prefix_to(n + BLOCK),
+            prefix_to: engine.prefix_to(start),
             classes,
         };
-        self.in_flight = self.jobs.send(job).is_ok();
+        if self.jobs.send(job).is_ok() {
+            self.in_flight += 1;
+        }
     }
 }
