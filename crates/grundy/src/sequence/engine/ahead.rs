@@ -45,6 +45,7 @@ use crate::sequence::storage::Cell;
 /// and a block takes some tens of them, but a spinning thread must not keep the other
 /// from a core they share (more threads than free cores).
 const LOOKS: u32 = 256;
+const SPINS: u32 = 64;
 
 /// Blocks the helper may fill ahead of the engine's: with two, a block that takes the
 /// engine less time than the helper's does not make the engine wait. Only without
@@ -52,7 +53,6 @@ const LOOKS: u32 = 256;
 /// values of the block before, so the helper fills one block ahead when the search
 /// goes one candidate at a time.
 const DEPTH: usize = 2;
-const SPINS: u32 = 64;
 
 /// The values of the heaps below some `known`, read by the helper while the engine
 /// appends values after them.
