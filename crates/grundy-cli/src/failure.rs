@@ -42,6 +42,9 @@ impl Failure {
             let help = WITHOUT_SCRIPT.trim_start_matches("error: ");
             return Self::Input(error.clone().with_help(help).render(source));
         }
+        if error.cancelled {
+            return Self::search(&SearchError::Cancelled);
+        }
         let rendered = error.render(source);
         match error.limit {
             Some(limit) => Self::Limit(format!(

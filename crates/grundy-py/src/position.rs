@@ -70,7 +70,7 @@ impl Failure {
     pub fn was_cancelled(&self) -> bool {
         match self {
             Self::Search(error) => matches!(error, SearchError::Cancelled),
-            Self::Language(error, _) => error.message == SearchError::Cancelled.to_string(),
+            Self::Language(error, _) => error.cancelled,
             Self::Python(_) => false,
         }
     }

@@ -61,10 +61,11 @@ where
     let quick_end = Instant::now() + QUICK;
     let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
     let result = py.detach(|| quick.run(&work));
-    // Work that met its deadline may have been cut short anywhere (a search
-    // that turns an error into a note), even when it says nothing of it: it is
-    // done again whole.
-    let cut = result.was_cancelled() || quick.is_cancelled();
+    // A search cut short says so: the library returns its typed error
+    // (`SearchError::Cancelled`, a `LangError` marked cancelled, a sequence
+    // stopped by `StopCause::Cancelled`), never a partial answer, so work that
+    // finished is kept even when the quick run's deadline passed just after.
+    let cut = result.was_cancelled();
     let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
     if !cut || timed_out {
         return Ok(Ran {

@@ -16,7 +16,6 @@ use crate::registry::{BuildContext, SumBuilder};
 use crate::rules::HeapRule;
 use crate::theory::cancel::stop_requested;
 use crate::theory::game::Convention;
-use crate::theory::limits::SearchError;
 
 pub use crate::registry::{BuildLimits, DrawingKind, EntryKind, EveryStart, GameEntry};
 pub use crate::sums::position::{Compound, Group, Position, PositionText};
@@ -90,12 +89,12 @@ impl Catalogue {
     /// # Errors
     /// An unknown game (with the nearest known name as a hint), a misplaced
     /// `misere(...)`, or whatever a game finds wrong with its term; or
-    /// [`SearchError::Cancelled`]'s message when the work was cancelled while
-    /// building (a heap rule's values cut short would otherwise read as a limit).
+    /// [`LangError::stopped`] when the work was cancelled while building (a
+    /// heap rule's values cut short would otherwise read as a limit).
     pub fn build(&self, sum: &Sum, limits: BuildLimits) -> Result<Position, LangError> {
         let built = self.build_uncancelled(sum, limits);
         if stop_requested() {
-            return Err(LangError::new(SearchError::Cancelled.to_string(), sum.span));
+            return Err(LangError::stopped(sum.span));
         }
         built
     }

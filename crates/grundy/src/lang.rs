@@ -50,6 +50,12 @@ pub struct LangError {
     /// the language (the command line exits 3 instead of 2 then, naming the flag
     /// that raises it).
     pub limit: Option<Limit>,
+    /// Whether the work was stopped (its deadline passed, or its caller
+    /// cancelled it) while the position was being built: no mistake in the
+    /// input, and no answer either. Front ends treat it as
+    /// [`SearchError::Cancelled`](crate::theory::limits::SearchError::Cancelled),
+    /// never by reading the message.
+    pub cancelled: bool,
 }
 
 impl LangError {
@@ -60,6 +66,21 @@ impl LangError {
             span,
             help: None,
             limit: None,
+            cancelled: false,
+        }
+    }
+
+    /// The error of a position whose building was stopped at `span` (see
+    /// [`LangError::cancelled`]), with the message of
+    /// [`SearchError::Cancelled`](crate::theory::limits::SearchError::Cancelled).
+    #[must_use]
+    pub fn stopped(span: Span) -> Self {
+        Self {
+            cancelled: true,
+            ..Self::new(
+                crate::theory::limits::SearchError::Cancelled.to_string(),
+                span,
+            )
         }
     }
 

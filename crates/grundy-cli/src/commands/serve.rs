@@ -688,7 +688,7 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
             async move {
                 let _permit = permit;
                 match tokio::time::timeout(time + Duration::from_millis(200), child).await {
-                    Ok(Ok(output)) => child_answer(&output),
+                    Ok(Ok(output)) => child_answer(&output, stop),
                     Ok(Err(e)) => Attempt::Answered(error(
                         StatusCode::UNPROCESSABLE_ENTITY,
                         format!("cannot run the computation: {e}"),
@@ -704,8 +704,12 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
     }
 }
 
-/// The answer of a child run for `seq` or `table`.
-fn child_answer(output: &std::process::Output) -> Attempt<Response> {
+/// The answer of a child run for `seq` or `table`, whose `--max-time` ended
+/// at `stop`. A child stops for time only once its `--max-time` has passed
+/// (it exits 3 then), so a limit reached at or after `stop` is the attempt
+/// running out of time: told by the clock and the exit code, never by the
+/// message's words.
+fn child_answer(output: &std::process::Output, stop: Instant) -> Attempt<Response> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let message = stderr
         .trim()
@@ -717,7 +721,7 @@ fn child_answer(output: &std::process::Output) -> Attempt<Response> {
             Err(e) => internal_error(&format!("the answer is not JSON: {e}")),
         },
         Some(2) => error(StatusCode::BAD_REQUEST, message),
-        Some(3) if message.contains("(the time limit)") => return Attempt::OutOfTime,
+        Some(3) if Instant::now() >= stop => return Attempt::OutOfTime,
         Some(3) => error(StatusCode::UNPROCESSABLE_ENTITY, message),
         _ => error(
             StatusCode::UNPROCESSABLE_ENTITY,

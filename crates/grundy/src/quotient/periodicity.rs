@@ -9,21 +9,37 @@
 //! amount) and all-but games (`J = 1`, `k` the largest excluded amount).
 //!
 //! **Theorem.** Let `φ` be the heap map of the verified quotient `Q` of heaps
-//! `<= N`, with `φ(h) = φ(h - p)` for `n0 + p <= h <= N`, and
-//! `N >= J (n0 + p) + k + p - 1`. Extend `φ` to every heap by the period. Then
-//! `Q` with the extended `φ` is the misère quotient of the whole game.
+//! `<= N`, with `φ(h) = φ(h - p)` for `n0 + p <= h <= N`. Write
+//! `n1 = max(n0, 1)` and `J1 = max(J, 1)`, and let
+//! `N >= J1 (n1 + p) + k + p - 1`. Extend `φ` to every heap by the period.
+//! Then `Q` with the extended `φ` is the misère quotient of the whole game.
 //!
 //! *Proof.* The verification of a candidate (module `automaton`) reads heaps
 //! as letters, and a letter enters it only through `φ(h)` and the set `T1(h)`
-//! of the classes of `h`'s options. For `s >= J (n0 + p)` the classes of the
-//! ways to leave `j <= J` heaps of total `s` depend only on `s mod p`: a heap
-//! below `n0` is a fixed class beside `j - 1` heaps of total at least
-//! `(j - 1)(n0 + p)`, and heaps all at least `n0` realise every combination of
-//! residues. So `T1(h + p) = T1(h)` once `h >= J (n0 + p) + k` (for all-but
-//! games `T1(h)` is then every class the heaps take). Each heap beyond `N` is
-//! therefore the same letter as the heap `p` below it, down to a heap `<= N`:
-//! the verification over every heap is the one already passed over heaps
-//! `<= N`, and the states are told apart by heaps `<= N` already. ∎
+//! of the classes of `h`'s options. An option removing `i` tokens and leaving
+//! `j` heaps (each of at least one token) of total `s = h - i` has the class
+//! of the product of their classes; call `C_j(s)` the set of these products.
+//! A move leaving no heap exists only when `s = 0`, so it is the one
+//! dependence on `s` itself rather than on `s mod p`: this is why `J1` and
+//! `n1` are at least 1 (with `J = 0`, as for the octal code 0.1 whose one move
+//! empties a heap of 1, the bound must still pass the heaps `<= k`, where
+//! those moves exist; with `n0 = 0` a heap cut down by `p` could be empty).
+//! For `1 <= j <= J` and `s >= J1 (n1 + p)`, `C_j(s + p) = C_j(s)`: the
+//! largest of `j` heaps of total `s + p` is above `n1 + p`, and cutting it
+//! down by `p` keeps its class (it stays `>= n1 >= n0`) and leaves it a heap
+//! (`>= 1`); conversely adding `p` to the largest of `j` heaps of total `s`
+//! (at least `n1 + p`) keeps its class. So `T1(h + p) = T1(h)` once
+//! `h >= J1 (n1 + p) + k`: every option removes at most `k` tokens (for
+//! all-but games, those removing more leave one heap below `h - k` or none,
+//! and once `h - k >= n0 + p` every class the heaps take is among them, for
+//! `h` and for `h + p` alike). Each heap beyond `N` is therefore the same
+//! letter as the heap `p` below it, down to a heap `<= N`: the verification
+//! over every heap is the one already passed over heaps `<= N`, and the
+//! states are told apart by heaps `<= N` already. ∎
+//!
+//! The bound is checked against the quotient computed four times further for
+//! every octal code of up to three digits and every hexadecimal code of up to
+//! two (tests in `crate::quotient`).
 
 use crate::rules::HeapRule;
 
@@ -35,7 +51,8 @@ pub struct Periodicity {
     pub preperiod: u64,
     /// The period (`p`).
     pub period: u64,
-    /// The heaps the theorem needed computed (`J (n0 + p) + k + p - 1`).
+    /// The heaps the theorem needed computed
+    /// (`max(J, 1) (max(n0, 1) + p) + k + p - 1`).
     pub needed: u64,
 }
 
@@ -55,6 +72,14 @@ impl Periodicity {
         }
     }
 
+    /// The heaps the theorem needs computed for rules of shape `(k, J)`
+    /// (see the module documentation).
+    const fn needed(heaps_left: u64, removed: u64, preperiod: u64, period: u64) -> u64 {
+        let heaps_left = if heaps_left == 0 { 1 } else { heaps_left };
+        let first = if preperiod == 0 { 1 } else { preperiod };
+        heaps_left * (first + period) + removed + period - 1
+    }
+
     /// The smallest period the theorem proves from `map` (the classes of heaps
     /// `0..=N`), if any.
     pub(crate) fn find(rule: &HeapRule, map: &[u32]) -> Option<Self> {
@@ -67,7 +92,7 @@ impl Periodicity {
                 .rev()
                 .find(|&h| map[h as usize] != map[(h - period) as usize]);
             let preperiod = broken.map_or(0, |h| h - period + 1);
-            let needed = j * (preperiod + period) + k + period - 1;
+            let needed = Self::needed(j, k, preperiod, period);
             if needed <= n {
                 return Some(Self {
                     preperiod,
@@ -75,7 +100,9 @@ impl Periodicity {
                     needed,
                 });
             }
-            if j * period + k + period > n {
+            // Larger periods need more heaps than the map holds, whatever
+            // their preperiod.
+            if Self::needed(j, k, 0, period) > n {
                 return None;
             }
         }

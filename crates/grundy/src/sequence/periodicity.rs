@@ -9,16 +9,19 @@
 //!   periodicity theorem (R. K. Guy and C. A. B. Smith, *The G-values of various games*,
 //!   Proc. Cambridge Philos. Soc. 52 (1956); Winning Ways, chapter 4): let `k` be the
 //!   largest number of tokens a move removes (the index of the last non-zero digit) and
-//!   `h` the largest number of heaps a move leaves (at least 1). If
-//!   `G(n + p) = G(n)` for every `n0 <= n < M` with `M = max(h·n0 + (h-1)·p + k, k + 1)`,
-//!   then it holds for every `n >= n0`. For octal codes (`h = 2`) this is Winning Ways'
-//!   `n0 <= n < 2·n0 + p + k`. Proof sketch (induction on `M`): an option of heap `M + p`
-//!   removes `j <= k` tokens and leaves at most `h` heaps, the largest of size
-//!   `b >= (M + p - k)/h`, so `n0 <= b - p < M`; replacing `b` by `b - p` gives an option
-//!   of heap `M` of the same value, and conversely enlarging the largest part of an option
-//!   of `M` by `p` gives one of `M + p`. Moves leaving no heap exist only from heaps
-//!   `<= k < M`. The `k + 1` bound matters for codes of one heap (`h = 1`) with `n0 = 0`.
-//!   The check therefore needs the values of heaps `0 ..= M - 1 + p`.
+//!   `h` the largest number of heaps a move leaves (at least 1), and `n1 = max(n0, 1)`.
+//!   If `G(n + p) = G(n)` for every `n0 <= n < M` with `M = h·n1 + (h-1)·p + k`, then it
+//!   holds for every `n >= n0`. For octal codes (`h = 2`) and `n0 >= 1` this is Winning
+//!   Ways' `n0 <= n < 2·n0 + p + k`. Proof sketch (induction on `M`): an option of heap
+//!   `M + p` removes `j <= k` tokens and leaves at most `h` heaps of at least one token
+//!   each, the largest of size `b >= (M + p - k)/h >= n1 + p`, so `n1 <= b - p < M`;
+//!   replacing `b` by `b - p` gives an option of heap `M` of the same value (the heap
+//!   `b - p` is not empty, hence `n1` rather than `n0`: with `n0 = 0` the code 0.04,
+//!   whose only move splits a heap in two after taking 2, has `G = 0, 0, 0, 0, 1`, and
+//!   Winning Ways' window `0 <= n < 3` would "prove" period 1), and conversely enlarging
+//!   the largest part of an option of `M` by `p` gives one of `M + p`. Moves leaving no
+//!   heap exist only from heaps `<= k < M`. The check therefore needs the values of
+//!   heaps `0 ..= M - 1 + p`.
 //! - **Finite subtraction games**: the same argument with `h = 1`: a window of
 //!   `max(S)` values repeating (from `n0 >= 1`, or `max(S) + 1` values from 0) proves
 //!   the period.
@@ -50,7 +53,7 @@
 //! been seen over at least `n0 + p` heaps past `n0` (so the periodic part is at least as
 //! long as the preperiod plus one period) and at least `2p` heaps, or as soon as a
 //! theorem above certifies it from the values at hand (the level test may need fewer
-//! heaps than that; Guy-Smith needs `2·n0 + 2p + k`, never fewer); the report is
+//! heaps than that; Guy-Smith needs `2·max(n0, 1) + 2p + k`, never fewer); the report is
 //! *proven* when a theorem certifies it.
 
 use std::ops::ControlFlow;
@@ -320,8 +323,9 @@ pub fn certification_length(
         HeapRule::Subtraction(set) => (1, set.max() as usize),
         _ => return None,
     };
-    let bound =
-        (heaps_left * preperiod + (heaps_left - 1) * period + max_removed).max(max_removed + 1);
+    // A heap cut down by the period must stay a heap: `max(n0, 1)` (module documentation).
+    let first = preperiod.max(1);
+    let bound = heaps_left * first + (heaps_left - 1) * period + max_removed;
     Some(bound + period)
 }
 

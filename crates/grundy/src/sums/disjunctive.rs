@@ -54,18 +54,25 @@ const ALONE_NIMBER_SEARCH_LIMIT: usize = 1 << 16;
 /// A position of one component whose outcome and winning moves are known by
 /// theory though its nimber may not be: the nimber is 0 for a P-position, and
 /// otherwise found by a bounded search of the component alone, or said to be
-/// unknown and why.
-fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
+/// unknown and why. A search stopped by a deadline or a cancellation is that
+/// error, never an answer whose nimber is "not searched": only the limits
+/// that do not depend on time (states, memory) leave the nimber unknown.
+///
+/// # Errors
+/// [`SearchError::Cancelled`] when the search of the nimber was stopped.
+fn solve_alone(position: &Position, options: &SolveOptions) -> Result<Option<Answer>, SearchError> {
     let [group] = position.groups.as_slice() else {
-        return None;
+        return Ok(None);
     };
     let [part] = group.parts.as_slice() else {
-        return None;
+        return Ok(None);
     };
     if part.nimber_by_theory().is_some() {
-        return None;
+        return Ok(None);
     }
-    let alone = part.outcome_by_theory(options.max_moves)?;
+    let Some(alone) = part.outcome_by_theory(options.max_moves) else {
+        return Ok(None);
+    };
     let mut notes = Vec::new();
     let nimber = if alone.outcome == Outcome::PreviousPlayerWins {
         Some(BigUint::zero())
@@ -80,6 +87,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         };
         match searched {
             Ok(nimber) => Some(nimber),
+            Err(SearchError::Cancelled) => return Err(SearchError::Cancelled),
             Err(error) => {
                 notes.push(format!(
                     "the nimber has no closed form and was not searched: {error} \
@@ -97,7 +105,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         .map(|leaves| WinningMove::in_component(part, 0, 0, leaves))
         .collect();
     let truncated = alone.winning.count > BigUint::from(moves.len());
-    Some(Answer {
+    Ok(Some(Answer {
         position: PositionText::new(position),
         convention: Convention::Normal,
         play: "normal",
@@ -110,7 +118,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Option<Answer> {
         method: alone.method.to_owned(),
         notes,
         search: SearchCost::default(),
-    })
+    }))
 }
 
 /// The nimber of one component by search of its game graph alone, storing at
@@ -197,9 +205,6 @@ const PROOF_REACH: u64 = 400;
 /// transitions of its verification and transitions of the candidates tried
 /// (about a second; the same bound on every machine).
 const QUOTIENT_WORK: u64 = 10_000_000;
-/// The most time spent building a quotient while solving, should the work
-/// bound be slow on some machine.
-const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
 
@@ -239,9 +244,19 @@ fn quotient_for(
         max_order: 4096,
         max_work: QUOTIENT_WORK,
     };
-    let built = within_quotient_time(|| quotient::compute(rule, reach, true, limits))?;
+    let built = unless_stopped(|| quotient::compute(rule, reach, true, limits))?;
     let result = match built {
         Ok(q) => Ok(std::sync::Arc::new(q)),
+        // Only a failure every caller would meet is remembered: one cut by
+        // the caller's deadline or by a memory limit below the construction's
+        // own says nothing of the rule, and the next call builds it again.
+        Err(error)
+            if matches!(error.error, SearchError::Cancelled)
+                || (matches!(error.error, SearchError::MemoryLimit { .. })
+                    && limits.max_bytes < QUOTIENT_BYTES) =>
+        {
+            return Ok(None);
+        }
         Err(error) => Err(error.heap),
     };
     if let Ok(mut list) = QUOTIENTS.lock() {
@@ -251,16 +266,14 @@ fn quotient_for(
     Ok(result.ok().filter(|q| knows(q)))
 }
 
-/// Runs `build` (a quotient or genus construction) under its own time limit
-/// (a quotient that grows may take long to fail), within the caller's
-/// deadline; a stop asked meanwhile is honoured once it returns.
-fn within_quotient_time<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
-    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
-    if let Some(outer) = crate::theory::cancel::current().and_then(|c| c.deadline()) {
-        deadline = deadline.min(outer);
-    }
-    let timer = crate::theory::cancel::Cancel::with_deadline(deadline);
-    let built = timer.run(build);
+/// Runs `build` (a quotient or genus construction, bounded by
+/// [`QUOTIENT_WORK`], which is the same on every machine, and stopped by the
+/// caller's signal at its checkpoints): a construction the caller stopped is
+/// [`SearchError::Cancelled`], never a failure of the rule's. No time limit
+/// of its own: a construction cut by a clock would make the answer depend on
+/// the machine and on the positions solved before.
+fn unless_stopped<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
+    let built = build();
     crate::theory::cancel::checkpoint()?;
     Ok(built)
 }
@@ -492,10 +505,17 @@ fn solve_by_genus(
 }
 
 /// For each rule, the first heap found wild (its genus not a nim position's):
-/// sums reaching it are not tried again. A genus not computed within the
-/// bounds is not remembered, so that an answer depends on its own position
-/// only, not on the positions solved before it.
+/// sums reaching it are not tried again.
 static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The genus constructions that failed within their work or order bound, by
+/// rule and heaps asked: a fact of the rule, the same on every machine and
+/// for every caller, so it is not tried again. A construction stopped by the
+/// caller's deadline, or by a memory limit below the construction's own, is
+/// not remembered, so that an answer depends on its own position only, not
+/// on the positions solved before it.
+static GENUS_FAILED: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 
 /// The genera of heaps `0..=largest` of `rule` when all are tame, found by
@@ -507,24 +527,38 @@ fn tame_genera(
     limits: QuotientLimits,
 ) -> Result<Option<Vec<quotient::genus::Genus>>, SearchError> {
     use quotient::genus::genera;
-    let known_not_tame = NOT_TAME
-        .lock()
-        .map(|list| list.iter().find(|(r, _)| r == rule).map(|&(_, h)| h))
-        .unwrap_or(None);
-    if known_not_tame.is_some_and(|heap| heap <= largest) {
+    let known = |list: &std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>>,
+                 holds: &dyn Fn(u64) -> bool| {
+        list.lock()
+            .map(|list| list.iter().any(|(r, h)| r == rule && holds(*h)))
+            .unwrap_or(false)
+    };
+    let remember = |list: &std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>>, heap: u64| {
+        if let Ok(mut list) = list.lock() {
+            list.push((rule.clone(), heap));
+        }
+    };
+    if known(&NOT_TAME, &|wild| wild <= largest) {
         return Ok(None);
     }
     let mut reach = largest.min(4);
     loop {
-        let Ok(found) = within_quotient_time(|| genera(rule, reach, limits))? else {
+        if known(&GENUS_FAILED, &|failed| failed == reach) {
             return Ok(None);
+        }
+        let found = match unless_stopped(|| genera(rule, reach, limits))? {
+            Ok(found) => found,
+            Err(error) => {
+                let below_own_memory = matches!(error.error, SearchError::MemoryLimit { .. })
+                    && limits.max_bytes < QUOTIENT_BYTES;
+                if !below_own_memory && !matches!(error.error, SearchError::Cancelled) {
+                    remember(&GENUS_FAILED, reach);
+                }
+                return Ok(None);
+            }
         };
         if let Some(heap) = found.iter().position(|g| !g.is_nim_like()) {
-            // A wild heap is a fact of the rule, whatever the bounds.
-            if let Ok(mut list) = NOT_TAME.lock() {
-                list.retain(|(r, _)| r != rule);
-                list.push((rule.clone(), heap as u64));
-            }
+            remember(&NOT_TAME, heap as u64);
             return Ok(None);
         }
         if reach == largest {
@@ -663,7 +697,7 @@ fn searched_by_family(
 }
 
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
-    if let Some(answer) = solve_alone(position, options) {
+    if let Some(answer) = solve_alone(position, options)? {
         return Ok(answer);
     }
     let mut methods = BTreeSet::new();

@@ -119,3 +119,201 @@ fn the_remoteness_search_stops_at_its_deadline() {
     });
     assert_eq!(result, Err(SearchError::Cancelled));
 }
+
+// ------------------------------------------------ a cut search is never an answer
+
+/// Positions whose answers take from a fraction of a millisecond to a tenth
+/// of a second or so: misère quotients (built on the first call of the
+/// process), genus, Every-SG, boards, scripts, theory with a searched nimber.
+const CUT_POSITIONS: &[&str] = &[
+    "misere(kayles(10, 20, 30, 40))",
+    "misere(octal[0.137](5, 9, 13))",
+    "misere(octal[0.1](4, 9, 6))",
+    "misere(dawson_kayles(5, 7, 9))",
+    "nim(3, 5, 7) + kayles(40)",
+    "cram(3, 5)",
+    "chomp(3, 4)",
+    "fibonacci_nim(60)",
+    "every(nim(3, 4) + bash[2](5))",
+    "wythoff(40, 60) + nim(2)",
+    "script[\"fn moves(n) { let m = []; for s in [1, 3, 4] { if n >= s { m.push(n - s) } } m }\"](400)",
+];
+
+/// What an answer says, without what its search cost (a search repeated
+/// finds its tables filled).
+fn said(answer: &grundy::analysis::Answer) -> String {
+    format!(
+        "{:?} {:?} {:?} {} {} {} {:?} {:?}",
+        answer.outcome,
+        answer.nimber,
+        answer.winning_moves,
+        answer.winning_move_count,
+        answer.moves_counted,
+        answer.truncated,
+        answer.method,
+        answer.notes
+    )
+}
+
+/// How a piece of work is cut: at a deadline, or by another thread raising
+/// the signal, `micros` after it starts.
+#[derive(Clone, Copy, Debug)]
+enum Cut {
+    Deadline(u64),
+    Raised(u64),
+}
+
+impl Cut {
+    /// Runs `work` under this cut.
+    fn run<T>(self, work: impl FnOnce() -> T) -> T {
+        match self {
+            Self::Deadline(micros) => {
+                Cancel::with_deadline(Instant::now() + Duration::from_micros(micros)).run(work)
+            }
+            Self::Raised(micros) => {
+                let signal = Cancel::new();
+                let raiser = signal.clone();
+                std::thread::scope(|scope| {
+                    scope.spawn(move || {
+                        std::thread::sleep(Duration::from_micros(micros));
+                        raiser.cancel();
+                    });
+                    signal.run(work)
+                })
+            }
+        }
+    }
+}
+
+fn cut_strategy() -> impl proptest::strategy::Strategy<Value = Cut> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (0u64..40_000).prop_map(Cut::Deadline),
+        (0u64..40_000).prop_map(Cut::Raised),
+    ]
+}
+
+/// The answer of `source`: `Err(true)` when the work was cut, `Err(false)`
+/// for any other failure.
+fn solve_text(source: &str) -> Result<String, String> {
+    let sum = parse_with_limits(source, 1000).map_err(|e| e.message)?;
+    let position = build_with(&sum, BuildLimits::default()).map_err(|error| {
+        if error.cancelled {
+            "cut".to_owned()
+        } else {
+            error.message
+        }
+    })?;
+    match solve(&position, &SolveOptions::default()) {
+        Ok(answer) => Ok(said(&answer)),
+        Err(SearchError::Cancelled) => Err("cut".to_owned()),
+        Err(other) => Err(other.to_string()),
+    }
+}
+
+/// The uncut answers, computed once each, after the first cut attempt of the
+/// process (so that a construction cut first is seen to be built again).
+static UNCUT: Mutex<Vec<(String, Result<String, String>)>> = Mutex::new(Vec::new());
+
+fn uncut(source: &str) -> Result<String, String> {
+    let mut known = UNCUT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, answer)) = known.iter().find(|(s, _)| s == source) {
+        return answer.clone();
+    }
+    let answer = solve_text(source);
+    known.push((source.to_owned(), answer.clone()));
+    answer
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(160))]
+
+    /// `solve` under a random deadline or cancellation: the uncut answer, or
+    /// the cut's error, never an answer of its own.
+    #[test]
+    fn a_cut_solve_is_the_uncut_answer_or_the_cut(
+        index in 0..CUT_POSITIONS.len(),
+        cut in cut_strategy(),
+    ) {
+        let source = CUT_POSITIONS[index];
+        let cut_answer = cut.run(|| solve_text(source));
+        let whole = uncut(source);
+        proptest::prop_assert!(whole.is_ok(), "{source}: {whole:?}");
+        if cut_answer != Err("cut".to_owned()) {
+            proptest::prop_assert_eq!(&cut_answer, &whole, "{} cut {:?}", source, cut);
+        }
+    }
+
+    /// The values of a heap rule under a random cut: what was computed is
+    /// the uncut values' beginning, and a stop says it was cut.
+    #[test]
+    fn a_cut_sequence_keeps_only_right_values(
+        code in proptest::sample::select(vec!["0.137", "0.07", "0.6", "4.07", "0.3f"]),
+        cut in cut_strategy(),
+    ) {
+        let rule = HeapRule::octal(code).unwrap();
+        let whole = grundy::sequence::grundy_values(&rule, 30_000).to_vec();
+        let mut solver = SequenceSolver::new(rule, Method::default());
+        let stopped = cut.run(|| {
+            solver.extend_to_with_progress(30_000, &mut |_| ControlFlow::Continue(()))
+        });
+        let values = solver.values().to_vec();
+        match stopped {
+            Ok(()) => proptest::prop_assert_eq!(&values, &whole),
+            Err(stop) => {
+                proptest::prop_assert_eq!(stop.cause, StopCause::Cancelled);
+                proptest::prop_assert_eq!(&values[..], &whole[..values.len()]);
+            }
+        }
+    }
+
+    /// A misère quotient under a random cut: the uncut quotient, or the cut.
+    #[test]
+    fn a_cut_quotient_is_the_uncut_one_or_the_cut(
+        code in proptest::sample::select(vec!["0.137", "0.75", "0.123", "0.07", "0.1"]),
+        until_proven in proptest::bool::ANY,
+        cut in cut_strategy(),
+    ) {
+        use grundy::quotient::{QuotientLimits, compute};
+        let rule = HeapRule::octal(code).unwrap();
+        let heaps = if code == "0.07" { 26 } else { 60 };
+        let describe = |q: &grundy::quotient::MisereQuotient| {
+            format!("{} {:?} {:?} {:?}", q.order(), q.heap_map(), q.p_portion(), q.periodicity())
+        };
+        let whole = compute(&rule, heaps, until_proven, QuotientLimits::default()).map(|q| describe(&q));
+        proptest::prop_assert!(whole.is_ok());
+        match cut.run(|| compute(&rule, heaps, until_proven, QuotientLimits::default())) {
+            Ok(q) => proptest::prop_assert_eq!(describe(&q), whole.unwrap()),
+            Err(error) => proptest::prop_assert_eq!(error.error, SearchError::Cancelled),
+        }
+    }
+
+    /// One table's cells under random cuts, on one tabulator kept across
+    /// them: every cell is the uncut one or the cut, and a cut leaves the
+    /// tabulator's store right for the cells after it.
+    #[test]
+    fn cut_table_cells_are_the_uncut_ones_or_the_cut(
+        cuts in proptest::collection::vec(cut_strategy(), 8),
+    ) {
+        use grundy::table::Tabulator;
+        let script = "script[\"fn moves(n) { let m = []; for s in [1, 3, 4] { if n >= s { m.push(n - s) } } m }\"]";
+        let cells: Vec<String> = (0..8)
+            .map(|i| format!("{script}({}) + cram(2, {})", 150 * i, i % 4 + 1))
+            .collect();
+        let position = |text: &str| build_with(&parse_with_limits(text, 100).unwrap(), BuildLimits::default()).unwrap();
+        let mut reference = Tabulator::new(SolveOptions::default());
+        let whole: Vec<_> = cells.iter().map(|c| reference.nimber(&position(c))).collect();
+        let mut tabulator = Tabulator::new(SolveOptions::default());
+        for ((cell, cut), expected) in cells.iter().zip(&cuts).zip(&whole) {
+            let position = position(cell);
+            match cut.run(|| tabulator.nimber(&position)) {
+                Err(SearchError::Cancelled) => {}
+                found => proptest::prop_assert_eq!(&found, expected, "{}", cell),
+            }
+        }
+        // Uncut now, after the cuts: every cell is right.
+        for (cell, expected) in cells.iter().zip(&whole) {
+            proptest::prop_assert_eq!(&tabulator.nimber(&position(cell)), expected);
+        }
+    }
+}
