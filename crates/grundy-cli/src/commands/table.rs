@@ -11,6 +11,8 @@ mod plot;
 #[path = "table/no_plot.rs"]
 mod plot;
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,10 +23,9 @@ use grundy::catalogue::{BuildLimits, build_with};
 use grundy::game::Outcome;
 use grundy::lang::{Template, parse_with_limits};
 use grundy::table::Tabulator;
-use grundy::theory::cancel;
+use grundy::theory::cancel::{self, Cancel};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigInt, BigUint};
-use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::failure::Failure;
@@ -257,6 +258,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// threads (`--threads`), each with its own graph of components and an equal share
 /// of `--max-states` and `--max-memory`. The table and the first failing cell (in
 /// row order) are those of one thread.
+///
+/// Each thread keeps one [`Tabulator`] for all its cells and takes the next cell
+/// in row order as it becomes free ([`Cells::take`]), so that its graph grows a
+/// little with each cell instead of being searched anew. The first thread (the
+/// caller's) begins alone, the pool's left free for the searches' own parallel
+/// work; they take cells too once the cells prove dear and independent
+/// ([`Pace`]): a table whose cells share positions (a script's heaps, each
+/// needing the smaller ones) would have every thread search the same graph. A
+/// failure stops the cells after it at once: the threads computing one are
+/// cancelled, and no later cell is started; the cells before it are finished,
+/// and may fail first.
 fn compute(
     args: &Args,
     template: &Template,
@@ -264,7 +276,6 @@ fn compute(
     cells: u64,
 ) -> Result<Table, Failure> {
     interrupt::keep_partial_results();
-    let limits = args.limits.build();
     let threads = rayon::current_num_threads().max(1);
     let share = |total: usize| (total / threads).max(1);
     let options = SolveOptions {
@@ -273,58 +284,225 @@ fn compute(
         max_memory: (args.limits.budget.max_memory / threads as u64).max(1),
         ..args.limits.solve_options(0)
     };
-    let bar = Mutex::new(Bar::new(cells));
-    let done = AtomicU64::new(0);
-    // The first cell found to fail: the cells after it are not computed.
-    let first_failure = AtomicU64::new(u64::MAX);
-    let columns = axes.get(1).map_or(1, |a| a.count);
     let cancel = cancel::current();
-    let one_cell = |tabulator: &mut Tabulator, index: u64| -> Option<Result<Cell, Failure>> {
-        if interrupt::requested() || index > first_failure.load(Ordering::Relaxed) {
-            return None;
-        }
-        // A cell on another thread runs under the caller's cancellation signal.
-        let cell = cancel::run_under(cancel.as_ref(), || {
-            compute_cell(args, template, &axes, columns, limits, tabulator, index)
-        });
-        if cell.is_err() {
-            first_failure.fetch_min(index, Ordering::Relaxed);
-        }
-        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if let Ok(mut bar) = bar.lock() {
-            bar.update(finished);
-        }
-        Some(cell)
+    // Each thread's cells run under a signal of its own, made from the caller's.
+    let base = cancel.clone().unwrap_or_default();
+    let work = Cells {
+        args,
+        template,
+        axes: &axes,
+        columns: axes.get(1).map_or(1, |a| a.count),
+        limits: args.limits.build(),
+        cells,
+        next: AtomicU64::new(0),
+        first_failure: AtomicU64::new(u64::MAX),
+        threads: (0..threads)
+            .map(|_| (AtomicU64::new(0), base.child()))
+            .collect(),
+        done: AtomicU64::new(0),
+        bar: Mutex::new(Bar::new(cells)),
     };
-    let results: Vec<Option<Result<Cell, Failure>>> = if threads == 1 {
+    let shares: Vec<Vec<(u64, Result<Cell, Failure>)>> = if threads == 1 {
         let mut tabulator = Tabulator::new(options);
-        (0..cells)
-            .map(|index| one_cell(&mut tabulator, index))
-            .collect()
+        vec![cancel::run_under(cancel.as_ref(), || {
+            work.take(0, &mut tabulator, |_| true)
+        })]
     } else {
-        // At most `--max-cells` cells: their indices fit in memory, hence in `usize`.
-        (0..usize::try_from(cells).unwrap_or(usize::MAX))
-            .into_par_iter()
-            .with_max_len(1)
-            .map_init(
-                || Tabulator::new(options.clone()),
-                |tabulator, index| one_cell(tabulator, index as u64),
-            )
-            .collect()
+        let (work, options) = (&work, &options);
+        let helpers = Mutex::new(Vec::new());
+        let helpers_ref = &helpers;
+        // The first thread is this one (as on one thread); the others are
+        // the pool's, spawned when the cells prove worth sharing.
+        let first = rayon::in_place_scope(|scope| {
+            let mut tabulator = Tabulator::new(options.clone());
+            let mut pace = Some(Pace::new());
+            work.threads[0].1.run(|| {
+                work.take(0, &mut tabulator, |tabulator| {
+                    // Cells whose positions share components (in the graph)
+                    // are left to this thread: each other thread would explore
+                    // them all again, for no gain.
+                    if tabulator.explored() > 0 {
+                        pace = None;
+                    }
+                    if !pace.as_mut().is_some_and(Pace::worth_sharing) {
+                        return true;
+                    }
+                    pace = None;
+                    for thread in 1..threads {
+                        scope.spawn(move |_| {
+                            let mut tabulator = Tabulator::new(options.clone());
+                            // A helper whose cells come to share positions
+                            // leaves the rest to the others.
+                            let taken = work.threads[thread].1.run(|| {
+                                work.take(thread, &mut tabulator, |tabulator| {
+                                    tabulator.explored() == 0
+                                })
+                            });
+                            if let Ok(mut helpers) = helpers_ref.lock() {
+                                helpers.push(taken);
+                            }
+                        });
+                    }
+                    true
+                })
+            })
+        });
+        let mut shares = helpers.into_inner().unwrap_or_default();
+        shares.push(first);
+        shares
     };
-    drop(bar);
+    drop(work);
+    // The threads' cells merged in row order, up to the first failure, or the
+    // first cell not done (Ctrl-C; a cell left out after a failure).
+    let mut shares: Vec<_> = shares
+        .into_iter()
+        .map(|share| share.into_iter().peekable())
+        .collect();
+    let mut heads: BinaryHeap<Reverse<(u64, usize)>> = shares
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(thread, share)| share.peek().map(|&(index, _)| Reverse((index, thread))))
+        .collect();
     let mut table = Table {
         axes,
         cells: Vec::new(),
         outcome: args.outcome,
     };
-    for result in results {
-        match result {
-            Some(cell) => table.cells.push(cell?),
-            None => break,
+    while let Some(Reverse((index, thread))) = heads.pop() {
+        let share = &mut shares[thread];
+        match share.next() {
+            Some((_, cell)) if index == table.cells.len() as u64 => table.cells.push(cell?),
+            _ => break,
+        }
+        if let Some(&(next, _)) = share.peek() {
+            heads.push(Reverse((next, thread)));
         }
     }
     Ok(table)
+}
+
+/// How much work the first thread does alone, and then measures each time,
+/// before judging whether the other threads should take cells too: a table
+/// shorter than this gains little from them, and the caches its cells share
+/// (a misère quotient, Wythoff's dense table, kept by the library for all
+/// threads) are built once, by the first thread, instead of by every thread at
+/// the same time.
+const PACE_WINDOW: Duration = Duration::from_millis(250);
+
+/// The mean time of a cell from which the cells are worth sharing: below it,
+/// taking turns at the table costs more than it gains (a heap rule's values by
+/// theory, Wythoff's nimbers read from one kept table).
+const DEAR_CELL: Duration = Duration::from_micros(100);
+
+/// The first thread's judgement of whether the cells are worth sharing among
+/// the threads, from its cells in windows of [`PACE_WINDOW`]: yes once a
+/// window's cells took [`DEAR_CELL`] or more each (one reading of the clock a
+/// cell). Not asked once the cells use the tabulator's graph.
+#[derive(Debug)]
+struct Pace {
+    /// When the window began.
+    since: Instant,
+    /// The cells done in the window.
+    cells: u32,
+}
+
+impl Pace {
+    fn new() -> Self {
+        Self {
+            since: Instant::now(),
+            cells: 0,
+        }
+    }
+
+    /// Told after each cell of the first thread.
+    fn worth_sharing(&mut self) -> bool {
+        self.cells += 1;
+        let work = self.since.elapsed();
+        if work < PACE_WINDOW {
+            return false;
+        }
+        let dear = work / self.cells >= DEAR_CELL;
+        *self = Self::new();
+        dear
+    }
+}
+
+/// The cells of a table as the threads take them.
+struct Cells<'a> {
+    args: &'a Args,
+    template: &'a Template,
+    axes: &'a [Axis],
+    columns: u64,
+    limits: BuildLimits,
+    cells: u64,
+    /// The next cell to take, in row order.
+    next: AtomicU64,
+    /// The first cell (in row order) found to fail: no cell after it is started,
+    /// and those running are cancelled.
+    first_failure: AtomicU64,
+    /// For each thread, the cell it is computing (or computed last) and the
+    /// signal its cells run under.
+    threads: Vec<(AtomicU64, Cancel)>,
+    done: AtomicU64,
+    bar: Mutex<Bar>,
+}
+
+impl Cells<'_> {
+    /// The cells that thread `thread` takes, one after another, with one
+    /// tabulator, until none is left, a cell before the next one failed, Ctrl-C,
+    /// or `after` (told the tabulator after each cell) says to stop. A
+    /// cell that fails after the first failure (cancelled, or failing by itself)
+    /// is left out: it is never the one reported.
+    fn take(
+        &self,
+        thread: usize,
+        tabulator: &mut Tabulator,
+        mut after: impl FnMut(&Tabulator) -> bool,
+    ) -> Vec<(u64, Result<Cell, Failure>)> {
+        let mut results = Vec::new();
+        while !interrupt::requested() {
+            let index = self.next.fetch_add(1, Ordering::SeqCst);
+            if index >= self.cells {
+                break;
+            }
+            // Published before the failure is read: a thread failing at a smaller
+            // index either is seen here or sees this cell and cancels it.
+            self.threads[thread].0.store(index, Ordering::SeqCst);
+            if index > self.first_failure.load(Ordering::SeqCst) {
+                break;
+            }
+            let cell = compute_cell(
+                self.args,
+                self.template,
+                self.axes,
+                self.columns,
+                self.limits,
+                tabulator,
+                index,
+            );
+            if cell.is_err() {
+                if index > self.first_failure.load(Ordering::SeqCst) {
+                    break;
+                }
+                self.first_failure.fetch_min(index, Ordering::SeqCst);
+                let first = self.first_failure.load(Ordering::SeqCst);
+                for (running, signal) in &self.threads {
+                    if running.load(Ordering::SeqCst) > first {
+                        signal.cancel();
+                    }
+                }
+            }
+            let finished = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Ok(mut bar) = self.bar.lock() {
+                bar.update(finished);
+            }
+            results.push((index, cell));
+            if !after(tabulator) {
+                break;
+            }
+        }
+        results
+    }
 }
 
 /// The cell of row-major index `index`.
