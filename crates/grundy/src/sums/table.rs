@@ -108,6 +108,19 @@ impl Tabulator {
     }
 
     fn part_nimber(&mut self, part: &Part) -> Result<BigUint, SearchError> {
+        let found = self.part_nimber_in_store(part);
+        if found.is_err() {
+            // A search stopped part way (a deadline, a cancellation, a limit)
+            // may leave components in the shared graph whose options were not
+            // all listed: a later cell would read them as complete. Nothing
+            // of it is kept; the next cell starts from an empty store.
+            self.explorer = self.options.explorer();
+            self.nimbers.clear();
+        }
+        found
+    }
+
+    fn part_nimber_in_store(&mut self, part: &Part) -> Result<BigUint, SearchError> {
         if let Some((nimber, _)) = part.nimber_by_theory() {
             return Ok(nimber);
         }
