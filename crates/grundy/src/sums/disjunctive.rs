@@ -205,6 +205,10 @@ const PROOF_REACH: u64 = 400;
 /// transitions of its verification and transitions of the candidates tried
 /// (about a second; the same bound on every machine).
 const QUOTIENT_WORK: u64 = 10_000_000;
+/// The most time a quotient (or genus) built while solving may take, should
+/// its work bound be slow to reach on some rule or machine (see
+/// [`unless_stopped`]).
+const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
 
@@ -247,13 +251,12 @@ fn quotient_for(
     let built = unless_stopped(|| quotient::compute(rule, reach, true, limits))?;
     let result = match built {
         Ok(q) => Ok(std::sync::Arc::new(q)),
-        // Only a failure every caller would meet is remembered: one cut by
-        // the caller's deadline or by a memory limit below the construction's
-        // own says nothing of the rule, and the next call builds it again.
+        // A failure cut by a memory limit below the construction's own says
+        // nothing of the rule: not remembered (one cut by the caller's
+        // deadline never gets here: it is `Cancelled` above).
         Err(error)
-            if matches!(error.error, SearchError::Cancelled)
-                || (matches!(error.error, SearchError::MemoryLimit { .. })
-                    && limits.max_bytes < QUOTIENT_BYTES) =>
+            if matches!(error.error, SearchError::MemoryLimit { .. })
+                && limits.max_bytes < QUOTIENT_BYTES =>
         {
             return Ok(None);
         }
@@ -267,13 +270,19 @@ fn quotient_for(
 }
 
 /// Runs `build` (a quotient or genus construction, bounded by
-/// [`QUOTIENT_WORK`], which is the same on every machine, and stopped by the
-/// caller's signal at its checkpoints): a construction the caller stopped is
-/// [`SearchError::Cancelled`], never a failure of the rule's. No time limit
-/// of its own: a construction cut by a clock would make the answer depend on
-/// the machine and on the positions solved before.
+/// [`QUOTIENT_WORK`]) under a clock of its own as well, [`QUOTIENT_TIME`], made
+/// from the caller's signal so that the caller's deadline and cancellation
+/// still stop it: those are [`SearchError::Cancelled`] here, never a result.
+/// A construction cut by its own clock only returns its error (a failure of
+/// the construction, remembered like its work bound's).
 fn unless_stopped<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
-    let built = build();
+    let caller = crate::theory::cancel::current().unwrap_or_default();
+    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
+    if let Some(outer) = caller.deadline() {
+        deadline = deadline.min(outer);
+    }
+    let clock = crate::theory::cancel::Cancel::with_deadline_of(caller.child(), deadline);
+    let built = clock.run(build);
     crate::theory::cancel::checkpoint()?;
     Ok(built)
 }
@@ -551,7 +560,7 @@ fn tame_genera(
             Err(error) => {
                 let below_own_memory = matches!(error.error, SearchError::MemoryLimit { .. })
                     && limits.max_bytes < QUOTIENT_BYTES;
-                if !below_own_memory && !matches!(error.error, SearchError::Cancelled) {
+                if !below_own_memory {
                     remember(&GENUS_FAILED, reach);
                 }
                 return Ok(None);

@@ -69,6 +69,16 @@ impl Cancel {
         }
     }
 
+    /// `signal` with its deadline replaced by `deadline`: raised with it,
+    /// with the signals it was made from, or once `deadline` passes.
+    #[must_use]
+    pub fn with_deadline_of(signal: Self, deadline: Instant) -> Self {
+        Self {
+            deadline: Some(deadline),
+            ..signal
+        }
+    }
+
     /// The deadline of this signal, if it has one.
     #[must_use]
     pub const fn deadline(&self) -> Option<Instant> {
