@@ -39,7 +39,8 @@
 //!
 //! The bound is checked against the quotient computed four times further for
 //! every octal code of up to three digits and every hexadecimal code of up to
-//! two (tests in `crate::quotient`).
+//! two, and every subtraction and all-but game of amounts up to 6 and 5 (the
+//! library's property tests, `proof_sweep`).
 
 use crate::rules::HeapRule;
 

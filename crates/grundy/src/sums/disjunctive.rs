@@ -277,13 +277,14 @@ fn quotient_for(
 /// the construction, remembered like its work bound's).
 fn unless_stopped<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
     let caller = crate::theory::cancel::current().unwrap_or_default();
-    let mut deadline = std::time::Instant::now() + QUOTIENT_TIME;
-    if let Some(outer) = caller.deadline() {
-        deadline = deadline.min(outer);
-    }
-    let clock = crate::theory::cancel::Cancel::with_deadline_of(caller.child(), deadline);
+    let clock = caller.child_until(std::time::Instant::now() + QUOTIENT_TIME);
     let built = clock.run(build);
-    crate::theory::cancel::checkpoint()?;
+    // Asked of the caller's signal itself: `checkpoint` reads the clock only
+    // every few calls, and a construction cut by the caller's deadline must
+    // never pass for the rule's failure.
+    if caller.is_cancelled() {
+        return Err(SearchError::Cancelled);
+    }
     Ok(built)
 }
 

@@ -69,13 +69,15 @@ impl Cancel {
         }
     }
 
-    /// `signal` with its deadline replaced by `deadline`: raised with it,
-    /// with the signals it was made from, or once `deadline` passes.
+    /// A [`Cancel::child`] that also stops at `deadline`, or at this
+    /// signal's own deadline if that comes first: for a share of the work with
+    /// a time limit of its own.
     #[must_use]
-    pub fn with_deadline_of(signal: Self, deadline: Instant) -> Self {
+    pub fn child_until(&self, deadline: Instant) -> Self {
+        let child = self.child();
         Self {
-            deadline: Some(deadline),
-            ..signal
+            deadline: Some(self.deadline.map_or(deadline, |own| own.min(deadline))),
+            ..child
         }
     }
 

@@ -23,7 +23,7 @@ const DEADLINE: Duration = Duration::from_millis(300);
 /// How late after its deadline a search may stop.
 const SLACK: Duration = Duration::from_millis(100);
 
-/// One timed test at a time: the others would take its core.
+/// One timed test at a time (and one cut property case): the others would take its core.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// Runs `work` under a deadline; asserts it stopped in time, and returns its result.
@@ -271,6 +271,7 @@ proptest::proptest! {
         index in 0..CUT_POSITIONS.len(),
         cut in cut_strategy(),
     ) {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         let source = CUT_POSITIONS[index];
         let cut_answer = cut.run(|| solve_text(source));
         let whole = uncut(source);
@@ -287,6 +288,7 @@ proptest::proptest! {
         code in proptest::sample::select(vec!["0.137", "0.07", "0.6", "4.07", "0.3f"]),
         cut in cut_strategy(),
     ) {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         let rule = HeapRule::octal(code).unwrap();
         let whole = uncut_values(code, &rule);
         let mut solver = SequenceSolver::new(rule, Method::default());
@@ -310,6 +312,7 @@ proptest::proptest! {
         until_proven in proptest::bool::ANY,
         cut in cut_strategy(),
     ) {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         use grundy::quotient::{QuotientLimits, compute};
         let rule = HeapRule::octal(code).unwrap();
         let heaps = if code == "0.07" { 20 } else { 60 };
@@ -333,6 +336,7 @@ proptest::proptest! {
     fn cut_table_cells_are_the_uncut_ones_or_the_cut(
         cuts in proptest::collection::vec(cut_strategy(), 8),
     ) {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         use grundy::table::Tabulator;
         let script = "script[\"fn moves(n) { let m = []; for s in [1, 3, 4] { if n >= s { m.push(n - s) } } m }\"]";
         let cells: Vec<String> = (0..8)
