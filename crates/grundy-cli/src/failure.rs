@@ -154,8 +154,12 @@ pub fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
         .map(|s| (*s).to_owned())
         .or_else(|| info.payload().downcast_ref::<String>().cloned())
         .unwrap_or_default();
+    let place = info
+        .location()
+        .map(|at| format!(" (at {}:{})", at.file(), at.line()))
+        .unwrap_or_default();
     print_error(&format!(
-        "error: internal error, please report it: {message}"
+        "error: internal error, please report it: {message}{place}"
     ));
 }
 

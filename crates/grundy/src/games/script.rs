@@ -226,7 +226,7 @@ impl CallError {
     fn into_lang(self, span: Span) -> LangError {
         match self {
             Self::Script(message) => LangError::new(message, span),
-            Self::Cancelled => LangError::new(SearchError::Cancelled.to_string(), span),
+            Self::Cancelled => LangError::stopped(span),
             Self::Limit(refusal) => {
                 let error = LangError::new(refusal.reason, span);
                 match refusal.raised_by.first() {

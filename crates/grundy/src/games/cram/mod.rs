@@ -676,6 +676,44 @@ mod tests {
         }
     }
 
+    /// Boards of 60 to 72 cells whose empty cells, an L of a side and an end
+    /// of the board, span every row and column. A frame whose cells all lie
+    /// below bit 63 was searched in 64-bit words even when the box of a
+    /// region (13 x 5 = 65 cells) did not fit one: `cram(13, 5)` aborted, and
+    /// an image could lose a cell.
+    #[test]
+    fn boxes_wider_than_a_word_are_searched_in_wide_words() {
+        let mut checked = 0;
+        for rows in 1usize..=72 {
+            for cols in 1usize..=72 {
+                if !(60..=72).contains(&(rows * cols)) {
+                    continue;
+                }
+                for (row, col) in [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)] {
+                    let mut board = Board::new(rows, cols).unwrap();
+                    board.empty = 0;
+                    for i in 0..rows {
+                        for j in 0..cols {
+                            if i == row || j == col {
+                                board.empty |= 1 << (i * cols + j);
+                            }
+                        }
+                    }
+                    let mut oracle = Oracle::new(cols);
+                    let expected = oracle.value(board.empty);
+                    let moves = oracle_moves(&board, &mut oracle);
+                    for search in searches(usize::MAX) {
+                        let (_, g, to) = searched(&board, search);
+                        assert_eq!(g, expected, "{board}");
+                        assert_eq!(to, moves, "{board}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 100, "{checked}");
+    }
+
     /// A search whose table already holds regions of other boards answers as
     /// a fresh one (the table is shared by the sums' components).
     #[test]

@@ -206,9 +206,17 @@ impl Bits for u128 {
 }
 
 /// Whether a frame whose cells lie in `bits` (stride `w`) fits a `u64`, with
-/// every shift of the region code below 64.
+/// every shift of the region code below 64: the rows up to the last one used,
+/// whole, lie in bits 0 to 62, so that the box a region is cropped to (whose
+/// mirror images are made by shifts of its area) fits as well. Only the last
+/// used bit being below 63 is not enough: a 13 x 5 frame whose cells lie in
+/// bits 0 to 62 has a box of 65 cells.
 pub(super) const fn fits_u64(bits: u128, w: usize) -> bool {
-    bits >> 63 == 0 && w < 64
+    if bits == 0 {
+        return true;
+    }
+    let last = 127 - bits.leading_zeros() as usize;
+    w < 64 && (last / w + 1) * w < 64
 }
 
 /// The cells next to a cell of `m`, in a frame of stride `w`.
