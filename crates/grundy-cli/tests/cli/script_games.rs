@@ -416,3 +416,27 @@ fn a_script_growing_a_value_forever_stops_at_the_size_limit() {
         );
     }
 }
+
+/// Values nested thousands of levels deep, built on the pool's threads of a table
+/// (2 MiB of stack each): the table is answered. Such a script aborted the command
+/// with a stack overflow (exit 134); a script runs on a stack sized from the
+/// sandbox's limits wherever it is called.
+#[test]
+fn deeply_nested_values_on_the_threads_of_a_table_are_answered() {
+    for (start, open, close) in [("[]", "[", "]"), ("#{}", "#{a: ", "}")] {
+        let script = format!(
+            "script[\"fn moves(n) {{ let a = {start}; for i in 0..12000 {{ a = {open}take(a){close}; }} if a != () && n > 0 {{ [n - 1] }} else {{ [] }} }}\"](n)"
+        );
+        let output = grundy(&[
+            "table",
+            &script,
+            "n=0..3",
+            "--threads",
+            "2",
+            "--no-patterns",
+        ]);
+        assert!(output.status.success(), "{script}: {}", stderr(&output));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("3  1"), "{text}");
+    }
+}

@@ -358,6 +358,23 @@ fn limits_are_413_and_422_naming_the_limit() {
     assert_eq!(status, 200);
 }
 
+/// A script that nests a value 12,000 levels deep, on the server's worker threads:
+/// answered (or refused), and the server keeps answering. It used to abort the
+/// server with a stack overflow.
+#[test]
+fn a_deeply_nested_script_value_does_not_end_the_server() {
+    let server = Server::start(&[]);
+    for (start, open, close) in [("[]", "[", "]"), ("#{}", "#{a: ", "}")] {
+        let position = format!(
+            "script[\"fn moves(n) {{ let a = {start}; for i in 0..12000 {{ a = {open}take(a){close}; }} [] }}\"](1)"
+        );
+        let (status, answer) = server.post("/api/solve", &json!({ "position": position }));
+        assert!(status == 200 || status == 422, "{status}: {answer}");
+        let (status, _) = server.post("/api/solve", &json!({"position": "nim(1)"}));
+        assert_eq!(status, 200);
+    }
+}
+
 #[test]
 fn a_request_out_of_time_is_422_naming_the_time_limit() {
     let server = Server::start(&["--request-time", "0.3", "--max-states", "100000000"]);

@@ -48,7 +48,62 @@
 //! maps hold at most [`MAX_DATA_SIZE`] characters or elements (counted through nested
 //! arrays), which bounds the memory one value takes. A game that loops (a position reachable from
 //! itself) is found by the generic search ([`SearchError::Cycle`]), and a huge state
-//! space stops at `--max-states`.
+//! space stops at `--max-states`. Anonymous functions (`|x| x + 1`) see only their
+//! parameters (Rhai without closures) and `curry` is refused, for the stack's sake
+//! (below).
+//!
+//! # The stack
+//! Rhai walks a value recursively to check its size after each change, to clone,
+//! compare, write or drop it, so a value nested `d` deep takes stack in proportion to
+//! `d` wherever it is touched; calls and expressions nest on the stack too. A script
+//! runs on whatever thread calls it: a worker of a thread pool (2 MiB of stack), a
+//! server's thread, the Python caller's. Running out of stack aborts the whole
+//! process, so every entry into Rhai (a call of a script function together with the
+//! reading and dropping of what it returns, a compilation) runs with a stack sized
+//! from the sandbox's bounds, as measured on threads of decreasing stack sizes (values
+//! nested 1,000 and 3,000 deep, or 200 and 600 in the debug profile, whose frames are
+//! larger; "release" below is the release and `tests` profiles):
+//!
+//! - How deep values nest. Every value a script can build is counted by the size
+//!   limits: there are no closures, whose captured variables Rhai does not count, nor
+//!   `curry`, whose arguments it does not count either (a chain of either nests as
+//!   deep as the operations allow, and `f.curry(f)` doubles a value at each step).
+//!   Arrays and maps count their nested elements, each against its own limit, so a
+//!   value nests at most [`MAX_VALUE_DEPTH`] levels (arrays and maps in turn, and an
+//!   expression's temporaries around them).
+//! - Walks that count no operation: checking a value's size, cloning, dropping it,
+//!   writing it in a message take at most 0.35 KB a level (maps; arrays 0.21 KB) in
+//!   release, 2.2 KB in debug. Counted as 1 KiB (4 KiB in debug).
+//! - Walks through Rhai's own function calls, which count an operation a level:
+//!   comparing (`==`, `!=`, `in`, `index_of`: 1.70 to 1.85 KB a level in release,
+//!   7.7 KB in debug) and writing a value in the script (`${v}`, `print`,
+//!   `to_debug`: 1.62 to 1.71 KB, 8.3 KB in debug). Counted as 2.5 KiB (10 KiB).
+//! - Calls and expressions: the deepest the limits allow (48 nested calls through
+//!   `Fn("f").call(..)`, each under 10 nested calls of a native function) took
+//!   1.15 MB (8.7 MB in debug), counted as 4 MiB (16 MiB); compiling the deepest
+//!   expression, 0.1 MB (0.66 MB), counted as 1 MiB (4 MiB).
+//!
+//! Every fourth operation of a call looks at the stack left and stops the call when
+//! less is left than a reserve: enough for a few operations and the walks that count
+//! no operation of the deepest value the call may build. Walks that count operations
+//! and nested calls are thereby stopped before they overflow, and the stack given to
+//! a call only decides how deep they may go. A call first runs on the thread's own
+//! stack, when at least `FIRST_RUN_ENTRY` of it is left (960 KiB; 6.25 MiB in
+//! debug), with arrays and maps of at most [`FIRST_RUN_DATA_SIZE`] elements (a reserve
+//! of 448 KiB; 2.25 MiB in debug). Most calls (a position's moves) end there, for
+//! the cost of the looks at the stack (2% of a call spent in a loop). A call that
+//! builds a larger value, nests deeper than the stack left, or sorts with a function
+//! of its own (whose errors Rhai ignores, which would hide the smaller limits) runs
+//! again from its start with the full limits, a reserve of 64 MiB (257 MiB in debug)
+//! and a stack of `FULL_STACK`: 228 MiB (914 MiB in debug), the reserve, the walks
+//! that count operations and the deepest calls. That stack is a segment of its own
+//! ([`stacker`]) unless the thread has that much left: address space, whose memory
+//! the system gives as the call reaches it and takes back after it, for about 16 µs
+//! a call (5 times a cheap call's cost, hence the first run). Rhai's scripts are
+//! deterministic, so the second run does what the first one did up to where it
+//! stopped (lines the first printed are not printed again) and goes on. Should it
+//! still find less than its reserve (which the bounds above exclude), it ends in an
+//! error, not an overflow.
 //!
 //! ```
 //! use grundy::analysis::{solve, SolveOptions};
@@ -61,7 +116,7 @@
 //! assert_eq!(answer.nimber, Some(0u32.into()));
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -70,7 +125,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use num_traits::ToPrimitive;
-use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, ImmutableString};
+use rhai::packages::{Package, StandardPackage};
+use rhai::{
+    AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FnPtr, FuncArgs, ImmutableString,
+    Map,
+};
 
 use crate::family::Family;
 use crate::lang::arguments::regular_file;
@@ -99,6 +158,72 @@ pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 /// one call 3·10^6 operations under the default work limit, a tenth of a second, so
 /// that an endless loop stops at once while any sensible `moves` has room to spare.
 const STEPS_PER_OPERATION: u64 = 100;
+
+/// The most stack one level of a value's nesting takes as Rhai walks it without
+/// counting an operation (checking its size, cloning, dropping, writing it in a
+/// message): 0.35 KB measured, 2.2 KB in debug ("The stack" above).
+const SILENT_STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
+    4 << 10
+} else {
+    1 << 10
+};
+/// The most stack one level of a value's nesting takes as Rhai walks it through its
+/// own function calls, which count operations (comparing, writing it in the script):
+/// 1.85 KB measured, 8.3 KB in debug.
+const COUNTED_STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
+    10 << 10
+} else {
+    5 << 9
+};
+/// The most stack four operations of a script take besides walking values (the
+/// stack left is looked at every fourth operation): 2 to 5 KB an operation in
+/// calls nested as deep as the limits allow, 15 KB in debug.
+const OPERATION_STACK: usize = if cfg!(debug_assertions) {
+    1 << 20
+} else {
+    128 << 10
+};
+/// The most stack the deepest calls and expressions take (1.15 MB measured, or
+/// 8.7 MB in debug).
+const EVALUATION_STACK: usize = if cfg!(debug_assertions) {
+    16 << 20
+} else {
+    4 << 20
+};
+/// The most stack compiling a script takes (0.1 MB measured, 0.66 MB in debug).
+const COMPILE_STACK: usize = if cfg!(debug_assertions) {
+    4 << 20
+} else {
+    1 << 20
+};
+/// The most levels a value nests when arrays and maps hold at most `size` elements
+/// each, counted through their nesting: arrays and maps in turn, and the
+/// temporaries of an expression around them.
+const fn value_depth(size: usize) -> usize {
+    2 * size + MAX_EXPRESSION_DEPTH
+}
+/// The most levels a value nests in the sandbox.
+pub const MAX_VALUE_DEPTH: usize = value_depth(MAX_DATA_SIZE);
+/// The least stack an operation of a call with the full limits must find left, or
+/// the call stops: the walks of the deepest value that count no operation, and a few
+/// operations: 64 MiB (257 MiB in debug).
+const FULL_RESERVE: usize = MAX_VALUE_DEPTH * SILENT_STACK_PER_LEVEL + OPERATION_STACK;
+/// The stack a call with the full limits runs on: the reserve, the walks that count
+/// operations (which stop at the reserve, as calls do) and the deepest calls: 228 MiB
+/// (914 MiB in debug).
+const FULL_STACK: usize =
+    FULL_RESERVE + MAX_VALUE_DEPTH * COUNTED_STACK_PER_LEVEL + EVALUATION_STACK;
+/// The most elements arrays and maps hold in a call's first run, on the thread's
+/// own stack.
+pub const FIRST_RUN_DATA_SIZE: usize = 128;
+/// The least stack an operation of a first run must find left: 448 KiB (2.25 MiB in
+/// debug).
+const FIRST_RUN_RESERVE: usize =
+    value_depth(FIRST_RUN_DATA_SIZE) * SILENT_STACK_PER_LEVEL + OPERATION_STACK;
+/// The stack a thread must have left for a call's first run to start on it: the
+/// reserve and room for the call (960 KiB, so that a pool's worker with 2 MiB runs
+/// it; 6.25 MiB in debug).
+const FIRST_RUN_ENTRY: usize = FIRST_RUN_RESERVE + 4 * OPERATION_STACK;
 
 /// The operations one call of a script function may run within the work limit `work`
 /// (`--max-work`): a hundredth of it, and at least one.
@@ -176,7 +301,7 @@ pub struct Script {
     source: Arc<str>,
     /// How messages name the script: "`g.rhai`", or "the inline script".
     name: String,
-    engine: Engine,
+    engines: Engines,
     ast: AST,
     has_split: bool,
     has_describe: bool,
@@ -239,22 +364,29 @@ impl CallError {
 }
 
 /// Writes a script's `print` and `debug` output to standard error, ignoring a
-/// closed stream (never a panic).
+/// closed stream (never a panic); the lines a call's first run printed are not
+/// printed again when the call runs again ([`TO_SKIP`]).
 fn to_stderr(text: &str) {
+    let skip = TO_SKIP.get();
+    if skip > 0 {
+        TO_SKIP.set(skip - 1);
+        return;
+    }
+    PRINTED.set(PRINTED.get() + 1);
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Numbers the scripts compiled, for the other threads' copies.
 static NEXT_SCRIPT: AtomicU64 = AtomicU64::new(0);
 
-/// A thread's own copy of a script: its engine and its compiled functions.
-type ScriptCopy = (Engine, AST);
+/// A thread's own copy of a script: its engines and its compiled functions.
+type ScriptCopy = (Engines, AST);
 
 /// How many scripts' copies a thread keeps (the most recently used).
 const COPIES_PER_THREAD: usize = 4;
 
 /// The bytes a thread's copy of a script holds, as the memory limit counts
-/// them: a sandbox engine and the compiled functions, [`COPY_BYTES`] and
+/// them: its engines and the compiled functions, [`COPY_BYTES`] and
 /// [`COPY_BYTES_PER_SOURCE_BYTE`] a byte of the source. Generous: copies of
 /// the example scripts, and of sources of 70 to 90 kB made of them, took
 /// 0.1 to 0.25 MB each, by the resident memory of 200 copies.
@@ -268,39 +400,121 @@ thread_local! {
     /// counts at every call (a cheap script ran slower on two threads than on
     /// one).
     static COPIES: RefCell<Vec<(u64, Rc<ScriptCopy>)>> = const { RefCell::new(Vec::new()) };
+    /// Whether the call running on this thread was stopped to run again on a larger
+    /// stack: its stack ran short of its reserve, or, in a first run, it reached a
+    /// function that hides errors. Stays set until the call returns, so that every
+    /// later operation stops too, even after Rhai ignored the first stop.
+    static STOPPED: Cell<bool> = const { Cell::new(false) };
+    /// The lines printed since the current call's first run started.
+    static PRINTED: Cell<u64> = const { Cell::new(0) };
+    /// The lines the current call printed in its first run, not printed again.
+    static TO_SKIP: Cell<u64> = const { Cell::new(0) };
 }
 
-/// Rhai's engine as grundy's sandbox: each call of a script's functions runs at
+/// Which of a script's engines runs a call: a first run on the thread's stack,
+/// or the full limits on a stack of their own ("The stack" above).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    /// Arrays and maps of at most [`FIRST_RUN_DATA_SIZE`] elements, a reserve of
+    /// [`FIRST_RUN_RESERVE`] of stack.
+    First,
+    /// The sandbox's limits, a reserve of [`FULL_RESERVE`] of stack.
+    Full,
+}
+
+/// A script's two engines, sharing one copy of Rhai's standard library.
+struct Engines {
+    first: Engine,
+    full: Engine,
+}
+
+impl Engines {
+    const fn get(&self, tier: Tier) -> &Engine {
+        match tier {
+            Tier::First => &self.first,
+            Tier::Full => &self.full,
+        }
+    }
+}
+
+/// How a run of a call ended: done, or to be run again with the full limits.
+enum Run<R> {
+    Done(Result<R, CallError>),
+    Again,
+}
+
+/// Rhai's engines as grundy's sandbox: each call of a script's functions runs at
 /// most `operations` operations.
-fn sandbox(operations: u64) -> Engine {
-    let mut engine = Engine::new();
-    engine
-        .set_max_operations(operations.max(1))
-        .set_max_call_levels(MAX_CALL_LEVELS)
-        // Rhai's own defaults differ between debug and release builds (32 and 16 in
-        // debug): fixed here so that a script means the same in both.
-        .set_max_expr_depths(MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_DEPTH / 2)
-        .set_max_string_size(MAX_DATA_SIZE)
-        .set_max_array_size(MAX_DATA_SIZE)
-        .set_max_map_size(MAX_DATA_SIZE)
-        .set_strict_variables(true)
-        // A cancelled computation stops between operations, however long
-        // one call of the script runs.
-        .on_progress(|operations| {
-            (operations.is_multiple_of(CANCEL_EVERY_OPERATIONS) && stop_requested())
-                .then_some(Dynamic::UNIT)
-        })
-        .on_print(to_stderr)
-        .on_debug(|text, _, _| to_stderr(text));
-    // Rhai's standard library can block the thread (`sleep(seconds)`), where no
-    // operation is counted: refused instead, so no script can hang.
-    let no_sleep = || -> Result<(), Box<EvalAltResult>> {
-        Err("`sleep` is not available in grundy's sandbox".into())
+fn sandbox(operations: u64) -> Engines {
+    let library = StandardPackage::new().as_shared_module();
+    let engine = |tier: Tier| {
+        let (data_size, reserve) = match tier {
+            Tier::First => (FIRST_RUN_DATA_SIZE, FIRST_RUN_RESERVE),
+            Tier::Full => (MAX_DATA_SIZE, FULL_RESERVE),
+        };
+        let mut engine = Engine::new_raw();
+        engine.register_global_module(library.clone());
+        engine
+            // What `Engine::new` sets.
+            .set_max_strings_interned(256)
+            .set_max_operations(operations.max(1))
+            .set_max_call_levels(MAX_CALL_LEVELS)
+            // Rhai's own defaults differ between debug and release builds (32 and 16 in
+            // debug): fixed here so that a script means the same in both.
+            .set_max_expr_depths(MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_DEPTH / 2)
+            .set_max_string_size(MAX_DATA_SIZE)
+            .set_max_array_size(data_size)
+            .set_max_map_size(data_size)
+            .set_strict_variables(true)
+            // A call stops when an operation finds less than `reserve` of stack
+            // left ("The stack" above), and a cancelled computation stops between
+            // operations, however long one call of the script runs.
+            .on_progress(move |operations| {
+                if !operations.is_multiple_of(STACK_CHECK_EVERY_OPERATIONS) {
+                    return None;
+                }
+                if STOPPED.get() || stacker::remaining_stack().is_some_and(|left| left < reserve) {
+                    STOPPED.set(true);
+                    return Some(Dynamic::UNIT);
+                }
+                (operations.is_multiple_of(CANCEL_EVERY_OPERATIONS) && stop_requested())
+                    .then_some(Dynamic::UNIT)
+            })
+            .on_print(to_stderr)
+            .on_debug(|text, _, _| to_stderr(text))
+            // Arguments Rhai does not count against the size limits.
+            .disable_symbol("curry");
+        // Rhai's standard library can block the thread (`sleep(seconds)`), where no
+        // operation is counted: refused instead, so no script can hang.
+        let no_sleep = || -> Result<(), Box<EvalAltResult>> {
+            Err("`sleep` is not available in grundy's sandbox".into())
+        };
+        engine
+            .register_fn("sleep", move |_: i64| no_sleep())
+            .register_fn("sleep", move |_: f64| no_sleep());
+        if tier == Tier::First {
+            // Sorting with a function of the script's ignores that function's errors,
+            // the smaller limits' among them: left to the full limits.
+            let again = |_: &mut Array, _: FnPtr| -> Result<(), Box<EvalAltResult>> {
+                STOPPED.set(true);
+                Err(EvalAltResult::ErrorTerminated(Dynamic::UNIT, rhai::Position::NONE).into())
+            };
+            engine
+                .register_fn("sort", again)
+                .register_fn("sort_by", again)
+                .register_fn("dedup", again);
+        }
+        engine
     };
-    engine
-        .register_fn("sleep", move |_: i64| no_sleep())
-        .register_fn("sleep", move |_: f64| no_sleep());
-    engine
+    Engines {
+        first: engine(Tier::First),
+        full: engine(Tier::Full),
+    }
+}
+
+/// Compiles `source` with `engine` on a stack of at least [`COMPILE_STACK`].
+fn compile_on_stack(engine: &Engine, source: &str) -> Result<AST, rhai::ParseError> {
+    stacker::maybe_grow(COMPILE_STACK, COMPILE_STACK, || engine.compile(source))
 }
 
 impl Script {
@@ -311,10 +525,15 @@ impl Script {
     /// A syntax error (with the script's line and column), or a missing or
     /// malformed `fn moves(p)`, `fn split(p)` or `fn describe(from, to)`, in words.
     pub fn compile(source: &str, name: &str, operations: u64) -> Result<Self, String> {
-        let engine = sandbox(operations);
-        let ast = engine.compile(source).map_err(|error| {
+        let engines = sandbox(operations);
+        // Compiled with the full limits, which also bound the arrays written in it.
+        let ast = compile_on_stack(&engines.full, source).map_err(|error| {
             let rhai::ParseError(kind, at) = error;
-            format!("syntax error in {name} at {}: {kind}", place(at))
+            format!(
+                "syntax error in {name} at {}: {kind}{}",
+                place(at),
+                syntax_help(source, &kind, at)
+            )
         })?;
         let arity = |wanted: &str| {
             ast.iter_functions()
@@ -340,7 +559,7 @@ impl Script {
         Ok(Self {
             source: source.into(),
             name: name.to_owned(),
-            engine,
+            engines,
             ast,
             has_split,
             has_describe,
@@ -356,25 +575,77 @@ impl Script {
         self.has_split
     }
 
-    /// Calls the script's function `function`; `call` is the call as written in
-    /// messages (`moves(7)`).
-    fn call(
+    /// Calls the script's function `function` with the arguments `args` makes, and
+    /// reads what it returns with `read`; `call` is the call as written in messages
+    /// (`moves(7)`). The call, and the reading and dropping of every value Rhai gives
+    /// back, run with the stack "The stack" above describes: first on the thread's
+    /// own stack with small limits when enough of it is left, then, if that run
+    /// stopped short of an answer, again with the full limits on a stack of
+    /// [`FULL_STACK`].
+    fn call<A: FuncArgs, R>(
         &self,
         function: &str,
-        args: impl FuncArgs,
+        args: impl Fn() -> A,
         call: &dyn Fn() -> String,
-    ) -> Result<Dynamic, CallError> {
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
-        let mut scope = rhai::Scope::new();
+        read: impl Fn(Dynamic) -> Result<R, CallError>,
+    ) -> Result<R, CallError> {
         let copy = (std::thread::current().id() != self.home)
             .then(|| self.copy_for_this_thread())
             .flatten();
-        let (engine, ast) = copy
+        let (engines, ast) = copy
             .as_deref()
-            .map_or((&self.engine, &self.ast), |(e, a)| (e, a));
-        let result =
-            engine.call_fn_with_options::<Dynamic>(options, &mut scope, ast, function, args);
-        result.map_err(|error| self.call_error(&error, &call()))
+            .map_or((&self.engines, &self.ast), |(e, a)| (e, a));
+        let run = |tier: Tier| -> Run<R> {
+            STOPPED.set(false);
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
+            let mut scope = rhai::Scope::new();
+            let result = engines.get(tier).call_fn_with_options::<Dynamic>(
+                options,
+                &mut scope,
+                ast,
+                function,
+                args(),
+            );
+            let stopped = STOPPED.replace(false);
+            match (tier, stopped, result) {
+                (Tier::First, true, _) => Run::Again,
+                (Tier::First, false, Err(error))
+                    if matches!(error.unwrap_inner(), EvalAltResult::ErrorDataTooLarge(..)) =>
+                {
+                    Run::Again
+                }
+                (Tier::Full, true, _) => Run::Done(Err(self.out_of_stack(&call()))),
+                (_, false, Ok(value)) => Run::Done(read(value)),
+                (_, false, Err(error)) => Run::Done(Err(self.call_error(&error, &call()))),
+            }
+        };
+        if stacker::remaining_stack().is_some_and(|left| left >= FIRST_RUN_ENTRY) {
+            PRINTED.set(0);
+            TO_SKIP.set(0);
+            if let Run::Done(done) = run(Tier::First) {
+                return done;
+            }
+            TO_SKIP.set(PRINTED.get());
+        }
+        let done = stacker::maybe_grow(FULL_STACK, FULL_STACK, || run(Tier::Full));
+        TO_SKIP.set(0);
+        match done {
+            Run::Done(done) => done,
+            Run::Again => unreachable!("a run with the full limits is never run again"),
+        }
+    }
+
+    /// The error of a call that nested deeper than its stack, which the sandbox's
+    /// limits should exclude.
+    fn out_of_stack(&self, call: &str) -> CallError {
+        CallError::Limit(Refusal::new(
+            format!(
+                "{}: {call} nested calls or values deeper than the {} MiB of stack a script has",
+                self.name,
+                FULL_STACK >> 20
+            ),
+            &[],
+        ))
     }
 
     /// This thread's copy of the script, compiled again from its source when
@@ -387,9 +658,9 @@ impl Script {
                 copies[..=at].rotate_right(1);
                 return Some(Rc::clone(&copies[0].1));
             }
-            let engine = sandbox(self.operations);
-            let ast = engine.compile(&*self.source).ok()?;
-            let copy = Rc::new((engine, ast));
+            let engines = sandbox(self.operations);
+            let ast = compile_on_stack(&engines.full, &self.source).ok()?;
+            let copy = Rc::new((engines, ast));
             copies.insert(0, (self.id, Rc::clone(&copy)));
             copies.truncate(COPIES_PER_THREAD);
             Some(copy)
@@ -428,6 +699,8 @@ impl Script {
                 let bare = message
                     .strip_suffix(&format!(" ({at})"))
                     .unwrap_or(&message);
+                // A value thrown may be huge.
+                let bare = shortened(bare, MESSAGE_CHARS);
                 CallError::Script(format!("{name}: {call} failed at {}: {bare}", place(at)))
             }
         }
@@ -437,8 +710,12 @@ impl Script {
     /// `moves` returned it.
     fn raw_moves(&self, position: &ScriptPosition) -> Result<Vec<ScriptPosition>, CallError> {
         let call = || format!("moves({})", position.bracketed());
-        let result = self.call("moves", (position.to_dynamic(),), &call)?;
-        self.positions(result, &call, "moves")
+        self.call(
+            "moves",
+            || (position.to_dynamic(),),
+            &call,
+            |result| self.positions(result, &call, "moves"),
+        )
     }
 
     /// The parts of `position`: `split(position)`, or the position itself when the
@@ -448,8 +725,12 @@ impl Script {
             return Ok(vec![position]);
         }
         let call = || format!("split({})", position.bracketed());
-        let result = self.call("split", (position.to_dynamic(),), &call)?;
-        self.positions(result, &call, "split")
+        self.call(
+            "split",
+            || (position.to_dynamic(),),
+            &call,
+            |result| self.positions(result, &call, "split"),
+        )
     }
 
     /// The positions of an array a script function returned.
@@ -572,6 +853,26 @@ fn definition_line(source: &str, function: &str) -> Option<usize> {
         .map(|index| index + 1)
 }
 
+/// What to add to a syntax error that grundy's sandbox causes: `curry` refused, or a
+/// variable that an anonymous function does not see (no closures).
+fn syntax_help(source: &str, kind: &rhai::ParseErrorType, at: rhai::Position) -> &'static str {
+    let rest = at
+        .line()
+        .and_then(|line| source.lines().nth(line.checked_sub(1)?))
+        .map(|line| {
+            let column = at.position().unwrap_or(1).saturating_sub(1);
+            line.chars().skip(column).take(5).collect::<String>()
+        })
+        .unwrap_or_default();
+    if rest == "curry" {
+        ": `curry` is not available in grundy's sandbox"
+    } else if matches!(kind, rhai::ParseErrorType::VariableUndefined(_)) && source.contains('|') {
+        " (an anonymous function `|x| ...` sees only its parameters: scripts have no closures in grundy's sandbox)"
+    } else {
+        ""
+    }
+}
+
 /// "line 3, column 9" of a place in a script.
 fn place(at: rhai::Position) -> String {
     match (at.line(), at.position()) {
@@ -594,6 +895,81 @@ fn a_type(type_name: &str) -> String {
     }
 }
 
+/// The most characters of Rhai's message that an error shows.
+const MESSAGE_CHARS: usize = 1000;
+/// The most characters of a value that messages show.
+const SHOWN_CHARS: usize = 60;
+/// The most levels of a nested value that messages show.
+const SHOWN_DEPTH: usize = 4;
+
+/// A value as messages show it: as Rhai writes it, cut after [`SHOWN_CHARS`]
+/// characters, with arrays and maps nested more than [`SHOWN_DEPTH`] deep written
+/// `[…]` and `#{…}`, so that a huge or deeply nested value neither floods a message
+/// nor takes the stack that writing all of it would.
+fn shown(value: &Dynamic) -> String {
+    fn write(value: &Dynamic, depth: usize, out: &mut String) {
+        if out.len() > SHOWN_CHARS {
+            return;
+        }
+        if value.is_array() {
+            let Some(items) = value.read_lock::<Array>() else {
+                return;
+            };
+            if depth >= SHOWN_DEPTH && !items.is_empty() {
+                out.push_str("[…]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if out.len() > SHOWN_CHARS {
+                    break;
+                }
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(item, depth + 1, out);
+            }
+            out.push(']');
+        } else if value.is_map() {
+            let Some(map) = value.read_lock::<Map>() else {
+                return;
+            };
+            if depth >= SHOWN_DEPTH && !map.is_empty() {
+                out.push_str("#{…}");
+                return;
+            }
+            out.push_str("#{");
+            for (i, (key, item)) in map.iter().enumerate() {
+                if out.len() > SHOWN_CHARS {
+                    break;
+                }
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&format!("{:?}: ", key.as_str()));
+                write(item, depth + 1, out);
+            }
+            out.push('}');
+        } else if depth == 0 {
+            out.push_str(&value.to_string());
+        } else {
+            // Inside an array or a map, as Rhai writes it: strings quoted.
+            out.push_str(&format!("{value:?}"));
+        }
+    }
+    let mut out = String::new();
+    write(value, 0, &mut out);
+    shortened(&out, SHOWN_CHARS)
+}
+
+/// `text` cut after `chars` characters, with `…` where it was cut.
+fn shortened(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// A script value as a position, or what it is instead.
 fn position_of(value: Dynamic) -> Result<ScriptPosition, String> {
     if let Ok(n) = value.as_int() {
@@ -605,7 +981,7 @@ fn position_of(value: Dynamic) -> Result<ScriptPosition, String> {
     }
     // Described only when it is not a position: formatting every array would cost
     // more than the script's own work.
-    let described = |value: &Dynamic| format!("{} ({value})", a_type(value.type_name()));
+    let described = |value: &Dynamic| format!("{} ({})", a_type(value.type_name()), shown(value));
     if !value.is_array() {
         return Err(described(&value));
     }
@@ -688,10 +1064,19 @@ impl Family for Script {
                 to.first().map_or(Dynamic::UNIT, ScriptPosition::to_dynamic)
             };
             let call = || format!("describe({}, {})", from.bracketed(), written());
-            if let Ok(text) = self.call("describe", (from.to_dynamic(), to_value), &call)
-                && let Ok(text) = text.into_immutable_string()
-            {
-                return text.to_string();
+            let text = self.call(
+                "describe",
+                || (from.to_dynamic(), to_value.clone()),
+                &call,
+                |text| {
+                    Ok(text
+                        .into_immutable_string()
+                        .ok()
+                        .map(|text| text.to_string()))
+                },
+            );
+            if let Ok(Some(text)) = text {
+                return text;
             }
         }
         format!("move to {}", written())
@@ -747,8 +1132,13 @@ fn script_of(term: &Term, work: u64) -> Result<(Arc<Script>, String), LangError>
 /// The most compiled scripts kept for reuse.
 const COMPILED_KEPT: usize = 16;
 
-/// Operations of a script between two looks at the cancellation signal.
+/// Operations of a script between two looks at the cancellation signal (a multiple
+/// of [`STACK_CHECK_EVERY_OPERATIONS`]).
 const CANCEL_EVERY_OPERATIONS: u64 = 64;
+
+/// Operations of a script between two looks at the stack left: a look at every
+/// operation cost 10% of a call spent in a loop, every fourth 2%.
+const STACK_CHECK_EVERY_OPERATIONS: u64 = 4;
 
 /// [`Script::compile`], kept for reuse: a table (`grundy table
 /// 'script[@g.rhai](n)' n=0..100000`) or a batch file builds the same term
@@ -919,8 +1309,10 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             Sandbox: no file, network or module access (`print` writes to stderr; `sleep` is \
             an error). Each call \
             may run --max-work / 100 operations (3,000,000 by default; more is exit 3 naming \
-            --max-work); calls nest at most 48 deep; strings and arrays hold at most 1,048,576 \
-            elements; a script file is at most 1 MiB. A script error (a syntax error, an \
+            --max-work); calls nest at most 48 deep; strings, arrays and maps hold at most \
+            32,768 characters or elements (counted through nested arrays and maps); anonymous \
+            functions (`|x| ...`) see only their parameters (no closures) and `curry` is not \
+            available; a script file is at most 1 MiB. A script error (a syntax error, an \
             exception, a wrong type returned) is exit 2 naming the script's line; a loop in the \
             game (a position reachable from itself) is exit 2; a huge game stops at \
             --max-states (exit 3).\n\n\

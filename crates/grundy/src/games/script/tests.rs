@@ -777,3 +777,493 @@ fn another_thread_runs_its_own_copy_alike() {
     let nim = Script::compile(nim, "the inline script", 10_000).unwrap();
     assert_eq!(values(&nim).unwrap(), Some((0..=30).collect::<Vec<u32>>()));
 }
+
+// The stack: whatever a script builds or however deep it calls, on whatever thread it
+// runs, the answer is right or the error clear (`games::script`, "The stack"). Before
+// calls into Rhai were given their stack, each of these aborted the test program with
+// a stack overflow, but for the deep expressions (bounded by the parser's limits) and
+// the agreement of a call's two runs.
+
+/// The stack of the threads below: an eighth of a thread pool's worker's.
+const SMALL_STACK: usize = 256 << 10;
+
+/// `work` on a new thread with `stack` bytes of stack.
+fn on_stack<T: Send>(stack: usize, work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(scope, work)
+            .expect("a thread")
+            .join()
+            .expect("the thread ends without a panic")
+    })
+}
+
+/// `work` on a worker of a pool of two threads with [`SMALL_STACK`] each.
+fn on_small_pool<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .stack_size(SMALL_STACK)
+        .build()
+        .expect("a thread pool")
+        .install(work)
+}
+
+/// The moves of the script `source` from 0, or the message of its error, which must
+/// name the script: a syntax error, a script's error or a limit of the sandbox.
+fn moves_from_zero(source: &str) -> Result<Vec<Vec<ScriptPosition>>, String> {
+    let script = Script::compile(
+        source,
+        "the inline script",
+        operations_per_call(300_000_000),
+    )?;
+    script
+        .moves(&ScriptPosition::Integer(0), usize::MAX)
+        .map_err(|error| match error {
+            SearchError::Script { message } => message,
+            SearchError::TheoryLimit { refusal } => refusal.reason,
+            other => panic!("{source}: an unexpected error {other:?}"),
+        })
+}
+
+/// Asserts that `outcome` is moves or an error naming the script, in a message of
+/// sensible length.
+#[track_caller]
+fn assert_clear<T: fmt::Debug>(outcome: &Result<T, String>, source: &str) {
+    if let Err(message) = outcome {
+        assert!(
+            message.starts_with("the inline script")
+                || message.starts_with("syntax error in the inline script"),
+            "{source}: {message}"
+        );
+        assert!(
+            message.len() < 2000,
+            "{source}: a message of {} bytes",
+            message.len()
+        );
+    }
+}
+
+/// A body that nests `depth` levels of `open`...`close` around `a`, from `start`:
+/// `step` levels an operation, each taking `a` rather than cloning it.
+fn nesting_by(start: &str, open: &str, close: &str, depth: usize, step: usize) -> String {
+    format!(
+        "let a = {start}; for i in 0..{} {{ a = {}take(a){}; }} for i in 0..{} {{ a = {open}take(a){close}; }}",
+        depth / step,
+        open.repeat(step),
+        close.repeat(step),
+        depth % step
+    )
+}
+
+/// [`nesting_by`] seven levels at a time.
+fn nesting(start: &str, open: &str, close: &str, depth: usize) -> String {
+    nesting_by(start, open, close, depth, 7)
+}
+
+#[test]
+fn nested_arrays_on_a_small_stack() {
+    // 8,192 levels: 1.7 MB of stack to build and drop, 15 MB to compare.
+    let built = nesting("[]", "[", "]", 8192);
+    for (used, expected) in [
+        (
+            "let b = a; if a == b && a.len() == 1 { [1] } else { [2] }",
+            1,
+        ),
+        ("let b = [a]; if a in b { [b.index_of(a)] } else { [2] }", 0),
+        ("let s = `${a}`; [s.len()]", 2 * 8192 + 2),
+        (
+            "let b = a; b[0][0][0] = 5; if a != b { [1] } else { [2] }",
+            1,
+        ),
+    ] {
+        let source = format!("fn moves(n) {{ {built} {used} }}");
+        let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+        assert_eq!(
+            outcome,
+            Ok(vec![vec![ScriptPosition::Integer(expected)]]),
+            "{used}"
+        );
+    }
+}
+
+/// Arrays nested as deep as the size limit allows, and one more level refused
+/// as a limit. Ignored by default: 18 to 29 s (building a value nested `d` deep
+/// takes time in proportion to `d` squared, as Rhai checks it after each change).
+#[test]
+#[ignore = "18 to 29 s: arrays nested to the data limit"]
+fn arrays_nested_to_the_data_limit_on_a_small_stack() {
+    // 32,768 levels around an empty array: 32,768 elements, the most allowed.
+    let built = nesting("[]", "[", "]", MAX_DATA_SIZE);
+    let source = format!(
+        "fn moves(n) {{ {built} let b = a; if a == b && a.len() == 1 {{ [1] }} else {{ [2] }} }}"
+    );
+    let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+    assert_eq!(outcome, Ok(vec![vec![ScriptPosition::Integer(1)]]));
+    let over = format!(
+        "fn moves(n) {{ {} [] }}",
+        nesting("[]", "[", "]", MAX_DATA_SIZE + 1)
+    );
+    let outcome = on_stack(SMALL_STACK, || moves_from_zero(&over));
+    assert_clear(&outcome, &over);
+    let message = outcome.expect_err("one level too many");
+    assert!(
+        message.contains("larger than the sandbox allows"),
+        "{message}"
+    );
+}
+
+/// Arrays and maps in turn, all but a few levels of the deepest the size limits allow (32,768 of each), given
+/// to a script function on a thread with a small stack, inside the stack a call with
+/// the full limits runs on: cloned, checked against the size limits, put in an array,
+/// looked into and dropped (the walks that count no operation, which the reserve must
+/// hold) without reaching the reserve. Built in Rust, as a script would take minutes
+/// to build it (Rhai checks a value's size after each change, so building a value
+/// nested `d` deep takes time in proportion to `d` squared, as does comparing it,
+/// which clones each level: comparisons are tested 8,192 deep above).
+#[test]
+fn the_deepest_value_fits_the_stack_of_a_call() {
+    let mut value = Dynamic::from_array(Array::new());
+    // A few levels short of the limit, for the array that holds it.
+    for level in 1..2 * MAX_DATA_SIZE - 4 {
+        value = if level % 2 == 0 {
+            Dynamic::from_array(vec![value])
+        } else {
+            let mut map = Map::new();
+            map.insert("a".into(), value);
+            Dynamic::from_map(map)
+        };
+    }
+    let engines = sandbox(operations_per_call(300_000_000));
+    let ast = engines
+        .full
+        .compile("fn kept(a) { let b = a; let c = [b, 1]; c[0].a.len() + c.len() }")
+        .unwrap();
+    let (stopped, outcome) = on_stack(SMALL_STACK, || {
+        stacker::maybe_grow(FULL_STACK, FULL_STACK, || {
+            STOPPED.set(false);
+            let mut scope = rhai::Scope::new();
+            let result = engines
+                .full
+                .call_fn::<Dynamic>(&mut scope, &ast, "kept", (value,));
+            (
+                STOPPED.replace(false),
+                result.map(|n| n.as_int().ok()).map_err(|e| e.to_string()),
+            )
+        })
+    });
+    assert!(!stopped);
+    assert_eq!(outcome, Ok(Some(3)));
+}
+
+#[test]
+fn nested_maps_and_their_writing_on_a_small_stack() {
+    let built = nesting("#{}", "#{a: ", "}", 4000);
+    for (used, answers) in [
+        // Compared, written, looked into, then dropped at the end of the call.
+        ("let b = a; if a == b { [1] } else { [2] }", true),
+        ("let s = `${a}`; [s.len()]", true),
+        ("let b = [a]; if a in b { [1] } else { [2] }", true),
+        ("let b = a; [b.a.a.a.len()]", true),
+        ("a.to_debug(); print(a); []", false),
+        ("[]", true),
+    ] {
+        let source = format!("fn moves(n) {{ {built} {used} }}");
+        let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+        assert_clear(&outcome, &source);
+        assert!(!answers || outcome.is_ok(), "{used}: {outcome:?}");
+    }
+}
+
+#[test]
+fn a_deeply_nested_value_returned_is_refused_naming_the_script() {
+    for (start, open, close) in [("[]", "[", "]"), ("#{}", "#{a: ", "}")] {
+        let source = format!(
+            "fn moves(n) {{ {} [a] }}",
+            nesting(start, open, close, 6000)
+        );
+        let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+        assert_clear(&outcome, &source);
+        let message = outcome.expect_err("not a position");
+        assert!(
+            message.contains("moves(0) (`fn moves` at line 1) returned an array whose element 0"),
+            "{message}"
+        );
+        // Shown as far as a few levels.
+        assert!(message.contains('…'), "{message}");
+    }
+}
+
+#[test]
+fn calls_through_function_pointers_and_anonymous_functions_on_a_small_stack() {
+    let nest = |k: usize, inner: &str| format!("{}{inner}{}", "abs(".repeat(k), ")".repeat(k));
+    for (source, expected) in [
+        // The deepest calls, each within ten nested calls of a native function.
+        (
+            format!(
+                "fn f(n) {{ if n <= 0 {{ 0 }} else {{ {} }} }} fn moves(n) {{ [f(47)] }}",
+                nest(10, "Fn(\"f\").call(n - 1)")
+            ),
+            Ok(0),
+        ),
+        (
+            format!(
+                "fn f(n) {{ if n <= 0 {{ 0 }} else {{ {} }} }} fn moves(n) {{ [f(60)] }}",
+                nest(10, "f(n - 1)")
+            ),
+            Err("nested calls more than 48 deep"),
+        ),
+        // Anonymous functions calling each other, given as arguments.
+        (
+            "fn moves(n) { let g = |h, k, n| if n <= 0 { 0 } else { k.call(k, h, n - 1) }; [g.call(g, g, 47)] }"
+                .to_owned(),
+            Ok(0),
+        ),
+        (
+            "fn moves(n) { let g = |h, n| if n <= 0 { 0 } else { h.call(h, n - 1) }; [g.call(g, 1000)] }"
+                .to_owned(),
+            Err("nested calls more than 48 deep"),
+        ),
+        // Through a native function's callback.
+        (
+            "fn f(n) { if n <= 0 { [0] } else { [n].map(|x| f(x - 1)) } } fn moves(n) { f(100) }".to_owned(),
+            Err("more than 48 deep"),
+        ),
+        // A deep value built, compared and dropped at the deepest call.
+        (
+            format!(
+                "fn f(n) {{ if n <= 0 {{ {} let b = a; if a == b {{ 1 }} else {{ 2 }} }} else {{ Fn(\"f\").call(n - 1) }} }} fn moves(n) {{ [f(46)] }}",
+                nesting_by("[]", "[", "]", 5000, 3)
+            ),
+            Ok(1),
+        ),
+    ] {
+        for outcome in [
+            on_stack(SMALL_STACK, || moves_from_zero(&source)),
+            on_small_pool(|| moves_from_zero(&source)),
+        ] {
+            assert_clear(&outcome, &source);
+            match expected {
+                Ok(n) => assert_eq!(outcome, Ok(vec![vec![ScriptPosition::Integer(n)]]), "{source}"),
+                Err(said) => {
+                    let message = outcome.expect_err("an error");
+                    assert!(message.contains(said), "{source}: {message}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_expressions_on_a_small_stack() {
+    let deep = |depth: usize| format!("{}n{}", "(".repeat(depth), ")".repeat(depth));
+    let abs = |depth: usize| format!("{}n{}", "abs(".repeat(depth), ")".repeat(depth));
+    for source in [
+        format!("fn moves(n) {{ [{}] }}", abs(11)),
+        format!("fn moves(n) {{ [{}] }}", abs(40)),
+        format!("fn moves(n) {{ [{}] }}", deep(20_000)),
+        format!("fn moves(n) {{ [{}{}] }}", "[".repeat(5000), "]".repeat(5000)),
+        // Compiled when the call runs.
+        "fn moves(n) { let s = \"\"; for i in 0..5000 { s += \"[\"; } eval(s); [] }".to_owned(),
+        "fn moves(n) { let s = \"\"; for i in 0..3000 { s += \"{\\\"a\\\":\"; } parse_json(s); [] }".to_owned(),
+    ] {
+        let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+        assert_clear(&outcome, &source);
+    }
+}
+
+#[test]
+fn closures_and_curry_are_refused_at_compile_time() {
+    for (source, said) in [
+        (
+            "fn moves(n) { let f = || 0; for i in 0..100000 { let g = f; f = || g; } [] }",
+            "sees only its parameters",
+        ),
+        (
+            "fn moves(n) { let k = 3; [1, 2, 5].filter(|x| x > k) }",
+            "sees only its parameters",
+        ),
+        (
+            "fn moves(n) { let f = Fn(\"x\"); for i in 0..30 { f = f.curry(f); } [] } fn x(a) { a }",
+            "`curry` is not available",
+        ),
+        (
+            "fn moves(n) { let f = Fn(\"x\"); for i in 0..100000 { f = curry(Fn(\"x\"), f); } [] } fn x(a) { a }",
+            "`curry` is not available",
+        ),
+    ] {
+        let outcome = on_stack(SMALL_STACK, || moves_from_zero(source));
+        assert_clear(&outcome, source);
+        let message = outcome.expect_err("refused");
+        assert!(message.starts_with("syntax error"), "{message}");
+        assert!(message.contains(said), "{source}: {message}");
+    }
+    // Made at run time: refused as well.
+    let source = "fn moves(n) { let f = Fn(\"curry\"); [] }";
+    let outcome = on_stack(SMALL_STACK, || moves_from_zero(source));
+    assert_clear(&outcome, source);
+    assert!(outcome.is_err());
+    // An anonymous function without outside variables is fine.
+    assert_eq!(
+        moves_from_zero("fn moves(n) { [3, 1, 2].filter(|x| x > 1) }"),
+        Ok(vec![
+            vec![ScriptPosition::Integer(3)],
+            vec![ScriptPosition::Integer(2)]
+        ])
+    );
+}
+
+/// A call whose first run (on a thread with stack to spare, small limits) stops
+/// short runs again with the full limits, to the same answer as on a small stack
+/// (where it runs with the full limits at once): larger values, comparators of the
+/// script's own, deep calls; a call with a comparator building a large value would
+/// sort otherwise (Rhai ignores the comparator's errors).
+#[test]
+fn the_first_run_and_the_full_run_agree() {
+    for source in [
+        "fn moves(n) { let m = []; for i in 0..1000 { m.push(i % 7) } m }",
+        "fn moves(n) { let m = [5, 3, 9, 1]; m.sort(|x, y| { let b = []; for i in 0..200 { b.push(i) } x - y }); m }",
+        "fn moves(n) { let m = [5, 3, 9, 1, 1]; m.dedup(|x, y| x == y); m.sort_by(|x, y| y - x); m }",
+        "fn f(n) { if n <= 0 { [] } else { let m = f(n - 1); m.push(n); m } } fn moves(n) { f(47) }",
+        "fn moves(n) { let m = #{}; for i in 0..300 { m[`k${i}`] = i } [m.len()] }",
+    ] {
+        let large = on_stack(64 << 20, || moves_from_zero(source));
+        let small = on_stack(SMALL_STACK, || moves_from_zero(source));
+        let pool = crate::testing::on_pool(2, || moves_from_zero(source));
+        assert!(large.is_ok(), "{source}: {large:?}");
+        assert_eq!(large, small, "{source}");
+        assert_eq!(large, pool, "{source}");
+    }
+    let sorted = moves_from_zero(
+        "fn moves(n) { let m = [5, 3, 9, 1]; m.sort(|x, y| { let b = []; for i in 0..200 { b.push(i) } x - y }); m }",
+    );
+    let integers = |list: &[i64]| {
+        list.iter()
+            .map(|&n| vec![ScriptPosition::Integer(n)])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sorted, Ok(integers(&[1, 3, 5, 9])));
+}
+
+/// A table of scripted positions, each solved on the pool's workers with small
+/// stacks: the command line's `grundy table` on the script of the report.
+#[test]
+fn positions_solved_on_a_pool_with_small_stacks() {
+    let body = nesting("[]", "[", "]", 6000);
+    let text = format!(
+        "script[{}](3)",
+        text_value(&format!(
+            "fn moves(n) {{ {body} if n > 0 {{ [n - 1] }} else {{ [] }} }}"
+        ))
+    );
+    let nimber = on_small_pool(|| answer(&text).nimber);
+    assert_eq!(nimber, Some(1u32.into()));
+}
+
+/// The shapes of the fuzz below: a body nesting something `depth` deep, or
+/// calling `depth` deep.
+fn deep_body(shape: usize, depth: usize, use_of: usize) -> String {
+    let used = [
+        "[]",
+        "let b = a; if a == b { [1] } else { [2] }",
+        "[a]",
+        "let s = `${a}`; [s.len()]",
+        "if a in [a] { [1] } else { [] }",
+        "a.to_debug(); []",
+    ][use_of % 6];
+    let capped = depth.min(200);
+    match shape % 9 {
+        0 => format!("{} {used}", nesting("[]", "[", "]", depth)),
+        1 => format!("{} {used}", nesting("#{}", "#{a: ", "}", depth)),
+        2 => format!("{} {used}", nesting_by("[]", "[#{a: ", "}]", depth / 2, 3)),
+        3 => format!(
+            "fn f(n) {{ if n <= 0 {{ 0 }} else {{ Fn(\"f\").call(n - 1) + 1 }} }} {{ [f({capped})] }}"
+        ),
+        4 => format!(
+            "{{ let g = |h, n| if n <= 0 {{ 0 }} else {{ h.call(h, n - 1) }}; [g.call(g, {capped})] }}"
+        ),
+        5 => format!("{{ let f = || 0; for i in 0..{depth} {{ let g = f; f = || g; }} [] }}"),
+        6 => format!("{{ let f = Fn(\"moves\"); for i in 0..{depth} {{ f = f.curry(f); }} [] }}"),
+        7 => format!("{{ [{}n{}] }}", "(".repeat(depth), ")".repeat(depth)),
+        _ => format!("{{ let s = \"\"; for i in 0..{depth} {{ s += \"[\"; }} eval(s); [] }}"),
+    }
+}
+
+/// The script of a fuzz case: `moves` runs the body itself, or through a helper
+/// whose values are dropped at its end.
+fn deep_script(shape: usize, depth: usize, use_of: usize, helper: bool) -> String {
+    let body = deep_body(shape, depth, use_of);
+    // Shapes 3 to 8 are a block (or a function and a block) already.
+    let (functions, block) = match body.find("} {") {
+        Some(at) if body.starts_with("fn f") => (body[..=at].to_owned(), body[at + 2..].to_owned()),
+        _ if shape % 9 >= 3 => (String::new(), body),
+        _ => (String::new(), format!("{{ {body} }}")),
+    };
+    if helper {
+        format!("{functions} fn helper(n) {block} fn moves(n) {{ helper(n); [] }}")
+    } else {
+        format!("{functions} fn moves(n) {block}")
+    }
+}
+
+fn deep_depth() -> impl Strategy<Value = usize> {
+    prop_oneof![3 => 0usize..=300, 2 => 0usize..=3000, 2 => 0usize..=12_000, 1 => 0usize..=40_000]
+}
+
+/// The fuzz's cases: the same on every run (a defect is found once, not now and
+/// then), `cases` of them.
+fn deep_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // A seed whose first 12 cases take some 4 s in the `tests` profile (arrays
+        // nested 11,465 and 16,273 deep among them); the first 40, some 20 s.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(18),
+        failure_persistence: None,
+        // Shrinking runs cases again, some of them slow.
+        max_shrink_iters: 20,
+        ..ProptestConfig::default()
+    }
+}
+
+/// One case of the fuzz: moves or a clear error, on a thread with a small stack.
+fn deep_case(shape: usize, depth: usize, use_of: usize, helper: bool) {
+    let source = deep_script(shape, depth, use_of, helper);
+    let outcome = on_stack(SMALL_STACK, || moves_from_zero(&source));
+    assert_clear(&outcome, &source);
+}
+
+proptest! {
+    // Few cases: building a value nested `d` deep takes time in proportion to `d`
+    // squared (Rhai checks it after each change): 9 s for arrays 32,768 deep, 40 s
+    // for arrays and maps in turn 37,000 deep.
+    #![proptest_config(deep_config(12))]
+
+    /// Random shapes and depths, from 0 to 40,000, each on a thread with a small
+    /// stack: moves or a clear error, never an abort.
+    #[test]
+    fn deep_scripts_end_in_moves_or_a_clear_error(
+        shape in 0usize..9,
+        depth in deep_depth(),
+        use_of in 0usize..6,
+        helper in any::<bool>(),
+    ) {
+        deep_case(shape, depth, use_of, helper);
+    }
+}
+
+proptest! {
+    #![proptest_config(deep_config(40))]
+
+    /// The fuzz above with more cases (the first 12 the same). Ignored by default:
+    /// 20 to 25 s.
+    #[test]
+    #[ignore = "20 to 25 s: the fuzz of deep scripts with 40 cases"]
+    fn many_deep_scripts_end_in_moves_or_a_clear_error(
+        shape in 0usize..9,
+        depth in deep_depth(),
+        use_of in 0usize..6,
+        helper in any::<bool>(),
+    ) {
+        deep_case(shape, depth, use_of, helper);
+    }
+}
