@@ -158,3 +158,25 @@ def test_bad_games_and_positions_are_refused() -> None:
         game(2**70)
     with pytest.raises(grundy.ParseError):
         grundy.solve(game(3), "misere(nim(1))")
+
+
+def test_a_deeply_nested_script_value_on_a_small_thread_is_answered() -> None:
+    """A script nesting a value 12,000 levels deep, solved from a Python thread
+    with 256 KiB of stack: answered (it used to abort the interpreter with a
+    stack overflow)."""
+    import threading
+
+    script = (
+        'script["fn moves(n) { let a = []; for i in 0..12000 { a = [take(a)]; }'
+        ' if n > 0 { [n - 1] } else { [] } }"](3)'
+    )
+    answers = []
+    previous = threading.stack_size(256 * 1024)
+    try:
+        thread = threading.Thread(target=lambda: answers.append(grundy.solve(script)))
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(previous)
+    assert len(answers) == 1
+    assert answers[0].nimber == 1
