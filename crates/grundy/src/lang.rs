@@ -30,6 +30,7 @@ mod parser;
 mod syntax;
 mod template;
 
+pub use arguments::take_standard_input;
 pub use parser::{DEFAULT_MAX_DIGITS, parse, parse_with_limits};
 pub use syntax::{Param, Span, Sum, Term, Value, ValueKind};
 pub use template::Template;

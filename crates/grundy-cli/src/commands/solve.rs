@@ -93,7 +93,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             std::mem::forget(solved);
             Ok(())
         }
-        (None, Some("-")) => answer_lines(args, "standard input", io::stdin().lock(), &mut out),
+        (None, Some("-")) => {
+            // The batch reads the standard input: a position's `@-` cannot.
+            grundy::lang::take_standard_input();
+            answer_lines(args, "standard input", io::stdin().lock(), &mut out)
+        }
         (None, Some(path)) => {
             // A device or a FIFO would never end or never start: only a
             // regular file is read (standard input is `-`).

@@ -113,3 +113,63 @@ fn a_line_of_standard_input_is_bounded_by_the_memory_limit() {
         "{message}"
     );
 }
+
+/// `grundy ARGS` with `input` on its standard input.
+fn with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = crate::support::command()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The command may refuse before reading: a closed pipe is not an error here.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// `@-` reads the standard input, as judges give it: heaps, a graph, once a
+/// command, within the memory limit.
+#[test]
+fn positions_read_from_standard_input() {
+    let output = with_input(&["solve", "--json", "nim(@-)"], "3 5\n7\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["nimber"], 1);
+    assert_eq!(answer["winning_move_count"], 3);
+
+    let output = with_input(&["solve", "--json", "dag(@-, 1)"], "3 2\n1 2\n2 3\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["nimber"], 0);
+
+    // Once a command.
+    let output = with_input(&["solve", "nim(@-) + nim(@-)"], "1 2\n");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("read already"),
+        "{}",
+        stderr(&output)
+    );
+    let output = with_input(&["solve", "--file", "-"], "nim(@-)\n");
+    assert!(
+        stderr(&output).contains("read already"),
+        "{}",
+        stderr(&output)
+    );
+
+    // Within the memory limit: exit 3 naming it.
+    let output = with_input(
+        &["solve", "nim(@-)", "--max-memory", "1K"],
+        &"1 ".repeat(4000),
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--max-memory"),
+        "{}",
+        stderr(&output)
+    );
+}

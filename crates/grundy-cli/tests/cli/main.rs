@@ -12,6 +12,7 @@ mod completions;
 mod contract;
 mod defects;
 mod defects_fuzzing;
+mod docs_examples;
 mod graph_games;
 mod input_files;
 mod interrupt;

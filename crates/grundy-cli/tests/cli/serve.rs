@@ -235,6 +235,62 @@ fn solve_answers_as_the_cli_and_values_every_move() {
     );
 }
 
+/// Every move from a large Wythoff P-position leads to a position the opponent
+/// wins, which Wythoff's theory decides though the nimber after it is out of
+/// reach: each move has its outcome (it had `null` and a state-limit error).
+#[test]
+fn moves_from_a_large_wythoff_p_position_are_valued_by_the_theory() {
+    let server = Server::start(&[]);
+    let (status, answer) = server.post("/api/solve", &json!({"position": "wythoff(1618, 2618)"}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["outcome"], "P");
+    let moves = answer["moves"].as_array().unwrap();
+    assert!(moves.len() >= 100, "{}", moves.len());
+    for m in moves {
+        assert_eq!(m["outcome"], "N", "{m}");
+        assert_eq!(m["wins"], false, "{m}");
+    }
+}
+
+/// The examples of docs/API.md are what the server answers: in each `POST /api/X`
+/// section, the first `Request: `{...}`` line and the first JSON block after it,
+/// compared as JSON values (so that the document cannot drift from the server).
+#[test]
+fn the_api_documents_examples_are_what_the_server_answers() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"),
+    )
+    .unwrap();
+    let server = Server::start(&[]);
+    let mut checked = Vec::new();
+    for section in text.split("\n## `POST ").skip(1) {
+        let path = section.split('`').next().unwrap();
+        let Some(request) = section
+            .lines()
+            .find_map(|line| line.strip_prefix("Request: `"))
+            .and_then(|rest| rest.split('`').next())
+        else {
+            continue;
+        };
+        let request: Value = serde_json::from_str(request).unwrap();
+        let block = section
+            .split("```json\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n```").next())
+            .unwrap_or_else(|| panic!("{path}: no JSON block"));
+        let shown: Value =
+            serde_json::from_str(block).unwrap_or_else(|e| panic!("{path}: {e}: {block}"));
+        let (status, answer) = server.post(path, &request);
+        assert_eq!(status, 200, "{path}: {answer}");
+        assert_eq!(answer, shown, "docs/API.md, {path} {request}");
+        checked.push(path.to_owned());
+    }
+    assert_eq!(
+        checked,
+        ["/api/solve", "/api/engine", "/api/seq", "/api/table"]
+    );
+}
+
 #[test]
 fn the_engine_wins_quickest_and_loses_slowest() {
     let server = Server::start(&[]);

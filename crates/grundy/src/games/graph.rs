@@ -21,7 +21,7 @@ pub mod tree_walk;
 use std::sync::Arc;
 
 use crate::drawing::GraphDrawing;
-use crate::lang::arguments::read_file_text;
+use crate::lang::arguments::{STANDARD_INPUT, read_file_text};
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::BuildContext;
 use crate::theory::solver::Limit;
@@ -370,14 +370,17 @@ pub(crate) fn graph_argument(
     };
     let (graph, where_) = match &arg.kind {
         ValueKind::File(path) => {
-            let size = std::fs::metadata(path)
-                .map_err(|error| {
-                    LangError::new(format!("cannot read `{path}`: {error}"), arg.span)
-                })?
-                .len();
-            // Each edge line holds at least four bytes ("u v\n").
-            if graph_bytes(0, size / 4) > context.limits.bytes {
-                return Err(too_large(graph_bytes(0, size / 4)));
+            // The standard input's size is known once read.
+            if path != STANDARD_INPUT {
+                let size = std::fs::metadata(path)
+                    .map_err(|error| {
+                        LangError::new(format!("cannot read `{path}`: {error}"), arg.span)
+                    })?
+                    .len();
+                // Each edge line holds at least four bytes ("u v\n").
+                if graph_bytes(0, size / 4) > context.limits.bytes {
+                    return Err(too_large(graph_bytes(0, size / 4)));
+                }
             }
             let text = read_file_text(path, context.limits.bytes, arg.span)?;
             (Graph::parse(&text, false), format!("`{path}`"))

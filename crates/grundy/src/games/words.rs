@@ -27,7 +27,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 
 use crate::family::{Family, MovesTo, part};
-use crate::lang::arguments::read_file_text;
+use crate::lang::arguments::{STANDARD_INPUT, read_file_text};
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
@@ -266,13 +266,20 @@ fn read_words(term: &Term, arg: &Value, limit: u64) -> Result<Vec<Vec<u8>>, Lang
     let letters_only = |word: &str| word.bytes().position(|b| !b.is_ascii_lowercase());
     match &arg.kind {
         ValueKind::File(path) => {
-            let size = std::fs::metadata(path)
-                .map_err(|e| LangError::new(format!("cannot read `{path}`: {e}"), arg.span))?
-                .len();
+            // The standard input's size is known once read.
+            if path != STANDARD_INPUT {
+                let size = std::fs::metadata(path)
+                    .map_err(|e| LangError::new(format!("cannot read `{path}`: {e}"), arg.span))?
+                    .len();
+                if size.saturating_mul(BYTES_PER_LETTER) > limit {
+                    return Err(too_large(size, limit, arg.span));
+                }
+            }
+            let text = read_file_text(path, limit, arg.span)?;
+            let size = text.len() as u64;
             if size.saturating_mul(BYTES_PER_LETTER) > limit {
                 return Err(too_large(size, limit, arg.span));
             }
-            let text = read_file_text(path, limit, arg.span)?;
             let mut words = Vec::new();
             for (index, line) in text.lines().enumerate() {
                 let word = line.trim_end_matches('\r');

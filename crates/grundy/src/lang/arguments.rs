@@ -120,6 +120,9 @@ pub fn heap_sizes_with_text(term: &Term, max_bytes: u64) -> Result<Vec<GivenSize
 pub fn read_file_text(path: &str, max_bytes: u64, span: Span) -> Result<String, LangError> {
     use std::io::Read;
 
+    if path == STANDARD_INPUT {
+        return read_standard_input(max_bytes, span);
+    }
     let cannot = |why: String| LangError::new(format!("cannot read `{path}`: {why}"), span);
     let too_large = || {
         LangError::new(
@@ -142,6 +145,61 @@ pub fn read_file_text(path: &str, max_bytes: u64, span: Span) -> Result<String, 
         .map_err(|error| cannot(error.to_string()))?;
     if bytes.len() as u64 > max_bytes {
         return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        cannot(format!(
+            "it is not UTF-8 text (byte {} is not)",
+            error.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The path `@-` names: the standard input, as contest judges give their input.
+pub const STANDARD_INPUT: &str = "-";
+
+/// Whether the standard input was read (or taken by a front end, such as a
+/// batch of positions read from it): it can be read once in a process.
+static STANDARD_INPUT_TAKEN: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Takes the standard input for the caller: `false` when it was taken already.
+/// A front end that reads it itself (a batch of positions, `--file -`) takes it
+/// first, so that a position's `@-` is then an error, not an empty file.
+pub fn take_standard_input() -> bool {
+    !STANDARD_INPUT_TAKEN.swap(true, std::sync::atomic::Ordering::SeqCst)
+}
+
+/// The text of the standard input (`@-`), at most `max_bytes` bytes, read once.
+fn read_standard_input(max_bytes: u64, span: Span) -> Result<String, LangError> {
+    use std::io::Read;
+
+    if !take_standard_input() {
+        return Err(LangError::new(
+            "`@-` reads the standard input, which this command has read already (`@-` may \
+             appear once, and not with `--file -`)",
+            span,
+        ));
+    }
+    let cannot = |why: String| {
+        LangError::new(
+            format!("cannot read the standard input (`@-`): {why}"),
+            span,
+        )
+    };
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| cannot(error.to_string()))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(LangError::new(
+            format!(
+                "the standard input (`@-`) is larger than the memory limit of {max_bytes} bytes"
+            ),
+            span,
+        )
+        .as_limit(Limit::Memory));
     }
     String::from_utf8(bytes).map_err(|error| {
         cannot(format!(

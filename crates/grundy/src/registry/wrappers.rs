@@ -18,8 +18,12 @@ pub(crate) const MISERE: GameEntry = GameEntry {
     summary: "the same position under misère play: whoever makes the last move loses",
     rules: "misere(SUM) plays SUM with the misère convention: the player who cannot move WINS \
             (equivalently, whoever makes the last move loses). The Sprague-Grundy theorem does not \
-            hold for misère sums, so grundy searches the whole sum as one game (a state budget \
-            bounds the search: --max-states).",
+            hold for misère sums; grundy answers them, in this order: by the Anti-SG rule when \
+            every component satisfies its condition (misère Nim by Bouton's rule); by the misère \
+            quotient of the heaps' rule (Plambeck and Siegel), built and proven by its period as \
+            needed (`grundy quotient`); by Conway's genus when every heap is tame (the sum plays \
+            as misère Nim on the Grundy values); otherwise by a search of the whole sum as one \
+            game, bounded by --max-states. The method used is named in the answer.",
     syntax: "misere(SUM)",
     examples: &[
         "misere(nim(1, 1, 1))",

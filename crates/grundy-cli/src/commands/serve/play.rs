@@ -530,7 +530,23 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             let group = &position.groups[g];
             let mut new = BigUint::default();
             for leaf in leaves {
-                new ^= leaf_nimber(group, leaf, budget, &mut tabulator)?;
+                match leaf_nimber(group, leaf, budget, &mut tabulator) {
+                    Ok(nimber) => new ^= nimber,
+                    // The nimber is out of reach, but the outcome may follow
+                    // from the family's theory (Wythoff, Fibonacci Nim, Moore's
+                    // Nim): when the rest of the sum is 0, the position after
+                    // the move has the outcome of the one component it leaves.
+                    Err(message) => {
+                        let rest_is_zero = (sum ^ old) == BigUint::default();
+                        return match (rest_is_zero, leaves) {
+                            (true, [only]) => only
+                                .outcome_by_theory(0)
+                                .map(|answer| (answer.outcome.first_player_wins(), None))
+                                .ok_or(message),
+                            _ => Err(message),
+                        };
+                    }
+                }
             }
             let after = sum ^ old ^ new;
             return Ok((after != BigUint::default(), Some(after)));
