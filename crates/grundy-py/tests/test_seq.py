@@ -55,3 +55,19 @@ def test_plot_and_pandas() -> None:
     figure = sequence.plot()
     assert figure.axes[0].get_xlabel() == "n"
     assert sequence._repr_png_().startswith(b"\x89PNG")
+
+
+def test_a_heap_count_of_the_wrong_type_is_named() -> None:
+    with pytest.raises(TypeError) as caught:
+        grundy.seq("kayles", "10")  # type: ignore[arg-type]
+    assert "`n`" in str(caught.value) and "str" in str(caught.value)
+    import numpy as np
+
+    assert grundy.seq("kayles", np.int64(12)).period == 12
+
+
+def test_dir_lists_only_grundys_names() -> None:
+    names = dir(grundy)
+    assert "solve" in names and "seq" in names and "__version__" in names
+    for helper in ("Any", "Dict", "List", "Optional", "Union", "annotations", "Bytes"):
+        assert helper not in names

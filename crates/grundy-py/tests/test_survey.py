@@ -103,3 +103,9 @@ def test_boards_are_surveyed() -> None:
         assert row.nimber == grundy.solve(f"cram({row.rows}, {row.cols})", no_moves=True).nimber
     limited = grundy.survey_boards("cram", [5], [7], processes=1, max_states=1000)
     assert limited["error"].iloc[0].startswith("LimitError: ")
+
+
+def test_a_rule_given_twice_is_named() -> None:
+    with pytest.raises(ValueError) as caught:
+        grundy.survey(["kayles", "0.137", "kayles"], 100)
+    assert "'kayles' is given twice" in str(caught.value)

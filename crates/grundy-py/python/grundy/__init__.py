@@ -58,6 +58,11 @@ __all__ = [
     "table",
 ]
 
+
+def __dir__() -> List[str]:
+    """Only grundy's own names (not the typing helpers it imports)."""
+    return sorted(__all__ + ["__version__"])
+
 Part = Union[str, "_native.GamePosition"]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -112,6 +114,9 @@ def seq(
     # Imported before the computation, so that Ctrl-C does not wait for it.
     import numpy as np
 
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"seq: `n` (the largest heap) must be an integer, not {type(n).__name__} ({n!r})")
+    n = int(n)
     if n < 0:
         raise ValueError(f"n={n}: a heap is a non-negative integer (0, 1, 2, ...)")
     given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)

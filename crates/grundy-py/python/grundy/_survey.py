@@ -263,8 +263,11 @@ def survey(
     rules = list(rules)
     if max_heap is None:
         max_heap = max(SURVEY_PROOF_FACTOR * n, SURVEY_PROOF_LEAST)
-    if len(set(rules)) != len(rules):
-        raise ValueError("a survey's rules must be different: each is one row")
+    seen = set()
+    for rule in rules:
+        if rule in seen:
+            raise ValueError(f"a survey's rules must be different (each is one row): {rule!r} is given twice")
+        seen.add(rule)
     arguments = [(rule, n, prove, max_heap, max_memory, max_work, max_time) for rule in rules]
 
     def fill(rule: Any, row: Dict[str, Any]) -> None:
