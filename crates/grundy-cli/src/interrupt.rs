@@ -7,8 +7,10 @@
 //! stopped by Ctrl-C). Any other command, or a second Ctrl-C, ends the process
 //! at once with 130 and a one-line message, never a backtrace.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once, PoisonError};
+
+use grundy::theory::cancel::Cancel;
 
 use crate::failure::print_error;
 
@@ -18,6 +20,8 @@ pub const EXIT_CODE: u8 = 130;
 static POLLED: AtomicBool = AtomicBool::new(false);
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
+/// The signal the first Ctrl-C cancels, if the command gave one.
+static SIGNAL: Mutex<Option<Cancel>> = Mutex::new(None);
 
 /// Installs the handler (once); until [`keep_partial_results`] is called, a
 /// Ctrl-C ends the process at once.
@@ -27,6 +31,13 @@ pub fn install() {
         // Ctrl-C keeps its default meaning, which ends the process.
         let _ = ctrlc::set_handler(|| {
             if POLLED.load(Ordering::SeqCst) && !REQUESTED.swap(true, Ordering::SeqCst) {
+                if let Some(signal) = SIGNAL
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .as_ref()
+                {
+                    signal.cancel();
+                }
                 return;
             }
             print_error("error: interrupted (Ctrl-C)");
@@ -39,6 +50,14 @@ pub fn install() {
 pub fn keep_partial_results() {
     install();
     POLLED.store(true, Ordering::SeqCst);
+}
+
+/// Says that this command stops by itself, as [`keep_partial_results`] does, when
+/// `signal` is cancelled: the first Ctrl-C cancels it (a library computation that
+/// looks at its cancellation signal, such as a misère quotient's construction).
+pub fn cancel_on_ctrl_c(signal: &Cancel) {
+    *SIGNAL.lock().unwrap_or_else(PoisonError::into_inner) = Some(signal.clone());
+    keep_partial_results();
 }
 
 /// Whether Ctrl-C was pressed since [`keep_partial_results`].

@@ -6,6 +6,7 @@ use std::io::{self, BufWriter, Write};
 
 use grundy::catalogue::parse_rule;
 use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits};
+use grundy::theory::cancel::Cancel;
 use grundy::theory::limits::SearchError;
 use serde_json::json;
 
@@ -45,7 +46,10 @@ pub fn limit_message(error: &QuotientError, max_order: usize) -> String {
             "no candidate of at most {max_order} elements passed the check: the quotient may be \
              infinite, larger (raise --max-order N), or beyond what recalibration finds"
         ),
-        SearchError::Cancelled => "it was stopped (--max-time or Ctrl-C)".to_owned(),
+        SearchError::Cancelled if crate::interrupt::requested() => {
+            "it was interrupted (Ctrl-C)".to_owned()
+        }
+        SearchError::Cancelled => "it was stopped by the time limit (--max-time)".to_owned(),
         other => other.to_string(),
     };
     format!(
@@ -82,15 +86,25 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
         None => (DEFAULT_REACH, true),
     };
     let build = || quotient::compute(&rule, heaps, until_proven, limits);
-    let built = match max_time {
+    let signal = match max_time {
         Some(limit) => {
             let margin = (limit / 10).min(std::time::Duration::from_secs(2));
             let deadline = std::time::Instant::now() + (limit - margin);
-            grundy::theory::cancel::Cancel::with_deadline(deadline).run(build)
+            Cancel::with_deadline(deadline)
         }
-        None => build(),
+        None => Cancel::new(),
     };
-    let quotient = built.map_err(|e| Failure::Limit(limit_message(&e, args.max_order)))?;
+    // Ctrl-C stops the construction as the time limit does: the orders computed
+    // are reported, and the exit code is 130.
+    crate::interrupt::cancel_on_ctrl_c(&signal);
+    let quotient = match signal.run(build) {
+        Ok(quotient) => quotient,
+        Err(error) if crate::interrupt::requested() => {
+            crate::failure::print_error(&limit_message(&error, args.max_order));
+            return Err(Failure::Reported(crate::interrupt::EXIT_CODE));
+        }
+        Err(error) => return Err(Failure::Limit(limit_message(&error, args.max_order))),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     if args.json {

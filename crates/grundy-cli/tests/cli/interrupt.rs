@@ -99,3 +99,20 @@ fn seq_out_keeps_the_values_and_a_rerun_resumes() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Ctrl-C during `grundy quotient` (Dawson's Kayles until proven, which runs for
+/// minutes) reports the orders of the quotients computed, as `--max-time` does,
+/// and exits 130.
+#[test]
+fn quotient_reports_the_orders_computed_before_ctrl_c() {
+    let output = interrupted(&["quotient", "octal[0.07]"], Duration::from_millis(2500));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{error}");
+    assert!(error.contains("interrupted (Ctrl-C)"), "{error}");
+    assert!(
+        error.contains("the orders of the quotients for heaps <= k, k = 0.."),
+        "{error}"
+    );
+    // Dawson's Kayles: orders 1, 1, 2, 2, 6, ... from heap 0.
+    assert!(error.contains(": 1, 1, 2, 2, 6"), "{error}");
+}
