@@ -173,3 +173,45 @@ fn positions_read_from_standard_input() {
         stderr(&output)
     );
 }
+
+/// The judges' heap file, its count first: read as such with `:counted`, every
+/// integer a heap with `:all`, and refused when plain, where either reading could
+/// be meant (it used to become one more heap, silently).
+#[test]
+fn a_heap_file_with_its_count_first_is_read_as_asked() {
+    let dir = std::env::temp_dir().join(format!("grundy-counted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let judged = dir.join("judged.txt");
+    std::fs::write(&judged, "3\n4 5 6\n").unwrap();
+    let short = dir.join("short.txt");
+    std::fs::write(&short, "3\n4 5\n").unwrap();
+    let judged = judged.to_str().unwrap();
+    let nimber = |position: &str| {
+        let output = grundy_within(&["solve", "--json", position], GUARD);
+        assert!(output.status.success(), "{position}: {}", stderr(&output));
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        answer["nimber"].as_u64().unwrap()
+    };
+    assert_eq!(nimber(&format!("nim(@{judged}:counted)")), 4 ^ 5 ^ 6);
+    assert_eq!(nimber(&format!("nim(@{judged}:all)")), 3 ^ 4 ^ 5 ^ 6);
+    refused(&["solve", &format!("nim(@{judged})")], 2, ":counted");
+    refused(
+        &[
+            "solve",
+            &format!("nim(@{}:counted)", short.to_str().unwrap()),
+        ],
+        2,
+        "gives the count 3, but 2 heaps follow it",
+    );
+    // A file whose first line is not a count of the rest is read as before.
+    assert_eq!(
+        nimber(&format!("nim(@{})", short.to_str().unwrap())),
+        3 ^ 4 ^ 5
+    );
+    // The standard input too.
+    let output = with_input(&["solve", "--json", "nim(@-:counted)"], "2\n1 3\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["nimber"], 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

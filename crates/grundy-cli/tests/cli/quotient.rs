@@ -45,7 +45,10 @@ fn limits_and_errors() {
     let out = grundy(&["quotient", "octal[0.35]", "--max-time", "1"]);
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("it was stopped (--max-time"), "{stderr}");
+    assert!(
+        stderr.contains("stopped by the time limit (--max-time)"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("the orders of the quotients for heaps <= k, k = 0.."),
         "{stderr}"

@@ -258,13 +258,95 @@ fn expected_size(term: &Term, arg: &Value) -> LangError {
     )
 }
 
-/// Reads a file's integers with their digits. The text is cut at line ends into
-/// a few chunks parsed on all cores: a file of a million 60-digit heaps is
-/// mostly decimal conversion.
+/// Reads a heap file's integers with their digits.
+///
+/// A heap file holds integers separated by spaces, commas or line ends (`#`
+/// starts a comment). Contest judges give the count first, on a line of its own:
+/// `@FILE:counted` reads that format (the first integer is the count of those
+/// that follow, checked), and `@FILE:all` reads every integer as a heap. A plain
+/// `@FILE` whose first line is one integer equal to the number of integers after
+/// it could be either, and is refused, asking for one of the two.
 fn read_sizes(path: &str, max_bytes: u64, span: Span) -> Result<Vec<GivenSize>, LangError> {
+    let (file, format) = match path.rsplit_once(':') {
+        Some((file, "counted")) if !file.is_empty() => (file, HeapFile::Counted),
+        Some((file, "all")) if !file.is_empty() => (file, HeapFile::All),
+        _ => (path, HeapFile::Plain),
+    };
+    let (mut sizes, first_line_alone) = read_all_sizes(file, max_bytes, span)?;
+    let text_of_first = |sizes: &[GivenSize]| sizes.first().map(|size| size.value.to_string());
+    match format {
+        HeapFile::All => Ok(sizes),
+        HeapFile::Counted => {
+            let follow = sizes.len().saturating_sub(1);
+            match sizes
+                .first()
+                .map(|first| first.value == BigUint::from(follow))
+            {
+                Some(true) => {
+                    sizes.remove(0);
+                    Ok(sizes)
+                }
+                Some(false) => Err(LangError::new(
+                    format!(
+                        "`{file}` (read as `:counted`) gives the count {}, but {follow} heaps follow it",
+                        text_of_first(&sizes).unwrap_or_default()
+                    ),
+                    span,
+                )),
+                None => Err(LangError::new(
+                    format!("`{file}` (read as `:counted`) holds no count: it is empty"),
+                    span,
+                )),
+            }
+        }
+        HeapFile::Plain => {
+            let follow = sizes.len().saturating_sub(1);
+            if follow >= 1 && sizes[0].value == BigUint::from(follow) && first_line_alone {
+                return Err(LangError::new(
+                    format!(
+                        "`{file}` begins with a line holding {follow}, the number of integers after \
+                         it: is it a count (the judges' format) or a heap? Write `@{file}:counted` \
+                         to read it as the count, or `@{file}:all` to read it as a heap"
+                    ),
+                    span,
+                ));
+            }
+            Ok(sizes)
+        }
+    }
+}
+
+/// How a heap file is read ([`read_sizes`]).
+#[derive(Clone, Copy)]
+enum HeapFile {
+    /// Every integer a heap, refused when the first line may be a count.
+    Plain,
+    /// The first integer is the count of the others.
+    Counted,
+    /// Every integer a heap.
+    All,
+}
+
+/// Every integer of a heap file, in order, and whether the first line that holds
+/// an integer holds only one. The text is cut at line ends into a few chunks
+/// parsed on all cores: a file of a million 60-digit heaps is mostly decimal
+/// conversion.
+fn read_all_sizes(
+    path: &str,
+    max_bytes: u64,
+    span: Span,
+) -> Result<(Vec<GivenSize>, bool), LangError> {
     use rayon::prelude::*;
 
     let text = read_file_text(path, max_bytes, span)?;
+    let first_line_alone = text
+        .lines()
+        .map(|line| {
+            let mut on_line = Vec::new();
+            parse_line(line, &mut on_line).map_or(0, |()| on_line.len())
+        })
+        .find(|&count| count > 0)
+        == Some(1);
     let pieces = rayon::current_num_threads().max(1) * 4;
     let mut chunks = Vec::with_capacity(pieces);
     let mut start = 0;
@@ -300,7 +382,7 @@ fn read_sizes(path: &str, max_bytes: u64, span: Span) -> Result<Vec<GivenSize>, 
         }
         lines_before += chunk.lines().count();
     }
-    Ok(sizes)
+    Ok((sizes, first_line_alone))
 }
 
 /// Parses one line's integers into `sizes`; an error names the column.

@@ -84,7 +84,8 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             the winning moves reduce a heap a to a xor X where X is the nim-sum. Heaps may be of \
             any size (10^100 answers instantly).",
     syntax: "nim(a, b, ...)   heaps: integers, ranges a..b, or @FILE (integers separated by blanks, \
-             commas or newlines; # starts a comment)",
+             commas or newlines; # starts a comment; @FILE:counted when the first line is the \
+             count of the heaps, as judges give it; @- reads standard input)",
     examples: &[
         "nim(3, 5, 7)",
         "nim(1, 1, 1)",
