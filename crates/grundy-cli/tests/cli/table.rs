@@ -157,6 +157,64 @@ fn plots_are_written_as_svg_and_png() {
             );
         }
     }
+    // The heat map: a colour legend labelled with the measure, and the first
+    // variable running down the rows (as Python's plot draws it): the label of
+    // row 1 is above that of row 16.
+    let path = dir.join("legend.svg");
+    let path = path.to_str().unwrap();
+    let output = grundy(&[
+        "table",
+        "wythoff(x, y)",
+        "x=0..20",
+        "y=0..20",
+        "--plot",
+        path,
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let svg = std::fs::read_to_string(path).unwrap();
+    // Each text of the picture: where it is (x, y) and what it says.
+    let texts: Vec<(f64, f64, String)> = svg
+        .split("<text ")
+        .skip(1)
+        .filter_map(|element| {
+            let element = format!(" {element}");
+            let number = |name: &str| -> Option<f64> {
+                element
+                    .split(&format!(" {name}=\""))
+                    .nth(1)?
+                    .split('"')
+                    .next()?
+                    .parse()
+                    .ok()
+            };
+            let content = element
+                .split('>')
+                .nth(1)?
+                .split('<')
+                .next()?
+                .trim()
+                .to_owned();
+            Some((number("x")?, number("y")?, content))
+        })
+        .collect();
+    assert_eq!(
+        texts.iter().filter(|(_, _, text)| text == "nimber").count(),
+        1,
+        "the legend's label: {texts:?}"
+    );
+    // The row labels, left of the map (the x axis's first label is right of them).
+    let row_label_height = |label: &str| {
+        texts
+            .iter()
+            .find(|(x, _, text)| *x < 60.0 && text == label)
+            .map(|&(_, y, _)| y)
+            .unwrap_or_else(|| panic!("no row label {label}: {texts:?}"))
+    };
+    assert!(row_label_height("1") < row_label_height("16"), "{texts:?}");
     let bad = grundy(&["table", "nim(n)", "n=0..3", "--plot", "out.jpg"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`.svg` or `.png`"));

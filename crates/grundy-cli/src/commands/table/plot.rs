@@ -3,7 +3,8 @@
 //! One variable: the values against it, a line with the P-positions marked in
 //! red. Two variables: a heat map, one square a cell, hue by nimber and the
 //! P-positions black, so that their pattern (Wythoff's two rays, Nim's
-//! diagonal) shows at a glance. The font (DejaVu Sans, free licence, in
+//! diagonal) shows at a glance; the first variable runs down the rows, and a
+//! colour legend on the right gives the value of each hue. The font (DejaVu Sans, free licence, in
 //! `assets/`) is built into the binary, so plots need no system fonts.
 
 use std::path::Path;
@@ -171,7 +172,9 @@ fn draw_on<B: DrawingBackend>(
             let (row_low, column_low) = (first(0)?, first(1)?);
             let row_high = row_low + rows.count as i64;
             let column_high = column_low + columns.count as i64;
-            let mut chart = ChartBuilder::on(root)
+            // The colour legend on the right, the map on the rest.
+            let (map_area, legend_area) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+            let mut chart = ChartBuilder::on(&map_area)
                 .caption(
                     format!("{title}: {measure}, P-positions black"),
                     ("sans-serif", 22),
@@ -181,11 +184,18 @@ fn draw_on<B: DrawingBackend>(
                 .y_label_area_size(50)
                 .build_cartesian_2d(column_low..column_high, row_low..row_high)
                 .map_err(|e| text(&e))?;
+            // The first variable runs down the rows, as in a table (and in the
+            // Python package's plot): row `r` is drawn at `flip(r)`, and, as the
+            // columns are on the x axis, labelled at the edge where it starts
+            // (its top).
+            let flip = |row: i64| row_low + row_high - 1 - row;
+            let row_label = |y: &i64| flip(*y - 1).to_string();
             chart
                 .configure_mesh()
                 .disable_mesh()
                 .x_desc(columns.name.as_str())
                 .y_desc(rows.name.as_str())
+                .y_label_formatter(&row_label)
                 .draw()
                 .map_err(|e| text(&e))?;
             let width = columns.count as usize;
@@ -193,18 +203,53 @@ fn draw_on<B: DrawingBackend>(
                 .draw_series(table.cells.iter().enumerate().map(|(i, cell)| {
                     let (r, c) = ((i / width) as i64, (i % width) as i64);
                     let color = color_of(cell, values[i], largest);
+                    let y = flip(row_low + r);
                     Rectangle::new(
-                        [
-                            (column_low + c, row_low + r),
-                            (column_low + c + 1, row_low + r + 1),
-                        ],
+                        [(column_low + c, y), (column_low + c + 1, y + 1)],
                         color.filled(),
                     )
                 }))
                 .map_err(|e| text(&e))?;
+            draw_legend(&legend_area, measure, largest).map_err(|e| text(&e))?;
         }
         _ => {}
     }
+    Ok(())
+}
+
+/// The pixels of the heat map's colour legend, on its right.
+const LEGEND_WIDTH: u32 = 110;
+
+/// The colour legend of a heat map: a bar from 0 (a P-position, black) to the
+/// largest value, labelled with the values.
+fn draw_legend<B: DrawingBackend>(
+    area: &DrawingArea<B, Shift>,
+    measure: &str,
+    largest: u32,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let mut legend = ChartBuilder::on(area)
+        .margin_top(60)
+        .margin_bottom(56)
+        .margin_right(16)
+        .y_label_area_size(40)
+        .build_cartesian_2d(0u32..1, 0u32..largest + 1)?;
+    legend
+        .configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
+        .y_desc(measure)
+        .y_label_formatter(&|v: &u32| v.to_string())
+        .draw()?;
+    legend.draw_series((0..=largest).map(|value| {
+        let color = if value == 0 {
+            BLACK
+        } else {
+            hue_of(value, largest)
+        };
+        Rectangle::new([(0, value), (1, value + 1)], color.filled())
+    }))?;
     Ok(())
 }
 
@@ -213,6 +258,11 @@ fn color_of(cell: &Cell, value: u32, largest: u32) -> RGBColor {
     if cell.is_p() {
         return BLACK;
     }
+    hue_of(value, largest)
+}
+
+/// The hue of a value that is not a P-position's: blue (small) to red (large).
+fn hue_of(value: u32, largest: u32) -> RGBColor {
     let t = f64::from(value) / f64::from(largest.max(1));
     let hue = 0.66 * (1.0 - t);
     let (r, g, b) = HSLColor(hue, 0.75, 0.55).rgb();
