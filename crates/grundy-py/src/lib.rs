@@ -8,6 +8,7 @@ mod errors;
 mod game;
 mod limits;
 mod position;
+mod quotient;
 mod run;
 mod sequence;
 mod table;
@@ -241,6 +242,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(contract_integer, module)?)?;
     module.add_function(wrap_pyfunction!(sequence::seq, module)?)?;
     module.add_function(wrap_pyfunction!(table::table, module)?)?;
+    module.add_function(wrap_pyfunction!(quotient::quotient, module)?)?;
     module.add_class::<Solved>()?;
     module.add_class::<game::Game>()?;
     module.add_class::<game::GamePosition>()?;

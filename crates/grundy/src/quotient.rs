@@ -40,6 +40,7 @@ mod automaton;
 pub mod genus;
 mod periodicity;
 mod presentation;
+pub mod report;
 pub mod sums;
 
 use std::fmt;

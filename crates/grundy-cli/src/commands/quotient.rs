@@ -5,10 +5,9 @@
 use std::io::{self, BufWriter, Write};
 
 use grundy::catalogue::parse_rule;
-use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits};
+use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits, report};
 use grundy::theory::cancel::Cancel;
 use grundy::theory::limits::SearchError;
-use serde_json::json;
 
 use crate::failure::Failure;
 use crate::limits::ComputeLimits;
@@ -108,7 +107,7 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     if args.json {
-        serde_json::to_writer(&mut out, &to_json(&quotient, &rule_text))
+        serde_json::to_writer(&mut out, &report::to_json(&quotient, &rule_text))
             .map_err(io::Error::from)?;
         writeln!(out)?;
     } else {
@@ -118,49 +117,9 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
     Ok(())
 }
 
-fn proof_text(quotient: &MisereQuotient) -> (bool, String) {
-    match quotient.periodicity() {
-        Some(period) => (true, period.proof()),
-        None => (
-            false,
-            format!(
-                "holds for heaps <= {} only: no period of the heap map is proven within them",
-                quotient.heaps()
-            ),
-        ),
-    }
-}
-
-fn to_json(quotient: &MisereQuotient, rule: &str) -> serde_json::Value {
-    let presentation = quotient.presentation();
-    let (proven, proof) = proof_text(quotient);
-    let elements: Vec<String> = (0..quotient.order() as u32)
-        .map(|e| presentation.element(e))
-        .collect();
-    json!({
-        "rule": rule,
-        "n": quotient.heaps(),
-        "order": quotient.order(),
-        "presentation": {
-            "generators": presentation.generators.iter()
-                .map(|(name, heap, element)| json!({"name": name, "heap": heap, "element": element}))
-                .collect::<Vec<_>>(),
-            "relations": presentation.relation_texts(),
-        },
-        "elements": elements,
-        "p_portion": quotient.p_portion(),
-        "heap_map": quotient.heap_map(),
-        "orders": quotient.orders(),
-        "proven": proven,
-        "proof": proof,
-        "period": quotient.periodicity().map(|p| json!({"preperiod": p.preperiod, "period": p.period})),
-        "table": quotient.table(),
-    })
-}
-
 fn write_text(out: &mut impl Write, quotient: &MisereQuotient, rule: &str) -> io::Result<()> {
     let presentation = quotient.presentation();
-    let (_, proof) = proof_text(quotient);
+    let (_, proof) = report::proof_text(quotient);
     let p_portion: Vec<String> = quotient
         .p_portion()
         .iter()

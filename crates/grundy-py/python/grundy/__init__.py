@@ -22,6 +22,7 @@ a P-position for the *previous* player.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Dict, List, Optional, Union
 
 from . import _native
@@ -51,6 +52,7 @@ __all__ = [
     "WinningMove",
     "games",
     "parse",
+    "quotient",
     "seq",
     "solve",
     "survey",
@@ -125,6 +127,41 @@ def parse(
     """
     given = _limits(DEFAULTS["max_states"], max_digits, max_heap, max_memory, max_work, None)
     return _native.parse(expression, given)
+
+
+def quotient(
+    rule: str,
+    n: Optional[int] = None,
+    *,
+    max_order: int = 1 << 16,
+    max_memory: Bytes = DEFAULTS["max_memory"],
+    max_time: Optional[float] = None,
+) -> Dict[str, Any]:
+    """The misère quotient (Plambeck and Siegel) of a heap rule for heaps
+    ``0..=n``, or, without ``n``, built until the periodicity theorem for
+    misère quotients proves it for heaps of every size (up to heap 1000): the
+    object ``grundy quotient --json RULE [-n N]`` prints, as a dict (``order``,
+    ``presentation``, ``elements``, ``p_portion``, ``heap_map``, ``orders``,
+    ``proven``, ``proof``, ``period``, ``table``).
+
+    Raises :class:`LimitError` when the quotient outgrows ``max_order``
+    elements or ``max_memory`` (the message gives the orders computed), or
+    ``max_time`` passes; Ctrl-C raises ``KeyboardInterrupt``.
+
+    >>> q = quotient("octal[0.75]")
+    >>> q["order"], q["proven"], q["p_portion"]
+    (8, True, [1, 6])
+    """
+    import json
+
+    if isinstance(n, bool) or (n is not None and not isinstance(n, numbers.Integral)):
+        raise TypeError(f"quotient: `n` (the largest heap) must be an integer or None, not {type(n).__name__} ({n!r})")
+    if n is not None and n < 0:
+        raise ValueError(f"n={n}: a heap is a non-negative integer (0, 1, 2, ...)")
+    given = _limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, DEFAULTS["max_work"], max_time)
+    text = _native.quotient(rule, None if n is None else int(n), given, max_order)
+    result: Dict[str, Any] = json.loads(text)
+    return result
 
 
 def games() -> List[Dict[str, Any]]:

@@ -1,0 +1,91 @@
+//! `grundy.quotient(rule, n)`: the misère quotient of a heap rule, the object
+//! `grundy quotient --json` prints (the library's report).
+
+use grundy::catalogue::parse_rule;
+use grundy::quotient::{MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits, compute, report};
+use grundy::theory::limits::SearchError;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::errors::{language_error, limit_error, time_error};
+use crate::run::{Stoppable, watched};
+
+/// The heaps a quotient is built to, until proven, when `n` is not given (as the
+/// command line's `grundy quotient RULE`).
+const UNTIL_PROVEN_REACH: u64 = 1000;
+
+impl Stoppable for Result<MisereQuotient, QuotientError> {
+    fn was_cancelled(&self) -> bool {
+        matches!(self, Err(error) if matches!(error.error, SearchError::Cancelled))
+    }
+}
+
+/// The misère quotient of `rule` for heaps `0..=n` (or, without `n`, until its
+/// period is proven), as the JSON text of `grundy quotient --json`.
+#[pyfunction]
+#[pyo3(signature = (rule, n, limits, max_order))]
+pub fn quotient(
+    py: Python<'_>,
+    rule: &str,
+    n: Option<u64>,
+    limits: &Bound<'_, PyTuple>,
+    max_order: usize,
+) -> PyResult<String> {
+    let limits = crate::read_limits(py, limits)?;
+    let (parsed, rule_text) = parse_rule(rule).map_err(|error| language_error(py, &error, rule))?;
+    if let Some(n) = n.filter(|&n| n > MAX_HEAP) {
+        return Err(PyValueError::new_err(format!(
+            "n={n}: quotients are built for heaps up to {MAX_HEAP}"
+        )));
+    }
+    if max_order == 0 {
+        return Err(PyValueError::new_err("max_order=0 allows nothing"));
+    }
+    let (heaps, until_proven) = n.map_or((UNTIL_PROVEN_REACH, true), |n| (n, false));
+    let bounds = QuotientLimits {
+        max_bytes: limits.max_memory,
+        max_order,
+        max_work: u64::MAX,
+    };
+    let ran = watched(py, limits.deadline(), || {
+        compute(&parsed, heaps, until_proven, bounds)
+    })?;
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(time_error(py, limits.max_time));
+    }
+    match ran.result {
+        Ok(found) => Ok(report::to_json(&found, &rule_text).to_string()),
+        Err(error) => {
+            let (reason, limit) = match &error.error {
+                SearchError::MemoryLimit { limit } => (
+                    format!(
+                        "its automata reached the memory limit of {limit} bytes; raise it with max_memory=BYTES"
+                    ),
+                    Some("max_memory"),
+                ),
+                SearchError::StateLimit { .. } => (
+                    format!(
+                        "no candidate of at most {max_order} elements passed the check: the quotient may be infinite, larger (raise max_order=N), or beyond what recalibration finds"
+                    ),
+                    Some("max_order"),
+                ),
+                other => (other.to_string(), None),
+            };
+            let orders: Vec<String> = error.orders.iter().map(ToString::to_string).collect();
+            Err(limit_error(
+                py,
+                &format!(
+                    "the misère quotient of {rule_text} could not be extended to heap {}: {reason}\nthe orders of the quotients for heaps <= k, k = 0..{}: {}",
+                    error.heap,
+                    error.heap.saturating_sub(1),
+                    orders.join(", ")
+                ),
+                limit,
+            ))
+        }
+    }
+}

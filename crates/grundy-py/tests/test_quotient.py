@@ -1,0 +1,31 @@
+"""``grundy.quotient``: the misère quotient of a heap rule, the same object as
+``grundy quotient --json``, with its limits as ``LimitError``."""
+
+from __future__ import annotations
+
+import pytest
+
+import grundy
+from conftest import cli_json
+
+
+@pytest.mark.parametrize(
+    "rule, n",
+    [("octal[0.75]", None), ("kayles", 12), ("octal[0.07]", 9), ("octal[0.1]", 3), ("sub[1, 3, 4]", None)],
+)
+def test_the_quotient_is_the_command_lines(grundy_bin: str, rule: str, n: int | None) -> None:
+    args = ["quotient", "--json", rule] + ([] if n is None else ["-n", str(n)])
+    assert grundy.quotient(rule, n) == cli_json(grundy_bin, *args)
+
+
+def test_limits_and_bad_arguments_are_errors() -> None:
+    with pytest.raises(grundy.LimitError) as caught:
+        grundy.quotient("octal[0.07]", 30, max_order=100)
+    assert "the orders of the quotients for heaps <= k" in str(caught.value)
+    assert "max_order" in str(caught.value)
+    with pytest.raises(grundy.ParseError):
+        grundy.quotient("octal[0.7", 8)
+    with pytest.raises(TypeError):
+        grundy.quotient("kayles", "8")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        grundy.quotient("kayles", 10**9)
