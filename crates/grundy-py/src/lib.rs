@@ -243,6 +243,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sequence::seq, module)?)?;
     module.add_function(wrap_pyfunction!(table::table, module)?)?;
     module.add_function(wrap_pyfunction!(quotient::quotient, module)?)?;
+    module.add_function(wrap_pyfunction!(quotient::genera, module)?)?;
     module.add_class::<Solved>()?;
     module.add_class::<game::Game>()?;
     module.add_class::<game::GamePosition>()?;

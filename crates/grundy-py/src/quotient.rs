@@ -1,7 +1,9 @@
 //! `grundy.quotient(rule, n)`: the misère quotient of a heap rule, the object
-//! `grundy quotient --json` prints (the library's report).
+//! `grundy quotient --json` prints (the library's report); and `grundy.seq(rule,
+//! n, genus=True)`, the genus of each heap as `grundy seq --genus --json`.
 
 use grundy::catalogue::parse_rule;
+use grundy::quotient::genus::Genus;
 use grundy::quotient::{MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits, compute, report};
 use grundy::theory::limits::SearchError;
 use pyo3::exceptions::PyValueError;
@@ -59,33 +61,81 @@ pub fn quotient(
     }
     match ran.result {
         Ok(found) => Ok(report::to_json(&found, &rule_text).to_string()),
-        Err(error) => {
-            let (reason, limit) = match &error.error {
-                SearchError::MemoryLimit { limit } => (
-                    format!(
-                        "its automata reached the memory limit of {limit} bytes; raise it with max_memory=BYTES"
-                    ),
-                    Some("max_memory"),
-                ),
-                SearchError::StateLimit { .. } => (
-                    format!(
-                        "no candidate of at most {max_order} elements passed the check: the quotient may be infinite, larger (raise max_order=N), or beyond what recalibration finds"
-                    ),
-                    Some("max_order"),
-                ),
-                other => (other.to_string(), None),
-            };
-            let orders: Vec<String> = error.orders.iter().map(ToString::to_string).collect();
-            Err(limit_error(
-                py,
-                &format!(
-                    "the misère quotient of {rule_text} could not be extended to heap {}: {reason}\nthe orders of the quotients for heaps <= k, k = 0..{}: {}",
-                    error.heap,
-                    error.heap.saturating_sub(1),
-                    orders.join(", ")
-                ),
-                limit,
-            ))
+        Err(error) => Err(construction_error(py, &rule_text, &error, max_order)),
+    }
+}
+
+/// The `LimitError` of a quotient or genus construction that stopped: why, and
+/// the orders of the quotients computed.
+fn construction_error(
+    py: Python<'_>,
+    rule_text: &str,
+    error: &QuotientError,
+    max_order: usize,
+) -> PyErr {
+    let (reason, limit) = match &error.error {
+        SearchError::MemoryLimit { limit } => (
+            format!(
+                "its automata reached the memory limit of {limit} bytes; raise it with max_memory=BYTES"
+            ),
+            Some("max_memory"),
+        ),
+        SearchError::StateLimit { .. } => (
+            format!(
+                "no candidate of at most {max_order} elements passed the check: the quotient may be infinite, larger (raise max_order=N), or beyond what recalibration finds"
+            ),
+            Some("max_order"),
+        ),
+        other => (other.to_string(), None),
+    };
+    let orders: Vec<String> = error.orders.iter().map(ToString::to_string).collect();
+    limit_error(
+        py,
+        &format!(
+            "the misère quotient of {rule_text} could not be extended to heap {}: {reason}\nthe orders of the quotients for heaps <= k, k = 0..{}: {}",
+            error.heap,
+            error.heap.saturating_sub(1),
+            orders.join(", ")
+        ),
+        limit,
+    )
+}
+
+impl Stoppable for Result<Vec<Genus>, QuotientError> {
+    fn was_cancelled(&self) -> bool {
+        matches!(self, Err(error) if matches!(error.error, SearchError::Cancelled))
+    }
+}
+
+/// Conway's genus of heaps `0..=n` of `rule`, as the JSON text of `grundy seq
+/// --genus --json RULE -n N`: `{"rule", "n", "genus": [symbols]}`.
+#[pyfunction]
+pub fn genera(py: Python<'_>, rule: &str, n: u64, limits: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let limits = crate::read_limits(py, limits)?;
+    let (parsed, rule_text) = parse_rule(rule).map_err(|error| language_error(py, &error, rule))?;
+    if n > MAX_HEAP {
+        return Err(PyValueError::new_err(format!(
+            "n={n}: genera are computed for heaps up to {MAX_HEAP}"
+        )));
+    }
+    let bounds = QuotientLimits {
+        max_bytes: limits.max_memory,
+        ..QuotientLimits::default()
+    };
+    let ran = watched(py, limits.deadline(), || {
+        grundy::quotient::genus::genera(&parsed, n, bounds)
+    })?;
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(time_error(py, limits.max_time));
+    }
+    match ran.result {
+        Ok(found) => {
+            let symbols: Vec<String> = found.iter().map(ToString::to_string).collect();
+            Ok(serde_json::json!({"rule": rule_text, "n": n, "genus": symbols}).to_string())
         }
+        Err(error) => Err(construction_error(py, &rule_text, &error, bounds.max_order)),
     }
 }

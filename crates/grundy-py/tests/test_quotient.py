@@ -29,3 +29,16 @@ def test_limits_and_bad_arguments_are_errors() -> None:
         grundy.quotient("kayles", "8")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         grundy.quotient("kayles", 10**9)
+
+
+@pytest.mark.parametrize("rule, n", [("kayles", 12), ("nim", 10), ("octal[0.07]", 8)])
+def test_the_genus_is_the_command_lines(grundy_bin: str, rule: str, n: int) -> None:
+    expected = cli_json(grundy_bin, "seq", "--genus", "--json", rule, "-n", str(n))
+    assert grundy.seq(rule, n, genus=True) == expected
+    assert len(expected["genus"]) == n + 1
+
+
+def test_a_genus_out_of_reach_is_a_limit_error() -> None:
+    with pytest.raises(grundy.LimitError) as caught:
+        grundy.seq("octal[0.75]", 8, genus=True)
+    assert "the orders of the quotients for heaps <= k" in str(caught.value)

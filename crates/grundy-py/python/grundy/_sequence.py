@@ -94,9 +94,16 @@ def seq(
     max_memory: Bytes = DEFAULTS["max_memory"],
     max_work: int = DEFAULTS["max_work"],
     max_time: Optional[float] = None,
-) -> Sequence:
+    genus: bool = False,
+) -> Any:
     """The Grundy values of heaps ``0..=n`` of ``rule`` and its period, as
     ``grundy seq --json RULE -n N``.
+
+    With ``genus=True``, Conway's genus of each heap instead (Winning Ways,
+    ch. 13: the Grundy values of the heap under normal play, then under misère
+    play of sums with ``nim(2)``...), as ``grundy seq --genus --json RULE -n N``:
+    a dict ``{"rule", "n", "genus"}``, ``genus`` a list of symbols such as
+    ``"1^{031}"`` (``rule`` a heap rule given as text).
 
     ``rule`` is a heap rule (``"octal[0.07]"``, ``"kayles"``, ``"sub[1, 3, 4]"``,
     ``"lasker"``, a ``"script[...]"`` rule) or a :class:`grundy.Game` of one
@@ -120,6 +127,12 @@ def seq(
     if n < 0:
         raise ValueError(f"n={n}: a heap is a non-negative integer (0, 1, 2, ...)")
     given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)
+    if genus:
+        if not isinstance(rule, str):
+            raise TypeError("seq: genus=True takes a heap rule given as text (\"kayles\", \"octal[0.75]\")")
+        import json
+
+        return json.loads(_native.genera(rule, n, given))
     name, raw, periodicity, complete, interrupted = _native.seq(
         rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method
     )
