@@ -136,6 +136,28 @@ pub fn genera(py: Python<'_>, rule: &str, n: u64, limits: &Bound<'_, PyTuple>) -
             let symbols: Vec<String> = found.iter().map(ToString::to_string).collect();
             Ok(serde_json::json!({"rule": rule_text, "n": n, "genus": symbols}).to_string())
         }
-        Err(error) => Err(construction_error(py, &rule_text, &error, bounds.max_order)),
+        Err(error) => {
+            let (reason, limit) = match &error.error {
+                SearchError::MemoryLimit { limit } => (
+                    format!(
+                        "the misère quotient they are read from reached the memory limit of {limit} bytes; raise it with max_memory=BYTES"
+                    ),
+                    Some("max_memory"),
+                ),
+                SearchError::StateLimit { .. } => (
+                    format!(
+                        "no misère quotient of at most {} elements was found for the heaps with nim heaps, which they are read from (it may be larger, infinite, or beyond what recalibration finds); nothing raises this",
+                        bounds.max_order
+                    ),
+                    None,
+                ),
+                other => (other.to_string(), None),
+            };
+            Err(limit_error(
+                py,
+                &format!("the genera of {rule_text} up to heap {n} are out of reach: {reason}"),
+                limit,
+            ))
+        }
     }
 }

@@ -41,4 +41,5 @@ def test_the_genus_is_the_command_lines(grundy_bin: str, rule: str, n: int) -> N
 def test_a_genus_out_of_reach_is_a_limit_error() -> None:
     with pytest.raises(grundy.LimitError) as caught:
         grundy.seq("octal[0.75]", 8, genus=True)
-    assert "the orders of the quotients for heaps <= k" in str(caught.value)
+    assert "the genera of octal[0.75] up to heap 8 are out of reach" in str(caught.value)
+    assert "max_order" not in str(caught.value)

@@ -1070,6 +1070,32 @@ fn write_human(out: &mut impl Write, report: Report<'_>) -> io::Result<()> {
     }
 }
 
+/// The exit-3 message of genera out of reach: the genus is read from the misère
+/// quotient of the rule's heaps with nim heaps, which `seq` builds with the
+/// default bounds (its flags raise only the memory).
+fn genus_limit_message(
+    error: &grundy::quotient::QuotientError,
+    max_order: usize,
+    heaps: u64,
+    rule_text: &str,
+) -> String {
+    use grundy::theory::limits::SearchError;
+    let reason = match &error.error {
+        SearchError::MemoryLimit { limit } => format!(
+            "the misère quotient they are read from reached the memory limit of {limit} bytes; \
+             raise it with --max-memory BYTES"
+        ),
+        SearchError::StateLimit { .. } => format!(
+            "no misère quotient of at most {max_order} elements was found for the heaps with \
+             nim heaps, which they are read from (it may be larger, infinite, or beyond what \
+             recalibration finds); no flag of `seq` raises this"
+        ),
+        SearchError::Cancelled => "it was stopped (--max-time or Ctrl-C)".to_owned(),
+        other => other.to_string(),
+    };
+    format!("error: the genera of {rule_text} up to heap {heaps} are out of reach: {reason}")
+}
+
 /// `grundy seq --genus`: the genus of heaps `0..=N`, one per line (or a JSON
 /// object with the list of symbols).
 fn run_genus(args: &Args, rule: &HeapRule, rule_text: &str) -> Result<(), Failure> {
@@ -1084,12 +1110,8 @@ fn run_genus(args: &Args, rule: &HeapRule, rule_text: &str) -> Result<(), Failur
         max_bytes: args.budget.max_memory,
         ..grundy::quotient::QuotientLimits::default()
     };
-    let genera = grundy::quotient::genus::genera(rule, heaps, limits).map_err(|e| {
-        Failure::Limit(crate::commands::quotient::limit_message(
-            &e,
-            limits.max_order,
-        ))
-    })?;
+    let genera = grundy::quotient::genus::genera(rule, heaps, limits)
+        .map_err(|e| Failure::Limit(genus_limit_message(&e, limits.max_order, heaps, rule_text)))?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if args.json {

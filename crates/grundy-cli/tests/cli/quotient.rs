@@ -80,6 +80,20 @@ fn misere_sums_of_huge_heaps() {
     assert_eq!(answer["winning_move_count"], 2);
 }
 
+/// Genera out of reach are exit 3 in words of their own: the quotient's message
+/// named `--max-order`, which `seq` does not have, and an empty list of orders.
+#[test]
+fn genera_out_of_reach_say_so() {
+    let out = grundy(&["seq", "--genus", "octal[0.75]", "-n", "8"]);
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: the genera of octal[0.75] up to heap 8 are out of reach"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--max-order"), "{stderr}");
+}
+
 /// Conway's genus, as Winning Ways lists Kayles'.
 #[test]
 fn genus() {
