@@ -10,7 +10,6 @@ mod deadline;
 mod failure;
 mod interrupt;
 mod limits;
-mod math;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -16,7 +16,6 @@ mod docs_examples;
 mod graph_games;
 mod input_files;
 mod interrupt;
-mod layout;
 mod memory_limits;
 mod moves;
 mod quotient;
