@@ -762,11 +762,11 @@ pub(crate) enum SearchMode {
 }
 
 impl Default for SearchMode {
-    /// The one-pass AVX-512 search where the machine has AVX-512 (unless the
-    /// environment variable `GRUNDY_NO_SIMD` is set), else candidates one at a time:
-    /// the one-pass search is only faster with vectors.
+    /// The one-pass AVX-512 search where the machine has AVX-512, else candidates
+    /// one at a time: the one-pass search is only faster with vectors. (Tests
+    /// choose a mode through the sequence options' `with_search`.)
     fn default() -> Self {
-        if simd::available() && std::env::var_os("GRUNDY_NO_SIMD").is_none() {
+        if simd::available() {
             Self::OnePass { vector: true }
         } else {
             Self::Candidates
@@ -1574,31 +1574,23 @@ impl TableEngine {
 
     /// How far the rows of a block hold each heap's common pairs (see [`Block`]):
     /// with the search one candidate at a time, which would look at them again for
-    /// each candidate (`PREFIX_TO`, or `GRUNDY_PREFIX_TO` in the environment when
-    /// set, to measure); none with the one-pass search, which records its first
-    /// pairs itself.
+    /// each candidate ([`PREFIX_TO`]); none with the one-pass search, which
+    /// records its first pairs itself.
     ///
     /// Only while the search looks at more than four times as many pairs per heap
     /// (Officers: 12,800 without the prefix), judged over the last 256 heaps or more
     /// before heap `n`: else recording them costs more than it saves (0.16: 160).
     fn prefix_to(&mut self, n: usize) -> usize {
-        static PREFIX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         if self.search != SearchMode::Candidates {
             return 0;
         }
-        let prefix = *PREFIX.get_or_init(|| {
-            std::env::var("GRUNDY_PREFIX_TO")
-                .ok()
-                .and_then(|text| text.parse().ok())
-                .unwrap_or(PREFIX_TO)
-        });
         let (since, scanned) = self.prefix_window;
         if n >= since + 256 {
             let per_heap = (self.stats.scanned_pairs - scanned) / (n - since) as u64;
             self.prefix_on = per_heap > 4 * PREFIX_TO as u64;
             self.prefix_window = (n, self.stats.scanned_pairs);
         }
-        if self.prefix_on { prefix } else { 0 }
+        if self.prefix_on { PREFIX_TO } else { 0 }
     }
 
     /// Whether rare pairs are marked by vector where the machine can.
