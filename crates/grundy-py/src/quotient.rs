@@ -3,24 +3,43 @@
 //! n, genus=True)`, the genus of each heap as `grundy seq --genus --json`.
 
 use grundy::catalogue::parse_rule;
-use grundy::quotient::genus::Genus;
-use grundy::quotient::{MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits, compute, report};
+use grundy::quotient::genus::genera as genera_of;
+use grundy::quotient::{MAX_HEAP, QuotientError, QuotientLimits, compute, report};
 use grundy::theory::limits::SearchError;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::errors::{language_error, limit_error, time_error};
+use crate::limits::Limits;
 use crate::run::{Stoppable, watched};
 
 /// The heaps a quotient is built to, until proven, when `n` is not given (as the
 /// command line's `grundy quotient RULE`).
 const UNTIL_PROVEN_REACH: u64 = 1000;
 
-impl Stoppable for Result<MisereQuotient, QuotientError> {
+impl<T> Stoppable for Result<T, QuotientError> {
     fn was_cancelled(&self) -> bool {
         matches!(self, Err(error) if matches!(error.error, SearchError::Cancelled))
     }
+}
+
+/// Runs a quotient or genus construction watched (Ctrl-C, the time limit):
+/// what it built, or the error of its construction (made by the caller), or
+/// the interrupt or the time limit's `LimitError`.
+fn construct<T: Send>(
+    py: Python<'_>,
+    limits: &Limits,
+    build: impl Fn() -> Result<T, QuotientError> + Sync,
+) -> PyResult<Result<T, QuotientError>> {
+    let ran = watched(py, limits.deadline(), build)?;
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(time_error(py, limits.max_time));
+    }
+    Ok(ran.result)
 }
 
 /// The misère quotient of `rule` for heaps `0..=n` (or, without `n`, until its
@@ -50,16 +69,9 @@ pub fn quotient(
         max_order,
         max_work: u64::MAX,
     };
-    let ran = watched(py, limits.deadline(), || {
+    match construct(py, &limits, || {
         compute(&parsed, heaps, until_proven, bounds)
-    })?;
-    if let Some(interrupt) = ran.interrupt {
-        return Err(interrupt);
-    }
-    if ran.out_of_time {
-        return Err(time_error(py, limits.max_time));
-    }
-    match ran.result {
+    })? {
         Ok(found) => Ok(report::to_json(&found, &rule_text).to_string()),
         Err(error) => Err(construction_error(py, &rule_text, &error, max_order)),
     }
@@ -101,12 +113,6 @@ fn construction_error(
     )
 }
 
-impl Stoppable for Result<Vec<Genus>, QuotientError> {
-    fn was_cancelled(&self) -> bool {
-        matches!(self, Err(error) if matches!(error.error, SearchError::Cancelled))
-    }
-}
-
 /// Conway's genus of heaps `0..=n` of `rule`, as the JSON text of `grundy seq
 /// --genus --json RULE -n N`: `{"rule", "n", "genus": [symbols]}`.
 #[pyfunction]
@@ -122,16 +128,7 @@ pub fn genera(py: Python<'_>, rule: &str, n: u64, limits: &Bound<'_, PyTuple>) -
         max_bytes: limits.max_memory,
         ..QuotientLimits::default()
     };
-    let ran = watched(py, limits.deadline(), || {
-        grundy::quotient::genus::genera(&parsed, n, bounds)
-    })?;
-    if let Some(interrupt) = ran.interrupt {
-        return Err(interrupt);
-    }
-    if ran.out_of_time {
-        return Err(time_error(py, limits.max_time));
-    }
-    match ran.result {
+    match construct(py, &limits, || genera_of(&parsed, n, bounds))? {
         Ok(found) => {
             let symbols: Vec<String> = found.iter().map(ToString::to_string).collect();
             Ok(serde_json::json!({"rule": rule_text, "n": n, "genus": symbols}).to_string())
