@@ -128,6 +128,35 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// A lower bound on the nimber by theory, for a position whose nimber
+    /// theory does not know ([`nimber_by_theory`](Family::nimber_by_theory)
+    /// is `None`) and whose family's search would need more than `budget`:
+    /// the nimber is at least the value given, with the method's name. A sum
+    /// whose other components have a nim-sum below it is a first-player win
+    /// whatever the exact nimber, and its moves in this component to that
+    /// nim-sum are its winning moves there (Fibonacci Nim, whose values up to
+    /// 3 alone are known).
+    fn nimber_floor_by_theory(
+        &self,
+        _position: &Self::Position,
+        _budget: Budget,
+    ) -> Option<(BigUint, &'static str)> {
+        None
+    }
+
+    /// The Every-SG steps of `position` and of its options by theory (see
+    /// [`crate::sums::every_sg`]), for positions whose game graph is too large
+    /// to explore: the options grouped by their steps, each group counted,
+    /// with its first `max` options listed. `None` (the default) without such
+    /// theory: `every(...)` then explores the component.
+    fn every_steps_by_theory(
+        &self,
+        _position: &Self::Position,
+        _max: usize,
+    ) -> Option<EverySteps<Self::Position>> {
+        None
+    }
+
     /// The moves from `position` to positions of nimber `target`, by theory:
     /// their exact number and the first `max`. `None` when there is no theory;
     /// the moves are then enumerated and valued one by one.
@@ -336,6 +365,64 @@ impl<P> FirstMoves<P> {
     }
 }
 
+/// The Every-SG steps of a position and of its options, by theory
+/// ([`Family::every_steps_by_theory`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EverySteps<P> {
+    /// The position's steps.
+    pub steps: BigUint,
+    /// Its options grouped by their steps, in increasing steps, no group empty.
+    pub options: Vec<OptionsWithSteps<P>>,
+}
+
+/// The options of a position that have the same Every-SG steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionsWithSteps<P> {
+    /// Their steps.
+    pub steps: BigUint,
+    /// How many options have them (at least 1).
+    pub count: BigUint,
+    /// The first of them (as many as asked), each as the components it leaves.
+    pub first: Vec<Vec<P>>,
+}
+
+impl<P> EverySteps<P> {
+    /// The steps of a position whose options' steps are those of `options`,
+    /// by the definition of steps (see [`crate::sums::every_sg`]): 0 without
+    /// options, otherwise one more than the largest even steps of an option
+    /// if there is one, and than the least steps otherwise.
+    #[must_use]
+    pub fn from_options(options: Vec<OptionsWithSteps<P>>) -> Self {
+        let even = options.iter().rev().find(|group| !group.steps.bit(0));
+        let steps = match (even, options.first()) {
+            (Some(even), _) => &even.steps + 1u32,
+            (None, Some(least)) => &least.steps + 1u32,
+            (None, None) => BigUint::ZERO,
+        };
+        Self { steps, options }
+    }
+
+    /// The same steps with each listed option's components mapped by `f`.
+    pub fn map<Q>(self, f: impl Fn(P) -> Q) -> EverySteps<Q> {
+        EverySteps {
+            steps: self.steps,
+            options: self
+                .options
+                .into_iter()
+                .map(|group| OptionsWithSteps {
+                    steps: group.steps,
+                    count: group.count,
+                    first: group
+                        .first
+                        .into_iter()
+                        .map(|leaves| leaves.into_iter().map(&f).collect())
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Moves counted and listed by theory.
 #[derive(Clone, Debug)]
 pub struct MovesTo<P> {
@@ -420,6 +507,12 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
 
     /// As [`Family::nimber_by_theory`].
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)>;
+
+    /// As [`Family::nimber_floor_by_theory`].
+    fn nimber_floor_by_theory(&self, budget: Budget) -> Option<(BigUint, &'static str)>;
+
+    /// As [`Family::every_steps_by_theory`].
+    fn every_steps_by_theory(&self, max: usize) -> Option<EverySteps<Part>>;
 
     /// As [`Family::moves`].
     ///
@@ -533,6 +626,15 @@ impl<F: Family> Component for Typed<F> {
 
     fn nimber_by_theory(&self) -> Option<(BigUint, &'static str)> {
         self.family.nimber_by_theory(&self.position)
+    }
+
+    fn nimber_floor_by_theory(&self, budget: Budget) -> Option<(BigUint, &'static str)> {
+        self.family.nimber_floor_by_theory(&self.position, budget)
+    }
+
+    fn every_steps_by_theory(&self, max: usize) -> Option<EverySteps<Part>> {
+        let found = self.family.every_steps_by_theory(&self.position, max)?;
+        Some(found.map(|p| self.wrap(p)))
     }
 
     fn moves(&self, limit: usize) -> Result<Vec<Vec<Part>>, SearchError> {

@@ -62,6 +62,8 @@
 //! assert_eq!(moves.count, BigUint::from(1u8));
 //! ```
 
+mod fibonacci_values;
+
 use std::fmt;
 
 use std::sync::Arc;
@@ -77,7 +79,7 @@ use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
 use crate::theory::game::{ImpartialGame, Outcome};
-use crate::theory::solver::{Budget, Limit, SearchError, Solver};
+use crate::theory::solver::{Budget, Limit, Refusal, SearchError, Solver};
 
 /// The largest heap, in bits, that the closed form accepts (about 39,000
 /// decimal digits).
@@ -87,6 +89,14 @@ pub const MAX_HEAP_BITS: u64 = 1 << 17;
 /// decimal digits for Fibonacci Nim, fewer for large multiples `k`, whose
 /// sequences grow slowly.
 pub const MAX_SEQUENCE_BITS: u64 = 1 << 30;
+
+/// The largest heap, in bits, whose Fibonacci Nim values up to 3 are found
+/// (about 300 decimal digits; the moves to a value cost a Zeckendorf form per
+/// Fibonacci number below the heap).
+pub const MAX_VALUES_HEAP_BITS: u64 = 1024;
+
+/// The method of Fibonacci Nim's values up to 3.
+const FIBONACCI_VALUES: &str = "Fibonacci Nim values up to 3 (Larsson, Rubinstein-Salzedo)";
 
 /// The largest heap [`DynamicSubtraction::nimber_by_search`] searches.
 pub const MAX_SEARCH_HEAP: u32 = 400;
@@ -716,6 +726,36 @@ impl DynamicFamily {
         }
     }
 
+    /// For Fibonacci Nim (`f(x) = 2x`) on a heap of at most
+    /// [`MAX_VALUES_HEAP_BITS`] bits: the Fibonacci numbers up to the heap and
+    /// the most the player to move may take, for its values up to 3
+    /// ([`fibonacci_values`]).
+    fn fibonacci_values(
+        self,
+        position: &DynamicHeap,
+    ) -> Option<(fibonacci_values::Fibonacci, BigUint)> {
+        let fibonacci = LinearBound {
+            factor: 2,
+            offset: 0,
+        };
+        if self.bound != fibonacci || position.heap.bits() > MAX_VALUES_HEAP_BITS {
+            return None;
+        }
+        let limit = Self::position(position).limit;
+        Some((fibonacci_values::Fibonacci::up_to(&position.heap), limit))
+    }
+
+    /// Whether the family's search ([`Family::nimbers_by_search`]) fits
+    /// `budget` for `position`: its triangle of `(heap, limit)` cells.
+    fn searchable(position: &DynamicHeap, budget: Budget) -> bool {
+        let limit = budget.positions(8);
+        position
+            .heap
+            .to_usize()
+            .and_then(|heap| heap.checked_add(1)?.checked_mul(heap + 2))
+            .is_some_and(|twice| twice / 2 <= limit)
+    }
+
     fn after_taking(self, position: &DynamicHeap, take: &BigUint) -> DynamicHeap {
         DynamicHeap {
             heap: &position.heap - take,
@@ -767,6 +807,87 @@ impl Family for DynamicFamily {
         Ok(FirstMoves::take(
             takes.map(|take| vec![self.after_taking(position, &take)]),
             max,
+        ))
+    }
+
+    /// Fibonacci Nim's values up to 3 (Larsson and Rubinstein-Salzedo).
+    fn nimber_by_theory(&self, position: &DynamicHeap) -> Option<(BigUint, &'static str)> {
+        let (fibonacci, limit) = self.fibonacci_values(position)?;
+        let value = fibonacci_values::value_at_most_three(&fibonacci, &position.heap, &limit)?;
+        Some((value.into(), FIBONACCI_VALUES))
+    }
+
+    /// A Fibonacci Nim position whose value is not at most 3 has value at
+    /// least 4.
+    fn nimber_floor_by_theory(
+        &self,
+        position: &DynamicHeap,
+        budget: Budget,
+    ) -> Option<(BigUint, &'static str)> {
+        if Self::searchable(position, budget) {
+            return None;
+        }
+        let (fibonacci, limit) = self.fibonacci_values(position)?;
+        match fibonacci_values::value_at_most_three(&fibonacci, &position.heap, &limit) {
+            Some(_) => None,
+            None => Some((4u32.into(), FIBONACCI_VALUES)),
+        }
+    }
+
+    /// The moves of Fibonacci Nim to a value up to 3, counted by the
+    /// characterisation of those values; to a larger value, on a heap of at
+    /// most [`MAX_SEARCH_HEAP`], from the family's table of values.
+    fn moves_to_nimber_by_theory(
+        &self,
+        position: &DynamicHeap,
+        target: &BigUint,
+        max: usize,
+    ) -> Option<MovesTo<DynamicHeap>> {
+        let (fibonacci, limit) = self.fibonacci_values(position)?;
+        let Some(value) = u8::try_from(target).ok().filter(|&value| value <= 3) else {
+            if position.heap > BigUint::from(MAX_SEARCH_HEAP) {
+                return None;
+            }
+            let found = self.nimbers_by_search(position, Budget::UNLIMITED)?.ok()?;
+            let winning: Vec<Vec<DynamicHeap>> = found
+                .options
+                .into_iter()
+                .filter(|(_, nimber)| nimber == target)
+                .map(|(leaves, _)| leaves)
+                .collect();
+            return Some(MovesTo {
+                count: BigUint::from(winning.len()),
+                listed: winning.into_iter().take(max).collect(),
+            });
+        };
+        let (count, takes) =
+            fibonacci_values::takes_to_value(&fibonacci, &position.heap, &limit, value, max);
+        Some(MovesTo {
+            count,
+            listed: takes
+                .iter()
+                .map(|take| vec![self.after_taking(position, take)])
+                .collect(),
+        })
+    }
+
+    /// Moves to a value above 3 are found by valuing each option, which a
+    /// heap too large for the family's search cannot do.
+    fn moves_to_nimber_refusal(&self, position: &DynamicHeap, target: &BigUint) -> Option<Refusal> {
+        if position.heap <= BigUint::from(MAX_SEARCH_HEAP) {
+            return None;
+        }
+        let known = if self.fibonacci_values(position).is_some() {
+            "Fibonacci Nim's values are known up to 3 (Larsson and Rubinstein-Salzedo)"
+        } else {
+            "the values of this game have no closed form"
+        };
+        Some(Refusal::new(
+            format!(
+                "the moves to nimber {target} need the value of every option: {known}, \
+                 and a heap above {MAX_SEARCH_HEAP} is too large to search"
+            ),
+            &[],
         ))
     }
 

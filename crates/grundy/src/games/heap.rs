@@ -19,7 +19,7 @@ use num_traits::{ToPrimitive, Zero};
 use smallvec::SmallVec;
 
 use crate::drawing::Drawing;
-use crate::family::{Family, MovesTo, Part, parts};
+use crate::family::{EverySteps, Family, MovesTo, OptionsWithSteps, Part, parts};
 use crate::lang::arguments::{GivenSize, no_params};
 use crate::lang::{LangError, Term};
 use crate::theory::solver::{Refusal, SearchError};
@@ -81,6 +81,13 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
         None
     }
 
+    /// The Every-SG steps of a heap of `size` and of its options by theory,
+    /// options listed up to `max` a group, each as the heaps it leaves (see
+    /// [`Family::every_steps_by_theory`]).
+    fn heap_every_steps(&self, _size: &BigUint, _max: usize) -> Option<EverySteps<BigUint>> {
+        None
+    }
+
     /// Why the nimber of a heap of `size` is not known and a search cannot find it
     /// (its values cost more than a position may take to build); the search then
     /// stops with [`SearchError::TheoryLimit`] instead of trying.
@@ -106,6 +113,42 @@ pub trait HeapRules: fmt::Debug + PartialEq + Send + Sync + 'static {
     fn heap_rule(&self) -> Option<HeapRule> {
         None
     }
+}
+
+/// The options of a heap that leave one heap each, grouped by their steps:
+/// `leaves` the heaps left (any order), `steps` their Every-SG steps; each
+/// group lists its first `max` heaps, smallest first.
+pub(crate) fn single_heap_options(
+    leaves: impl IntoIterator<Item = BigUint>,
+    steps: impl Fn(&BigUint) -> BigUint,
+    max: usize,
+) -> EverySteps<BigUint> {
+    let mut valued: Vec<(BigUint, BigUint)> = leaves
+        .into_iter()
+        .map(|leaf| (steps(&leaf), leaf))
+        .collect();
+    valued.sort_unstable();
+    let mut groups: Vec<OptionsWithSteps<BigUint>> = Vec::new();
+    for (steps, leaf) in valued {
+        match groups.last_mut() {
+            Some(group) if group.steps == steps => {
+                group.count += 1u32;
+                if group.first.len() < max {
+                    group.first.push(vec![leaf]);
+                }
+            }
+            _ => groups.push(OptionsWithSteps {
+                steps,
+                count: 1u32.into(),
+                first: if max > 0 {
+                    vec![vec![leaf]]
+                } else {
+                    Vec::new()
+                },
+            }),
+        }
+    }
+    EverySteps::from_options(groups)
 }
 
 /// The size of one heap: a position of every heap game.
@@ -236,6 +279,10 @@ impl<R: HeapRules> Family for R {
 
     fn moves_to_nimber_refusal(&self, heap: &HeapSize, target: &BigUint) -> Option<Refusal> {
         self.heap_moves_to_nimber_refusal(&heap.value, target)
+    }
+
+    fn every_steps_by_theory(&self, heap: &HeapSize, max: usize) -> Option<EverySteps<HeapSize>> {
+        Some(self.heap_every_steps(&heap.value, max)?.map(HeapSize::new))
     }
 
     fn satisfies_anti_sg_condition(&self) -> bool {

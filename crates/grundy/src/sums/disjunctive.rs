@@ -29,6 +29,9 @@ enum Known {
     /// Found by the family's own search, which is kept to find the moves to a
     /// given nimber afterwards.
     Searching(Box<dyn PositionSearch<Part>>, BigUint),
+    /// Not known, but at least this by theory (the family's search would not
+    /// fit the budget): see [`solve_with_floor`].
+    AtLeast(BigUint),
 }
 
 /// Answers a plain sum (no `every(...)` or `rounds[k](...)`) under its convention.
@@ -89,8 +92,14 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Result<Option<Ans
             Ok(nimber) => Some(nimber),
             Err(SearchError::Cancelled) => return Err(SearchError::Cancelled),
             Err(error) => {
+                let known = match part.nimber_floor_by_theory(options.budget()) {
+                    Some((floor, method)) => {
+                        format!("is at least {floor} by theory ({method}), but")
+                    }
+                    None => "has no closed form and".to_owned(),
+                };
                 notes.push(format!(
-                    "the nimber has no closed form and was not searched: {error} \
+                    "the nimber {known} was not searched: {error} \
                      (the outcome and the winning moves are exact)"
                 ));
                 None
@@ -205,10 +214,6 @@ const PROOF_REACH: u64 = 400;
 /// transitions of its verification and transitions of the candidates tried
 /// (about a second; the same bound on every machine).
 const QUOTIENT_WORK: u64 = 10_000_000;
-/// The most time a quotient (or genus) built while solving may take, should
-/// its work bound be slow to reach on some rule or machine (see
-/// [`unless_stopped`]).
-const QUOTIENT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
 
@@ -270,15 +275,14 @@ fn quotient_for(
 }
 
 /// Runs `build` (a quotient or genus construction, bounded by
-/// [`QUOTIENT_WORK`]) under a clock of its own as well, [`QUOTIENT_TIME`], made
-/// from the caller's signal so that the caller's deadline and cancellation
-/// still stop it: those are [`SearchError::Cancelled`] here, never a result.
-/// A construction cut by its own clock only returns its error (a failure of
-/// the construction, remembered like its work bound's).
+/// [`QUOTIENT_WORK`], a count of its steps, never by a clock: its failure is a
+/// fact of the rule, the same on every machine and in every process, and is
+/// remembered). The caller's deadline and cancellation still stop it: those
+/// are [`SearchError::Cancelled`] here, never a result, so that a construction
+/// cut by a deadline is never remembered as the rule's failure.
 fn unless_stopped<T>(build: impl FnOnce() -> T) -> Result<T, SearchError> {
-    let caller = crate::theory::cancel::current().unwrap_or_default();
-    let clock = caller.child_until(std::time::Instant::now() + QUOTIENT_TIME);
-    let built = clock.run(build);
+    let caller = cancel::current().unwrap_or_default();
+    let built = caller.run(build);
     // Asked of the caller's signal itself: `checkpoint` reads the clock only
     // every few calls, and a construction cut by the caller's deadline must
     // never pass for the rule's failure.
@@ -629,8 +633,8 @@ enum ByFamily {
     Skipped,
 }
 
-/// The components of `position` without a closed form (those whose
-/// `by_theory` is `None`), in order, each valued by its family's own search
+/// The components of `position` without a closed form (those marked in
+/// `searched`), in order, each valued by its family's own search
 /// when it has one: its pruned search, kept to find the moves to a nimber
 /// afterwards (Cram), or its search of every option (Chomp, Wythoff,
 /// geography, ...).
@@ -646,15 +650,15 @@ enum ByFamily {
 /// [`Cancel`] signal, so a deadline stops them all.
 fn searched_by_family(
     position: &Position,
-    by_theory: &[Vec<Option<BigUint>>],
+    searched: &[Vec<bool>],
     options: &SolveOptions,
 ) -> Vec<ByFamily> {
     let unknown: Vec<&Part> = position
         .groups
         .iter()
-        .zip(by_theory)
-        .flat_map(|(group, theory)| group.parts.iter().zip(theory))
-        .filter_map(|(part, theory)| theory.is_none().then_some(part))
+        .zip(searched)
+        .flat_map(|(group, searched)| group.parts.iter().zip(searched))
+        .filter_map(|(part, &searched)| searched.then_some(part))
         .collect();
     let shares = u64::try_from(unknown.len()).unwrap_or(u64::MAX).max(1);
     let budget = Budget {
@@ -726,15 +730,49 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                 .collect()
         })
         .collect();
-    let mut by_family = searched_by_family(position, &by_theory, options).into_iter();
+    // A component whose nimber theory bounds from below, and whose search
+    // would not fit the budget, is valued by its bound (`solve_with_floor`).
+    let floors: Vec<Vec<Option<BigUint>>> = position
+        .groups
+        .iter()
+        .zip(&by_theory)
+        .map(|(group, theory)| {
+            group
+                .parts
+                .iter()
+                .zip(theory)
+                .map(|(part, theory)| {
+                    if theory.is_some() {
+                        return None;
+                    }
+                    let (floor, method) = part.nimber_floor_by_theory(options.budget())?;
+                    methods.insert(method);
+                    Some(floor)
+                })
+                .collect()
+        })
+        .collect();
+    let searched: Vec<Vec<bool>> = by_theory
+        .iter()
+        .zip(&floors)
+        .map(|(theory, floors)| {
+            theory
+                .iter()
+                .zip(floors)
+                .map(|(theory, floor)| theory.is_none() && floor.is_none())
+                .collect()
+        })
+        .collect();
+    let mut by_family = searched_by_family(position, &searched, options).into_iter();
     let mut explorer = options.explorer();
     let mut known = Vec::with_capacity(position.groups.len());
-    for (group, theory) in position.groups.iter().zip(by_theory) {
+    for ((group, theory), floors) in position.groups.iter().zip(by_theory).zip(floors) {
         let mut parts = Vec::with_capacity(group.parts.len());
-        for (part, theory) in group.parts.iter().zip(theory) {
-            parts.push(match theory {
-                Some(nimber) => Known::Theory(nimber),
-                None => {
+        for ((part, theory), floor) in group.parts.iter().zip(theory).zip(floors) {
+            parts.push(match (theory, floor) {
+                (Some(nimber), _) => Known::Theory(nimber),
+                (None, Some(floor)) => Known::AtLeast(floor),
+                (None, None) => {
                     methods.insert("search");
                     match by_family.next() {
                         Some(ByFamily::Found(known)) => known,
@@ -753,14 +791,33 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     let mut solver = options.solver(&game, options.max_states);
     let mut nimbers = Vec::with_capacity(known.len());
     let mut total = BigUint::zero();
-    for parts in &known {
+    // The component known only from below, if any: it counts as 0 in `total`,
+    // which is then the nim-sum of the others.
+    let mut floor: Option<Floor> = None;
+    for (g, parts) in known.iter().enumerate() {
         let mut group_nimbers = Vec::with_capacity(parts.len());
-        for known in parts {
+        for (i, known) in parts.iter().enumerate() {
             let nimber = match known {
                 Known::Theory(nimber) => nimber.clone(),
                 Known::Node(id) => solver.nimber(&explorer.multiset([*id]))?.into(),
                 Known::Searched(found) => found.nimber.clone(),
                 Known::Searching(_, nimber) => nimber.clone(),
+                Known::AtLeast(bound) => {
+                    if let Some(first) = &floor {
+                        return Err(floor_refusal(
+                            position,
+                            first,
+                            "and so has another component of the sum: their nim-sum may be \
+                             0 or not",
+                        ));
+                    }
+                    floor = Some(Floor {
+                        group: g,
+                        part: i,
+                        bound: bound.clone(),
+                    });
+                    BigUint::zero()
+                }
             };
             total ^= &nimber;
             group_nimbers.push(nimber);
@@ -771,7 +828,70 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
     let mut count = BigUint::zero();
     let mut uncounted = Vec::new();
     let mut listing = Listing::new(options);
-    if !options.winning_moves && !total.is_zero() {
+    let mut notes = Vec::new();
+    if let Some(floor) = &floor {
+        if total >= floor.bound {
+            return Err(floor_refusal(
+                position,
+                floor,
+                &format!(
+                    "and the rest of the sum has nim-sum {total}: whether they are equal \
+                     decides the sum"
+                ),
+            ));
+        }
+        notes.push(format!(
+            "{} has nimber at least {} by theory, its exact value unknown; the rest of the sum \
+             has nim-sum {total}, below it, so the sum's nimber is not 0",
+            floor.name(position),
+            floor.bound
+        ));
+    }
+    if let Some(floor) = floor.as_ref().filter(|_| options.winning_moves) {
+        // The moves elsewhere reach a nimber that depends on the unknown
+        // value: they are counted only when there are none.
+        for (g, group) in position.groups.iter().enumerate() {
+            for (i, part) in group.parts.iter().enumerate() {
+                if (g, i) == (floor.group, floor.part) {
+                    continue;
+                }
+                let values = option_nimbers(part, &known[g][i], &explorer, &mut solver, options)?;
+                let possible = |y: &BigUint| (y ^ &nimbers[g][i] ^ &total) >= floor.bound;
+                if values.is_none_or(|values| values.iter().any(possible)) {
+                    uncounted.push(format!(
+                        "the winning moves of {}({}) were not counted: they depend on the \
+                         exact nimber of {}",
+                        group.head,
+                        arguments_of(part),
+                        floor.name(position)
+                    ));
+                }
+            }
+        }
+        let (g, i) = (floor.group, floor.part);
+        let part = &position.groups[g].parts[i];
+        let room = listing.room(part, options.max_moves);
+        match moves_to_nimber(part, &total, room, options) {
+            Ok((found, listed)) => {
+                listing.listed(listed.len(), &found);
+                count += found;
+                moves.extend(
+                    listed
+                        .into_iter()
+                        .map(|leaves| WinningMove::in_component(part, g, i, leaves)),
+                );
+            }
+            Err(SearchError::CountLimit { refusal, .. }) => uncounted.push(format!(
+                "the winning moves of {} were not counted: {}",
+                floor.name(position),
+                refusal.reason
+            )),
+            Err(other) => return Err(other),
+        }
+    } else if floor.is_some() {
+        uncounted
+            .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
+    } else if !options.winning_moves && !total.is_zero() {
         uncounted
             .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
     } else if !total.is_zero() {
@@ -804,22 +924,25 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
                         let found = search.moves_to_nimber(&target, room)?;
                         (found.count, found.listed)
                     }
-                    Known::Theory(_) => match moves_to_nimber(part, &target, room, options) {
-                        Ok(found) => found,
-                        Err(SearchError::CountLimit { refusal, .. }) => {
-                            let reason = refusal.reason;
-                            // The outcome and nimber stand; only this
-                            // component's moves go uncounted, and the answer
-                            // says so.
-                            uncounted.push(format!(
-                                "the winning moves of {}({}) were not counted: {reason}",
-                                group.head,
-                                arguments_of(part)
-                            ));
-                            continue;
+                    // (A component known from below is answered above.)
+                    Known::Theory(_) | Known::AtLeast(_) => {
+                        match moves_to_nimber(part, &target, room, options) {
+                            Ok(found) => found,
+                            Err(SearchError::CountLimit { refusal, .. }) => {
+                                let reason = refusal.reason;
+                                // The outcome and nimber stand; only this
+                                // component's moves go uncounted, and the answer
+                                // says so.
+                                uncounted.push(format!(
+                                    "the winning moves of {}({}) were not counted: {reason}",
+                                    group.head,
+                                    arguments_of(part)
+                                ));
+                                continue;
+                            }
+                            Err(other) => return Err(other),
                         }
-                        Err(other) => return Err(other),
-                    },
+                    }
                 };
                 listing.listed(listed.len(), &found);
                 count += found;
@@ -846,20 +969,115 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         position: PositionText::new(position),
         convention: Convention::Normal,
         play: "normal",
-        outcome: if total.is_zero() {
+        outcome: if total.is_zero() && floor.is_none() {
             Outcome::PreviousPlayerWins
         } else {
             Outcome::NextPlayerWins
         },
-        nimber: Some(total),
+        nimber: floor.is_none().then_some(total),
         winning_moves: moves,
         winning_move_count: count,
         moves_counted: uncounted.is_empty(),
         truncated,
         method,
-        notes: uncounted.into_iter().chain(listing.note()).collect(),
+        notes: notes
+            .into_iter()
+            .chain(uncounted)
+            .chain(listing.note())
+            .collect(),
         search,
     })
+}
+
+/// The component of a sum whose nimber theory knows only from below.
+struct Floor {
+    group: usize,
+    part: usize,
+    bound: BigUint,
+}
+
+impl Floor {
+    /// The component as written: `fibonacci_nim(20)`.
+    fn name(&self, position: &Position) -> String {
+        let group = &position.groups[self.group];
+        format!("{}({})", group.head, arguments_of(&group.parts[self.part]))
+    }
+}
+
+/// Why a sum with a component known only from below has no answer: `why`
+/// ends the sentence that starts with what is known of it.
+fn floor_refusal(position: &Position, floor: &Floor, why: &str) -> SearchError {
+    SearchError::TheoryLimit {
+        refusal: crate::theory::limits::Refusal::new(
+            format!(
+                "the outcome is not known: {} has nimber at least {} by theory, its exact \
+                 value unknown and too large to search, {why}",
+                floor.name(position),
+                floor.bound
+            ),
+            &[],
+        ),
+    }
+}
+
+/// The nimber of every option of `part`, valued as `known` was, or `None`
+/// when they cannot all be found within the limits (a family's pruned search
+/// keeps no option values; a component with too many moves).
+///
+/// # Errors
+/// [`SearchError::Cancelled`] when the valuing was stopped.
+fn option_nimbers(
+    part: &Part,
+    known: &Known,
+    explorer: &Explorer,
+    solver: &mut Solver<'_, GraphGame<'_>>,
+    options: &SolveOptions,
+) -> Result<Option<Vec<BigUint>>, SearchError> {
+    let stopped = |error: SearchError| match error {
+        SearchError::Cancelled => Err(SearchError::Cancelled),
+        _ => Ok(None),
+    };
+    match known {
+        Known::Node(id) => {
+            let mut values = Vec::new();
+            for option in explorer.options(*id) {
+                match solver.nimber(&explorer.multiset(option.iter().copied())) {
+                    Ok(value) => values.push(BigUint::from(value)),
+                    Err(error) => return stopped(error),
+                }
+            }
+            Ok(Some(values))
+        }
+        Known::Searched(found) => Ok(Some(
+            found
+                .options
+                .iter()
+                .map(|(_, value)| value.clone())
+                .collect(),
+        )),
+        Known::Searching(..) | Known::AtLeast(_) => Ok(None),
+        Known::Theory(_) => {
+            let moves = match part.moves(options.max_states) {
+                Ok(moves) => moves,
+                Err(error) => return stopped(error),
+            };
+            let mut values = Vec::with_capacity(moves.len());
+            for to in moves {
+                let mut value = BigUint::zero();
+                for piece in &to {
+                    value ^= match piece.nimber_by_theory() {
+                        Some((nimber, _)) => nimber,
+                        None => match nimber_by_search(piece, options.budget()) {
+                            Ok(nimber) => nimber.into(),
+                            Err(error) => return stopped(error),
+                        },
+                    };
+                }
+                values.push(value);
+            }
+            Ok(Some(values))
+        }
+    }
 }
 
 /// The share of the memory limit that the winning moves listed in an answer

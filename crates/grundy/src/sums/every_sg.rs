@@ -68,6 +68,7 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::family::{EverySteps, Part};
 #[cfg(test)]
 use crate::sums::answer::WHOLE_MOVES_BYTES;
 use crate::sums::answer::{
@@ -368,7 +369,59 @@ fn node_steps(
 
 /// The number of moves of an Every-SG sum whose largest steps is even: a move
 /// takes one option in each movable component, whose option steps are
-/// `sorted[c]` (in increasing order, none empty).
+/// `sorted[c]` (in increasing order, none empty). See [`count_even_largest_of`].
+///
+/// # Errors
+/// [`SearchError::Cancelled`] (or the deadline's error) when the search is
+/// cancelled.
+fn count_even_largest(sorted: &[&[u64]]) -> Result<BigUint, SearchError> {
+    let counts: Vec<Counts<'_>> = sorted.iter().map(|s| Counts::Listed(s)).collect();
+    count_even_largest_of(&counts)
+}
+
+/// The options of one movable component by their steps: listed one by one
+/// (increasing), or grouped (increasing distinct steps, with the number of
+/// options at or below each: a component valued by theory, whose options may
+/// number 10^100).
+#[derive(Clone, Copy)]
+enum Counts<'a> {
+    Listed(&'a [u64]),
+    Grouped {
+        levels: &'a [u64],
+        cumulative: &'a [BigUint],
+    },
+}
+
+/// How many options of a component have at most some steps.
+#[derive(Clone, PartialEq, Eq)]
+enum Factor {
+    Small(u64),
+    Big(BigUint),
+}
+
+impl<'a> Counts<'a> {
+    fn levels(self) -> &'a [u64] {
+        match self {
+            Self::Listed(levels) | Self::Grouped { levels, .. } => levels,
+        }
+    }
+
+    /// How many options have at most `level` steps.
+    fn factor(self, level: u64) -> Factor {
+        let below = self.levels().partition_point(|&v| v <= level);
+        match self {
+            Self::Listed(_) => Factor::Small(below as u64),
+            Self::Grouped { cumulative, .. } => match below {
+                0 => Factor::Small(0),
+                _ => Factor::Big(cumulative[below - 1].clone()),
+            },
+        }
+    }
+}
+
+/// The number of moves of an Every-SG sum whose largest steps is even: a move
+/// takes one option in each movable component, whose options' steps are
+/// `counts[c]`.
 ///
 /// With `c_i(m)` the options of component `i` with at most `m` steps and
 /// `P(m) = prod c_i(m)`, the moves whose largest is exactly the level `m` number
@@ -384,13 +437,18 @@ fn node_steps(
 /// # Errors
 /// [`SearchError::Cancelled`] (or the deadline's error) when the search is
 /// cancelled.
-fn count_even_largest(sorted: &[&[u64]]) -> Result<BigUint, SearchError> {
-    let Some(floor) = sorted.iter().map(|s| s[0]).max() else {
+fn count_even_largest_of(counts: &[Counts<'_>]) -> Result<BigUint, SearchError> {
+    let Some(floor) = counts.iter().map(|c| c.levels()[0]).max() else {
         return Ok(BigUint::zero());
     };
-    let mut levels: Vec<u64> = sorted
+    let mut levels: Vec<u64> = counts
         .iter()
-        .flat_map(|s| s[s.partition_point(|&v| v < floor)..].iter().copied())
+        .flat_map(|c| {
+            let levels = c.levels();
+            levels[levels.partition_point(|&v| v < floor)..]
+                .iter()
+                .copied()
+        })
         .collect();
     levels.sort_unstable();
     levels.dedup();
@@ -405,19 +463,19 @@ fn count_even_largest(sorted: &[&[u64]]) -> Result<BigUint, SearchError> {
         nonzero_before.push(nonzero_before.last().copied().unwrap_or(0) + usize::from(w != 0));
     }
     let sweep = LevelSweep {
-        sorted,
+        counts,
         levels: &levels,
         weights: &weights,
         nonzero_before: &nonzero_before,
     };
-    let (constant, varying) = sweep.split(0..sorted.len(), 0, levels.len());
+    let (constant, varying) = sweep.split(0..counts.len(), 0, levels.len());
     let total = BigInt::from(product(constant)) * sweep.sum(0, levels.len(), varying)?;
     Ok(total.to_biguint().unwrap_or_default())
 }
 
-/// The levels of [`count_even_largest`] and the components' options over them.
+/// The levels of [`count_even_largest_of`] and the components' options over them.
 struct LevelSweep<'a> {
-    sorted: &'a [&'a [u64]],
+    counts: &'a [Counts<'a>],
     levels: &'a [u64],
     weights: &'a [i8],
     nonzero_before: &'a [usize],
@@ -425,9 +483,8 @@ struct LevelSweep<'a> {
 
 impl LevelSweep<'_> {
     /// How many options of component `c` have at most the steps of level `j`.
-    fn factor(&self, c: usize, j: usize) -> u64 {
-        let level = self.levels[j];
-        self.sorted[c].partition_point(|&v| v <= level) as u64
+    fn factor(&self, c: usize, j: usize) -> Factor {
+        self.counts[c].factor(self.levels[j])
     }
 
     /// Splits `components` into the factors of those constant over the levels
@@ -437,7 +494,7 @@ impl LevelSweep<'_> {
         components: impl IntoIterator<Item = usize>,
         lo: usize,
         hi: usize,
-    ) -> (Vec<u64>, Vec<usize>) {
+    ) -> (Vec<Factor>, Vec<usize>) {
         let mut constant = Vec::new();
         let mut varying = Vec::new();
         for c in components {
@@ -467,7 +524,7 @@ impl LevelSweep<'_> {
         let (right_constant, right_varying) = self.split(varying, mid, hi);
         let left = self.sum(lo, mid, left_varying)?;
         let right = self.sum(mid, hi, right_varying)?;
-        let times = |constant: Vec<u64>, sum: BigInt| {
+        let times = |constant: Vec<Factor>, sum: BigInt| {
             if sum.is_zero() {
                 sum
             } else {
@@ -480,17 +537,20 @@ impl LevelSweep<'_> {
 
 /// The product of `factors`, multiplied as a balanced tree so that large
 /// products cost near-linear time.
-fn product(factors: Vec<u64>) -> BigUint {
+fn product(factors: Vec<Factor>) -> BigUint {
     // Pack small factors into machine words first.
     let mut words: Vec<BigUint> = Vec::new();
     let mut word = 1u64;
     for f in factors {
-        match word.checked_mul(f) {
-            Some(w) => word = w,
-            None => {
-                words.push(BigUint::from(word));
-                word = f;
-            }
+        match f {
+            Factor::Small(f) => match word.checked_mul(f) {
+                Some(w) => word = w,
+                None => {
+                    words.push(BigUint::from(word));
+                    word = f;
+                }
+            },
+            Factor::Big(f) => words.push(f),
         }
     }
     words.push(BigUint::from(word));
@@ -508,16 +568,92 @@ fn product(factors: Vec<u64>) -> BigUint {
     words.pop().unwrap_or_else(BigUint::one)
 }
 
-/// One movable component of an Every-SG position: where it stands and the
-/// steps of each of its options (in the explorer's move order, and sorted).
+/// One movable component of an Every-SG position: where it stands, the steps
+/// of each option it can list (in the explorer's move order, or by groups of
+/// steps for a component valued by theory), and its options' steps counted.
 struct Movable {
     root: usize,
+    /// The steps (or their ranks) of the options listed.
     values: Vec<u64>,
-    sorted: Vec<u64>,
+    options: MovableOptions,
+    /// The steps of all options, increasing: one entry per option, or the
+    /// distinct steps when `cumulative` counts them.
+    levels: Vec<u64>,
+    /// For a component valued by theory, the number of options at or below
+    /// each of `levels`.
+    cumulative: Option<Vec<BigUint>>,
+}
+
+/// Where the options of a movable component come from.
+enum MovableOptions {
+    /// The explored node: option `i` is its `i`-th.
+    Explored(u32),
+    /// The options listed by theory, each as the components it leaves.
+    Listed(Vec<Vec<Part>>),
+}
+
+impl Movable {
+    fn counts(&self) -> Counts<'_> {
+        match &self.cumulative {
+            None => Counts::Listed(&self.levels),
+            Some(cumulative) => Counts::Grouped {
+                levels: &self.levels,
+                cumulative,
+            },
+        }
+    }
+}
+
+/// How a component of an Every-SG sum is valued.
+enum Valued {
+    Explored(u32),
+    Theory(EverySteps<Part>),
+}
+
+/// Steps made small: the ranks of steps that may be huge (a heap of 10^100
+/// tokens lasts about as many moves), keeping their order and parity, which
+/// is all the outcome and the winning moves depend on.
+struct Ranks {
+    sorted: Vec<BigUint>,
+    ranks: Vec<u64>,
+}
+
+impl Ranks {
+    fn new(mut values: Vec<BigUint>) -> Self {
+        values.sort_unstable();
+        values.dedup();
+        let mut ranks = Vec::with_capacity(values.len());
+        for (j, value) in values.iter().enumerate() {
+            let parity = u64::from(value.bit(0));
+            ranks.push(match j {
+                0 => parity,
+                _ => {
+                    let last: u64 = ranks[j - 1];
+                    if last % 2 == parity {
+                        last + 2
+                    } else {
+                        last + 1
+                    }
+                }
+            });
+        }
+        Self {
+            sorted: values,
+            ranks,
+        }
+    }
+
+    fn rank(&self, value: &BigUint) -> u64 {
+        self.sorted
+            .binary_search(value)
+            .map_or(0, |index| self.ranks[index])
+    }
 }
 
 /// Answers `every(SUM)`: who wins by the largest steps, and every winning move
-/// (one option in each movable component) with their exact count.
+/// (one option in each movable component) with their exact count. A component
+/// whose family knows its steps by theory (Nim, Bash, subtraction games) is
+/// valued by them, whatever its size; the others are explored.
 ///
 /// # Errors
 /// [`SearchError::StateLimit`] when exploring the components needs more than
@@ -526,18 +662,62 @@ pub(crate) fn solve_every(
     position: &Position,
     options: &SolveOptions,
 ) -> Result<Answer, SearchError> {
+    let text = PositionText::new(position);
+    let max = whole_moves_within_budget(options.max_moves, text.as_str().len());
     let mut explorer = options.explorer();
-    // (group, part, node) of every component, in order.
+    // (group, part) of every component, in order, and how it is valued.
     let mut roots = Vec::with_capacity(position.component_count());
+    let mut valued = Vec::with_capacity(position.component_count());
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
-            roots.push((g, i, explorer.explore(part)?));
+            roots.push((g, i));
+            valued.push(match part.every_steps_by_theory(max) {
+                Some(steps) => Valued::Theory(steps),
+                None => Valued::Explored(explorer.explore(part)?),
+            });
         }
     }
-    let steps = node_steps(&explorer, roots.iter().map(|&(_, _, id)| id))?;
-    let longest = roots
+    let explored = valued.iter().filter_map(|v| match v {
+        Valued::Explored(id) => Some(*id),
+        Valued::Theory(_) => None,
+    });
+    let steps = node_steps(&explorer, explored)?;
+    let option_steps = |id: u32| -> Vec<u64> {
+        explorer
+            .options(id)
+            .iter()
+            .map(|parts| parts.iter().map(|&p| steps[p as usize]).max().unwrap_or(0))
+            .collect()
+    };
+    // Steps by theory may be huge: all steps are replaced by their ranks.
+    let by_theory = valued.iter().any(|v| matches!(v, Valued::Theory(_)));
+    let ranks = by_theory.then(|| {
+        let mut all = Vec::new();
+        for v in &valued {
+            match v {
+                Valued::Explored(id) => {
+                    all.push(BigUint::from(steps[*id as usize]));
+                    all.extend(option_steps(*id).into_iter().map(BigUint::from));
+                }
+                Valued::Theory(found) => {
+                    all.push(found.steps.clone());
+                    all.extend(found.options.iter().map(|group| group.steps.clone()));
+                }
+            }
+        }
+        Ranks::new(all)
+    });
+    let small = |value: u64| {
+        ranks
+            .as_ref()
+            .map_or(value, |ranks| ranks.rank(&BigUint::from(value)))
+    };
+    let longest = valued
         .iter()
-        .map(|&(_, _, id)| steps[id as usize])
+        .map(|v| match v {
+            Valued::Explored(id) => small(steps[*id as usize]),
+            Valued::Theory(found) => ranks.as_ref().map_or(0, |ranks| ranks.rank(&found.steps)),
+        })
         .max()
         .unwrap_or(0);
     let outcome = if longest % 2 == 1 {
@@ -545,35 +725,63 @@ pub(crate) fn solve_every(
     } else {
         Outcome::PreviousPlayerWins
     };
-    let movable: Vec<Movable> = roots
-        .iter()
-        .enumerate()
-        .filter(|&(_, &(_, _, id))| !explorer.options(id).is_empty())
-        .map(|(root, &(_, _, id))| {
-            let values: Vec<u64> = explorer
-                .options(id)
-                .iter()
-                .map(|parts| parts.iter().map(|&p| steps[p as usize]).max().unwrap_or(0))
-                .collect();
-            let mut sorted = values.clone();
-            sorted.sort_unstable();
-            Movable {
-                root,
-                values,
-                sorted,
+    let mut movable: Vec<Movable> = Vec::new();
+    for (root, v) in valued.into_iter().enumerate() {
+        match v {
+            Valued::Explored(id) => {
+                if explorer.options(id).is_empty() {
+                    continue;
+                }
+                let values: Vec<u64> = option_steps(id).into_iter().map(small).collect();
+                let mut levels = values.clone();
+                levels.sort_unstable();
+                movable.push(Movable {
+                    root,
+                    values,
+                    options: MovableOptions::Explored(id),
+                    levels,
+                    cumulative: None,
+                });
             }
-        })
-        .collect();
+            Valued::Theory(found) => {
+                if found.options.is_empty() {
+                    continue;
+                }
+                let rank = |steps: &BigUint| ranks.as_ref().map_or(0, |ranks| ranks.rank(steps));
+                let mut values = Vec::new();
+                let mut listed = Vec::new();
+                let mut levels = Vec::new();
+                let mut cumulative: Vec<BigUint> = Vec::new();
+                for group in found.options {
+                    let level = rank(&group.steps);
+                    levels.push(level);
+                    let below = cumulative.last().cloned().unwrap_or_default();
+                    cumulative.push(below + &group.count);
+                    for leaves in group.first {
+                        values.push(level);
+                        listed.push(leaves);
+                    }
+                }
+                movable.push(Movable {
+                    root,
+                    values,
+                    options: MovableOptions::Listed(listed),
+                    levels,
+                    cumulative: Some(cumulative),
+                });
+            }
+        }
+    }
     // A move wins iff the largest steps after it is even.
-    let sorted: Vec<&[u64]> = movable.iter().map(|m| m.sorted.as_slice()).collect();
-    let count = count_even_largest(&sorted)?;
+    let counts: Vec<Counts<'_>> = movable.iter().map(Movable::counts).collect();
+    let count = count_even_largest_of(&counts)?;
     // Below the largest of the components' least steps no move has its
     // largest there; from it on, each level holds at least one move.
-    let floor = movable.iter().map(|m| m.sorted[0]).max().unwrap_or(0);
+    let floor = movable.iter().map(|m| m.levels[0]).max().unwrap_or(0);
     let mut levels: Vec<u64> = movable
         .iter()
         .flat_map(|m| {
-            m.sorted[m.sorted.partition_point(|&v| v < floor)..]
+            m.levels[m.levels.partition_point(|&v| v < floor)..]
                 .iter()
                 .copied()
         })
@@ -581,8 +789,6 @@ pub(crate) fn solve_every(
         .collect();
     levels.sort_unstable();
     levels.dedup();
-    let text = PositionText::new(position);
-    let max = whole_moves_within_budget(options.max_moves, text.as_str().len());
     let mut moves = Vec::new();
     for &level in &levels {
         if moves.len() >= max {
@@ -609,7 +815,11 @@ pub(crate) fn solve_every(
         winning_move_count: count,
         truncated,
         moves_counted: true,
-        method: "every-sg suspense numbers".to_owned(),
+        method: if by_theory {
+            "every-sg suspense numbers, by theory where known".to_owned()
+        } else {
+            "every-sg suspense numbers".to_owned()
+        },
         notes,
         search: SearchCost {
             components_explored: explorer.len(),
@@ -625,7 +835,7 @@ pub(crate) fn solve_every(
 fn list_level(
     position: &Position,
     explorer: &Explorer,
-    roots: &[(usize, usize, u32)],
+    roots: &[(usize, usize)],
     movable: &[Movable],
     level: u64,
     max: usize,
@@ -694,7 +904,7 @@ fn list_level(
 fn every_move(
     position: &Position,
     explorer: &Explorer,
-    roots: &[(usize, usize, u32)],
+    roots: &[(usize, usize)],
     movable: &[Movable],
     allowed: &[Vec<usize>],
     choice: &[usize],
@@ -706,11 +916,15 @@ fn every_move(
         .collect();
     let mut descriptions = Vec::with_capacity(movable.len());
     let mut next = movable.iter().zip(allowed.iter().zip(choice)).peekable();
-    for (root, &(g, i, id)) in roots.iter().enumerate() {
+    for (root, &(g, i)) in roots.iter().enumerate() {
         let part = &position.groups[g].parts[i];
         match next.peek() {
             Some((m, (allowed, choice))) if m.root == root => {
-                let leaves = explorer.leaves(id, allowed[**choice])?;
+                let option = allowed[**choice];
+                let leaves = match &m.options {
+                    MovableOptions::Explored(id) => explorer.leaves(*id, option)?,
+                    MovableOptions::Listed(listed) => listed[option].clone(),
+                };
                 descriptions.push(part.describe_move(&leaves));
                 groups[g].parts.extend(leaves);
                 next.next();
@@ -897,6 +1111,67 @@ mod tests {
         ] {
             check_against_oracle(text);
         }
+    }
+
+    /// Nim, Bash and subtraction games are valued by their steps by theory
+    /// (any size): on every small heap, and sums of two, their answers are
+    /// the exhaustive search's.
+    #[test]
+    fn steps_by_theory_answer_as_the_oracle_does() {
+        let families = [
+            "nim",
+            "bash[2]",
+            "bash[3]",
+            "sub[1, 3, 4]",
+            "sub[2, 5]",
+            "sub[3]",
+        ];
+        for family in families {
+            for n in 0..=16 {
+                check_against_oracle(&format!("every({family}({n}))"));
+                check_against_oracle(&format!(
+                    "every({family}({n}) + wythoff({}, {}))",
+                    n % 4,
+                    n % 3
+                ));
+                check_against_oracle(&format!("every({family}({n}, {}))", (n * 7) % 13));
+            }
+        }
+        for (a, b) in [(3, 8), (9, 4), (12, 12), (15, 2)] {
+            check_against_oracle(&format!(
+                "every(nim({a}) + bash[2]({b}) + sub[2, 5]({}))",
+                a + b
+            ));
+        }
+    }
+
+    /// Huge heaps: the steps by theory answer what exploring cannot, and
+    /// agree with the periodic pattern of small heaps (a heap and the same heap
+    /// plus a multiple of the period have the same outcome and move count).
+    #[test]
+    fn huge_heaps_are_answered_by_theory() {
+        let huge = "1000000000000000000000000000000";
+        for family in ["nim", "bash[2]", "sub[1, 3, 4]"] {
+            let found = answer(&format!("every({family}({huge}) + nim(2))"));
+            assert_eq!(found.play, "every");
+            assert!(found.method.contains("theory"), "{}", found.method);
+        }
+        // bash[2]: a heap of 3q + r has steps 2q + [r > 0]; 10^30 = 1 (mod 3)
+        // has odd steps and the longest, so the first player wins by taking 1
+        // (to 3q, steps 2q: even), and the heap of 2 moves anyhow (2 moves).
+        let found = answer(&format!("every(bash[2]({huge}) + nim(2))"));
+        assert_eq!(found.outcome, Outcome::NextPlayerWins);
+        assert_eq!(found.winning_move_count, BigUint::from(2u8));
+        // A heap of nim alone: steps 1, won by emptying it.
+        let found = answer(&format!("every(nim({huge}))"));
+        assert_eq!(found.outcome, Outcome::NextPlayerWins);
+        assert_eq!(found.winning_move_count, BigUint::from(1u8));
+        // Two heaps of nim: every move wins that empties one and leaves the
+        // other at steps 0 or 1: (n - 1) moves keep steps 1 (odd) and lose;
+        // the winning moves empty both.
+        let found = answer(&format!("every(nim({huge}, {huge}))"));
+        assert_eq!(found.outcome, Outcome::NextPlayerWins);
+        assert_eq!(found.winning_move_count, BigUint::from(1u8));
     }
 
     #[test]

@@ -10,7 +10,10 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+use num_integer::Integer;
+
 use super::{HeapMovesTo, HeapRules, Leaves, Wanted, heap_parts};
+use crate::family::{EverySteps, OptionsWithSteps};
 use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -72,6 +75,58 @@ impl HeapRules for Bash {
     /// one leaves nimber 1.
     fn satisfies_anti_sg_condition(&self) -> bool {
         true
+    }
+
+    /// Every-SG steps: `2q` for a heap of `q (m + 1)` tokens and `2q + 1` for
+    /// one of `q (m + 1) + r`, `0 < r <= m` (by induction on the definition
+    /// of steps: from a multiple of `m + 1` every take leaves the block below,
+    /// of steps `2q - 1`, so the loser's best is `1 + (2q - 1)`; from the
+    /// others the only move to nimber 0 leaves `q (m + 1)`). Checked against
+    /// exploring the heaps in this module's tests.
+    fn heap_every_steps(&self, size: &BigUint, max: usize) -> Option<EverySteps<BigUint>> {
+        let modulus = self.modulus();
+        let steps = |heap: &BigUint| -> BigUint {
+            let (q, r) = heap.div_rem(&modulus);
+            (q << 1u32) + u32::from(!r.is_zero())
+        };
+        let mut options = Vec::new();
+        if size.is_zero() {
+            return Some(EverySteps::from_options(options));
+        }
+        // The heaps left, `low..=high`, fewer than `m + 1`: at most two blocks.
+        let high = size - 1u32;
+        let low = size - (&self.max_take).min(size);
+        let mut block = &low / &modulus;
+        while &block * &modulus <= high {
+            let start = &block * &modulus;
+            let end = &start + &self.max_take;
+            if start >= low {
+                options.push(OptionsWithSteps {
+                    steps: steps(&start),
+                    count: 1u32.into(),
+                    first: std::iter::once(vec![start.clone()]).take(max).collect(),
+                });
+            }
+            let from = (&start + 1u32).max(low.clone());
+            let to = end.min(high.clone());
+            if from <= to {
+                let count = &to - &from + 1u32;
+                let first = std::iter::successors(Some(from.clone()), |x| Some(x + 1u32))
+                    .take_while(|x| *x <= to)
+                    .take(max)
+                    .map(|x| vec![x])
+                    .collect();
+                options.push(OptionsWithSteps {
+                    steps: steps(&from),
+                    count,
+                    first,
+                });
+            }
+            block += 1u32;
+        }
+        let found = EverySteps::from_options(options);
+        debug_assert_eq!(found.steps, steps(size));
+        Some(found)
     }
 }
 

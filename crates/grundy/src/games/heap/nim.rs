@@ -9,9 +9,10 @@
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use num_traits::Zero;
+use num_traits::{One, ToPrimitive, Zero};
 
 use super::{HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts};
+use crate::family::{EverySteps, OptionsWithSteps};
 use crate::lang::arguments::{heap_sizes_with_text, no_params};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -56,6 +57,32 @@ impl HeapRules for Nim {
     /// The only heap of nimber 0 is the empty one, which is terminal.
     fn satisfies_anti_sg_condition(&self) -> bool {
         true
+    }
+
+    /// Every-SG steps: the empty heap 0, any other 1 (its winner empties it
+    /// at once: its only option of nimber 0 is the empty heap). A heap of `n`
+    /// has the empty heap (steps 0) and `n - 1` heaps of steps 1 as options.
+    fn heap_every_steps(&self, size: &BigUint, max: usize) -> Option<EverySteps<BigUint>> {
+        let mut options = Vec::new();
+        if !size.is_zero() {
+            options.push(OptionsWithSteps {
+                steps: BigUint::zero(),
+                count: 1u32.into(),
+                first: std::iter::once(vec![BigUint::zero()]).take(max).collect(),
+            });
+        }
+        if *size > BigUint::one() {
+            let listed = size.to_u64().unwrap_or(u64::MAX) - 1;
+            options.push(OptionsWithSteps {
+                steps: BigUint::one(),
+                count: size - 1u32,
+                first: (1..=listed)
+                    .take(max)
+                    .map(|left| vec![BigUint::from(left)])
+                    .collect(),
+            });
+        }
+        Some(EverySteps::from_options(options))
     }
 }
 

@@ -12,9 +12,11 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use num_bigint::BigUint;
+use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use super::{HeapMovesTo, HeapRule, HeapRules, Leaves, Wanted, heap_parts};
+use crate::family::EverySteps;
 use crate::lang::arguments::heap_sizes;
 use crate::lang::{LangError, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -61,6 +63,98 @@ impl Periodicity {
 pub struct Subtraction {
     amounts: Vec<u64>,
     periodicity: Option<Periodicity>,
+    /// The Every-SG steps of the heaps, found when first asked.
+    every_steps: std::sync::OnceLock<Option<StepsPeriod>>,
+}
+
+/// The Every-SG steps of the heaps of a subtraction game, arithmetic-periodic:
+/// `steps(n + period) = steps(n) + saltus` for every `n >= start`.
+///
+/// A heap's steps are 0 without a move, otherwise one more than the largest
+/// even steps of an option if there is one, and than the least otherwise (see
+/// [`crate::sums::every_sg`]); they depend only on the `max S` heaps below.
+/// So once `steps(i + p) = steps(i) + d` holds for `max S` consecutive heaps
+/// `i` from `start`, with `d` even (parities, which decide the choices, are
+/// kept), it holds for every heap above by induction: the proof is the same
+/// as for the nimbers' period, with an offset.
+#[derive(Clone, Debug)]
+struct StepsPeriod {
+    start: u64,
+    period: u64,
+    saltus: u64,
+    /// The steps of the heaps `0..start + period`.
+    steps: Vec<u64>,
+}
+
+impl StepsPeriod {
+    fn steps(&self, heap: &BigUint) -> BigUint {
+        match heap.to_u64() {
+            Some(n) if n < self.start + self.period => self.steps[n as usize].into(),
+            _ => {
+                let (laps, offset) = (heap - self.start).div_rem(&BigUint::from(self.period));
+                let offset = offset.to_u64().unwrap_or(0);
+                BigUint::from(self.steps[(self.start + offset) as usize]) + laps * self.saltus
+            }
+        }
+    }
+}
+
+/// The most work (heaps times amounts, and heaps compared) spent looking for
+/// the period of the steps.
+const MAX_WORK_FOR_STEPS_PERIOD: u64 = 1 << 26;
+/// The most multiples of the nimbers' period tried as the period of the steps.
+const MAX_STEPS_PERIOD_MULTIPLE: u64 = 64;
+
+/// The steps' period (see [`StepsPeriod`]), tried at the multiples of the
+/// nimbers' period (a period of the steps keeps the outcomes, so it is one
+/// of them), each from the first heap where `max S` differences agree.
+fn find_steps_period(amounts: &[u64], periodicity: &Periodicity) -> Option<StepsPeriod> {
+    let width = *amounts.last()?;
+    let count = u64::try_from(amounts.len()).ok()?;
+    let heaps = (MAX_WORK_FOR_STEPS_PERIOD / count.max(1)).min(1 << 20);
+    let mut steps: Vec<u64> = Vec::with_capacity(usize::try_from(heaps).ok()?);
+    for n in 0..heaps {
+        let options = amounts
+            .iter()
+            .take_while(|&&a| a <= n)
+            .map(|&a| steps[(n - a) as usize]);
+        let (mut least, mut even) = (None::<u64>, None::<u64>);
+        for option in options {
+            least = Some(least.map_or(option, |l| l.min(option)));
+            if option % 2 == 0 {
+                even = Some(even.map_or(option, |e| e.max(option)));
+            }
+        }
+        steps.push(even.or(least).map_or(0, |v| v + 1));
+    }
+    let from = periodicity.preperiod.max(width);
+    for multiple in 1..=MAX_STEPS_PERIOD_MULTIPLE {
+        let period = periodicity.period * multiple;
+        let mut run = 0;
+        let mut saltus = None;
+        let mut i = from;
+        while i + period < heaps {
+            let difference = steps[(i + period) as usize].checked_sub(steps[i as usize]);
+            if difference.is_some() && difference == saltus {
+                run += 1;
+            } else {
+                run = 1;
+                saltus = difference;
+            }
+            if run == width && saltus.is_some_and(|d| d % 2 == 0) {
+                let start = i + 1 - width;
+                steps.truncate((start + period) as usize);
+                return Some(StepsPeriod {
+                    start,
+                    period,
+                    saltus: saltus.unwrap_or(0),
+                    steps,
+                });
+            }
+            i += 1;
+        }
+    }
+    None
 }
 
 /// The rules are the set; the period is derived from it.
@@ -82,6 +176,7 @@ impl Subtraction {
         Self {
             amounts,
             periodicity,
+            every_steps: std::sync::OnceLock::new(),
         }
     }
 
@@ -310,6 +405,26 @@ impl HeapRules for Subtraction {
         }
         Some((count, listed))
     }
+
+    /// Every-SG steps by their arithmetic period ([`StepsPeriod`]), found
+    /// when first asked.
+    fn heap_every_steps(&self, size: &BigUint, max: usize) -> Option<EverySteps<BigUint>> {
+        let period = self
+            .every_steps
+            .get_or_init(|| find_steps_period(&self.amounts, self.periodicity.as_ref()?))
+            .as_ref()?;
+        let leaves = self
+            .amounts
+            .iter()
+            .map(|&a| BigUint::from(a))
+            .take_while(|a| a <= size)
+            .map(|a| size - a);
+        Some(super::single_heap_options(
+            leaves,
+            |heap| period.steps(heap),
+            max,
+        ))
+    }
 }
 
 /// Reads the amounts of `sub[...]`: integers and ranges, each at least 1.
@@ -456,6 +571,47 @@ mod tests {
                 "{amounts:?}"
             );
         }
+    }
+
+    /// The steps' period, used past its first lap, gives every heap the steps
+    /// that the generic Every-SG search finds, for every set within 1..=9.
+    #[test]
+    fn steps_by_their_period_are_the_searched_steps() {
+        use crate::sums::every_sg::EverySg;
+        struct Heaps(Vec<u64>);
+        impl ImpartialGame for Heaps {
+            type Position = u64;
+            fn moves(&self, n: &u64, moves: &mut Vec<u64>) {
+                moves.extend(self.0.iter().filter(|&&a| a <= *n).map(|&a| n - a));
+            }
+        }
+        let mut used_the_period = 0;
+        for mask in 1u32..512 {
+            let amounts: Vec<u64> = (1..=9).filter(|s| mask & (1 << (s - 1)) != 0).collect();
+            let game = Subtraction::new(amounts.clone());
+            let heaps = Heaps(amounts.clone());
+            let mut every = EverySg::new(&heaps);
+            let period = game.every_steps.get_or_init(|| {
+                find_steps_period(&game.amounts, game.periodicity.as_ref().unwrap())
+            });
+            let period = period.as_ref().expect("a steps period for a small set");
+            let last = (period.start + 3 * period.period + 40).max(300);
+            used_the_period += usize::from(period.start + period.period < last);
+            for n in 0..last {
+                let found = game.heap_every_steps(&BigUint::from(n), 0).unwrap();
+                assert_eq!(
+                    found.steps,
+                    BigUint::from(every.steps(&n).unwrap()),
+                    "{amounts:?} heap {n}"
+                );
+                let counted: BigUint = found.options.iter().map(|group| &group.count).sum();
+                assert_eq!(
+                    counted,
+                    BigUint::from(amounts.iter().filter(|&&a| a <= n).count())
+                );
+            }
+        }
+        assert_eq!(used_the_period, 511);
     }
 
     #[test]
