@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::limits::Limits;
-use crate::position::{Failure, PartArg, position_of};
+use crate::position::{Failure, PartArg, Play, position_of};
 use crate::run::{Stoppable, watched};
 
 /// The default of `max_cells`, as `grundy table --max-cells`.
@@ -148,15 +148,18 @@ impl Solved {
 /// Answers the sum of `parts` (expression strings and positions of Python
 /// games).
 #[pyfunction]
-#[pyo3(signature = (parts, limits, max_moves=100, no_moves=false))]
+#[pyo3(signature = (parts, limits, max_moves=100, no_moves=false, play="normal", rounds=None))]
 fn solve(
     py: Python<'_>,
     parts: &Bound<'_, PyTuple>,
     limits: &Bound<'_, PyTuple>,
     max_moves: usize,
     no_moves: bool,
+    play: &str,
+    rounds: Option<BigUint>,
 ) -> PyResult<Solved> {
     let limits = read_limits(py, limits)?;
+    let play = Play::from_python(play, rounds)?;
     let parts = parts
         .iter()
         .map(|part| PartArg::from_python(&part))
@@ -166,7 +169,7 @@ fn solve(
         ..limits.solve_options(max_moves)
     };
     let ran = watched(py, limits.deadline(), || {
-        let position = position_of(&parts, limits.max_digits, limits.build())?;
+        let position = position_of(&parts, limits.max_digits, limits.build(), &play)?;
         let answer = solve_position(&position, &options).map_err(Failure::Search)?;
         Ok((answer, position))
     })?;
@@ -184,7 +187,7 @@ fn parse(py: Python<'_>, expression: String, limits: &Bound<'_, PyTuple>) -> PyR
     let limits = read_limits(py, limits)?;
     let parts = [PartArg::Text(expression)];
     let ran = watched(py, limits.deadline(), || {
-        position_of(&parts, limits.max_digits, limits.build())
+        position_of(&parts, limits.max_digits, limits.build(), &Play::default())
             .map(|position| PositionText::new(&position).as_str().to_owned())
     })?;
     finished(py, &limits, ran)

@@ -6,7 +6,7 @@ use grundy::game::Convention;
 use grundy::lang::{LangError, Span, parse_with_limits};
 use grundy::solver::SearchError;
 use grundy::sums::position::{Compound, Group};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{language_error, search_error};
@@ -85,10 +85,87 @@ impl Failure {
     }
 }
 
-/// The sum of `parts` under normal play. Expression strings alone are read as
-/// one expression, `" + "` between them, so that the answer is the command
-/// line's for that text; with positions of Python games, each string must be
-/// a plain sum under normal play (no `misere(...)`, `every(...)`, `rounds[k](...)`).
+/// How the sum of the parts is played: `grundy.solve(..., play=...,
+/// rounds=...)`.
+#[derive(Debug, Clone)]
+pub struct Play {
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Every-SG (`every(...)`): each move moves every component that can.
+    pub every: bool,
+    /// A match of this many rounds (`rounds[k](...)`), each starting from
+    /// the sum.
+    pub rounds: Option<num_bigint::BigUint>,
+}
+
+impl Default for Play {
+    fn default() -> Self {
+        Self {
+            convention: Convention::Normal,
+            every: false,
+            rounds: None,
+        }
+    }
+}
+
+impl Play {
+    /// Reads `play` (`"normal"`, `"misere"` or `"every"`) and `rounds`.
+    ///
+    /// # Errors
+    /// `ValueError` for another `play`, or 0 rounds.
+    pub fn from_python(play: &str, rounds: Option<num_bigint::BigUint>) -> PyResult<Self> {
+        let (convention, every) = match play {
+            "normal" => (Convention::Normal, false),
+            "misere" | "misère" => (Convention::Misere, false),
+            "every" => (Convention::Normal, true),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "play is \"normal\", \"misere\" or \"every\", not {other:?}"
+                )));
+            }
+        };
+        if rounds.as_ref().is_some_and(|rounds| rounds.bits() == 0) {
+            return Err(PyValueError::new_err("rounds is at least 1"));
+        }
+        if rounds.is_some() && (every || convention == Convention::Misere) {
+            return Err(PyValueError::new_err(
+                "a match of rounds= plays each round as a normal sum: give play=\"normal\" with rounds=",
+            ));
+        }
+        Ok(Self {
+            convention,
+            every,
+            rounds,
+        })
+    }
+
+    fn is_plain(&self) -> bool {
+        self.convention == Convention::Normal && !self.every && self.rounds.is_none()
+    }
+
+    /// The position of `groups` played this way.
+    fn position(self, groups: Vec<Group>) -> Position {
+        let compound = match (self.rounds, self.every) {
+            (Some(rounds), _) => Compound::Rounds {
+                rounds,
+                start: groups.clone(),
+            },
+            (None, true) => Compound::Every,
+            (None, false) => Compound::Sum,
+        };
+        Position {
+            convention: self.convention,
+            compound,
+            groups,
+        }
+    }
+}
+
+/// The sum of `parts`, played as `play` says. Expression strings alone,
+/// played normally, are read as one expression, `" + "` between them, so that
+/// the answer is the command line's for that text; otherwise each string must
+/// be a plain sum under normal play (no `misere(...)`, `every(...)`,
+/// `rounds[k](...)`: `play` and `rounds` say that for the whole sum).
 ///
 /// # Errors
 /// A [`Failure::Language`] for an expression that does not parse or build.
@@ -96,6 +173,7 @@ pub fn position_of(
     parts: &[PartArg],
     max_digits: usize,
     limits: BuildLimits,
+    play: &Play,
 ) -> Result<Position, Failure> {
     let texts: Option<Vec<&str>> = parts
         .iter()
@@ -109,14 +187,14 @@ pub fn position_of(
             .and_then(|sum| build_with(&sum, limits))
             .map_err(|error| Failure::Language(error, source.to_owned()))
     };
-    if let Some(texts) = texts {
-        if texts.is_empty() {
-            let error = LangError::new(
-                "give a position: an expression such as \"nim(3, 5)\", or a position of a grundy.Game",
-                Span::default(),
-            );
-            return Err(Failure::Language(error, String::new()));
-        }
+    if parts.is_empty() {
+        let error = LangError::new(
+            "give a position: an expression such as \"nim(3, 5)\", or a position of a grundy.Game",
+            Span::default(),
+        );
+        return Err(Failure::Language(error, String::new()));
+    }
+    if let Some(texts) = texts.filter(|_| play.is_plain()) {
         return built(&texts.join(" + "));
     }
     let mut groups = Vec::new();
@@ -127,7 +205,7 @@ pub fn position_of(
                 let position = built(text)?;
                 if position.convention != Convention::Normal || position.compound != Compound::Sum {
                     let error = LangError::new(
-                        "a position of a Python game is added only to plain sums under normal play, not to misere(...), every(...) or rounds[k](...)",
+                        "with positions of Python games, or with play= or rounds=, each expression is a plain sum under normal play: say misere(...), every(...) or rounds[k](...) for the whole sum with play=\"misere\", play=\"every\" or rounds=k",
                         Span {
                             start: 0,
                             end: text.len(),
@@ -139,5 +217,5 @@ pub fn position_of(
             }
         }
     }
-    Ok(Position::sum(Convention::Normal, groups))
+    Ok(play.clone().position(groups))
 }

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::limit_error;
 use crate::limits::Limits;
-use crate::position::{Failure, PartArg, position_of};
+use crate::position::{Failure, PartArg, Play, position_of};
 use crate::run::{Stoppable, watched};
 
 /// A cell's answer.
@@ -143,7 +143,12 @@ fn position(
     match cells {
         Cells::Template(template) => {
             let source = template.instantiate(values);
-            position_of(&[PartArg::Text(source)], limits.max_digits, limits.build())
+            position_of(
+                &[PartArg::Text(source)],
+                limits.max_digits,
+                limits.build(),
+                &Play::default(),
+            )
         }
         Cells::Function(function) => {
             let parts = Python::attach(|py| -> PyResult<Vec<PartArg>> {
@@ -155,7 +160,7 @@ fn position(
                 PartArg::all_from_python(&parts)
             })
             .map_err(Failure::Python)?;
-            position_of(&parts, limits.max_digits, limits.build())
+            position_of(&parts, limits.max_digits, limits.build(), &Play::default())
         }
         Cells::Positions(position) => position(index),
     }

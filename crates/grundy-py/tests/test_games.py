@@ -160,6 +160,39 @@ def test_bad_games_and_positions_are_refused() -> None:
         grundy.solve(game(3), "misere(nim(1))")
 
 
+@pytest.mark.parametrize("play", ["normal", "misere", "every"])
+@pytest.mark.parametrize("amounts", [[1, 2], [1, 3, 4], [2, 5]])
+def test_a_python_game_is_played_as_its_twin_under_every_play(play: str, amounts: List[int]) -> None:
+    """A Python game under misere, every and rounds answers as the built-in
+    subtraction game with the same amounts: outcome, nimber, winning moves'
+    count."""
+    game = subtraction(amounts)
+    twin = "sub[" + ", ".join(map(str, amounts)) + "]"
+    for n in range(0, 12):
+        for rest in ["nim(2)", "kayles(3)", "nim(0)"]:
+            mine = grundy.solve(game(n), rest, play=play).to_dict()
+            theirs = grundy.solve(f"{twin}({n})", rest, play=play).to_dict()
+            assert mine["outcome"] == theirs["outcome"], (n, rest)
+            assert mine["winning_move_count"] == theirs["winning_move_count"], (n, rest)
+            assert mine["nimber"] == theirs["nimber"], (n, rest)
+        match = grundy.solve(game(n), rounds=3)
+        assert match.outcome == grundy.solve(f"rounds[3]({twin}({n}))").outcome, n
+
+
+def test_play_and_rounds_are_checked() -> None:
+    game = subtraction([1, 2])
+    assert grundy.solve(game(4), play="misere").position == "misere(subtract(4))"
+    assert grundy.solve("nim(1, 1)", play="misere").outcome == "N"
+    assert grundy.solve("nim(1, 1)", play="every").position == "every(nim(1, 1))"
+    assert grundy.solve(game(4), rounds=2).position == "rounds[2](subtract(4))"
+    with pytest.raises(ValueError, match="play"):
+        grundy.solve(game(4), play="anti")
+    with pytest.raises(ValueError, match="at least 1"):
+        grundy.solve(game(4), rounds=0)
+    with pytest.raises(ValueError, match="normal sum"):
+        grundy.solve(game(4), play="every", rounds=2)
+
+
 def test_a_deeply_nested_script_value_on_a_small_thread_is_answered() -> None:
     """A script nesting a value 12,000 levels deep, solved from a Python thread
     with 256 KiB of stack: answered (it used to abort the interpreter with a

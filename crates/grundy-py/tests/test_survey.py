@@ -109,3 +109,19 @@ def test_a_rule_given_twice_is_named() -> None:
     with pytest.raises(ValueError) as caught:
         grundy.survey(["kayles", "0.137", "kayles"], 100)
     assert "'kayles' is given twice" in str(caught.value)
+
+
+def test_a_survey_whose_processes_cannot_start_raises(tmp_path: Path) -> None:
+    """The README's survey line run as a plain script (no `__main__` guard):
+    the spawned workers cannot start, and the survey raises SurveyError
+    saying why, instead of returning a frame whose every row is an error."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.py"
+    script.write_text('import grundy\ngrundy.survey(["0.137", "0.07"], 100)\nprint("returned")\n')
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert ran.returncode != 0
+    assert "returned" not in ran.stdout
+    assert "SurveyError" in ran.stderr
+    assert '__name__ == "__main__"' in ran.stderr

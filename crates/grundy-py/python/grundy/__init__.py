@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from ._answer import Answer, WinningMove
-from ._errors import GameError, GrundyError, Interrupted, LimitError, ParseError
+from ._errors import GameError, GrundyError, Interrupted, LimitError, ParseError, SurveyError
 from ._limits import DEFAULTS, Bytes, limits as _limits
 from ._sequence import Sequence, seq
 from ._survey import survey, survey_boards
@@ -48,6 +48,7 @@ __all__ = [
     "LimitError",
     "ParseError",
     "Sequence",
+    "SurveyError",
     "Table",
     "WinningMove",
     "games",
@@ -78,11 +79,20 @@ def solve(
     max_memory: Bytes = DEFAULTS["max_memory"],
     max_work: int = DEFAULTS["max_work"],
     max_time: Optional[float] = None,
+    play: str = "normal",
+    rounds: Optional[int] = None,
 ) -> Answer:
     """Answers the sum of ``parts``: each an expression (``"nim(3, 5, 7)"``,
     ``"misere(bash[3](4) + nim(2))"``; ``grundy.games()`` lists the games) or a
     position of a :class:`Game` (``g(7)``). Several expressions are read as one,
     joined by ``+``, so the answer is ``grundy solve``'s for that text.
+
+    ``play`` says how the whole sum is played, as the language's compounds
+    do: ``"normal"``, ``"misere"`` (``misere(...)``: whoever moves last
+    loses) or ``"every"`` (``every(...)``: each move moves every component
+    that can); ``rounds=k`` plays a match of ``k`` rounds of the sum
+    (``rounds[k](...)``). They apply to positions of a :class:`Game` as to
+    any family: ``solve(g(7), "nim(2)", play="misere")``.
 
     The limits are the command line's flags: ``max_moves`` (winning moves
     listed; all are counted), ``max_states`` (positions a search stores),
@@ -101,7 +111,11 @@ def solve(
     ('N', 3)
     """
     given = _limits(max_states, max_digits, max_heap, max_memory, max_work, max_time)
-    return Answer(_native.solve(parts, given, max_moves=max_moves, no_moves=no_moves))
+    return Answer(
+        _native.solve(
+            parts, given, max_moves=max_moves, no_moves=no_moves, play=play, rounds=rounds
+        )
+    )
 
 
 def parse(

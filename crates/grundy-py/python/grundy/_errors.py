@@ -73,3 +73,9 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, message: str, partial: Any) -> None:
         super().__init__(message)
         self.partial = partial
+
+
+class SurveyError(GrundyError):
+    """A survey that could not run its tasks at all (its worker processes
+    died or never started): raised, since every row would hold the same
+    error."""

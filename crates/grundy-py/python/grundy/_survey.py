@@ -14,6 +14,7 @@ import re
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from ._errors import SurveyError
 from ._limits import DEFAULTS, Bytes
 
 #: The columns of a survey, in order.
@@ -135,6 +136,7 @@ def _run(
         return
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     workers = processes or os.cpu_count() or 1
     context = multiprocessing.get_context("spawn")
@@ -145,6 +147,16 @@ def _run(
                 index = futures[future]
                 try:
                     yield index, future.result()
+                except BrokenProcessPool as error:
+                    # Not a failure of the task: the worker processes died or
+                    # never started, and every row after would say the same.
+                    raise SurveyError(
+                        "the survey's worker processes stopped before finishing their tasks "
+                        f"({error}). A local survey starts Python processes, which import the "
+                        "script that runs it: in a script, call it under "
+                        "`if __name__ == \"__main__\":`, or pass processes=1 to compute here, "
+                        "one rule after the other"
+                    ) from error
                 except Exception as error:
                     yield index, {"error": f"{type(error).__name__}: {error}"}
         finally:
