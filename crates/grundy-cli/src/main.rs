@@ -10,6 +10,7 @@ mod deadline;
 mod failure;
 mod interrupt;
 mod limits;
+mod progress;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -58,6 +58,26 @@ where
     T: Stoppable + Send,
     F: Fn() -> T + Sync,
 {
+    watched_reporting(py, deadline, &|_| Ok(()), work)
+}
+
+/// As [`watched`], calling `on_poll` with the interpreter each time the
+/// watcher looks for Ctrl-C (every [`POLL_EVERY`] once the work has left the
+/// calling thread): a progress report to the caller, on the thread that
+/// called. An exception it raises stops the work as Ctrl-C does.
+///
+/// # Errors
+/// As [`watched`].
+pub fn watched_reporting<T, F>(
+    py: Python<'_>,
+    deadline: Option<Instant>,
+    on_poll: &(dyn Fn(Python<'_>) -> PyResult<()> + Sync),
+    work: F,
+) -> PyResult<Ran<T>>
+where
+    T: Stoppable + Send,
+    F: Fn() -> T + Sync,
+{
     let quick_end = Instant::now() + QUICK;
     let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
     let result = py.detach(|| quick.run(&work));
@@ -105,7 +125,11 @@ where
             loop {
                 match finished.recv_timeout(POLL_EVERY) {
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(interrupt) = Python::attach(|py| py.check_signals()) {
+                        let polled = Python::attach(|py| {
+                            py.check_signals()?;
+                            on_poll(py)
+                        });
+                        if let Err(interrupt) = polled {
                             cancel.cancel();
                             return Some(interrupt);
                         }

@@ -5,12 +5,15 @@
 //! values computed.
 
 use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use grundy::catalogue::{Position, parse_rule};
 use grundy::game::Convention;
 use grundy::sequence::bounded::{self, Bounded, BoundedStop, Bounds, LARGEST_HEAP};
+use grundy::sequence::estimate::SettingNames;
 use grundy::sequence::{
-    Cost, GrundyValues, Method, Periodicity, StopCause, find_unproven_periodicity,
+    Cost, GrundyValues, Method, Periodicity, Progress, StopCause, find_unproven_periodicity,
 };
 use grundy::solver::{Refusal, SearchError};
 use grundy::sums::position::Group;
@@ -23,7 +26,7 @@ use crate::errors::{language_error, limit_error, search_error, time_error};
 use crate::game::{Game, PyPosition};
 use crate::limits::Limits;
 use crate::position::Failure;
-use crate::run::{Stoppable, watched};
+use crate::run::{Stoppable, watched, watched_reporting};
 use crate::table::{self, Cell, Cells, Variable};
 
 /// The furthest heap `until_proven=True` computes by default, as
@@ -63,7 +66,7 @@ impl Stoppable for Result<Bounded, BoundedStop> {
 // The arguments are the Python function's keyword arguments.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (rule, n, limits, until_proven=false, max_heap=UNTIL_PROVEN_REACH, method="fast", require_proof=None))]
+#[pyo3(signature = (rule, n, limits, until_proven=false, max_heap=UNTIL_PROVEN_REACH, method="fast", require_proof=None, progress=None))]
 pub fn seq<'py>(
     py: Python<'py>,
     rule: &Bound<'py, PyAny>,
@@ -73,6 +76,7 @@ pub fn seq<'py>(
     max_heap: usize,
     method: &str,
     require_proof: Option<bool>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Found<'py>> {
     let require_proof = require_proof.unwrap_or(until_proven);
     let limits = crate::read_limits(py, limits)?;
@@ -143,15 +147,60 @@ pub fn seq<'py>(
             DEFAULT_PERIOD_REACH
         },
         method,
+        until_proven,
     };
-    let ran = watched(py, limits.deadline(), || {
-        bounded::compute(
+    // The values done and wanted, as the computation reports them, handed to
+    // `progress(done, total)` by the thread that watches it.
+    let done = AtomicUsize::new(0);
+    let total = AtomicUsize::new(0);
+    let told = AtomicUsize::new(0);
+    // What a long run will cost, said by the computation before the long work
+    // and warned of by the thread that watches it.
+    let announced: Mutex<Option<String>> = Mutex::new(None);
+    let warned = AtomicBool::new(false);
+    let report = |py: Python<'_>| -> PyResult<()> {
+        warn_of_long_run(py, &announced)?;
+        let (now, all) = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
+        match &progress {
+            Some(progress) if all > 0 && told.swap(now, Ordering::Relaxed) != now => {
+                progress.call1(py, (now, all)).map(drop)
+            }
+            _ => Ok(()),
+        }
+    };
+    let names = SettingNames {
+        work: "max_work=STEPS",
+        heap: "max_heap=N",
+    };
+    let ran = watched_reporting(py, limits.deadline(), &report, || {
+        bounded::compute_announcing(
             &heap_rule,
             last,
             &bounds,
-            &mut |_| ControlFlow::Continue(()),
+            names,
+            // Said once: the run after a quick attempt may say it again.
+            &mut |said| {
+                if !warned.swap(true, Ordering::Relaxed)
+                    && let Ok(mut slot) = announced.lock()
+                {
+                    *slot = Some(said);
+                }
+            },
+            &mut |report: Progress| {
+                done.store(report.done, Ordering::Relaxed);
+                total.store(report.total, Ordering::Relaxed);
+                ControlFlow::Continue(())
+            },
         )
     })?;
+    warn_of_long_run(py, &announced)?;
+    // An exception of the `progress` callable (or of its warning) stopped the
+    // work: it is the caller's, raised as it is; Ctrl-C keeps the values.
+    if let Some(raised) = ran.interrupt.as_ref()
+        && !raised.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
+    {
+        return Err(raised.clone_ref(py));
+    }
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(time_error(py, limits.max_time));
     }
@@ -186,6 +235,22 @@ pub fn seq<'py>(
         }) => Ok(found(py, rule_text, &values, None, false, true)),
         Err(stop) => Err(stopped(py, &rule_text, last, stop, &bounds.budget)),
     }
+}
+
+/// Warns (a `UserWarning`, as `grundy seq` notes on standard error) of what
+/// a long run will cost, once, when the computation has `announced` it.
+///
+/// # Errors
+/// The exception the warning raises when warnings are errors.
+fn warn_of_long_run(py: Python<'_>, announced: &Mutex<Option<String>>) -> PyResult<()> {
+    let Some(said) = announced.lock().ok().and_then(|mut slot| slot.take()) else {
+        return Ok(());
+    };
+    let message =
+        format!("estimated time: {said}; Ctrl-C keeps the values computed (grundy.Interrupted)");
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+    PyErr::warn(py, &category, &message, 2)
 }
 
 /// The exception of a sequence that could not be computed.

@@ -20,3 +20,15 @@ def test_the_tour_notebook_runs() -> None:
     assert len(pictures) >= 2  # the sequence's and the table's plots
     text = "".join(o.get("text", "") for o in outputs)
     assert "34 53 True" in text and "picky" in text
+
+
+def test_a_long_sequence_in_a_notebook_shows_a_progress_bar() -> None:
+    # Without ipywidgets, tqdm's notebook bar cannot be drawn: the text bar is.
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(nbformat.v4.new_code_cell("import grundy\ns = grundy.seq('grundy_game', 1_000_000)\nprint(len(s))"))
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[0].outputs
+    assert not [o for o in outputs if o.output_type == "error"], outputs
+    shown = "".join(o.get("text", "") for o in outputs) + "".join(str(o.get("data", "")) for o in outputs)
+    assert "1000001" in shown
+    assert "values" in shown, f"no progress bar: {shown[:500]}"

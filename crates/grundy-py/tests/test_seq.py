@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -19,6 +22,7 @@ def test_values_and_period_equal_the_command_lines(grundy_bin: str, rule: str) -
     assert got.values.dtype == np.uint64 and len(got) == 3001
 
 
+@pytest.mark.filterwarnings("ignore:estimated time")
 def test_until_proven_goes_past_n(grundy_bin: str) -> None:
     want = cli_json(grundy_bin, "seq", "--json", "--until-proven", "octal[0.16]", "-n", "100")
     got = grundy.seq("octal[0.16]", 100, until_proven=True)
@@ -71,3 +75,37 @@ def test_dir_lists_only_grundys_names() -> None:
     assert "solve" in names and "seq" in names and "__version__" in names
     for helper in ("Any", "Dict", "List", "Optional", "Union", "annotations", "Bytes"):
         assert helper not in names
+
+
+def test_a_long_run_warns_first_with_the_command_lines_estimate() -> None:
+    # Grundy's game to 10^9 takes an hour or more here (the command line says
+    # so too); the time limit ends it after the warning, given once.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(grundy.LimitError):
+            grundy.seq("grundy_game", 10**9, max_time=0.5)
+    said = [str(w.message) for w in caught if "estimated time" in str(w.message)]
+    assert len(said) == 1, said
+    assert re.match(r"estimated time: about [0-9.]+ (min|h) for the values of grundy_game of heaps 0\.\.=1000000000", said[0]), said
+    assert caught[0].filename == __file__, "the warning points at the caller's line"
+
+
+def test_until_proven_warns_of_the_whole_range_it_may_compute() -> None:
+    # Officers has no known period: to 10^5 is quick, but the search for a
+    # proven period may go on to max_heap.
+    with pytest.warns(UserWarning, match=r"until a period is proven, up to .* for heaps 100001\.\.=100000000 \(max_heap=N bounds them\)"):
+        with pytest.raises(grundy.LimitError):
+            grundy.seq("octal[0.6]", 10**5, until_proven=True, max_heap=10**8, max_time=0.5)
+
+
+def test_progress_is_reported_to_a_callable() -> None:
+    seen: list[tuple[int, int]] = []
+    grundy.seq("grundy_game", 300_000, progress=lambda done, total: seen.append((done, total)))
+    assert seen, "a run of about a second reports its progress"
+    assert all(0 <= done <= total for done, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_progress_is_checked() -> None:
+    with pytest.raises(TypeError, match="progress"):
+        grundy.seq("kayles", 10, progress="yes")  # type: ignore[arg-type]

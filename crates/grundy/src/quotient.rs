@@ -237,6 +237,22 @@ pub fn compute(
     until_proven: bool,
     limits: QuotientLimits,
 ) -> Result<MisereQuotient, QuotientError> {
+    compute_reporting(rule, heaps, until_proven, limits, &mut |_, _| {})
+}
+
+/// As [`compute`], calling `on_heap(n, order)` once heap `n` is added and the
+/// quotient of heaps `<= n` has `order` elements: the progress of a long
+/// construction, for a front end to show.
+///
+/// # Errors
+/// As [`compute`].
+pub fn compute_reporting(
+    rule: &HeapRule,
+    heaps: u64,
+    until_proven: bool,
+    limits: QuotientLimits,
+    on_heap: &mut dyn FnMut(u64, usize),
+) -> Result<MisereQuotient, QuotientError> {
     let heaps = heaps.min(MAX_HEAP);
     let mut builder = Builder::new(limits);
     let mut orders = vec![1usize];
@@ -250,6 +266,7 @@ pub fn compute(
         let opts = heap_options(rule, n).map_err(|e| fail(e, n, &orders))?;
         builder.add(opts).map_err(|e| fail(e, n, &orders))?;
         orders.push(builder.monoid.order);
+        on_heap(n, builder.monoid.order);
         if until_proven {
             let map = heap_map(&builder.image);
             if let Some(found) = Periodicity::find(rule, &map) {

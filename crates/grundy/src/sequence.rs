@@ -28,6 +28,7 @@ pub mod bounded;
 mod check;
 mod cost;
 mod engine;
+pub mod estimate;
 mod file;
 mod periodicity;
 mod runs;

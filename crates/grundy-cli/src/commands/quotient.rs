@@ -2,7 +2,7 @@
 //! (Plambeck-Siegel) for heaps `<= N`, with its presentation, P-portion and
 //! heap map, and whether a periodicity theorem proves it for every heap.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 
 use grundy::catalogue::parse_rule;
 use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLimits, report};
@@ -11,6 +11,7 @@ use grundy::theory::limits::SearchError;
 
 use crate::failure::Failure;
 use crate::limits::ComputeLimits;
+use crate::progress::DelayedBar;
 
 /// Heaps computed without -n: until the quotient is proven, up to this heap.
 const DEFAULT_REACH: u64 = 1000;
@@ -84,7 +85,23 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
         Some(n) => (n, false),
         None => (DEFAULT_REACH, true),
     };
-    let build = || quotient::compute(&rule, heaps, until_proven, limits);
+    // A construction until proven may take minutes: on a terminal, it says what
+    // it computes and shows the heaps added.
+    if until_proven && io::stderr().is_terminal() {
+        crate::failure::print_error(&format!(
+            "note: computing the misère quotient of {rule_text} heap by heap until a \
+             periodicity theorem proves it for every heap (up to heap {heaps}; -n N \
+             computes heaps 0..=N only)"
+        ));
+    }
+    let bar = std::cell::RefCell::new(DelayedBar::new(
+        "{bar:40} heap {pos}/{len}, order {msg}, {elapsed} (Ctrl-C stops it)",
+    ));
+    let build = || {
+        quotient::compute_reporting(&rule, heaps, until_proven, limits, &mut |heap, order| {
+            bar.borrow_mut().update(heap, heaps, &order.to_string());
+        })
+    };
     let signal = match max_time {
         Some(limit) => {
             let margin = (limit / 10).min(std::time::Duration::from_secs(2));
@@ -96,7 +113,9 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
     // Ctrl-C stops the construction as the time limit does: the orders computed
     // are reported, and the exit code is 130.
     crate::interrupt::cancel_on_ctrl_c(&signal);
-    let quotient = match signal.run(build) {
+    let built = signal.run(build);
+    drop(bar);
+    let quotient = match built {
         Ok(quotient) => quotient,
         Err(error) if crate::interrupt::requested() => {
             crate::failure::print_error(&limit_message(&error, args.max_order));

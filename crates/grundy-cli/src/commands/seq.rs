@@ -10,7 +10,8 @@
 //! the limits would be passed; `--until-proven` stops with exit 3 if it is cut
 //! short before a proof.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use crate::progress::DelayedBar;
+use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -20,6 +21,7 @@ use grundy::games::heap::HeapRule;
 #[cfg(feature = "script")]
 use grundy::games::script::Script;
 use grundy::sequence::bounded::{LARGEST_HEAP, periodic_bytes, proven_shortcut};
+use grundy::sequence::estimate::{SettingNames, announcement};
 use grundy::sequence::{
     Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
     Progress, ResumeError, SequenceFile, SequenceSolver, StopCause, check_file_path,
@@ -27,7 +29,6 @@ use grundy::sequence::{
 };
 #[cfg(feature = "script")]
 use grundy::sequence::{find_unproven_periodicity, write_values};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::failure::{Failure, print_error};
@@ -45,24 +46,6 @@ const PREDICTION_HEAPS: usize = 1 << 10;
 /// 1 MiB output buffer. `grundy seq nim -n 0` peaks at 4.0 MB resident (release build,
 /// Linux x86-64); a megabyte or two more for output written and the progress bar.
 const PROCESS_BYTES: u64 = 6 << 20;
-/// Runs computing at least this many values say how long they will take (when that is
-/// more than [`ANNOUNCED_SECONDS`]).
-const ESTIMATED_FROM: usize = 1 << 20;
-/// The speed of a rule before a long run is measured from this heap on: the first
-/// heaps, while the engine chooses its masks, are slower than the rest.
-const RATE_SAMPLE_FROM: usize = 1 << 14;
-/// ... over heaps up to this one at most,
-const RATE_SAMPLE_TO: usize = 1 << 18;
-/// ... or for this long (a shorter sample is at the mercy of the machine's other work).
-const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
-/// Runs estimated to last longer than this say so before they start.
-const ANNOUNCED_SECONDS: f64 = 3.0;
-/// Subtraction amounts per heap from which the time a heap takes grows with them: runs
-/// of fewer than [`ESTIMATED_FROM`] values are estimated too, and the speed measured is
-/// scaled by them.
-const MANY_AMOUNTS: f64 = 64.0;
-/// Steps of work beyond linear done in a second (see --max-work).
-const STEPS_PER_SECOND: f64 = 1e8;
 
 /// Arguments of `grundy seq`.
 #[derive(Debug, clap::Args)]
@@ -403,10 +386,9 @@ fn read_out_file(path: &Path, format: Format, rule: &str) -> Result<GrundyValues
     }
 }
 
-/// Says on standard error how long computing the heaps `held..=reach` will take, when
-/// that is more than a few seconds: for rules costing linear time at the speed
-/// measured on the next heaps of `probe` (computed anyway without --out), and the work
-/// beyond linear at about 10^8 steps a second.
+/// Says on standard error how long computing the heaps `held..=last` will take, and
+/// with --until-proven how long the heaps up to `reach` it may go on to, when that is
+/// more than a few seconds ([`announcement`]).
 fn announce_time(
     args: &Args,
     rule: &str,
@@ -415,104 +397,26 @@ fn announce_time(
     held: usize,
     reach: usize,
 ) {
-    let values = (reach + 1).saturating_sub(held);
-    let linear = model.what_grows().is_none();
-    let amounts = amounts_per_heap(probe.rule(), held, reach);
-    if values < ESTIMATED_FROM && linear && amounts.is_none_or(|amounts| amounts < MANY_AMOUNTS) {
-        return;
-    }
-    let rate = linear.then(|| {
-        probe.extend_to(RATE_SAMPLE_FROM.min(reach));
-        let first = probe.values().len();
-        let started = Instant::now();
-        let last = RATE_SAMPLE_TO.min(reach);
-        while probe.values().len() <= last && started.elapsed() < RATE_SAMPLE_TIME {
-            probe.extend_to((probe.values().len() + (1 << 12)).min(last));
-        }
-        let sampled = probe.values().len() - first;
-        (
-            sampled.max(1) as f64,
-            started.elapsed().as_secs_f64().max(1e-6),
-        )
-    });
-    let sampled = probe.values().len();
-    let mut rate = rate.map(|(values, seconds)| values / seconds);
-    // A heap of a subtraction game costs as many steps as the amounts up to it: with many
-    // amounts, the heaps sampled are cheaper than the later ones, by this ratio.
-    let sampled_amounts = amounts_per_heap(probe.rule(), RATE_SAMPLE_FROM.min(reach), sampled - 1);
-    if let (Some(rate), Some(amounts), Some(sampled_amounts)) =
-        (rate.as_mut(), amounts, sampled_amounts)
-        && sampled_amounts >= MANY_AMOUNTS
-        && amounts > sampled_amounts
-    {
-        *rate *= sampled_amounts / amounts;
-    }
-    // Steps add up heap by heap: those of the heaps held are done.
-    let steps = model.cost(reach).steps.saturating_sub(match held {
-        0 => 0,
-        _ => model.cost(held - 1).steps,
-    });
-    let seconds = rate.map_or(0.0, |rate| values as f64 / rate) + steps as f64 / STEPS_PER_SECOND;
-    if seconds < ANNOUNCED_SECONDS {
-        return;
-    }
-    let speed = rate.map_or_else(String::new, |rate| {
-        let scaled = if amounts.is_some_and(|amounts| amounts >= MANY_AMOUNTS) {
-            ", scaled by the subtraction amounts each heap looks at"
-        } else {
-            ""
-        };
-        format!(
-            " at ~{rate:.1e} values/s (the speed on heaps {RATE_SAMPLE_FROM}..{sampled}{scaled})"
-        )
-    });
-    let work = if steps > 0 {
-        format!(
-            ", {:.1e} steps of work beyond linear at about 10^8 a second (--max-work STEPS bounds them)",
-            steps as f64
-        )
-    } else {
-        String::new()
+    let names = SettingNames {
+        work: "--max-work STEPS",
+        heap: "--max-heap N",
     };
-    let range = if held > 0 {
-        format!("heaps {held}..={reach}")
+    // Without --until-proven, `reach` is the little way past N the period is looked
+    // for, computed anyway.
+    let (last, until_proven_to) = if args.until_proven {
+        (args.last_heap.min(reach), Some(reach))
     } else {
-        format!("heaps 0..={reach}")
+        (reach, None)
+    };
+    let Some(said) = announcement(rule, model, probe, held, last, until_proven_to, names) else {
+        return;
     };
     let resumes = if args.out.is_some() {
         "; an interrupted run resumes from its --out file"
     } else {
         "; with --out FILE an interrupted run resumes where it stopped"
     };
-    print_error(&format!(
-        "note: estimated time: about {} for the values of {rule} of {range}{speed}, on one core{work}{resumes}",
-        human_duration(seconds)
-    ));
-}
-
-/// The amounts of a subtraction game a heap in `from..=to` looks at, on average (those
-/// up to the heap); `None` for other rules.
-fn amounts_per_heap(rule: &HeapRule, from: usize, to: usize) -> Option<f64> {
-    let HeapRule::Subtraction(set) = rule else {
-        return None;
-    };
-    let looked_at: f64 = set
-        .elements()
-        .iter()
-        .map(|&amount| (to + 1).saturating_sub((amount as usize).max(from)) as f64)
-        .sum();
-    Some(looked_at / (to.saturating_sub(from) + 1) as f64)
-}
-
-/// A duration for people: `40 s`, `15 min`, `2.5 h`.
-fn human_duration(seconds: f64) -> String {
-    if seconds < 90.0 {
-        format!("{seconds:.0} s")
-    } else if seconds < 90.0 * 60.0 {
-        format!("{:.0} min", seconds / 60.0)
-    } else {
-        format!("{:.1} h", seconds / 3600.0)
-    }
+    print_error(&format!("note: estimated time: {said}{resumes}"));
 }
 
 /// "need about 1.5 GiB (...) of memory by estimate, more than the memory limit ...;
@@ -576,59 +480,35 @@ enum MethodArg {
     Plain,
 }
 
-/// A progress bar on standard error, shown only when standard error is a terminal and
-/// once a run has lasted a second.
+/// The progress of the values on a terminal, and Ctrl-C's stop between reports.
 struct Bar {
-    started: Instant,
     /// Values asked for (heaps `0..=N`): a run past them is --until-proven's.
     asked: usize,
-    /// Whether standard error is a terminal.
-    shown: bool,
-    bar: Option<ProgressBar>,
+    bar: DelayedBar,
 }
 
 impl Bar {
     fn new(asked: usize) -> Self {
         Self {
-            started: Instant::now(),
             asked,
-            shown: io::stderr().is_terminal(),
-            bar: None,
+            bar: DelayedBar::new("{bar:40} {pos}/{len} values, {per_sec}, eta {eta}{msg}"),
         }
     }
 
     fn update(&mut self, progress: Progress) -> ControlFlow<()> {
-        if self.shown && self.bar.is_none() && self.started.elapsed() > Duration::from_secs(1) {
-            let bar = ProgressBar::new(progress.total as u64);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} values, {per_sec}, eta {eta}{msg}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            self.bar = Some(bar);
-        }
-        if let Some(bar) = &self.bar {
-            if progress.total > self.asked {
-                // --until-proven grows the range step by step (doubling, or to what a
-                // period seen needs); the bar shows the current step.
-                bar.set_message(" (looking for a proven period)");
-            }
-            bar.set_length(progress.total as u64);
-            bar.set_position(progress.done as u64);
-        }
+        // --until-proven grows the range step by step (doubling, or to what a
+        // period seen needs); the bar shows the current step.
+        let message = if progress.total > self.asked {
+            " (looking for a proven period)"
+        } else {
+            ""
+        };
+        self.bar
+            .update(progress.done as u64, progress.total as u64, message);
         if crate::interrupt::requested() {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    }
-}
-
-impl Drop for Bar {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
     }
 }
 
@@ -784,13 +664,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     let held = file.as_ref().map_or(0, |file| file.values().len());
     // --until-proven goes past N only as far as no period is proven, which is not known
-    // in advance (--max-heap and the limits bound it): the estimate is of the heaps asked.
-    let estimated_reach = if args.until_proven {
-        args.last_heap
-    } else {
-        reach
-    };
-    announce_time(args, &rule_text, &model, &mut probe, held, estimated_reach);
+    // in advance: the estimate names the heaps asked and the whole range it may compute.
+    announce_time(args, &rule_text, &model, &mut probe, held, reach);
     let mut solver = match (file, &args.out) {
         (Some(mut file), Some(path)) => {
             match file.extend_to(args.last_heap, &mut progress) {

@@ -11,9 +11,10 @@ mod plot;
 #[path = "table/no_plot.rs"]
 mod plot;
 
+use crate::progress::DelayedBar;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -24,7 +25,6 @@ use grundy::game::Outcome;
 use grundy::lang::{Template, parse_with_limits};
 use grundy::table::Tabulator;
 use grundy::theory::cancel::{self, Cancel};
-use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigInt, BigUint};
 use serde_json::{Value, json};
 
@@ -715,44 +715,23 @@ fn big_json(n: &BigInt) -> Value {
 /// A progress bar on standard error, shown only on a terminal and once the
 /// table has taken a second.
 struct Bar {
-    started: Instant,
     cells: u64,
-    shown: bool,
-    bar: Option<ProgressBar>,
+    bar: DelayedBar,
 }
 
 impl Bar {
     fn new(cells: u64) -> Self {
         Self {
-            started: Instant::now(),
             cells,
-            shown: io::stderr().is_terminal(),
-            bar: None,
+            bar: DelayedBar::new(
+                "{bar:40} {pos}/{len} cells, {per_sec}, eta {eta} (Ctrl-C keeps the cells done)",
+            ),
         }
     }
 
     fn update(&mut self, done: u64) {
-        if !self.shown || !done.is_multiple_of(64) {
-            return;
-        }
-        if self.bar.is_none() && self.started.elapsed() > Duration::from_secs(1) {
-            let bar = ProgressBar::new(self.cells);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} cells, {per_sec}, eta {eta} (Ctrl-C keeps the cells done)")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            self.bar = Some(bar);
-        }
-        if let Some(bar) = &self.bar {
-            bar.set_position(done);
-        }
-    }
-}
-
-impl Drop for Bar {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+        if done.is_multiple_of(64) {
+            self.bar.update(done, self.cells, "");
         }
     }
 }

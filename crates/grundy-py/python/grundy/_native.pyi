@@ -64,6 +64,7 @@ def seq(
     max_heap: int = ...,
     method: str = ...,
     require_proof: Optional[bool] = ...,
+    progress: Optional[Callable[[int, int], Any]] = ...,
 ) -> Tuple[str, bytes, Optional[Tuple[int, int, int, bool, str]], bool, bool]: ...
 def table(
     expression: Union[str, Callable[..., Any]],

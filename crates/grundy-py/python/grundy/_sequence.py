@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numbers
+import sys
+import time
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _native
 from ._errors import Interrupted
@@ -95,6 +97,7 @@ def seq(
     max_work: int = DEFAULTS["max_work"],
     max_time: Optional[float] = None,
     genus: bool = False,
+    progress: Union[None, bool, Callable[[int, int], Any]] = None,
 ) -> Any:
     """The Grundy values of heaps ``0..=n`` of ``rule`` and its period, as
     ``grundy seq --json RULE -n N``.
@@ -112,6 +115,13 @@ def seq(
     values must fit ``max_memory`` and ``max_work`` by estimate
     (:class:`grundy.LimitError` otherwise). Ctrl-C raises
     :class:`grundy.Interrupted` holding the values computed.
+
+    A run estimated to take more than a few seconds says so first, as a
+    ``UserWarning`` (with ``until_proven=True``, for every heap it may go on
+    to). ``progress`` shows how far it is: by default a progress bar (tqdm) in
+    a notebook or on a terminal once a run has lasted a second; ``True``
+    always, ``False`` never; a callable is called with ``(done, total)``, the
+    values computed and wanted, a few times a second.
 
     >>> import grundy
     >>> s = grundy.seq("octal[0.07]", 6)
@@ -133,9 +143,13 @@ def seq(
         import json
 
         return json.loads(_native.genera(rule, n, given))
-    name, raw, periodicity, complete, interrupted = _native.seq(
-        rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method
-    )
+    report = _Progress(progress, rule if isinstance(rule, str) else "values")
+    try:
+        name, raw, periodicity, complete, interrupted = _native.seq(
+            rule, n, given, until_proven=until_proven, max_heap=max_heap, method=method, progress=report
+        )
+    finally:
+        report.close()
     values = np.frombuffer(raw, dtype="<u4").astype(np.uint64)
     if complete or interrupted:
         values = values[: n + 1]
@@ -147,3 +161,68 @@ def seq(
             found,
         )
     return found
+
+
+class _Progress:
+    """The ``progress`` of :func:`seq`: called by the computation with
+    ``(done, total)``; draws a tqdm bar or hands the figures on."""
+
+    #: A run shows a bar by default once it has lasted this long (seconds).
+    QUIET_FOR = 1.0
+
+    def __init__(self, progress: Union[None, bool, Callable[[int, int], Any]], label: str) -> None:
+        if progress is not None and not isinstance(progress, bool) and not callable(progress):
+            raise TypeError(
+                f"seq: `progress` is True, False, None (a bar when shown interactively) or a callable "
+                f"taking (done, total), not {type(progress).__name__}"
+            )
+        self._given = progress
+        self._label = label
+        self._started = time.monotonic()
+        self._bar: Any = None
+        self._tqdm: Any = None
+        if progress is True or (progress is None and _interactive()):
+            try:
+                from tqdm.auto import tqdm
+
+                self._tqdm = tqdm
+            except ImportError:
+                if progress is True:
+                    raise ImportError("seq: progress=True draws its bar with tqdm: pip install tqdm") from None
+
+    def __call__(self, done: int, total: int) -> None:
+        if callable(self._given) and not isinstance(self._given, bool):
+            self._given(done, total)
+            return
+        if self._tqdm is None:
+            return
+        if self._bar is None:
+            if self._given is None and time.monotonic() - self._started < self.QUIET_FOR:
+                return
+            options = dict(total=total, unit=" values", unit_scale=True, desc=self._label, leave=False)
+            try:
+                self._bar = self._tqdm(**options)
+            except ImportError:
+                # A notebook without ipywidgets: the text bar.
+                from tqdm.std import tqdm
+
+                self._tqdm = tqdm
+                self._bar = tqdm(**options)
+        self._bar.total = total
+        self._bar.n = done
+        self._bar.refresh()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _interactive() -> bool:
+    """Whether a person is likely watching: a notebook's kernel, or a terminal."""
+    if "ipykernel" in sys.modules:
+        return True
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

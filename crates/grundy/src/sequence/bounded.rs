@@ -15,6 +15,7 @@
 use std::ops::ControlFlow;
 
 use crate::rules::HeapRule;
+use crate::sequence::estimate::{SettingNames, announcement};
 use crate::sequence::{
     Cost, CostModel, GrundyValues, Interrupted, Method, Periodicity, Progress, SequenceSolver,
     StopCause, find_periodicity, until_proven,
@@ -39,6 +40,10 @@ pub struct Bounds {
     pub period_reach: usize,
     /// How the values are computed.
     pub method: Method,
+    /// Whether the values past `N` are computed until a period is proven
+    /// (up to `period_reach`): a run that may go far past the heaps asked,
+    /// whose announcement says so.
+    pub until_proven: bool,
 }
 
 /// The values asked for and the period found.
@@ -91,6 +96,7 @@ pub enum BoundedStop {
 ///     budget: Cost { bytes: 1 << 30, steps: 1 << 30 },
 ///     period_reach: 1 << 14,
 ///     method: Method::SparseSpace,
+///     until_proven: false,
 /// };
 /// let found = bounded::compute(&HeapRule::kayles(), 20, &bounds, &mut |_| {
 ///     std::ops::ControlFlow::Continue(())
@@ -108,6 +114,28 @@ pub fn compute(
     rule: &HeapRule,
     last_heap: usize,
     bounds: &Bounds,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Bounded, BoundedStop> {
+    let names = SettingNames {
+        work: "the work limit",
+        heap: "the period reach",
+    };
+    compute_announcing(rule, last_heap, bounds, names, &mut |_| {}, progress)
+}
+
+/// As [`compute`], first handing `announce` what the run will cost when it
+/// is estimated to take more than a few seconds ([`announcement`], naming
+/// the front end's settings by `names`): said once the run is known to fit
+/// its bounds, before the long work starts.
+///
+/// # Errors
+/// As [`compute`].
+pub fn compute_announcing(
+    rule: &HeapRule,
+    last_heap: usize,
+    bounds: &Bounds,
+    names: SettingNames<'_>,
+    announce: &mut dyn FnMut(String),
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Bounded, BoundedStop> {
     if last_heap > LARGEST_HEAP {
@@ -160,6 +188,23 @@ pub fn compute(
             what_grows: model.what_grows(),
         });
     };
+    let (last, until_proven_to) = if bounds.until_proven {
+        (last_heap, Some(reach))
+    } else {
+        (reach, None)
+    };
+    // The estimate measures the speed on the next values, which are kept.
+    if let Some(said) = announcement(
+        &rule.to_string(),
+        &model,
+        &mut probe,
+        0,
+        last,
+        until_proven_to,
+        names,
+    ) {
+        announce(said);
+    }
     let mut solver = probe;
     let stopped = |solver: SequenceSolver, stop: Interrupted| match stop.cause {
         StopCause::ValueTooLarge => BoundedStop::TooLarge { done: stop.done },
@@ -240,6 +285,7 @@ mod tests {
             },
             period_reach: 1 << 14,
             method: Method::SparseSpace,
+            until_proven: false,
         }
     }
 

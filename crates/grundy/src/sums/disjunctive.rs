@@ -212,10 +212,38 @@ const QUOTIENT_REACH: u64 = 64;
 const PROOF_REACH: u64 = 400;
 /// The most work a quotient (or genus) built while solving may take: pair
 /// transitions of its verification and transitions of the candidates tried
-/// (about a second; the same bound on every machine).
+/// (one to two seconds; the same bound on every machine).
 const QUOTIENT_WORK: u64 = 10_000_000;
+/// Steps of a construction counted as one position of the caller's state
+/// limit: the default limit of 2,000,000 positions allows [`QUOTIENT_WORK`]
+/// exactly, and a caller who allows a search of few positions does not wait
+/// for a construction of millions of steps.
+const WORK_PER_STATE: u64 = 5;
 /// What a quotient built while solving may hold.
 const QUOTIENT_BYTES: u64 = 256 << 20;
+
+/// The bounds of a quotient or genus construction under the caller's
+/// `budget`: its own ([`QUOTIENT_WORK`], [`QUOTIENT_BYTES`]) or the caller's
+/// when smaller.
+fn construction_limits(budget: Budget) -> QuotientLimits {
+    let states = u64::try_from(budget.states).unwrap_or(u64::MAX);
+    QuotientLimits {
+        max_bytes: budget.bytes.min(QUOTIENT_BYTES),
+        max_order: 4096,
+        max_work: states.saturating_mul(WORK_PER_STATE).min(QUOTIENT_WORK),
+    }
+}
+
+/// Whether a construction within `limits` that failed with `error` failed by
+/// a bound of the caller's below the construction's own: a failure that says
+/// nothing of the rule, and is not remembered.
+fn failed_by_callers_limit(error: &SearchError, limits: QuotientLimits) -> bool {
+    match error {
+        SearchError::MemoryLimit { .. } => limits.max_bytes < QUOTIENT_BYTES,
+        SearchError::StateLimit { .. } => limits.max_work < QUOTIENT_WORK,
+        _ => false,
+    }
+}
 
 /// Quotients built while solving, by rule: each the furthest built, or the
 /// heap where the construction failed.
@@ -230,7 +258,7 @@ type BuiltQuotient = Result<std::sync::Arc<MisereQuotient>, u64>;
 fn quotient_for(
     rule: &crate::rules::HeapRule,
     largest: &BigUint,
-    bytes: u64,
+    budget: Budget,
 ) -> Result<Option<std::sync::Arc<MisereQuotient>>, SearchError> {
     use num_traits::ToPrimitive;
     let knows = |q: &MisereQuotient| q.heap_class(largest).is_some();
@@ -248,23 +276,14 @@ fn quotient_for(
         Some(Ok(q)) if q.heaps() >= reach => return Ok(None),
         _ => {}
     }
-    let limits = QuotientLimits {
-        max_bytes: bytes.min(QUOTIENT_BYTES),
-        max_order: 4096,
-        max_work: QUOTIENT_WORK,
-    };
+    let limits = construction_limits(budget);
     let built = unless_stopped(|| quotient::compute(rule, reach, true, limits))?;
     let result = match built {
         Ok(q) => Ok(std::sync::Arc::new(q)),
-        // A failure cut by a memory limit below the construction's own says
-        // nothing of the rule: not remembered (one cut by the caller's
-        // deadline never gets here: it is `Cancelled` above).
-        Err(error)
-            if matches!(error.error, SearchError::MemoryLimit { .. })
-                && limits.max_bytes < QUOTIENT_BYTES =>
-        {
-            return Ok(None);
-        }
+        // A failure cut by a limit of the caller's below the construction's
+        // own says nothing of the rule: not remembered (one cut by the
+        // caller's deadline never gets here: it is `Cancelled` above).
+        Err(error) if failed_by_callers_limit(&error.error, limits) => return Ok(None),
         Err(error) => Err(error.heap),
     };
     if let Ok(mut list) = QUOTIENTS.lock() {
@@ -320,7 +339,7 @@ fn solve_by_quotient(
     let (Some(rule), Some(largest)) = (rule, heaps.iter().max()) else {
         return Ok(None);
     };
-    let Some(quotient) = quotient_for(&rule, largest, options.budget().bytes)? else {
+    let Some(quotient) = quotient_for(&rule, largest, options.budget())? else {
         return Ok(None);
     };
     let Some(found) = quotient::sums::answer(&quotient, &heaps, options.max_moves) else {
@@ -405,11 +424,7 @@ fn solve_by_genus(
         // Misère Nim alone is the Anti-SG rule's.
         return Ok(None);
     }
-    let limits = QuotientLimits {
-        max_bytes: options.budget().bytes.min(QUOTIENT_BYTES),
-        max_order: 4096,
-        max_work: QUOTIENT_WORK,
-    };
+    let limits = construction_limits(options.budget());
     let mut genera_of = Vec::with_capacity(rules.len());
     for (rule, largest) in &rules {
         match tame_genera(rule, *largest, limits)? {
@@ -563,9 +578,7 @@ fn tame_genera(
         let found = match unless_stopped(|| genera(rule, reach, limits))? {
             Ok(found) => found,
             Err(error) => {
-                let below_own_memory = matches!(error.error, SearchError::MemoryLimit { .. })
-                    && limits.max_bytes < QUOTIENT_BYTES;
-                if !below_own_memory {
+                if !failed_by_callers_limit(&error.error, limits) {
                     remember(&GENUS_FAILED, reach);
                 }
                 return Ok(None);

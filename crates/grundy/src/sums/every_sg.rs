@@ -917,6 +917,9 @@ fn every_move(
     let mut descriptions = Vec::with_capacity(movable.len());
     let mut next = movable.iter().zip(allowed.iter().zip(choice)).peekable();
     for (root, &(g, i)) in roots.iter().enumerate() {
+        // A move of a sum of many components is long to write: the
+        // deadline is read while writing it, not only between moves.
+        checkpoint()?;
         let part = &position.groups[g].parts[i];
         match next.peek() {
             Some((m, (allowed, choice))) if m.root == root => {
