@@ -263,15 +263,30 @@ mod tests {
     }
 
     #[test]
-    fn a_quadratic_run_to_a_billion_is_announced_in_hours() {
-        // Grundy's game costs steps beyond linear (its values grow): 10^9
-        // heaps are hours at 10^8 steps a second.
-        let said = announce("grundy_game", 1_000_000_000, None).unwrap();
+    fn a_run_costing_more_than_linear_is_announced_with_its_steps() {
+        // Octal 0.9 leaves three heaps: the work grows with the square of the
+        // heap, hours for 10^5 heaps at 10^8 steps a second.
+        let said = announce("octal[0.9]", 100_000, None).unwrap();
         assert!(
-            said.contains(" h for the values of grundy_game of heaps 0..=1000000000"),
+            said.contains(" h for the values of octal[0.9] of heaps 0..=100000"),
             "{said}"
         );
-        assert!(said.contains("--max-work STEPS bounds them"), "{said}");
+        assert!(said.contains("steps of work beyond linear"), "{said}");
+        assert!(said.contains("(--max-work STEPS bounds them)"), "{said}");
+    }
+
+    #[test]
+    fn a_linear_run_is_announced_at_the_speed_measured() {
+        // 10^9 values at well under 10^8 a second: minutes at least.
+        let said = announce("grundy_game", 1_000_000_000, None).unwrap();
+        assert!(
+            said.contains(" for the values of grundy_game of heaps 0..=1000000000 at ~"),
+            "{said}"
+        );
+        assert!(
+            said.contains("values/s (the speed on heaps 16384.."),
+            "{said}"
+        );
     }
 
     #[test]

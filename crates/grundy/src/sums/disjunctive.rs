@@ -1588,6 +1588,32 @@ mod tests {
         all_answered_as_the_solver(&sums, true);
     }
 
+    /// A quotient built while solving counts its steps against the caller's
+    /// state limit, and a construction cut by it is not remembered: a later
+    /// call with the default limits answers by the quotient.
+    #[test]
+    fn a_quotient_cut_by_the_callers_state_limit_is_not_remembered() {
+        // A rule no other test builds, so that no quotient of it is known.
+        let position = build(&parse("misere(octal[0.751](10, 20, 30, 40))").unwrap()).unwrap();
+        let few = SolveOptions {
+            max_states: 1000,
+            ..SolveOptions::default()
+        };
+        assert!(matches!(
+            crate::sums::analysis::solve(&position, &few),
+            Err(SearchError::StateLimit { .. })
+        ));
+        let answer = crate::sums::analysis::solve(&position, &SolveOptions::default()).unwrap();
+        assert_eq!(answer.method, "misère quotient");
+        // Once built, the quotient answers under the small limit too.
+        assert_eq!(
+            crate::sums::analysis::solve(&position, &few)
+                .unwrap()
+                .method,
+            "misère quotient"
+        );
+    }
+
     /// On any number of threads a misère search stops at the state limit and
     /// at the memory limit (counted over all threads), at the caller's signal,
     /// and reports a loopy component as a cycle.
