@@ -28,6 +28,20 @@ struct Cli {
     /// --max-memory, --max-heap) first. Output already written stays written.
     #[arg(long, global = true, value_name = "SECONDS", value_parser = deadline::parse_seconds)]
     max_time: Option<std::time::Duration>,
+    /// Where the text scripts print (`print`, `debug`) goes: `all` to standard
+    /// error (the default, but for `serve`), `bounded` (at most 100 lines a
+    /// second, 300 characters a line), or `none` (the default of `serve`).
+    /// Control characters are always written as escapes.
+    #[arg(long, global = true, value_name = "MODE")]
+    script_output: Option<ScriptOutputArg>,
+}
+
+/// The values of `--script-output`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ScriptOutputArg {
+    All,
+    Bounded,
+    None,
 }
 
 #[derive(Debug, Subcommand)]
@@ -74,6 +88,19 @@ fn main() -> ExitCode {
     };
     if let Some(limit) = cli.max_time {
         deadline::start(limit);
+    }
+    #[cfg(feature = "script")]
+    {
+        use grundy::games::script::{ScriptOutput, set_output};
+        // A server prints its clients' scripts nowhere unless asked.
+        let serving = matches!(cli.command, Command::Serve { .. });
+        set_output(match cli.script_output {
+            Some(ScriptOutputArg::All) => ScriptOutput::StandardError,
+            Some(ScriptOutputArg::Bounded) => ScriptOutput::Bounded,
+            Some(ScriptOutputArg::None) => ScriptOutput::Discarded,
+            None if serving => ScriptOutput::Discarded,
+            None => ScriptOutput::StandardError,
+        });
     }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),

@@ -27,6 +27,10 @@ POSITIONS: List[str] = [
     # Every-SG, Fibonacci Nim, boards, Wythoff, a script, split heaps
     "every(nim(3, 5) + bash[2](7))",
     "fibonacci_nim(20) + nim(3)",
+    # decided by theory alone: Fibonacci Nim's values up to 3, remoteness by formula
+    "fibonacci_nim(1000000000000000000) + nim(1)",
+    "every(nim(1000000000000))",
+    "every(bash[2](1000000000000) + sub[1, 3, 4](1000000))",
     "cram(3, 4)",
     "chomp(3, 4)",
     "wythoff(5, 8) + nim(1)",

@@ -343,7 +343,7 @@ fn read_body<T: for<'de> Deserialize<'de>>(
     let body = body.map_err(|rejection| {
         let status = rejection.status();
         let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the request body is larger than the server's limit (the body limit; --max-body BYTES raises it)".to_owned()
+            guards::body_too_large()
         } else {
             rejection.body_text()
         };
@@ -676,7 +676,9 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
         .lanes
         .run(deadline, |permit, stop| {
             let time = stop.saturating_duration_since(Instant::now());
+            // What its scripts print is not the server's to show.
             let child = tokio::process::Command::new(&server.program)
+                .args(["--script-output", "none"])
                 .arg("--max-time")
                 .arg(time.as_secs_f64().max(0.001).to_string())
                 .args(&arguments)

@@ -55,7 +55,9 @@ fn an_empty_sum_names_its_method() {
 fn searches_of_sums_refuse_within_their_budget() {
     for position in [
         "wythoff(1000, 2000) + nim(3)",
-        "fibonacci_nim(1000000) + nim(1)",
+        // Fibonacci Nim's value here is at least 4 by theory, unknown: the
+        // sum with nim(4) needs it.
+        "fibonacci_nim(1000000) + nim(4)",
         "dynamic_sub[3](3000) + bash[2](5)",
         "nim(1) + dynamic_sub[18](3000, 15)",
         "wythoff(18, 610524) + grundy_game(8)",

@@ -431,6 +431,56 @@ fn a_deeply_nested_script_value_does_not_end_the_server() {
     }
 }
 
+/// What a client's script prints is not written to the server's terminal
+/// (unless the server is started with `--script-output`), and bounded and
+/// escaped when it is; the command line writes it escaped.
+#[test]
+fn a_scripts_printing_does_not_flood_the_servers_terminal() {
+    let flood = r#"script["fn moves(n) { for i in 0..20000 { print(\"\\u001b[2J flood \" + i); } [] }"](1)"#;
+    let run = |extra: &[&str]| -> Vec<u8> {
+        let mut serve = command();
+        serve
+            .args(extra)
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut server = Server::spawn(serve);
+        let (status, answer) = server.post("/api/solve", &json!({"position": flood}));
+        assert_eq!((status, &answer["outcome"]), (200, &json!("P")), "{answer}");
+        let mut stderr = server.child.stderr.take().unwrap();
+        let _ = server.child.kill();
+        let mut printed = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut printed).unwrap();
+        printed
+    };
+    let quiet = run(&[]);
+    assert!(quiet.is_empty(), "{}", String::from_utf8_lossy(&quiet));
+    let bounded = run(&["--script-output", "bounded"]);
+    let text = String::from_utf8_lossy(&bounded);
+    assert!(
+        text.contains("\\u{1b}[2J flood 0\n"),
+        "{}",
+        &text[..text.len().min(300)]
+    );
+    assert!(!bounded.contains(&0x1b), "an escape reached the terminal");
+    assert!(
+        text.contains("lines this second"),
+        "{}",
+        &text[..text.len().min(300)]
+    );
+    // At most 100 lines a second, and the note of the drop.
+    assert!(
+        text.lines().count() < 1000,
+        "{} lines",
+        text.lines().count()
+    );
+    // The command line writes every line, escaped.
+    let output = command().args(["solve", flood]).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(text.lines().count(), 20000);
+    assert!(!output.stderr.contains(&0x1b));
+}
+
 #[test]
 fn a_request_out_of_time_is_422_naming_the_time_limit() {
     let server = Server::start(&["--request-time", "0.3", "--max-states", "100000000"]);
@@ -776,6 +826,23 @@ mod connections {
         );
         assert_error(&(status, body), 408, "--read-time");
         assert!(started.elapsed() < Duration::from_millis(2500));
+    }
+
+    /// A body announced larger than the body limit is 413 at once, not after
+    /// the read time spent waiting for bytes that will not be read.
+    #[test]
+    fn a_body_announced_over_the_limit_is_413_at_once() {
+        let server = Server::start(&["--read-time", "10"]);
+        let started = Instant::now();
+        let (status, _, body) = server.exchange(
+            b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n{\"position\":",
+        );
+        assert_error(&(status, body), 413, "--max-body");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     /// A page on another origin cannot make the server compute: a body not

@@ -1134,7 +1134,10 @@ pub(crate) const FIBONACCI_ENTRY: GameEntry = GameEntry {
             Whinihan (1963): write n in Zeckendorf form (non-consecutive Fibonacci numbers); the \
             player to move wins iff L is at least its smallest term; so the first player loses iff \
             n is a Fibonacci number. The winning moves take a sum of the smallest terms (at most \
-            one per term), so their count is exact for any n. The nimber is searched for n <= 200.",
+            one per term), so their count is exact for any n. The nimber is searched for n <= \
+            200; beyond, Larsson and Rubinstein-Salzedo (Grundy values of Fibonacci Nim, IJGT \
+            2016) tell from the Zeckendorf terms whether it is 0, 1, 2, 3 or at least 4 (heaps \
+            of up to 1024 bits), which decides a sum whenever it needs values up to 3 only.",
     syntax: "fibonacci_nim(n) or fibonacci_nim(n, L)",
     examples: &[
         "fibonacci_nim(20)",

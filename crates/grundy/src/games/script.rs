@@ -363,9 +363,89 @@ impl CallError {
     }
 }
 
-/// Writes a script's `print` and `debug` output to standard error, ignoring a
-/// closed stream (never a panic); the lines a call's first run printed are not
-/// printed again when the call runs again ([`TO_SKIP`]).
+/// Where the text a script prints (`print`, `debug`) goes, for the whole
+/// process ([`set_output`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptOutput {
+    /// To standard error, every line (the command line's: the user's own
+    /// script, on the user's own terminal).
+    StandardError,
+    /// To standard error, at most [`BOUNDED_LINES_PER_SECOND`] lines a second
+    /// in all and [`BOUNDED_LINE_CHARS`] characters a line: a server that
+    /// shows its clients' output without letting one flood its terminal.
+    Bounded,
+    /// Nowhere: a server's default.
+    Discarded,
+}
+
+/// The lines a second [`ScriptOutput::Bounded`] writes, for all scripts of
+/// the process; the others are dropped, and said to be, once a second.
+pub const BOUNDED_LINES_PER_SECOND: u32 = 100;
+/// The characters of a line [`ScriptOutput::Bounded`] writes; the rest is cut.
+pub const BOUNDED_LINE_CHARS: usize = 300;
+
+/// The process's [`ScriptOutput`]: 0 standard error, 1 bounded, 2 discarded.
+static OUTPUT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Sets where every script of the process prints from now on.
+pub fn set_output(output: ScriptOutput) {
+    let code = match output {
+        ScriptOutput::StandardError => 0,
+        ScriptOutput::Bounded => 1,
+        ScriptOutput::Discarded => 2,
+    };
+    OUTPUT.store(code, Ordering::Relaxed);
+}
+
+/// The second of the bounded output's count and the lines written in it.
+static BOUNDED_SECOND: std::sync::Mutex<Option<(std::time::Instant, u32, bool)>> =
+    std::sync::Mutex::new(None);
+
+/// Whether one more line may be written under [`ScriptOutput::Bounded`], and
+/// whether the drop of lines is to be said first.
+fn bounded_line_allowed() -> (bool, bool) {
+    let Ok(mut second) = BOUNDED_SECOND.lock() else {
+        return (false, false);
+    };
+    let now = std::time::Instant::now();
+    let (started, lines, said) = second.get_or_insert((now, 0, false));
+    if now.duration_since(*started) >= std::time::Duration::from_secs(1) {
+        *started = now;
+        *lines = 0;
+        *said = false;
+    }
+    if *lines < BOUNDED_LINES_PER_SECOND {
+        *lines += 1;
+        (true, false)
+    } else {
+        let say = !*said;
+        *said = true;
+        (false, say)
+    }
+}
+
+/// `text` with its control characters written as escapes (`\u{1b}`), so that
+/// a script cannot send a terminal its commands; line feeds and tabs stay.
+fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_control(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Writes a script's `print` and `debug` output as the process's
+/// [`ScriptOutput`] says, escaped ([`escaped`]), ignoring a closed stream
+/// (never a panic); the lines a call's first run printed are not printed
+/// again when the call runs again ([`TO_SKIP`]).
 fn to_stderr(text: &str) {
     let skip = TO_SKIP.get();
     if skip > 0 {
@@ -373,7 +453,32 @@ fn to_stderr(text: &str) {
         return;
     }
     PRINTED.set(PRINTED.get() + 1);
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    match OUTPUT.load(Ordering::Relaxed) {
+        0 => {
+            let _ = writeln!(std::io::stderr().lock(), "{}", escaped(text));
+        }
+        1 => match bounded_line_allowed() {
+            (true, _) => {
+                let cut: String = text.chars().take(BOUNDED_LINE_CHARS + 1).collect();
+                let line = if cut.chars().count() > BOUNDED_LINE_CHARS {
+                    let kept: String = cut.chars().take(BOUNDED_LINE_CHARS).collect();
+                    format!("{}...", escaped(&kept))
+                } else {
+                    escaped(&cut).into_owned()
+                };
+                let _ = writeln!(std::io::stderr().lock(), "{line}");
+            }
+            (false, true) => {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "(scripts printed more than {BOUNDED_LINES_PER_SECOND} lines this second: \
+                     the rest of the second's lines are dropped)"
+                );
+            }
+            (false, false) => {}
+        },
+        _ => {}
+    }
 }
 
 /// Numbers the scripts compiled, for the other threads' copies.

@@ -64,8 +64,10 @@ pub(crate) const EVERY: GameEntry = GameEntry {
             largest steps among the components is odd. A winning move takes an option in each \
             movable component so that the largest steps after it is even; moves are counted \
             exactly (a product over components). A component that splits leaves separate \
-            components. Components are explored as game graphs (--max-states bounds them); \
-            there is no nimber (null).",
+            components. The steps of Nim, Bash and subtraction games come from a formula (a \
+            subtraction game's are periodic with an even saltus, found and checked on its first \
+            heaps) at any size; other components are explored as game graphs (--max-states \
+            bounds them); there is no nimber (null).",
     syntax: "every(SUM)",
     examples: &[
         "every(nim(1, 2) + bash[2](5))",

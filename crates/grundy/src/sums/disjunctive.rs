@@ -1024,11 +1024,11 @@ fn floor_refusal(position: &Position, floor: &Floor, why: &str) -> SearchError {
         refusal: crate::theory::limits::Refusal::new(
             format!(
                 "the outcome is not known: {} has nimber at least {} by theory, its exact \
-                 value unknown and too large to search, {why}",
+                 value unknown and too large to search within the state limit, {why}",
                 floor.name(position),
                 floor.bound
             ),
-            &[],
+            &[crate::theory::limits::Limit::States],
         ),
     }
 }

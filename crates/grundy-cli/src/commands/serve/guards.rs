@@ -120,6 +120,16 @@ pub async fn body_in_time(
     request: Request,
     next: Next,
 ) -> Response {
+    // A body announced larger than the limit is refused at once, before any
+    // of it is waited for.
+    let announced = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if announced.is_some_and(|length| length > limits.max_body as u64) {
+        return error(StatusCode::PAYLOAD_TOO_LARGE, body_too_large());
+    }
     let (parts, body) = request.into_parts();
     match tokio::time::timeout(limits.read_time, read_up_to(body, limits.max_body + 1)).await {
         Ok(Ok(bytes)) => {
@@ -138,6 +148,11 @@ pub async fn body_in_time(
             ),
         ),
     }
+}
+
+/// The message of a body over the limit.
+pub fn body_too_large() -> String {
+    "the request body is larger than the server's limit (the body limit; --max-body BYTES raises it)".to_owned()
 }
 
 /// The body's bytes, reading no more once `limit` are read.

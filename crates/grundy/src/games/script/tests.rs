@@ -1267,3 +1267,14 @@ proptest! {
         deep_case(shape, depth, use_of, helper);
     }
 }
+
+#[test]
+fn printed_control_characters_are_written_as_escapes() {
+    assert_eq!(
+        super::escaped("plain text\tand a tab"),
+        "plain text\tand a tab"
+    );
+    assert_eq!(super::escaped("\u{1b}[2J\u{7}bell"), "\\u{1b}[2J\\u{7}bell");
+    assert_eq!(super::escaped("two\nlines\r"), "two\nlines\\u{d}");
+    assert_eq!(super::escaped("\u{9b}c é"), "\\u{9b}c é");
+}
