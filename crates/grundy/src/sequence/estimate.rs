@@ -23,6 +23,9 @@ const RATE_SAMPLE_TO: usize = 1 << 18;
 /// ... or for this long (a shorter sample is at the mercy of the machine's
 /// other work).
 const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
+/// ... or, for the heaps a run until proven may go on to (an "up to"
+/// estimate, sampled on a copy whose values are dropped), for this long.
+const REACH_SAMPLE_TIME: Duration = Duration::from_millis(50);
 /// Runs estimated to last longer than this say so before they start.
 pub const ANNOUNCED_SECONDS: f64 = 3.0;
 /// Subtraction amounts per heap from which the time a heap takes grows with
@@ -95,6 +98,17 @@ pub fn time_estimate(
     held: usize,
     reach: usize,
 ) -> Option<TimeEstimate> {
+    sampled_estimate(model, probe, held, reach, RATE_SAMPLE_TIME)
+}
+
+/// [`time_estimate`] with a sample of the speed lasting at most `sample_time`.
+fn sampled_estimate(
+    model: &CostModel,
+    probe: &mut SequenceSolver,
+    held: usize,
+    reach: usize,
+    sample_time: Duration,
+) -> Option<TimeEstimate> {
     let values = (reach + 1).saturating_sub(held);
     let linear = model.what_grows().is_none();
     let amounts = amounts_per_heap(probe.rule(), held, reach);
@@ -110,7 +124,7 @@ pub fn time_estimate(
         let first = probe.values().len();
         let started = Instant::now();
         let last = RATE_SAMPLE_TO.min(reach);
-        while probe.values().len() <= last && started.elapsed() < RATE_SAMPLE_TIME && !stopped() {
+        while probe.values().len() <= last && started.elapsed() < sample_time && !stopped() {
             probe.extend_to((probe.values().len() + (1 << 12)).min(last));
         }
         let sampled = probe.values().len() - first;
@@ -181,9 +195,21 @@ pub fn announcement(
     names: SettingNames<'_>,
 ) -> Option<String> {
     let asked = time_estimate(model, probe, held, last);
+    // The values past `last` are computed only as far as no period is proven:
+    // the sample of their speed is taken on a copy, so that a run whose proof
+    // comes early computes no more than it needs.
     let whole = until_proven_to
         .filter(|&reach| reach > last)
-        .and_then(|reach| time_estimate(model, probe, held.max(last + 1), reach));
+        .and_then(|reach| {
+            let mut copy = probe.clone();
+            sampled_estimate(
+                model,
+                &mut copy,
+                held.max(last + 1),
+                reach,
+                REACH_SAMPLE_TIME,
+            )
+        });
     match (asked, whole) {
         (None, None) => None,
         (Some(asked), None) => Some(asked.describe(rule, names.work)),
