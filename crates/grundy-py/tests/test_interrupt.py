@@ -75,6 +75,7 @@ def test_ctrl_c_stops_within_100_ms(what: str) -> None:
         assert report["right"], report
 
 
+@pytest.mark.filterwarnings("ignore:estimated time")
 def test_the_gil_is_released_while_computing() -> None:
     ticks = []
     stop = threading.Event()

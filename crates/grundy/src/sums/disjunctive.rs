@@ -30,7 +30,7 @@ enum Known {
     /// given nimber afterwards.
     Searching(Box<dyn PositionSearch<Part>>, BigUint),
     /// Not known, but at least this by theory (the family's search would not
-    /// fit the budget): see [`solve_with_floor`].
+    /// fit the budget): see [`Floor`].
     AtLeast(BigUint),
 }
 
@@ -901,10 +901,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             )),
             Err(other) => return Err(other),
         }
-    } else if floor.is_some() {
-        uncounted
-            .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
-    } else if !options.winning_moves && !total.is_zero() {
+    } else if floor.is_some() || (!options.winning_moves && !total.is_zero()) {
         uncounted
             .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
     } else if !total.is_zero() {

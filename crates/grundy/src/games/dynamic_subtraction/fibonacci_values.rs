@@ -244,7 +244,7 @@ mod tests {
             for limit in 0..=heap {
                 let searched = solver.nimber(&(heap, limit)).unwrap();
                 let rule = value_at_most_three(&fibonacci, &heap.into(), &limit.into());
-                let expected = (searched <= 3).then(|| searched as u8);
+                let expected = (searched <= 3).then_some(searched as u8);
                 assert_eq!(
                     rule, expected,
                     "heap {heap}, limit {limit}: value {searched}"

@@ -406,7 +406,7 @@ impl HeapRules for Subtraction {
         Some((count, listed))
     }
 
-    /// Every-SG steps by their arithmetic period ([`StepsPeriod`]), found
+    /// Every-SG steps by their arithmetic period (`StepsPeriod`), found
     /// when first asked.
     fn heap_every_steps(&self, size: &BigUint, max: usize) -> Option<EverySteps<BigUint>> {
         let period = self
