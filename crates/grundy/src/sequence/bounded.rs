@@ -116,11 +116,7 @@ pub fn compute(
     bounds: &Bounds,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Bounded, BoundedStop> {
-    let names = SettingNames {
-        work: "the work limit",
-        heap: "the period reach",
-    };
-    compute_announcing(rule, last_heap, bounds, names, &mut |_| {}, progress)
+    bounded_values(rule, last_heap, bounds, None, progress)
 }
 
 /// As [`compute`], first handing `announce` what the run will cost when it
@@ -136,6 +132,18 @@ pub fn compute_announcing(
     bounds: &Bounds,
     names: SettingNames<'_>,
     announce: &mut dyn FnMut(String),
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Bounded, BoundedStop> {
+    bounded_values(rule, last_heap, bounds, Some((names, announce)), progress)
+}
+
+/// [`compute`], announcing the run's cost to `announce` when there is one
+/// (the estimate takes a sample of the speed: none without a listener).
+fn bounded_values(
+    rule: &HeapRule,
+    last_heap: usize,
+    bounds: &Bounds,
+    announce: Option<(SettingNames<'_>, &mut dyn FnMut(String))>,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Bounded, BoundedStop> {
     if last_heap > LARGEST_HEAP {
@@ -194,15 +202,17 @@ pub fn compute_announcing(
         (reach, None)
     };
     // The estimate measures the speed on the next values, which are kept.
-    if let Some(said) = announcement(
-        &rule.to_string(),
-        &model,
-        &mut probe,
-        0,
-        last,
-        until_proven_to,
-        names,
-    ) {
+    if let Some((names, announce)) = announce
+        && let Some(said) = announcement(
+            &rule.to_string(),
+            &model,
+            &mut probe,
+            0,
+            last,
+            until_proven_to,
+            names,
+        )
+    {
         announce(said);
     }
     let mut solver = probe;
