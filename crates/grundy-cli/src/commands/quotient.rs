@@ -94,12 +94,11 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
              computes heaps 0..=N only)"
         ));
     }
-    let bar = std::cell::RefCell::new(DelayedBar::new(
-        "{bar:40} heap {pos}/{len}, order {msg}, {elapsed} (Ctrl-C stops it)",
-    ));
+    let mut bar =
+        DelayedBar::new("{bar:40} heap {pos}/{len}, order {msg}, {elapsed} (Ctrl-C stops it)");
     let build = || {
         quotient::compute_reporting(&rule, heaps, until_proven, limits, &mut |heap, order| {
-            bar.borrow_mut().update(heap, heaps, &order.to_string());
+            bar.update(heap, heaps, &order.to_string());
         })
     };
     let signal = match max_time {

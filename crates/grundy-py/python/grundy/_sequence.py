@@ -191,7 +191,7 @@ class _Progress:
                     raise ImportError("seq: progress=True draws its bar with tqdm: pip install tqdm") from None
 
     def __call__(self, done: int, total: int) -> None:
-        if callable(self._given) and not isinstance(self._given, bool):
+        if callable(self._given):
             self._given(done, total)
             return
         if self._tqdm is None:

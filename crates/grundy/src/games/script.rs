@@ -459,14 +459,10 @@ fn to_stderr(text: &str) {
         }
         1 => match bounded_line_allowed() {
             (true, _) => {
-                let cut: String = text.chars().take(BOUNDED_LINE_CHARS + 1).collect();
-                let line = if cut.chars().count() > BOUNDED_LINE_CHARS {
-                    let kept: String = cut.chars().take(BOUNDED_LINE_CHARS).collect();
-                    format!("{}...", escaped(&kept))
-                } else {
-                    escaped(&cut).into_owned()
-                };
-                let _ = writeln!(std::io::stderr().lock(), "{line}");
+                let mut chars = text.chars();
+                let kept: String = chars.by_ref().take(BOUNDED_LINE_CHARS).collect();
+                let cut = if chars.next().is_some() { "..." } else { "" };
+                let _ = writeln!(std::io::stderr().lock(), "{}{cut}", escaped(&kept));
             }
             (false, true) => {
                 let _ = writeln!(

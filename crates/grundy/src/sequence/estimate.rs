@@ -14,7 +14,7 @@ use crate::theory::cancel::Cancel;
 
 /// Runs computing at least this many values say how long they will take (when
 /// that is more than [`ANNOUNCED_SECONDS`]).
-pub const ESTIMATED_FROM: usize = 1 << 20;
+const ESTIMATED_FROM: usize = 1 << 20;
 /// The speed of a rule before a long run is measured from this heap on: the
 /// first heaps, while the engine chooses its masks, are slower than the rest.
 const RATE_SAMPLE_FROM: usize = 1 << 14;
@@ -27,30 +27,30 @@ const RATE_SAMPLE_TIME: Duration = Duration::from_millis(250);
 /// estimate, sampled on a copy whose values are dropped), for this long.
 const REACH_SAMPLE_TIME: Duration = Duration::from_millis(50);
 /// Runs estimated to last longer than this say so before they start.
-pub const ANNOUNCED_SECONDS: f64 = 3.0;
+const ANNOUNCED_SECONDS: f64 = 3.0;
 /// Subtraction amounts per heap from which the time a heap takes grows with
 /// them: runs of fewer than [`ESTIMATED_FROM`] values are estimated too, and
 /// the speed measured is scaled by them.
 const MANY_AMOUNTS: f64 = 64.0;
 /// Steps of work beyond linear done in a second (the work limit's unit).
-pub const STEPS_PER_SECOND: f64 = 1e8;
+const STEPS_PER_SECOND: f64 = 1e8;
 
 /// The time computing the values of heaps `held..=reach` is estimated to take.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TimeEstimate {
+struct TimeEstimate {
     /// The whole estimate, in seconds.
-    pub seconds: f64,
+    seconds: f64,
     /// The speed measured, in values a second, with the last heap of its
     /// sample, when the rule costs linear time.
-    pub rate: Option<(f64, usize)>,
+    rate: Option<(f64, usize)>,
     /// Whether the speed was scaled by the subtraction amounts a heap looks at.
-    pub scaled: bool,
+    scaled: bool,
     /// Steps of work beyond linear still to do.
-    pub steps: u64,
+    steps: u64,
     /// The first heap still to compute.
-    pub held: usize,
+    held: usize,
     /// The last heap to compute.
-    pub reach: usize,
+    reach: usize,
 }
 
 impl TimeEstimate {
@@ -59,7 +59,7 @@ impl TimeEstimate {
     /// names the setting that bounds the work beyond linear (`--max-work
     /// STEPS`).
     #[must_use]
-    pub fn describe(&self, rule: &str, work_limit: &str) -> String {
+    fn describe(&self, rule: &str, work_limit: &str) -> String {
         let speed = self.rate.map_or_else(String::new, |(rate, sampled)| {
             let scaled = if self.scaled {
                 ", scaled by the subtraction amounts each heap looks at"
@@ -92,7 +92,7 @@ impl TimeEstimate {
 /// measured on the next heaps of `probe` (which computes them: a caller that
 /// goes on from the probe keeps them), and the work beyond linear at
 /// [`STEPS_PER_SECOND`]. `None` for a short run, or one too small to estimate.
-pub fn time_estimate(
+fn time_estimate(
     model: &CostModel,
     probe: &mut SequenceSolver,
     held: usize,
@@ -181,7 +181,7 @@ pub struct SettingNames<'a> {
 }
 
 /// What a run computing heaps `held..=last` of `rule` will cost, said before
-/// it starts when it is more than [`ANNOUNCED_SECONDS`]; `until_proven_to`
+/// it starts when it is more than a few seconds (`ANNOUNCED_SECONDS`, 3); `until_proven_to`
 /// is the heap a run that goes on until a period is proven may reach, so
 /// that the whole range it may compute is announced, not only the heaps
 /// asked. `None` when the run is short whatever it computes.
@@ -247,7 +247,7 @@ fn amounts_per_heap(rule: &HeapRule, from: usize, to: usize) -> Option<f64> {
 
 /// A duration for people: `40 s`, `15 min`, `2.5 h`.
 #[must_use]
-pub fn human_duration(seconds: f64) -> String {
+fn human_duration(seconds: f64) -> String {
     if seconds < 90.0 {
         format!("{seconds:.0} s")
     } else if seconds < 90.0 * 60.0 {
