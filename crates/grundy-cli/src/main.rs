@@ -17,6 +17,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc (Microsoft's allocator) gives the pages a computation freed back
+/// to the system within milliseconds; the system's allocator kept a burst's
+/// gigabyte resident in `grundy serve` long after the requests ended.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Solve impartial combinatorial games: who wins, the nimber, every winning move.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, about, long_about = None)]

@@ -306,7 +306,8 @@ const NIMBERS_WITHOUT_MOVES: u32 = 16;
 /// At most `max` moves of `position` found by theory, to nimbers 0, 1, 2, ...
 /// in turn, until `max` are found, theory has no answer, or
 /// [`NIMBERS_WITHOUT_MOVES`] nimbers in a row have no move (so at most
-/// `max + 16` questions after the last move found, each by theory).
+/// `max + 16` questions after the last move found, each by theory), or until the
+/// work is stopped ([`crate::theory::cancel`]).
 fn moves_by_nimber<F: Family + ?Sized>(
     family: &F,
     position: &F::Position,
@@ -316,6 +317,10 @@ fn moves_by_nimber<F: Family + ?Sized>(
     let mut without = 0;
     let mut target = BigUint::default();
     while found.len() < max && without < NIMBERS_WITHOUT_MOVES {
+        // Each move copies the position: a stopped caller gets what was found.
+        if crate::theory::cancel::stop_requested() {
+            break;
+        }
         let Some(moves) = family.moves_to_nimber_by_theory(position, &target, max - found.len())
         else {
             break;

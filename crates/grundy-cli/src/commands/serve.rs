@@ -115,6 +115,14 @@ pub struct Args {
     /// the longest.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     max_connections: usize,
+    /// The largest answer body, in bytes (`K`, `M`, `G` suffixes allowed):
+    /// an answer that would be longer is 422 naming this limit.
+    #[arg(long, value_name = "BYTES", default_value = "4M", value_parser = parse_answer_bytes)]
+    max_answer: u64,
+}
+
+fn parse_answer_bytes(text: &str) -> Result<u64, String> {
+    grundy::theory::limits::parse_bytes(text)
 }
 
 /// The page, embedded: `grundy serve` needs no other file.
@@ -132,6 +140,8 @@ struct Server {
     max_values: usize,
     max_cells: u64,
     request_time: Duration,
+    /// The largest answer body, in bytes.
+    max_answer: usize,
     /// The quick lane and the workers that compute.
     lanes: Lanes,
     /// This binary, run for `seq` and `table`.
@@ -174,12 +184,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         max_values: args.max_values,
         max_cells: args.max_cells,
         request_time: args.request_time,
+        max_answer: usize::try_from(args.max_answer).unwrap_or(usize::MAX),
         lanes: Lanes::new(args.workers),
         program,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(args.workers.max(1) + lanes::QUICK_LANE + 4)
+        // A computing thread that has been idle for a second ends, and the
+        // allocator gives back what it held: memory returns after a burst.
+        .thread_keep_alive(Duration::from_secs(1))
         .enable_all()
         .build()
         .map_err(|e| Failure::Input(format!("error: cannot start the server: {e}")))?;
@@ -306,9 +320,104 @@ fn page(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// A JSON error: `{"error": message}`.
+/// A JSON error: `{"error": message}`, the message cut to an excerpt
+/// ([`excerpt`]) when it quotes a long input.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+    let message = excerpt(&message.into());
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+/// A quoted text (between backticks) longer than this many characters is cut
+/// in an error message: its start and end are shown.
+const QUOTED_AT_MOST: usize = 80;
+/// The most characters of an error message.
+const MESSAGE_AT_MOST: usize = 2000;
+
+/// `message` with every quoted text longer than [`QUOTED_AT_MOST`] characters
+/// cut to its start and end (`nim(1,1,...,1)` of 60,000 characters is quoted
+/// as its first 50 and last 20, and its length), and the whole cut at
+/// [`MESSAGE_AT_MOST`] characters: an error quotes what it is about, not a
+/// 65 KB input twice.
+fn excerpt(message: &str) -> String {
+    let pieces: Vec<&str> = message.split('`').collect();
+    let mut out = String::with_capacity(message.len().min(MESSAGE_AT_MOST + 100));
+    for (i, piece) in pieces.iter().enumerate() {
+        // Odd pieces stand between backticks (the last one may lack its closing one).
+        if i % 2 == 0 {
+            out.push_str(piece);
+            continue;
+        }
+        let closed = i + 1 < pieces.len();
+        let length = piece.chars().count();
+        out.push('`');
+        if length > QUOTED_AT_MOST {
+            out.extend(piece.chars().take(50));
+            out.push_str("...");
+            out.extend(piece.chars().skip(length - 20));
+        } else {
+            out.push_str(piece);
+        }
+        if closed {
+            out.push('`');
+        }
+        if length > QUOTED_AT_MOST {
+            out.push_str(&format!(" ({length} characters)"));
+        }
+    }
+    let length = out.chars().count();
+    if length > MESSAGE_AT_MOST {
+        let mut cut: String = out.chars().take(MESSAGE_AT_MOST).collect();
+        cut.push_str(&format!("... ({} more characters)", length - MESSAGE_AT_MOST));
+        return cut;
+    }
+    out
+}
+
+/// The answer `value` as a JSON body of at most `max` bytes; written into a
+/// buffer that refuses to grow past it, so that an answer too long is never
+/// held whole.
+fn answer_body<T: Serialize>(value: &T, max: usize) -> Result<Vec<u8>, Failure> {
+    let mut body = Bounded {
+        bytes: Vec::new(),
+        max,
+    };
+    match serde_json::to_writer(&mut body, value) {
+        Ok(()) => Ok(body.bytes),
+        Err(e) if e.is_io() => Err(answer_too_long(max)),
+        Err(e) => Err(Failure::Limit(format!(
+            "error: internal error: the answer cannot be written: {e}"
+        ))),
+    }
+}
+
+fn answer_too_long(max: usize) -> Failure {
+    Failure::Limit(format!(
+        "error: the answer would be longer than {max} bytes (the answer limit); the server's --max-answer BYTES raises it"
+    ))
+}
+
+/// A buffer that takes at most `max` bytes.
+struct Bounded {
+    bytes: Vec<u8>,
+    max: usize,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + data.len() > self.max {
+            return Err(std::io::Error::other("the answer limit"));
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn json_body(body: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 fn failure_response(failure: Failure) -> Response {
@@ -460,6 +569,7 @@ async fn compute<T: Serialize + Send + 'static>(
     work: impl Fn(&Budget) -> Result<T, Failure> + Send + Sync + 'static,
 ) -> Response {
     let deadline = Instant::now() + server.request_time;
+    let max_answer = server.max_answer;
     let work = Arc::new(work);
     let answered = server
         .lanes
@@ -482,7 +592,9 @@ async fn compute<T: Serialize + Send + 'static>(
                     // its answer: the lanes bound the threads computing.
                     let _permit = permit;
                     let result = catch_unwind(AssertUnwindSafe(|| {
-                        on_one_thread(|| signal.run(|| work(&budget)))
+                        on_one_thread(|| {
+                            signal.run(|| answer_body(&work(&budget)?, max_answer))
+                        })
                     }));
                     (result, signal.is_cancelled())
                 });
@@ -497,9 +609,7 @@ async fn compute<T: Serialize + Send + 'static>(
                         cancel.cancel();
                         Attempt::OutOfTime
                     }
-                    Ok(Ok((Ok(Ok(value)), false))) => {
-                        Attempt::Answered(axum::Json(value).into_response())
-                    }
+                    Ok(Ok((Ok(Ok(body)), false))) => Attempt::Answered(json_body(body)),
                     Ok(Ok((Ok(Err(failure)), false))) => {
                         Attempt::Answered(failure_response(failure))
                     }
@@ -676,6 +786,7 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
         .lanes
         .run(deadline, |permit, stop| {
             let time = stop.saturating_duration_since(Instant::now());
+            let max_answer = server.max_answer;
             // What its scripts print is not the server's to show.
             let child = tokio::process::Command::new(&server.program)
                 .args(["--script-output", "none"])
@@ -690,6 +801,9 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
             async move {
                 let _permit = permit;
                 match tokio::time::timeout(time + Duration::from_millis(200), child).await {
+                    Ok(Ok(output)) if output.stdout.len() > max_answer => Attempt::Answered(
+                        failure_response(answer_too_long(max_answer)),
+                    ),
                     Ok(Ok(output)) => child_answer(&output, stop),
                     Ok(Err(e)) => Attempt::Answered(error(
                         StatusCode::UNPROCESSABLE_ENTITY,
@@ -735,6 +849,35 @@ fn child_answer(output: &std::process::Output, stop: Instant) -> Attempt<Respons
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_messages_quote_long_inputs_by_an_excerpt() {
+        let long = "a".repeat(60_000);
+        let message = excerpt(&format!("unknown game `{long}` here"));
+        assert_eq!(
+            message,
+            format!(
+                "unknown game `{}...{}` (60000 characters) here",
+                "a".repeat(50),
+                "a".repeat(20)
+            )
+        );
+        // Short quotes, an unclosed quote and multibyte characters.
+        assert_eq!(excerpt("found `x` at `y`"), "found `x` at `y`");
+        let unclosed = excerpt(&format!("bad `{}", "é".repeat(100)));
+        assert!(unclosed.starts_with("bad `é") && unclosed.ends_with(" (100 characters)"));
+        assert!(excerpt(&"b".repeat(5000)).ends_with("... (3000 more characters)"));
+    }
+
+    #[test]
+    fn an_answer_longer_than_its_limit_is_refused_before_it_is_held() {
+        let long = vec![7u32; 1000];
+        assert!(answer_body(&long, 10_000).is_ok());
+        let Err(Failure::Limit(message)) = answer_body(&long, 100) else {
+            panic!("an answer of 2000 bytes passed a limit of 100");
+        };
+        assert!(message.contains("--max-answer"), "{message}");
+    }
 
     #[test]
     fn only_names_of_this_machine_are_local_hosts() {

@@ -757,6 +757,67 @@ mod connections {
         drop(half_open);
     }
 
+    /// Connections that send a request's headers and never its body do not
+    /// keep cheap requests out either: with 1,100 of them held against a cap
+    /// of 1,024, 40 cheap solves (one after another, each on a connection of
+    /// its own) are all answered, each within a second. At the cap a new
+    /// connection takes the place of the one that has waited the longest for
+    /// its body; before, every such connection counted as busy, and cheap
+    /// requests waited in the backlog until the 408s came 10 s later.
+    #[test]
+    fn connections_that_never_send_their_body_do_not_keep_requests_out() {
+        let mut shell = std::process::Command::new("sh");
+        shell
+            .arg("-c")
+            .arg("ulimit -n 2048 && exec \"$0\" serve --port 0 --max-connections 1024")
+            .arg(env!("CARGO_BIN_EXE_grundy"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let server = Server::spawn(shell);
+        let count = 1100.min(open_file_limit().saturating_sub(100));
+        let address = server.address().parse().unwrap();
+        let head = format!(
+            "POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n",
+            server.address()
+        );
+        let without_body: Vec<TcpStream> = (0..count)
+            .filter_map(|_| {
+                let mut stream =
+                    TcpStream::connect_timeout(&address, Duration::from_secs(5)).ok()?;
+                stream.write_all(head.as_bytes()).ok()?;
+                Some(stream)
+            })
+            .collect();
+        assert!(without_body.len() > 1024, "{} connections", without_body.len());
+        let mut slowest = Duration::ZERO;
+        for heap in 0..40u32 {
+            // A new agent each time: a connection of its own, not one kept alive.
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .timeout_global(Some(Duration::from_secs(5)))
+                .build()
+                .into();
+            let started = Instant::now();
+            let mut response = agent
+                .post(&format!("{}/api/solve", server.url))
+                .header("content-type", "application/json")
+                .send(json!({"position": format!("nim({heap}, 2)")}).to_string())
+                .unwrap_or_else(|e| panic!("cheap request {heap} unanswered: {e}"));
+            assert_eq!(response.status().as_u16(), 200, "request {heap}");
+            let answer: Value =
+                serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+            assert_eq!(answer["nimber"], heap ^ 2);
+            slowest = slowest.max(started.elapsed());
+        }
+        eprintln!(
+            "40 cheap requests beside {} bodiless ones, the slowest in {:.3} s",
+            without_body.len(),
+            slowest.as_secs_f64()
+        );
+        assert!(slowest < Duration::from_secs(1), "{slowest:?}");
+        drop(without_body);
+    }
+
     /// Past `--max-connections`, the connections idle the longest are closed
     /// to make room: of 40 half-open connections to a server holding 8, the
     /// first are closed, the last 8 are still open.

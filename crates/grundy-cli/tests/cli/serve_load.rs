@@ -206,3 +206,109 @@ fn cheap_requests_are_answered_while_expensive_ones_compute() {
         "workers busy {idle:?} after the answers"
     );
 }
+
+/// Samples the server's resident memory every 10 ms until the returned flag is
+/// raised; the thread gives the peak.
+fn sample_peak(pid: u32) -> (Arc<AtomicBool>, thread::JoinHandle<u64>) {
+    let done = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&done);
+    let sampler = thread::spawn(move || {
+        let mut peak = 0;
+        while !flag.load(Ordering::Relaxed) {
+            peak = peak.max(resident_bytes(pid));
+            thread::sleep(Duration::from_millis(10));
+        }
+        peak
+    });
+    (done, sampler)
+}
+
+/// Ranges expand within the memory limit, counted before they are made: under
+/// the default `--max-memory 128M`, `nim(1..10000000)` and
+/// `staircase(1..1000000)` are 422 naming `--max-memory` at once (they took
+/// 10 s and 2-7 GB before), two at once leave a cheap request answered, and
+/// the server stays under 512 MB throughout. A range that fits
+/// (`nim(1..100000)`) is answered, in less than a megabyte: its `parts` list
+/// the first 1,000 components.
+#[test]
+fn ranges_are_bounded_by_the_memory_limit_before_they_expand() {
+    let server = Arc::new(Server::start(&[]));
+    let (done, sampler) = sample_peak(server.pid());
+    let requests = in_flight(
+        &server,
+        vec![
+            ("nim(1..10000000)".to_owned(), "/api/solve"),
+            ("staircase(1..1000000)".to_owned(), "/api/solve"),
+            ("nim(1..10000000)".to_owned(), "/api/engine"),
+        ],
+    );
+    let (status, _, answer, took) =
+        post_timed(&server, "/api/solve", &json!({"position": "nim(3, 5)"}));
+    assert_eq!((status, &answer["nimber"]), (200, &json!(6)), "{answer}");
+    assert!(took < Duration::from_secs(1), "a cheap solve took {took:?}");
+    for request in requests {
+        let (status, _, answer, took) = request.join().unwrap();
+        let message = answer["error"].as_str().unwrap_or_default();
+        assert_eq!(status, 422, "{answer}");
+        assert!(message.contains("--max-memory"), "{message}");
+        assert!(took < Duration::from_secs(1), "refused after {took:?}");
+    }
+    let (status, _, answer, _) =
+        post_timed(&server, "/api/solve", &json!({"position": "nim(1..100000)"}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["parts"].as_array().map(Vec::len), Some(1000));
+    assert_eq!(answer["parts_complete"], false);
+    assert!(answer.to_string().len() < 1 << 20, "{} bytes", answer.to_string().len());
+    done.store(true, Ordering::Relaxed);
+    let peak = sampler.join().unwrap();
+    assert!(peak < 512 << 20, "the server reached {} MB", peak >> 20);
+}
+
+/// After a burst of eight large solves (each within the memory limit: 450,000
+/// heaps, about 115 MB counted), the idle server gives the memory back: within
+/// 5 s its resident size is within 150 MB of what it was before the burst.
+/// (With the system's allocator it kept 600 MB.)
+#[test]
+fn memory_comes_back_after_a_burst() {
+    let server = Arc::new(Server::start(&[]));
+    let pid = server.pid();
+    let (_, _, _, _) = post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
+    let before = resident_bytes(pid);
+    let (done, sampler) = sample_peak(pid);
+    let burst = in_flight(&server, vec![("nim(1..450000)".to_owned(), "/api/solve"); 8]);
+    for request in burst {
+        let (status, _, answer, _) = request.join().unwrap();
+        assert!(
+            status == 200 || status == 503,
+            "{status} {}",
+            answer["error"]
+        );
+    }
+    done.store(true, Ordering::Relaxed);
+    let peak = sampler.join().unwrap();
+    until_idle(&server, Duration::from_secs(2));
+    let started = Instant::now();
+    let allowance = 150 << 20;
+    loop {
+        let now = resident_bytes(pid);
+        if now < before + allowance {
+            eprintln!(
+                "resident: {} MB before, {} MB at the peak, {} MB {:.1} s after the burst",
+                before >> 20,
+                peak >> 20,
+                now >> 20,
+                started.elapsed().as_secs_f64()
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "still {} MB resident 5 s after the burst ({} MB before, {} MB at the peak)",
+            now >> 20,
+            before >> 20,
+            peak >> 20
+        );
+        thread::sleep(Duration::from_millis(100));
+    }
+    assert!(peak > before + allowance, "the burst did not grow the server: {} MB", peak >> 20);
+}

@@ -3,10 +3,20 @@
 use num_bigint::{BigInt, BigUint, Sign};
 
 use crate::lang::{LangError, Span, Term, Value, ValueKind};
+use crate::theory::cancel::stop_requested;
 use crate::theory::limits::Limit;
 
 /// The most heaps one range such as `1..1000` may expand to.
 const MAX_RANGE_LENGTH: u64 = 10_000_000;
+
+/// The bytes one heap size given in a term costs, counted against the memory
+/// limit as ranges and files expand: its size and text here, the component
+/// built from it, and what the sum's solver and the position's text hold for
+/// it (about 200 bytes a heap for `nim(1..1000000)`, measured with heaptrack).
+pub const BYTES_PER_GIVEN_SIZE: u64 = 256;
+
+/// How many sizes a range expands between two looks at the deadline.
+const SIZES_BETWEEN_CHECKS: usize = 4096;
 
 /// Rejects parameters on a game that takes none.
 ///
@@ -95,13 +105,46 @@ pub fn heap_sizes_with_text(term: &Term, max_bytes: u64) -> Result<Vec<GivenSize
                         arg.span,
                     ));
                 }
+                let length = u64::try_from(&length).unwrap_or(u64::MAX);
+                let held = (sizes.len() as u64).saturating_add(length);
+                let bytes = held.saturating_mul(BYTES_PER_GIVEN_SIZE);
+                if bytes > max_bytes {
+                    return Err(LangError::new(
+                        format!(
+                            "the range {low}..{high} makes {held} numbers in all: with what \
+                             solving them holds, about {bytes} bytes ({BYTES_PER_GIVEN_SIZE} a \
+                             number), more than the memory limit of {max_bytes} bytes"
+                        ),
+                        arg.span,
+                    )
+                    .as_limit(Limit::Memory));
+                }
                 let mut size = low;
                 while size <= high {
+                    if sizes.len() % SIZES_BETWEEN_CHECKS == 0 && stop_requested() {
+                        return Err(LangError::stopped(arg.span));
+                    }
                     sizes.push(GivenSize::computed(size.clone()));
                     size += step;
                 }
             }
-            ValueKind::File(path) => sizes.extend(read_sizes(path, max_bytes, arg.span)?),
+            ValueKind::File(path) => {
+                let read = read_sizes(path, max_bytes, arg.span)?;
+                let held = (sizes.len() + read.len()) as u64;
+                let bytes = held.saturating_mul(BYTES_PER_GIVEN_SIZE);
+                if bytes > max_bytes {
+                    return Err(LangError::new(
+                        format!(
+                            "`{path}` makes {held} numbers in all: with what solving them \
+                             holds, about {bytes} bytes ({BYTES_PER_GIVEN_SIZE} a number), more \
+                             than the memory limit of {max_bytes} bytes"
+                        ),
+                        arg.span,
+                    )
+                    .as_limit(Limit::Memory));
+                }
+                sizes.extend(read);
+            }
             _ => return Err(expected_size(term, arg)),
         }
     }

@@ -13,16 +13,20 @@
 //!   (and fewer if the open-file limit is lower, see [`connection_cap`]). A
 //!   connection accepted at the cap takes the place of the one idle the
 //!   longest (no request in progress: still waiting for headers, or kept
-//!   alive after an answer), which is closed. Only when every connection is
-//!   busy with a request does a new one wait, in the kernel's backlog, for a
-//!   request to end. So a normal request is answered at once even when
-//!   thousands of half-open connections are held, and a busy connection is
-//!   never cut in the middle of its request.
+//!   alive after an answer), which is closed; when none is idle, of the one
+//!   that has waited the longest for its request's body (its headers came,
+//!   its body has not). Only when every connection's request has its body
+//!   (computing, or its answer being sent) does a new one wait, in the
+//!   kernel's backlog, for a request to end. So a normal request is answered
+//!   at once even when thousands of connections hold half a request or
+//!   headers without a body, and a request being computed or answered is
+//!   never cut.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -125,9 +129,11 @@ async fn serve_connection(
     let tracker = connection.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let busy = tracker.busy();
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(busy.body_watch());
         let mut router = router.clone();
         async move {
-            let response: Response = match router.call(request.map(Body::new)).await {
+            let response: Response = match router.call(request).await {
                 Ok(response) => response,
                 Err(never) => match never {},
             };
@@ -172,8 +178,12 @@ struct OpenConnections {
 struct Open {
     /// Requests in progress: read, computing, or their answer being sent.
     requests: usize,
+    /// Of these, those whose body has not arrived yet.
+    reading: usize,
     /// Since when no request has been in progress.
     idle_since: Instant,
+    /// Since when a request has waited for its body, while one does.
+    reading_since: Instant,
     /// Closes the connection.
     close: Option<oneshot::Sender<()>>,
 }
@@ -204,12 +214,23 @@ impl OpenConnections {
             .expect("the semaphore of slots is never closed")
     }
 
+    /// Closes the connection idle the longest, or else the one whose requests
+    /// have all waited the longest for their bodies.
     fn close_longest_idle(&self) {
         let mut by_id = self.lock();
         let longest_idle = by_id
             .iter_mut()
-            .filter(|(_, open)| open.requests == 0 && open.close.is_some())
-            .min_by_key(|(id, open)| (open.idle_since, **id))
+            .filter(|(_, open)| open.close.is_some())
+            .filter_map(|(id, open)| {
+                if open.requests == 0 {
+                    Some(((0, open.idle_since, *id), open))
+                } else if open.reading == open.requests {
+                    Some(((1, open.reading_since, *id), open))
+                } else {
+                    None
+                }
+            })
+            .min_by_key(|(key, _)| *key)
             .map(|(_, open)| open);
         if let Some(open) = longest_idle
             && let Some(close) = open.close.take()
@@ -223,7 +244,9 @@ impl OpenConnections {
             id,
             Open {
                 requests: 0,
+                reading: 0,
                 idle_since: Instant::now(),
+                reading_since: Instant::now(),
                 close: Some(close),
             },
         );
@@ -242,25 +265,74 @@ struct Tracker {
 }
 
 impl Tracker {
-    /// Marks a request in progress until the guard is dropped.
+    /// Marks a request in progress, its body not yet read, until the guard
+    /// is dropped.
     fn busy(&self) -> Busy {
         if let Some(open) = self.open.lock().get_mut(&self.id) {
+            if open.reading == 0 {
+                open.reading_since = Instant::now();
+            }
             open.requests += 1;
+            open.reading += 1;
         }
-        Busy(self.clone())
+        Busy {
+            tracker: self.clone(),
+            body_read: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The request's body has been read (or will never be): it no longer
+    /// counts as waiting for it. Once per request (`body_read`).
+    fn body_done(&self, body_read: &AtomicBool) {
+        if !body_read.swap(true, Ordering::Relaxed)
+            && let Some(open) = self.open.lock().get_mut(&self.id)
+        {
+            open.reading = open.reading.saturating_sub(1);
+        }
     }
 }
 
 /// A request in progress on a connection (see [`Tracker::busy`]).
 #[derive(Debug)]
-struct Busy(Tracker);
+struct Busy {
+    tracker: Tracker,
+    body_read: Arc<AtomicBool>,
+}
+
+impl Busy {
+    /// What the request carries to say when its body has arrived.
+    fn body_watch(&self) -> BodyWatch {
+        BodyWatch {
+            tracker: self.tracker.clone(),
+            body_read: Arc::clone(&self.body_read),
+        }
+    }
+}
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        if let Some(open) = self.0.open.lock().get_mut(&self.0.id) {
+        self.tracker.body_done(&self.body_read);
+        if let Some(open) = self.tracker.open.lock().get_mut(&self.tracker.id) {
             open.requests = open.requests.saturating_sub(1);
             open.idle_since = Instant::now();
         }
+    }
+}
+
+/// Carried by each request (an extension): the body reader
+/// ([`super::guards::body_in_time`]) tells through it that the body has
+/// arrived, after which the connection is no longer one that may be closed
+/// to make room.
+#[derive(Debug, Clone)]
+pub struct BodyWatch {
+    tracker: Tracker,
+    body_read: Arc<AtomicBool>,
+}
+
+impl BodyWatch {
+    /// The request's body has been read.
+    pub fn arrived(&self) {
+        self.tracker.body_done(&self.body_read);
     }
 }
 

@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use super::connections::BodyWatch;
 use super::error;
 
 /// The longest URI (path and query) answered: 414 past it.
@@ -130,8 +131,13 @@ pub async fn body_in_time(
     if announced.is_some_and(|length| length > limits.max_body as u64) {
         return error(StatusCode::PAYLOAD_TOO_LARGE, body_too_large());
     }
+    let watch = request.extensions().get::<BodyWatch>().cloned();
     let (parts, body) = request.into_parts();
-    match tokio::time::timeout(limits.read_time, read_up_to(body, limits.max_body + 1)).await {
+    let read = tokio::time::timeout(limits.read_time, read_up_to(body, limits.max_body + 1)).await;
+    if let Some(watch) = watch {
+        watch.arrived();
+    }
+    match read {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

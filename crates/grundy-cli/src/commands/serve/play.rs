@@ -283,7 +283,7 @@ impl Listed {
     /// The bytes the move holds, as the move list's memory limit counts them.
     fn bytes(&self) -> usize {
         let change = match &self.change {
-            Change::Component { leaves, .. } => leaves.len() * PART_BYTES,
+            Change::Component { leaves, .. } => leaves.iter().map(part_bytes).sum(),
             Change::Whole { to, .. } => to.len(),
         };
         std::mem::size_of::<Self>() + change + self.description.len()
@@ -331,9 +331,19 @@ impl Listed {
     }
 }
 
-/// What a component in a list of moves is counted as holding (its `Arc` and
-/// a small position).
+/// What a component in a list of moves is counted as holding beyond its
+/// arguments (its `Arc` and a small position).
 const PART_BYTES: usize = 64;
+
+/// The bytes a component left by a move is counted as holding: [`PART_BYTES`],
+/// what its family says it holds, and twice its text (a position holds about
+/// as many bytes as its canonical text, and the move's `component_to` repeats
+/// that text): a move of a staircase of a million steps copies all of them.
+fn part_bytes(part: &Part) -> usize {
+    let mut text = String::new();
+    part.write_arguments(&mut text);
+    PART_BYTES + part.held_bytes() + 2 * text.len()
+}
 
 /// One move as the page reads it: where it leads, its value, and what a click
 /// on the drawing plays it.
@@ -418,15 +428,34 @@ impl<'b> MoveList<'b> {
         }
     }
 
+    /// The bytes the moves listed may hold: a quarter of the memory limit.
+    const fn limit(&self) -> u64 {
+        self.budget.build.bytes / MOVE_LIST_SHARE
+    }
+
+    /// How many more moves of `part` may be made (each copies what it moves)
+    /// before the moves listed would hold more than [`MoveList::limit`]: the
+    /// bound given to the component's move generator, so that the moves are
+    /// counted before they are made, not after.
+    fn room_for_moves_of(&self, part: &Part) -> usize {
+        let left = self.limit().saturating_sub(self.bytes);
+        usize::try_from(left / part_bytes(part) as u64).unwrap_or(usize::MAX)
+    }
+
+    /// Stops the list: the next move would pass the memory share.
+    fn stop_for_memory(&mut self) {
+        self.complete = false;
+        self.stopped = Some(format!(
+            "the moves listed would hold more than {} bytes (a quarter of the memory limit)",
+            self.limit()
+        ));
+    }
+
     /// Lists `listed`, unless the bytes held would pass the memory share.
     fn push(&mut self, listed: Listed) {
         let bytes = listed.bytes() as u64;
-        let limit = self.budget.build.bytes / MOVE_LIST_SHARE;
-        if self.bytes + bytes > limit {
-            self.complete = false;
-            self.stopped = Some(format!(
-                "the moves listed would hold more than {limit} bytes (a quarter of the memory limit; --max-memory raises it)"
-            ));
+        if self.bytes + bytes > self.limit() {
+            self.stop_for_memory();
             return;
         }
         self.bytes += bytes;
@@ -460,8 +489,12 @@ fn list_moves(solved: &Solved, nimbers: &Nimbers, budget: &Budget) -> Result<Mov
     })
 }
 
-/// How many moves a component has, up to `max` (`max` when it has more).
-fn move_count(part: &Part, max: usize) -> usize {
+/// How many moves a component has, up to `max` (`max` when it has more),
+/// making at most as many as fit in `bytes` (each copies what it moves): the
+/// count stops there, a lower bound.
+fn move_count(part: &Part, max: usize, bytes: u64) -> usize {
+    let fit = usize::try_from(bytes / part_bytes(part) as u64).unwrap_or(usize::MAX);
+    let max = max.min(fit);
     part.moves(max).map_or(max, |moves| moves.len().min(max))
 }
 
@@ -470,16 +503,26 @@ type ComponentMove = (usize, usize, Vec<Part>);
 
 /// Every move of a sum in the order of its components, when there are at most
 /// `budget.max_options`; `None` otherwise.
-fn all_moves(position: &Position, budget: &Budget) -> Result<Option<Vec<ComponentMove>>, Failure> {
+/// The moves are counted against the move list's share of memory as they are
+/// made: `None` as well when they would hold more.
+fn all_moves(position: &Position, list: &MoveList) -> Result<Option<Vec<ComponentMove>>, Failure> {
+    let budget = list.budget;
     let mut all = Vec::new();
+    let mut bytes = 0u64;
     for (g, group) in position.groups.iter().enumerate() {
         for (i, part) in group.parts.iter().enumerate() {
             budget.check_time()?;
-            let room = budget.max_options.saturating_sub(all.len());
+            let per_move = part_bytes(part) as u64;
+            let fit = list.limit().saturating_sub(bytes) / per_move;
+            let room = budget
+                .max_options
+                .saturating_sub(all.len())
+                .min(usize::try_from(fit).unwrap_or(usize::MAX));
             let first = part.first_moves(room).map_err(|e| Failure::search(&e))?;
             if !first.complete {
                 return Ok(None);
             }
+            bytes += per_move * first.moves.len() as u64;
             all.extend(first.moves.into_iter().map(|leaves| (g, i, leaves)));
         }
     }
@@ -509,16 +552,20 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             group
                 .parts
                 .iter()
-                .map(|part| move_count(part, max))
-                .collect()
+                .map(|part| {
+                    budget.check_time()?;
+                    Ok(move_count(part, max, list.limit()))
+                })
+                .collect::<Result<_, Failure>>()
         })
-        .collect();
+        .collect::<Result<_, Failure>>()?;
     let total: usize = counts.iter().flatten().sum();
+    let share = list.limit();
     let replies = |g: usize, i: usize, leaves: &[Part]| {
         total - counts[g][i]
             + leaves
                 .iter()
-                .map(|leaf| move_count(leaf, max))
+                .map(|leaf| move_count(leaf, max, share))
                 .sum::<usize>()
     };
     // The components moves leave, searched in one shared graph.
@@ -578,7 +625,7 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
     };
     let lost_after = || Ok((false, normal.then(BigUint::default)));
     // Every move, in the order of the components, when they fit the limit.
-    if let Some(all) = all_moves(position, budget)? {
+    if let Some(all) = all_moves(position, list)? {
         for (g, i, leaves) in all {
             budget.check_time()?;
             let part = &position.groups[g].parts[i];
@@ -625,9 +672,14 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             if room == 0 {
                 return Ok(());
             }
+            let fit = list.room_for_moves_of(part);
+            if fit == 0 {
+                list.stop_for_memory();
+                return Ok(());
+            }
             // Room for the winning moves of the component too, skipped below.
             let first = part
-                .first_moves(room + winning.len())
+                .first_moves((room + winning.len()).min(fit))
                 .map_err(|e| Failure::search(&e))?;
             let drawing = part.drawing();
             for leaves in first.moves {
@@ -883,8 +935,19 @@ pub struct PartView {
     drawing: Option<DrawingView>,
 }
 
+/// The most components the answer shows (`parts`): a page draws no more, and
+/// a sum of a million heaps would repeat each one in a body of 100 MB. All of
+/// them are still valued (their nimbers value the moves).
+const PARTS_SHOWN: usize = 1000;
+
+/// A component whose text is longer than this (a staircase of a million steps)
+/// is shown without a drawing: no page draws it, and its drawing would be as
+/// long as its text again.
+const DRAWN_UP_TO: usize = WHOLE_TARGETS_UP_TO;
+
 /// Each component alone with its nimber under normal play (also by term, for
-/// valuing moves), and the nim-sum of them all when every one is known.
+/// valuing moves), and the nim-sum of them all when every one is known; the
+/// first [`PARTS_SHOWN`] of them as the answer shows them.
 fn parts(
     position: &Position,
     budget: &Budget,
@@ -901,13 +964,21 @@ fn parts(
                 (Some(sum), Some(nimber)) => Some(sum ^ nimber),
                 _ => None,
             };
-            parts.push(PartView {
-                term: group.term_with(std::slice::from_ref(part)),
-                group: g,
-                component: i,
-                nimber: nimber.as_ref().map(Integer::from),
-                drawing: part.drawing().as_ref().map(DrawingView::from),
-            });
+            if parts.len() < PARTS_SHOWN {
+                let term = group.term_with(std::slice::from_ref(part));
+                let drawing = if term.len() > DRAWN_UP_TO {
+                    None
+                } else {
+                    part.drawing().as_ref().map(DrawingView::from)
+                };
+                parts.push(PartView {
+                    term,
+                    group: g,
+                    component: i,
+                    nimber: nimber.as_ref().map(Integer::from),
+                    drawing,
+                });
+            }
             of_group.push(nimber);
         }
         nimbers.push(of_group);
@@ -949,8 +1020,10 @@ pub struct Analysis {
     /// The `solve --json` object, its fields first.
     #[serde(flatten)]
     answer: Value,
-    /// Each component alone (plain sums only).
+    /// Each component alone (plain sums only), the first [`PARTS_SHOWN`].
     parts: Vec<PartView>,
+    /// Whether `parts` shows every component.
+    parts_complete: bool,
     /// The nim-sum of the parts' nimbers, when all are known.
     nim_sum: Option<Integer>,
     /// The moves listed, with their values: the winning moves first.
@@ -984,9 +1057,11 @@ pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
     let answer = answer_json(&solved.answer, &solved.position);
     let (parts, nimbers, nim_sum) = nimbers_of(&solved, budget)?;
     let moves = list_moves(&solved, &nimbers, budget)?;
+    let shown = nimbers.iter().map(Vec::len).sum::<usize>() <= PARTS_SHOWN;
     Ok(Analysis {
         answer,
         parts,
+        parts_complete: shown,
         nim_sum: nim_sum.as_ref().map(Integer::from),
         moves: moves.listed.iter().map(|m| m.view(&moves)).collect(),
         moves_complete: moves.complete,
