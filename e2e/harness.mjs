@@ -63,12 +63,15 @@ export async function settled(page) {
 
 // Starts `position` in `mode` ('engine' or 'humans') and waits until it is shown.
 export async function start(page, url, position, mode = 'humans') {
-  await page.goto(url);
+  // The page is loaded once; a new game starts on it without a reload.
+  if (!page.url().startsWith(url)) await page.goto(url);
   await page.waitForSelector('#game-picker optgroup', { state: 'attached' });
+  if (await page.isHidden('#play')) await page.click('#tab-play');
   await page.fill('#position', position);
   await page.selectOption('#mode', mode);
   await page.click('#start');
-  await page.waitForFunction(() => document.body.dataset.busy === 'false' && document.getElementById('current').textContent !== '');
+  await page.waitForFunction(() => document.body.dataset.busy === 'false' && document.getElementById('current').textContent !== ''
+    && ['over', 'human'].includes(document.body.dataset.turn));
 }
 
 // Waits for the position shown to change from `before`.

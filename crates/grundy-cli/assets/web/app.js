@@ -1163,6 +1163,14 @@ function drawGraph(graph, targets, part, select = null) {
     }
     clickable(line, move);
     picture.append(line);
+    if (move && !move.wins && $('show-colours').checked) {
+      // A losing edge looks dashed: light gaps drawn over it, which take no clicks.
+      const gaps = line.cloneNode();
+      gaps.setAttribute('class', 'edge-gaps');
+      for (const name of ['marker-end', 'data-edge', 'role', 'tabindex', 'aria-label', 'data-to']) gaps.removeAttribute(name);
+      gaps.setAttribute('aria-hidden', 'true');
+      picture.append(gaps);
+    }
   });
   for (let v = 0; v < n; v++) {
     const [x, y] = spot(v);
