@@ -183,6 +183,36 @@ test('focus stays on the game after a move; tokens are named buttons; wins and l
   assert.equal(await dash('svg.heaps circle.token.target.win'), 'none');
   assert.notEqual(await dash('svg.heaps circle.token.target.lose'), 'none');
   assert.match(await page.locator('svg.heaps circle.token.target.win').first().getAttribute('aria-label'), /: wins/);
+  // The outlines that tell wins from losses: 3:1 at least against white and against their own fill.
+  for (const position of ['nim(3, 5, 7)', 'wythoff(5, 8)', 'chomp([4, 4, 4]) + turtles("hthht")', 'divisors(10)',
+    'hackenbush("5 5; 1 2; 2 3; 3 4; 4 5; 5 2")', 'geography("5 5; 1 2; 2 3; 3 4; 4 5; 5 1")']) {
+    await start(page, session.url, position);
+    const weak = await page.evaluate(() => {
+      const luminance = (colour) => {
+        const [r, g, b] = colour.match(/[\d.]+/g).slice(0, 3).map(Number).map((c) => {
+          const v = c / 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      const found = [];
+      for (const node of document.querySelectorAll('#board svg .target.win, #board svg .target.lose')) {
+        const shape = node.tagName === 'g' ? node.querySelector('rect') : node;
+        const style = getComputedStyle(shape);
+        if (!/^rgb/.test(style.stroke)) { found.push(`${node.getAttribute('aria-label')}: no outline`); continue; }
+        const against = ['rgb(255, 255, 255)'];
+        // A line's fill is not drawn.
+        if (shape.tagName !== 'line' && /^rgb\(/.test(style.fill)) against.push(style.fill);
+        for (const colour of against) {
+          const ratio = contrast(style.stroke, colour);
+          if (ratio < 3) found.push(`${node.getAttribute('aria-label')}: ${style.stroke} on ${colour} is ${ratio.toFixed(2)}:1`);
+        }
+      }
+      return found;
+    });
+    assert.deepEqual(weak, [], position);
+  }
   await page.close();
 });
 
