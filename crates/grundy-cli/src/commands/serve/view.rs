@@ -482,33 +482,55 @@ mod tests {
 
     #[test]
     fn several_heaps_changed_a_split_and_a_domino_are_targets() {
-        let heaps = |sizes: &[u32]| -> Vec<BigUint> { sizes.iter().map(|&h| BigUint::from(h)).collect() };
+        let heaps =
+            |sizes: &[u32]| -> Vec<BigUint> { sizes.iter().map(|&h| BigUint::from(h)).collect() };
         assert_eq!(
             heaps_changed(&heaps(&[0, 5, 1]), &heaps(&[2, 3, 1])),
             Some(Target::Heaps {
                 heaps: vec![
-                    HeapLevel { heap: 0, level: Integer::Small(2) },
-                    HeapLevel { heap: 1, level: Integer::Small(3) }
+                    HeapLevel {
+                        heap: 0,
+                        level: Integer::Small(2)
+                    },
+                    HeapLevel {
+                        heap: 1,
+                        level: Integer::Small(3)
+                    }
                 ]
             })
         );
         assert_eq!(
             heaps_changed(&heaps(&[4, 5]), &heaps(&[4, 2])),
-            Some(Target::Heap { heap: 1, level: Integer::Small(2) })
+            Some(Target::Heap {
+                heap: 1,
+                level: Integer::Small(2)
+            })
         );
         assert_eq!(heaps_changed(&heaps(&[4, 5]), &heaps(&[4, 6])), None);
         assert_eq!(
             split(&[Drawing::Heaps(heaps(&[1])), Drawing::Heaps(heaps(&[2]))]),
-            Some(Target::Split { heap: 0, into: vec![Integer::Small(1), Integer::Small(2)] })
+            Some(Target::Split {
+                heap: 0,
+                into: vec![Integer::Small(1), Integer::Small(2)]
+            })
         );
         assert_eq!(split(&[Drawing::Heaps(heaps(&[3]))]), None);
         let board = |cells: &str| BoardDrawing {
             rows: 2,
             cols: 2,
-            cells: cells.chars().map(|c| if c == '#' { Cell::Filled } else { Cell::Empty }).collect(),
+            cells: cells
+                .chars()
+                .map(|c| if c == '#' { Cell::Filled } else { Cell::Empty })
+                .collect(),
         };
-        assert_eq!(domino(&board("...."), &board("#.#.")), Some(Target::Domino { cells: [0, 2] }));
-        assert_eq!(domino(&board("...."), &board("##..")), Some(Target::Domino { cells: [0, 1] }));
+        assert_eq!(
+            domino(&board("...."), &board("#.#.")),
+            Some(Target::Domino { cells: [0, 2] })
+        );
+        assert_eq!(
+            domino(&board("...."), &board("##..")),
+            Some(Target::Domino { cells: [0, 1] })
+        );
         assert_eq!(domino(&board("...."), &board(".##.")), None);
     }
 }
