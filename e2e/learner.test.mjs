@@ -78,10 +78,18 @@ test('every move can be played: a part the sample leaves out, a take typed in, d
   // Winning moves first in each group.
   const wins = await groups.nth(0).locator('button.move').evaluateAll((nodes) => nodes.map((n) => n.dataset.wins));
   assert.deepEqual(wins, [...wins].sort((a, b) => (a === 'true' ? 0 : 1) - (b === 'true' ? 0 : 1)));
-  // The heap of 1 has no move in the sample: its moves are asked for, then played.
-  await groups.nth(1).locator('button.more').click();
-  await page.locator('#moves button.move', { hasText: 'take 1 from the heap of 1' }).first().click();
+  // The heap of 1 has no move in the server's sample: the page asks for its
+  // moves alone; they are listed (winning: 10^40 xor 0 is not 0, so no) and
+  // its token plays by a click.
+  const heapOfOne = groups.nth(1).locator('button.move', { hasText: 'take 1 from the heap of 1' });
+  assert.equal(await heapOfOne.count(), 1);
+  assert.equal(await heapOfOne.getAttribute('data-wins'), 'false');
+  await page.locator('#board [data-piece="0:1"] circle.token.target[data-level="0"]').click();
   assert.equal(await changed(page, `nim(${huge}, 1)`), `nim(${huge}, 0)`);
+  // A move of a part asked for alone is played by its button too.
+  await start(page, session.url, `nim(${huge}, 2)`);
+  await page.locator('#moves section.move-group').nth(1).locator('button.move', { hasText: 'take 1 from the heap of 2' }).click();
+  assert.equal(await changed(page, `nim(${huge}, 2)`), `nim(${huge}, 1)`);
   // A take typed in: 1 from the heap of 10^40 (a move the sample lacks).
   await start(page, session.url, `nim(${huge}, 1)`);
   await page.locator('#board [data-piece="0:0"] button[data-choose-heap="0"]').click();

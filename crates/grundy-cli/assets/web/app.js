@@ -263,6 +263,7 @@ async function goTo(request, generation) {
     moved = true;
     render();
     await maybeEngine(generation);
+    await fillLeftOutParts(generation);
   } catch (e) {
     if (generation !== state.generation) return;
     if (!moved) {
@@ -509,7 +510,9 @@ function renderRules(answer) {
     if (!names.has(game.name) && !game.aliases.some((alias) => names.has(alias))) continue;
     rules.append(el('h3', {}, `${game.name}: ${game.summary}`), el('p', {}, withoutFiles(game.rules)));
   }
-  $('rules-box').hidden = rules.childElementCount === 0;
+  const shown = [...rules.querySelectorAll('h3')].map((h) => h.textContent.split(':')[0]);
+  $('rules-box').querySelector('summary').textContent = `Rules of ${shown.join(', ')}`;
+  $('rules-box').hidden = shown.length === 0;
 }
 
 // The catalogue's texts name forms the server refuses (`@PATH`, `@FILE`: a
@@ -705,6 +708,45 @@ function partMoves(answer, part) {
 const partMovesKnown = (answer, part) => answer.moves_complete
   || Boolean(state.partMoves.get(partKey(part)) && state.partMoves.get(partKey(part)).complete);
 
+// A sample of the moves of a large sum may leave parts out entirely (the
+// heap of 1 beside a heap of 10^40): up to 8 such parts have their own moves
+// asked for at once, so that their pictures and lists play them too.
+async function fillLeftOutParts(generation) {
+  const answer = current();
+  if (!answer || answer.moves_complete || engineToMove() || gameOver(answer)) return;
+  const left = (answer.parts || []).filter((part) => !state.partMoves.has(partKey(part))
+    && movesOfPart(answer.moves, part).length === 0).slice(0, 8);
+  if (left.length === 0) return;
+  const length = state.history.length;
+  const found = await Promise.all(left.map((part) => api('/api/solve', { position: part.term }).catch(() => null)));
+  if (generation !== state.generation || length !== state.history.length) return;
+  left.forEach((part, i) => { if (found[i]) state.partMoves.set(partKey(part), asMovesOfSum(answer, part, found[i])); });
+  render();
+}
+
+// The moves of `part` alone (`alone`, its /api/solve answer) as moves of the
+// whole position: compact (the part's term and component, what it becomes),
+// valued from the nim-sum under normal play; a move listed already is kept.
+function asMovesOfSum(answer, part, alone) {
+  const normal = answer.convention !== 'misere';
+  const known = normal && answer.nim_sum !== null && part.nimber !== null;
+  const listed = movesOfPart(answer.moves, part);
+  const moves = alone.moves.map((m) => {
+    const to = m.component_to !== undefined && m.component_to !== null ? m.component_to : m.to;
+    const same = listed.find((l) => l.component_to === to);
+    if (same) return same;
+    let nimber = null;
+    if (known && m.nimber !== null) nimber = BigInt(answer.nim_sum) ^ BigInt(part.nimber) ^ BigInt(m.nimber);
+    return {
+      ...m, to: null, term: part.group, component: part.component, component_to: to,
+      nimber: nimber === null ? null : (nimber <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(nimber) : String(nimber)),
+      outcome: nimber === null ? null : (nimber === 0n ? 'P' : 'N'),
+      wins: nimber === null ? null : nimber === 0n,
+    };
+  });
+  return { moves, complete: alone.moves_complete };
+}
+
 // Asks the server for the moves of one part alone and makes each a move of
 // the whole position: compact (the part's term and component, what it
 // becomes), its value from the nim-sum under normal play.
@@ -716,24 +758,7 @@ async function loadPartMoves(part) {
   try {
     const alone = await api('/api/solve', { position: part.term });
     if (generation !== state.generation || length !== state.history.length) return;
-    const normal = answer.convention !== 'misere';
-    const known = normal && answer.nim_sum !== null && part.nimber !== null;
-    const listed = movesOfPart(answer.moves, part);
-    const moves = alone.moves.map((m) => {
-      const to = m.component_to !== undefined && m.component_to !== null ? m.component_to : m.to;
-      const same = listed.find((l) => l.component_to === to);
-      if (same) return same;
-      let nimber = null;
-      if (known && m.nimber !== null) nimber = BigInt(answer.nim_sum) ^ BigInt(part.nimber) ^ BigInt(m.nimber);
-      return {
-        ...m, to: null, term: part.group, component: part.component, component_to: to,
-        nimber: nimber === null ? null : (nimber <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(nimber) : String(nimber)),
-        outcome: nimber === null ? null : (nimber === 0n ? 'P' : 'N'),
-        wins: nimber === null ? null : nimber === 0n,
-        target: m.target,
-      };
-    });
-    state.partMoves.set(partKey(part), { moves, complete: alone.moves_complete });
+    state.partMoves.set(partKey(part), asMovesOfSum(answer, part, alone));
     render();
   } catch (e) {
     if (generation === state.generation) setError(`The moves of ${shortenDigits(part.term)} could not be listed: ${e.message}`);
@@ -778,7 +803,7 @@ function targetKey(target) {
 // The moves of one part that a click on its drawing plays, by target key.
 function clickTargets(answer, part) {
   const found = new Map();
-  for (const move of answer.moves) {
+  for (const move of partMoves(answer, part)) {
     if (move.term !== part.group || move.component !== part.component || !move.target) continue;
     const key = targetKey(move.target);
     if (key !== null && !found.has(key)) found.set(key, move);
