@@ -136,13 +136,10 @@ test('the rules and how to play are shown; every example without a picture is pl
   await page.goto(session.url);
   const { games } = await page.evaluate(async () => (await fetch('/api/games')).json());
   // The examples of the picker that draw nothing: the whole position, or a part, has no drawing.
-  const undrawn = [];
-  for (const game of games) {
-    for (const example of game.examples) {
-      const answer = await post(page, '/api/solve', { position: example });
-      if (answer.parts && (answer.parts.length === 0 || answer.parts.some((part) => !part.drawing))) undrawn.push({ game, example, answer });
-    }
-  }
+  const examples = games.flatMap((game) => game.examples.map((example) => ({ game, example })));
+  const answers = await Promise.all(examples.map(({ example }) => post(page, '/api/solve', { position: example })));
+  const undrawn = examples.map((e, i) => ({ ...e, answer: answers[i] }))
+    .filter(({ answer }) => answer.parts && (answer.parts.length === 0 || answer.parts.some((part) => !part.drawing)));
   assert.ok(undrawn.length >= 15, `${undrawn.length} examples without a picture`);
   for (const { game, example, answer } of undrawn) {
     await start(page, session.url, example);
@@ -270,8 +267,10 @@ test('axe-core finds no serious or critical violation on the main views, at 1280
     await page.locator('#board .heap-moves button.move').first().click();
     await settled(page);
     await noSeriousViolations(page, `${width}: a game of Nim in progress, a heap chosen`);
-    for (const position of ['wythoff(5, 8) + turtles("hthht")', 'hackenbush("5 5; 1 2; 2 3; 3 4; 4 5; 5 2") + chomp(2, 3)',
-      'cram(3, 4) + divisors(6) + grid_nim([0, 1], [2, 3])', 'every(nim(1, 2) + bash[2](5))']) {
+    // Every kind of picture at once, then a position without one.
+    for (const position of ['wythoff(5, 8) + turtles("hthht") + hackenbush("5 5; 1 2; 2 3; 3 4; 4 5; 5 2") + chomp(2, 3)'
+      + ' + cram(3, 4) + divisors(6) + grid_nim([0, 1], [2, 3]) + dag("4 4; 1 2; 2 3; 1 3; 3 4", 1, 2) + stones(1, 4, 9)',
+    'every(nim(1, 2) + bash[2](5))']) {
       await start(page, session.url, position);
       await noSeriousViolations(page, `${width}: ${position}`);
     }
