@@ -1368,7 +1368,8 @@ mod tests {
             target("nim(3) + wythoff(1, 2) + turtles(\"tt\")"),
             serde_json::json!({"kind": "coin", "coin": 0})
         );
-        // A split leaves no single thing drawn to click; the move is listed.
+        // A split is the heap split and the heaps it leaves (the page lists
+        // it under the heap's button).
         let split = analysed("kayles(3)", &budget());
         let split = split["moves"]
             .as_array()
@@ -1377,7 +1378,10 @@ mod tests {
             .find(|m| m["to"] == "kayles(1, 1)")
             .unwrap()
             .clone();
-        assert_eq!(split["target"], Value::Null);
+        assert_eq!(
+            split["target"],
+            serde_json::json!({"kind": "split", "heap": 0, "into": [1, 1]})
+        );
         // Games without a drawing have none.
         let words = analysed("prefix_game([\"ab\"])", &budget());
         assert_eq!(words["parts"][0]["drawing"], Value::Null);

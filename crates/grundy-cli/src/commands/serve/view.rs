@@ -161,7 +161,10 @@ fn board_view(board: &BoardDrawing) -> DrawingView {
 /// 0, "level": 2}` (a heap left with `level` tokens), `coin` (one coin
 /// turned alone), `vertex` (where the token goes), `edge` (the edge cut),
 /// `square` (Wythoff's queen's new square, or the Chomp square eaten with all
-/// above and right of it), `cell` (a board's token's cell).
+/// above and right of it), `cell` (a board's token's cell), `split` (a heap
+/// split into several: Kayles, Grundy's game, Lasker's Nim), `heaps` (several
+/// heaps of one picture changed at once: staircase, Moore's Nim), `domino`
+/// (Cram's two cells filled).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Target {
@@ -220,6 +223,34 @@ pub enum Target {
         /// How many move.
         counters: Integer,
     },
+    /// Heap `heap` of a picture replaced by the heaps `into` (two or more):
+    /// a row of Kayles pins split, a heap of Grundy's game divided.
+    Split {
+        /// Which heap of the picture.
+        heap: usize,
+        /// The heaps it leaves, in order.
+        into: Vec<Integer>,
+    },
+    /// Several heaps of one picture changed at once (staircase's coins
+    /// moved down a step, Moore's Nim's tokens taken from several heaps).
+    Heaps {
+        /// Each heap changed, with the tokens it has after the move.
+        heaps: Vec<HeapLevel>,
+    },
+    /// A domino placed on two empty cells of a board (Cram), row by row.
+    Domino {
+        /// The two cells filled, `row * cols + column`, the smaller first.
+        cells: [usize; 2],
+    },
+}
+
+/// A heap of a picture and the tokens it has after a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeapLevel {
+    /// Which heap of the picture.
+    pub heap: usize,
+    /// Its size after the move.
+    pub level: Integer,
 }
 
 /// What a click on the picture `before` of a component must do to play the
@@ -234,12 +265,9 @@ pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
             level: Integer::Small(0),
         }),
         (Drawing::Heaps(heaps), [Drawing::Heaps(left)]) if left.len() == heaps.len() => {
-            let changed = only_change(heaps, left)?;
-            (left[changed] < heaps[changed]).then(|| Target::Heap {
-                heap: changed,
-                level: (&left[changed]).into(),
-            })
+            heaps_changed(heaps, left)
         }
+        (Drawing::Heaps(heaps), after) if heaps.len() == 1 => split(after),
         (Drawing::Coins(heads), []) => coins_turned(heads, &vec![false; heads.len()]),
         (Drawing::Coins(heads), [Drawing::Coins(left)]) if left.len() == heads.len() => {
             coins_turned(heads, left)
@@ -276,11 +304,67 @@ pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
             })
         }
         (Drawing::Board(board), [Drawing::Board(left)]) => {
-            let token = left.cells.iter().position(|&cell| cell == Cell::Token)?;
-            (board.cells.get(token) != Some(&Cell::Token)).then_some(Target::Cell { cell: token })
+            if let Some(token) = left.cells.iter().position(|&cell| cell == Cell::Token) {
+                return (board.cells.get(token) != Some(&Cell::Token))
+                    .then_some(Target::Cell { cell: token });
+            }
+            domino(board, left)
         }
         _ => None,
     }
+}
+
+/// The heaps a move changes in a picture of several heaps (the same number
+/// after): one heap made smaller is a [`Target::Heap`], several changed a
+/// [`Target::Heaps`].
+fn heaps_changed(heaps: &[BigUint], left: &[BigUint]) -> Option<Target> {
+    let changed: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] != left[i]).collect();
+    match changed.as_slice() {
+        [] => None,
+        &[heap] => (left[heap] < heaps[heap]).then(|| Target::Heap {
+            heap,
+            level: (&left[heap]).into(),
+        }),
+        _ => Some(Target::Heaps {
+            heaps: changed
+                .iter()
+                .map(|&heap| HeapLevel {
+                    heap,
+                    level: (&left[heap]).into(),
+                })
+                .collect(),
+        }),
+    }
+}
+
+/// A heap drawn alone that a move turns into two heaps or more, each drawn
+/// as heaps: the sizes it leaves.
+fn split(after: &[Drawing]) -> Option<Target> {
+    let mut into = Vec::new();
+    for drawing in after {
+        let Drawing::Heaps(heaps) = drawing else {
+            return None;
+        };
+        into.extend(heaps.iter().map(Integer::from));
+    }
+    (into.len() >= 2).then_some(Target::Split { heap: 0, into })
+}
+
+/// The domino a move places on a board of the same size: exactly two cells,
+/// empty before and filled after, side by side.
+fn domino(board: &BoardDrawing, left: &BoardDrawing) -> Option<Target> {
+    if (board.rows, board.cols) != (left.rows, left.cols) || board.cells.len() != left.cells.len() {
+        return None;
+    }
+    let filled: Vec<usize> = (0..board.cells.len())
+        .filter(|&i| board.cells[i] == Cell::Empty && left.cells[i] == Cell::Filled)
+        .collect();
+    let &[a, b] = filled.as_slice() else {
+        return None;
+    };
+    let cols = board.cols as usize;
+    let beside = (b == a + 1 && a / cols == b / cols) || b == a + cols;
+    beside.then_some(Target::Domino { cells: [a, b] })
 }
 
 /// The coins a move turns, from the row `heads` to the row `left`: one coin
@@ -330,14 +414,6 @@ fn transfer(rows: &[Vec<BigUint>], left: &[Vec<BigUint>]) -> Option<Target> {
         to,
         counters: (&lost).into(),
     })
-}
-
-/// The one index at which `a` and `b` (of the same length) differ, if there
-/// is exactly one.
-fn only_change<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
-    let mut changed = (0..a.len()).filter(|&i| a[i] != b[i]);
-    let first = changed.next()?;
-    changed.next().is_none().then_some(first)
 }
 
 #[cfg(test)]
@@ -405,9 +481,56 @@ mod tests {
     }
 
     #[test]
-    fn a_change_in_one_place_is_found() {
-        assert_eq!(only_change(&[1, 2, 3], &[1, 0, 3]), Some(1));
-        assert_eq!(only_change(&[1, 2, 3], &[0, 0, 3]), None);
-        assert_eq!(only_change(&[1, 2, 3], &[1, 2, 3]), None);
+    fn several_heaps_changed_a_split_and_a_domino_are_targets() {
+        let heaps =
+            |sizes: &[u32]| -> Vec<BigUint> { sizes.iter().map(|&h| BigUint::from(h)).collect() };
+        assert_eq!(
+            heaps_changed(&heaps(&[0, 5, 1]), &heaps(&[2, 3, 1])),
+            Some(Target::Heaps {
+                heaps: vec![
+                    HeapLevel {
+                        heap: 0,
+                        level: Integer::Small(2)
+                    },
+                    HeapLevel {
+                        heap: 1,
+                        level: Integer::Small(3)
+                    }
+                ]
+            })
+        );
+        assert_eq!(
+            heaps_changed(&heaps(&[4, 5]), &heaps(&[4, 2])),
+            Some(Target::Heap {
+                heap: 1,
+                level: Integer::Small(2)
+            })
+        );
+        assert_eq!(heaps_changed(&heaps(&[4, 5]), &heaps(&[4, 6])), None);
+        assert_eq!(
+            split(&[Drawing::Heaps(heaps(&[1])), Drawing::Heaps(heaps(&[2]))]),
+            Some(Target::Split {
+                heap: 0,
+                into: vec![Integer::Small(1), Integer::Small(2)]
+            })
+        );
+        assert_eq!(split(&[Drawing::Heaps(heaps(&[3]))]), None);
+        let board = |cells: &str| BoardDrawing {
+            rows: 2,
+            cols: 2,
+            cells: cells
+                .chars()
+                .map(|c| if c == '#' { Cell::Filled } else { Cell::Empty })
+                .collect(),
+        };
+        assert_eq!(
+            domino(&board("...."), &board("#.#.")),
+            Some(Target::Domino { cells: [0, 2] })
+        );
+        assert_eq!(
+            domino(&board("...."), &board("##..")),
+            Some(Target::Domino { cells: [0, 1] })
+        );
+        assert_eq!(domino(&board("...."), &board(".##.")), None);
     }
 }
