@@ -586,6 +586,10 @@ function renderParts(answer) {
       el('td', { class: 'num' }, part.nimber === null ? '?' : shortNumber(part.nimber)),
       el('td', { class: 'bin' }, binary(part.nimber))));
   }
+  if (answer.parts_complete === false) {
+    table.append(el('tr', {}, el('td', { colspan: '3' },
+      `… and more parts: the first ${parts.length} are shown (the nim-sum counts them all)`)));
+  }
   const sum = answer.nim_sum;
   table.append(el('tr', { class: 'total' }, el('td', {}, 'nim-sum (xor)'),
     el('td', { class: 'num', id: 'nim-sum' }, sum === null ? '?' : shortNumber(sum)),
