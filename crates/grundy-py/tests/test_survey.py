@@ -1,5 +1,5 @@
-"""grundy.survey and grundy.survey_boards: in parallel on local processes and on
-a Dask cluster, errors as rows, resumed from Parquet."""
+"""grundy.survey and grundy.survey_boards: in parallel on local threads and on
+a Dask cluster, errors as rows, resumed from Parquet, stopped by Ctrl-C."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def assert_same_rows(left: pd.DataFrame, right: pd.DataFrame) -> None:
 
 @pytest.fixture(scope="module")
 def sequential() -> pd.DataFrame:
-    return grundy.survey(TWO_DIGIT_CODES, 10_000, processes=1)
+    return grundy.survey(TWO_DIGIT_CODES, 10_000, threads=1)
 
 
 def test_rows_are_the_sequences(sequential: pd.DataFrame) -> None:
@@ -65,12 +65,14 @@ def test_a_dask_local_cluster_of_two_workers_gives_the_same_rows(sequential: pd.
     assert_same_rows(distributed, sequential)
 
 
-def test_local_processes_give_the_same_rows(sequential: pd.DataFrame) -> None:
-    assert_same_rows(grundy.survey(TWO_DIGIT_CODES, 10_000, processes=2), sequential)
+def test_local_threads_give_the_same_rows(sequential: pd.DataFrame) -> None:
+    assert_same_rows(grundy.survey(TWO_DIGIT_CODES, 10_000, threads=2), sequential)
+    # `processes`, the former name of `threads`, still says how many at once.
+    assert_same_rows(grundy.survey(TWO_DIGIT_CODES[:8], 10_000, processes=2), sequential.iloc[:8].reset_index(drop=True))
 
 
 def test_failed_and_limited_tasks_are_rows_with_their_error() -> None:
-    frame = grundy.survey(["0.07", "octal[0.9]", "not_a_game", "0.6"], 100_000, prove=False, processes=2)
+    frame = grundy.survey(["0.07", "octal[0.9]", "not_a_game", "0.6"], 100_000, prove=False, threads=2)
     errors = dict(zip(frame["rule"], frame["error"]))
     assert errors["0.07"] is None and errors["0.6"] is None
     assert errors["octal[0.9]"].startswith("LimitError: ") and "max_work" in errors["octal[0.9]"]
@@ -81,14 +83,14 @@ def test_failed_and_limited_tasks_are_rows_with_their_error() -> None:
 
 def test_a_survey_resumes_from_its_parquet_file(tmp_path: Path) -> None:
     path = str(tmp_path / "rows.parquet")
-    first = grundy.survey(["0.07", "0.137", "octal[0.9]"], 20_000, processes=1, resume=path)
+    first = grundy.survey(["0.07", "0.137", "octal[0.9]"], 20_000, threads=1, resume=path)
     kept = pd.read_parquet(path)
     assert list(kept["rule"]) == ["0.07", "0.137", "octal[0.9]"]
     # Rows already finished are taken from the file, not computed again: the
     # file's seconds come back; the row with an error is computed again.
     kept.loc[kept["rule"] == "0.07", "seconds"] = 1234.5
     kept.to_parquet(path, index=False)
-    again = grundy.survey(["0.07", "0.137", "octal[0.9]", "0.6"], 20_000, processes=1, resume=path)
+    again = grundy.survey(["0.07", "0.137", "octal[0.9]", "0.6"], 20_000, threads=1, resume=path)
     assert list(again["rule"]) == ["0.07", "0.137", "octal[0.9]", "0.6"]
     assert again.loc[again["rule"] == "0.07", "seconds"].iloc[0] == 1234.5
     assert again.loc[again["rule"] == "octal[0.9]", "seconds"].iloc[0] != first.loc[2, "seconds"]
@@ -97,11 +99,11 @@ def test_a_survey_resumes_from_its_parquet_file(tmp_path: Path) -> None:
 
 
 def test_boards_are_surveyed() -> None:
-    frame = grundy.survey_boards("cram", range(1, 4), range(1, 5), processes=2)
+    frame = grundy.survey_boards("cram", range(1, 4), range(1, 5), threads=2)
     assert list(frame.columns) == ["game", "rows", "cols", "position", "nimber", "outcome", "method", "seconds", "error"]
     for row in frame.itertuples():
         assert row.nimber == grundy.solve(f"cram({row.rows}, {row.cols})", no_moves=True).nimber
-    limited = grundy.survey_boards("cram", [5], [7], processes=1, max_states=1000)
+    limited = grundy.survey_boards("cram", [5], [7], threads=1, max_states=1000)
     assert limited["error"].iloc[0].startswith("LimitError: ")
 
 
@@ -111,17 +113,51 @@ def test_a_rule_given_twice_is_named() -> None:
     assert "'kayles' is given twice" in str(caught.value)
 
 
-def test_a_survey_whose_processes_cannot_start_raises(tmp_path: Path) -> None:
-    """The README's survey line run as a plain script (no `__main__` guard):
-    the spawned workers cannot start, and the survey raises SurveyError
-    saying why, instead of returning a frame whose every row is an error."""
+def test_the_readmes_survey_line_runs_in_a_plain_script(tmp_path: Path) -> None:
+    """The README's survey line run as a plain script, with no
+    `if __name__ == "__main__":` guard: local surveys run on threads, so
+    nothing imports the script again (processes started by `spawn` did, and
+    failed)."""
     import subprocess
     import sys
 
     script = tmp_path / "plain.py"
-    script.write_text('import grundy\ngrundy.survey(["0.137", "0.07"], 100)\nprint("returned")\n')
+    script.write_text(
+        'import grundy\nframe = grundy.survey(["0.137", "0.07", "kayles"], 10**4)\n'
+        'print(frame["period"].tolist(), frame["proven"].tolist())\n'
+    )
     ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert ran.returncode != 0
-    assert "returned" not in ran.stdout
-    assert "SurveyError" in ran.stderr
-    assert '__name__ == "__main__"' in ran.stderr
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[34, 34, 12] [True, True, True]"
+
+
+def test_ctrl_c_stops_a_survey_and_its_running_tasks(tmp_path: Path) -> None:
+    """SIGINT to a script surveying rules that take minutes (no period within
+    reach): the survey stops within seconds, its running tasks too, and the
+    script ends with KeyboardInterrupt."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "long.py"
+    script.write_text(
+        "import grundy, sys\n"
+        'print("started", flush=True)\n'
+        'grundy.survey(["0.6", "0.16", "0.46", "0.56"], 10**6, prove=False, threads=2)\n'
+        'print("returned", flush=True)\n'
+    )
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    took = time.monotonic() - sent
+    assert process.returncode != 0
+    assert "KeyboardInterrupt" in stderr, stderr
+    assert took < 10, f"stopped {took:.1f} s after Ctrl-C"

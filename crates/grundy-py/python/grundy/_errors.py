@@ -76,6 +76,6 @@ class Interrupted(KeyboardInterrupt):
 
 
 class SurveyError(GrundyError):
-    """A survey that could not run its tasks at all (its worker processes
-    died or never started): raised, since every row would hold the same
-    error."""
+    """A survey that could not run its tasks at all. Local surveys run on
+    threads and no longer raise it; it is kept so that code catching it
+    still runs."""

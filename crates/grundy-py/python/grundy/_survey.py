@@ -1,6 +1,12 @@
 """Surveys: the Grundy sequences of many rules at once, in parallel on local
-processes or on a Dask cluster, one task per rule (:func:`grundy.survey`), and
+threads or on a Dask cluster, one task per rule (:func:`grundy.survey`), and
 the values of many boards (:func:`grundy.survey_boards`).
+
+Local tasks run on threads of this process: the native computations release
+the GIL, so they run side by side, and nothing is imported again (processes
+started by ``spawn`` import the script that starts them, which a plain script
+without ``if __name__ == "__main__":`` cannot survive). Ctrl-C stops every
+task of a survey of rules within milliseconds.
 
 A task that fails or reaches a limit is a row with its ``error``, never a lost
 survey; finished rows can be kept in a Parquet file (``resume=PATH``), from
@@ -11,10 +17,10 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ._errors import SurveyError
 from ._limits import DEFAULTS, Bytes
 
 #: The columns of a survey, in order.
@@ -47,9 +53,11 @@ def survey_one(
     max_memory: Bytes,
     max_work: int,
     max_time: Optional[float],
+    stop: Optional[threading.Event] = None,
 ) -> Dict[str, Any]:
     """One row of a survey: the sequence of ``rule`` to heap ``n``, or the
-    error that stopped it. Runs in a worker (a process or a Dask worker)."""
+    error that stopped it. Runs on a local thread (``stop``, when set, stops
+    it) or in a Dask worker."""
     import numpy as np
 
     from . import _native
@@ -58,10 +66,21 @@ def survey_one(
     started = time.perf_counter()
     row: Dict[str, Any] = {column: None for column in COLUMNS}
     row["rule"] = rule
+    # The computation asks this as it goes: raising stops it at once.
+    def stopped(_done: int, _total: int) -> None:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+
     try:
         given = limits(DEFAULTS["max_states"], DEFAULTS["max_digits"], DEFAULTS["max_heap"], max_memory, max_work, max_time)
         _, raw, periodicity, complete, interrupted = _native.seq(
-            rule_text(rule), n, given, until_proven=prove, max_heap=max_heap, require_proof=False
+            rule_text(rule),
+            n,
+            given,
+            until_proven=prove,
+            max_heap=max_heap,
+            require_proof=False,
+            progress=None if stop is None else stopped,
         )
         if interrupted:
             raise KeyboardInterrupt
@@ -84,8 +103,20 @@ def survey_one(
     return row
 
 
-def board_one(game: str, rows: int, cols: int, max_states: int, max_memory: Bytes, max_time: Optional[float]) -> Dict[str, Any]:
-    """One row of a survey of boards: the nimber of ``game(rows, cols)``."""
+def board_one(
+    game: str,
+    rows: int,
+    cols: int,
+    max_states: int,
+    max_memory: Bytes,
+    max_time: Optional[float],
+    stop: Optional[threading.Event] = None,
+) -> Dict[str, Any]:
+    """One row of a survey of boards: the nimber of ``game(rows, cols)``. A
+    board already being solved when ``stop`` is set is finished (its
+    ``max_time`` bounds it)."""
+    if stop is not None and stop.is_set():
+        raise KeyboardInterrupt
     from . import solve
 
     started = time.perf_counter()
@@ -106,10 +137,10 @@ def _run(
     task: Callable[..., Dict[str, Any]],
     arguments: List[Tuple[Any, ...]],
     client: Any,
-    processes: Optional[int],
+    threads: Optional[int],
 ) -> Iterator[Tuple[int, Dict[str, Any]]]:
     """Runs ``task`` on each tuple of ``arguments``: on the Dask ``client``'s
-    workers (one task each), on local processes, or here when ``processes=1``.
+    workers (one task each), on local threads, or here when ``threads=1``.
     Yields ``(index, row)`` as they finish; a task whose worker died is a row
     with the error."""
     if not arguments:
@@ -130,38 +161,33 @@ def _run(
             for future in futures:
                 future.cancel()
         return
-    if processes == 1:
+    if threads == 1:
         for index, args in enumerate(arguments):
             yield index, task(*args)
         return
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
+    from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 
-    workers = processes or os.cpu_count() or 1
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(arguments)), mp_context=context) as pool:
-        futures: Dict[Future[Dict[str, Any]], int] = {pool.submit(task, *args): index for index, args in enumerate(arguments)}
-        try:
-            for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    yield index, future.result()
-                except BrokenProcessPool as error:
-                    # Not a failure of the task: the worker processes died or
-                    # never started, and every row after would say the same.
-                    raise SurveyError(
-                        "the survey's worker processes stopped before finishing their tasks "
-                        f"({error}). A local survey starts Python processes, which import the "
-                        "script that runs it: in a script, call it under "
-                        "`if __name__ == \"__main__\":`, or pass processes=1 to compute here, "
-                        "one rule after the other"
-                    ) from error
-                except Exception as error:
-                    yield index, {"error": f"{type(error).__name__}: {error}"}
-        finally:
-            for future in futures:
-                future.cancel()
+    workers = threads or os.cpu_count() or 1
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(arguments)), thread_name_prefix="grundy-survey")
+    futures: Dict[Future[Dict[str, Any]], int] = {
+        pool.submit(task, *args, stop=stop): index for index, args in enumerate(arguments)
+    }
+    try:
+        for future in as_completed(futures):
+            index = futures[future]
+            try:
+                yield index, future.result()
+            except KeyboardInterrupt:
+                # Only raised when the survey is being stopped.
+                continue
+            except Exception as error:
+                yield index, {"error": f"{type(error).__name__}: {error}"}
+    finally:
+        # Ctrl-C (or the caller leaving): the tasks not started never start,
+        # those running stop at their next look at `stop`.
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _frame(rows: List[Dict[str, Any]], columns: List[str]) -> Any:
@@ -210,7 +236,7 @@ def _collect(
     columns: List[str],
     key: Any,
     client: Any,
-    processes: Optional[int],
+    threads: Optional[int],
     resume: Optional[str],
     fill: Callable[[Any, Dict[str, Any]], None],
 ) -> Any:
@@ -219,7 +245,7 @@ def _collect(
     todo = [index for index, row in enumerate(rows) if row is None]
     last_save = time.monotonic()
     try:
-        for done, row in _run(task, [arguments[i] for i in todo], client, processes):
+        for done, row in _run(task, [arguments[i] for i in todo], client, threads):
             index = todo[done]
             fill(keys[index], row)
             rows[index] = row
@@ -240,6 +266,7 @@ def survey(
     *,
     client: Any = None,
     prove: bool = True,
+    threads: Optional[int] = None,
     processes: Optional[int] = None,
     resume: Optional[str] = None,
     max_heap: Optional[int] = None,
@@ -256,9 +283,11 @@ def survey(
 
     A rule is any ``seq`` rule (``"kayles"``, ``"sub[1, 3, 4]"``) or an octal
     (hexadecimal) code alone, ``"0.137"``. Each rule is a task: on local
-    processes (``processes``, all cores by default; ``1`` computes here, one
-    after the other), or on a Dask cluster when ``client`` is a
-    ``dask.distributed.Client`` (``Client("tcp://scheduler:8786")``).
+    threads (``threads``, all cores by default; ``1`` computes here, one after
+    the other; ``processes`` is its former name), which need no
+    ``if __name__ == "__main__":`` guard in a script and stop on Ctrl-C, or on
+    a Dask cluster when ``client`` is a ``dask.distributed.Client``
+    (``Client("tcp://scheduler:8786")``).
     ``prove=True`` grows each sequence until a theorem proves its period (up to
     ``max_heap``, by default ``4 n`` and at least 16384), and reports it
     unproven otherwise; ``max_memory``,
@@ -268,7 +297,7 @@ def survey(
     the same file computes only the rules it lacks (or whose row has an error).
 
     >>> import grundy
-    >>> frame = grundy.survey(["0.07", "0.137"], 100, processes=1)
+    >>> frame = grundy.survey(["0.07", "0.137"], 100, threads=1)
     >>> frame["period"].tolist(), frame["proven"].tolist()
     ([34, 34], [True, True])
     """
@@ -285,7 +314,7 @@ def survey(
     def fill(rule: Any, row: Dict[str, Any]) -> None:
         row.setdefault("rule", rule)
 
-    return _collect(rules, arguments, survey_one, COLUMNS, "rule", client, processes, resume, fill)
+    return _collect(rules, arguments, survey_one, COLUMNS, "rule", client, _threads(threads, processes), resume, fill)
 
 
 def survey_boards(
@@ -294,6 +323,7 @@ def survey_boards(
     cols: Iterable[int] = range(1, 8),
     *,
     client: Any = None,
+    threads: Optional[int] = None,
     processes: Optional[int] = None,
     resume: Optional[str] = None,
     max_states: int = DEFAULTS["max_states"],
@@ -307,7 +337,7 @@ def survey_boards(
     ``seconds`` and ``error``.
 
     >>> import grundy
-    >>> frame = grundy.survey_boards("cram", range(1, 3), range(1, 4), processes=1)
+    >>> frame = grundy.survey_boards("cram", range(1, 3), range(1, 4), threads=1)
     >>> frame["nimber"].tolist()
     [0, 1, 1, 1, 0, 1]
     """
@@ -319,4 +349,12 @@ def survey_boards(
         row.setdefault("rows", key[1])
         row.setdefault("cols", key[2])
 
-    return _collect(keys, arguments, board_one, BOARD_COLUMNS, ("game", "rows", "cols"), client, processes, resume, fill)
+    return _collect(
+        keys, arguments, board_one, BOARD_COLUMNS, ("game", "rows", "cols"), client, _threads(threads, processes), resume, fill
+    )
+
+
+def _threads(threads: Optional[int], processes: Optional[int]) -> Optional[int]:
+    """How many tasks run at once here: ``threads``, or ``processes``, its
+    former name (surveys ran on processes)."""
+    return threads if threads is not None else processes
