@@ -672,6 +672,15 @@ impl MisereQuotient {
         self.order
     }
 
+    /// The bytes the quotient holds on the heap: its multiplication table,
+    /// P-portion, heap map and orders.
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.mul.len() * std::mem::size_of::<u32>()
+            + self.p_portion.len()
+            + self.heap_map.len() * std::mem::size_of::<u32>()
+            + self.orders.len() * std::mem::size_of::<usize>()
+    }
+
     /// The product of two elements (element 0 is the identity).
     pub fn times(&self, a: u32, b: u32) -> u32 {
         self.mul[a as usize * self.order + b as usize]

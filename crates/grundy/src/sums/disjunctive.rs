@@ -245,8 +245,28 @@ fn failed_by_callers_limit(error: &SearchError, limits: QuotientLimits) -> bool 
     }
 }
 
+/// The most rules the memories of this module keep ([`QUOTIENTS`],
+/// [`NOT_TAME`], [`GENUS_FAILED`]), the oldest forgotten first: a server or a
+/// notebook that sees rule after rule does not grow without bound.
+const RULES_REMEMBERED: usize = 32;
+
+/// The most bytes the quotients kept hold in all (the latest is kept
+/// whatever its size: it was built within the caller's memory limit).
+const QUOTIENTS_KEPT_BYTES: usize = 64 << 20;
+
+/// Appends `entry` to `list`, forgetting the oldest entries past
+/// [`RULES_REMEMBERED`].
+fn remember_bounded<T>(list: &mut Vec<T>, entry: T) {
+    list.push(entry);
+    if list.len() > RULES_REMEMBERED {
+        let excess = list.len() - RULES_REMEMBERED;
+        list.drain(..excess);
+    }
+}
+
 /// Quotients built while solving, by rule: each the furthest built, or the
-/// heap where the construction failed.
+/// heap where the construction failed (at most [`RULES_REMEMBERED`] rules and
+/// [`QUOTIENTS_KEPT_BYTES`]).
 static QUOTIENTS: std::sync::Mutex<Vec<(crate::rules::HeapRule, BuiltQuotient)>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -288,7 +308,15 @@ fn quotient_for(
     };
     if let Ok(mut list) = QUOTIENTS.lock() {
         list.retain(|(r, _)| r != rule);
-        list.push((rule.clone(), result.clone()));
+        remember_bounded(&mut list, (rule.clone(), result.clone()));
+        let held = |list: &[(crate::rules::HeapRule, BuiltQuotient)]| -> usize {
+            list.iter()
+                .map(|(_, q)| q.as_ref().map_or(0, |q| q.held_bytes()))
+                .sum()
+        };
+        while list.len() > 1 && held(&list) > QUOTIENTS_KEPT_BYTES {
+            drop(list.remove(0));
+        }
     }
     Ok(result.ok().filter(|q| knows(q)))
 }
@@ -534,7 +562,7 @@ fn solve_by_genus(
 }
 
 /// For each rule, the first heap found wild (its genus not a nim position's):
-/// sums reaching it are not tried again.
+/// sums reaching it are not tried again (at most [`RULES_REMEMBERED`] entries).
 static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -543,7 +571,7 @@ static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
 /// for every caller, so it is not tried again. A construction stopped by the
 /// caller's deadline, or by a memory limit below the construction's own, is
 /// not remembered, so that an answer depends on its own position only, not
-/// on the positions solved before it.
+/// on the positions solved before it. At most [`RULES_REMEMBERED`] entries.
 static GENUS_FAILED: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -564,7 +592,7 @@ fn tame_genera(
     };
     let remember = |list: &std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>>, heap: u64| {
         if let Ok(mut list) = list.lock() {
-            list.push((rule.clone(), heap));
+            remember_bounded(&mut list, (rule.clone(), heap));
         }
     };
     if known(&NOT_TAME, &|wild| wild <= largest) {
@@ -1444,6 +1472,17 @@ fn misere_search_answer(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_memories_keep_the_latest_rules_only() {
+        let mut list = Vec::new();
+        for k in 0..3 * RULES_REMEMBERED {
+            remember_bounded(&mut list, k);
+        }
+        assert_eq!(list.len(), RULES_REMEMBERED);
+        assert_eq!(list.first(), Some(&(2 * RULES_REMEMBERED)));
+        assert_eq!(list.last(), Some(&(3 * RULES_REMEMBERED - 1)));
+    }
     use super::*;
     use crate::catalogue::build;
     use crate::lang::parse;
