@@ -367,7 +367,10 @@ fn excerpt(message: &str) -> String {
     let length = out.chars().count();
     if length > MESSAGE_AT_MOST {
         let mut cut: String = out.chars().take(MESSAGE_AT_MOST).collect();
-        cut.push_str(&format!("... ({} more characters)", length - MESSAGE_AT_MOST));
+        cut.push_str(&format!(
+            "... ({} more characters)",
+            length - MESSAGE_AT_MOST
+        ));
         return cut;
     }
     out
@@ -592,9 +595,7 @@ async fn compute<T: Serialize + Send + 'static>(
                     // its answer: the lanes bound the threads computing.
                     let _permit = permit;
                     let result = catch_unwind(AssertUnwindSafe(|| {
-                        on_one_thread(|| {
-                            signal.run(|| answer_body(&work(&budget)?, max_answer))
-                        })
+                        on_one_thread(|| signal.run(|| answer_body(&work(&budget)?, max_answer)))
                     }));
                     (result, signal.is_cancelled())
                 });
@@ -801,9 +802,9 @@ async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
             async move {
                 let _permit = permit;
                 match tokio::time::timeout(time + Duration::from_millis(200), child).await {
-                    Ok(Ok(output)) if output.stdout.len() > max_answer => Attempt::Answered(
-                        failure_response(answer_too_long(max_answer)),
-                    ),
+                    Ok(Ok(output)) if output.stdout.len() > max_answer => {
+                        Attempt::Answered(failure_response(answer_too_long(max_answer)))
+                    }
                     Ok(Ok(output)) => child_answer(&output, stop),
                     Ok(Err(e)) => Attempt::Answered(error(
                         StatusCode::UNPROCESSABLE_ENTITY,

@@ -788,7 +788,11 @@ mod connections {
                 Some(stream)
             })
             .collect();
-        assert!(without_body.len() > 1024, "{} connections", without_body.len());
+        assert!(
+            without_body.len() > 1024,
+            "{} connections",
+            without_body.len()
+        );
         let mut slowest = Duration::ZERO;
         for heap in 0..40u32 {
             // A new agent each time: a connection of its own, not one kept alive.

@@ -253,12 +253,19 @@ fn ranges_are_bounded_by_the_memory_limit_before_they_expand() {
         assert!(message.contains("--max-memory"), "{message}");
         assert!(took < Duration::from_secs(1), "refused after {took:?}");
     }
-    let (status, _, answer, _) =
-        post_timed(&server, "/api/solve", &json!({"position": "nim(1..100000)"}));
+    let (status, _, answer, _) = post_timed(
+        &server,
+        "/api/solve",
+        &json!({"position": "nim(1..100000)"}),
+    );
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["parts"].as_array().map(Vec::len), Some(1000));
     assert_eq!(answer["parts_complete"], false);
-    assert!(answer.to_string().len() < 1 << 20, "{} bytes", answer.to_string().len());
+    assert!(
+        answer.to_string().len() < 1 << 20,
+        "{} bytes",
+        answer.to_string().len()
+    );
     done.store(true, Ordering::Relaxed);
     let peak = sampler.join().unwrap();
     assert!(peak < 512 << 20, "the server reached {} MB", peak >> 20);
@@ -275,7 +282,10 @@ fn memory_comes_back_after_a_burst() {
     let (_, _, _, _) = post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
     let before = resident_bytes(pid);
     let (done, sampler) = sample_peak(pid);
-    let burst = in_flight(&server, vec![("nim(1..450000)".to_owned(), "/api/solve"); 8]);
+    let burst = in_flight(
+        &server,
+        vec![("nim(1..450000)".to_owned(), "/api/solve"); 8],
+    );
     for request in burst {
         let (status, _, answer, _) = request.join().unwrap();
         assert!(
@@ -310,5 +320,9 @@ fn memory_comes_back_after_a_burst() {
         );
         thread::sleep(Duration::from_millis(100));
     }
-    assert!(peak > before + allowance, "the burst did not grow the server: {} MB", peak >> 20);
+    assert!(
+        peak > before + allowance,
+        "the burst did not grow the server: {} MB",
+        peak >> 20
+    );
 }
