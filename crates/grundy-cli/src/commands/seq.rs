@@ -91,6 +91,34 @@ pub struct Args {
     threads: Threads,
     #[command(flatten)]
     budget: ComputeLimits,
+    /// Run inside `grundy serve`, for one request: on the request's thread
+    /// (no pool installed), stopped by its deadline (the library's
+    /// cancellation), with no progress bar, no note and no Ctrl-C handling
+    /// of its own.
+    #[arg(skip)]
+    served: bool,
+}
+
+#[cfg(feature = "serve")]
+impl Args {
+    /// The arguments of `seq --json RULE -n N` for a request of `grundy
+    /// serve`, within `budget` (see [`Args::served`]).
+    pub fn served(rule: String, last_heap: usize, budget: ComputeLimits) -> Self {
+        Self {
+            rule,
+            last_heap,
+            json: true,
+            genus: false,
+            out: None,
+            format: Format::Text,
+            until_proven: false,
+            max_heap: 1_000_000_000,
+            method: MethodArg::Fast,
+            threads: Threads { threads: None },
+            budget,
+            served: true,
+        }
+    }
 }
 
 /// Reads a heap size (`-n N`, `--max-heap N`): a non-negative decimal integer of any
@@ -488,11 +516,13 @@ struct Bar {
 }
 
 impl Bar {
-    fn new(asked: usize) -> Self {
-        Self {
-            asked,
-            bar: DelayedBar::new("{bar:40} {pos}/{len} values, {per_sec}, eta {eta}{msg}"),
+    /// The bar of `args`: none in a request of `grundy serve`.
+    fn new(args: &Args, asked: usize) -> Self {
+        let mut bar = DelayedBar::new("{bar:40} {pos}/{len} values, {per_sec}, eta {eta}{msg}");
+        if args.served {
+            bar.hide();
         }
+        Self { asked, bar }
     }
 
     fn update(&mut self, progress: Progress) -> ControlFlow<()> {
@@ -518,13 +548,40 @@ impl Bar {
 /// A [`Failure`] for a bad rule, a file that cannot be used, or output that
 /// cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    args.threads.install();
-    // Ctrl-C stops the values between two progress reports; what is computed is kept.
-    crate::interrupt::keep_partial_results();
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let ran = run_to(args, &mut out);
+    out.flush()?;
+    ran
+}
+
+/// The JSON answer of `args` (made by [`Args::served`]), as `grundy seq
+/// --json` prints it, computed on this thread under its cancellation signal.
+///
+/// # Errors
+/// As [`run`].
+#[cfg(feature = "serve")]
+pub fn served_answer(args: &Args) -> Result<serde_json::Value, Failure> {
+    let mut answer = Vec::new();
+    run_to(args, &mut answer)?;
+    serde_json::from_slice(&answer).map_err(|e| {
+        Failure::Limit(format!(
+            "error: internal error: the answer is not JSON: {e}"
+        ))
+    })
+}
+
+/// Runs the command, its answer written to `out`.
+fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
+    if !args.served {
+        args.threads.install();
+        // Ctrl-C stops the values between two progress reports; what is computed is kept.
+        crate::interrupt::keep_partial_results();
+    }
     #[cfg(feature = "script")]
     if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.budget.max_work) {
         let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
-        return run_script(args, &script, &rule_text);
+        return run_script(args, &script, &rule_text, out);
     }
     #[cfg(not(feature = "script"))]
     if args.rule.trim_start().starts_with("script[") {
@@ -533,7 +590,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let (rule, rule_text) =
         parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
     if args.genus {
-        return run_genus(args, &rule, &rule_text);
+        return run_genus(args, &rule, &rule_text, out);
     }
     let method = match args.method {
         MethodArg::Fast => Method::SparseSpace,
@@ -639,7 +696,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             save_to_file(&rule, &values, path, args.format.into())
                 .map_err(|e| file_failure(&e, path, args.format, &rule_text))?;
         }
-        return write_answer(args, &rule_text, &values, Some(&periodicity));
+        return write_answer(args, &rule_text, &values, Some(&periodicity), out);
     }
     let Some(reach) = largest_heap_within(&model, args.last_heap, wanted, &limits) else {
         return Err(Failure::Limit(format!(
@@ -649,7 +706,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         )));
     };
     let _lock = args.out.as_deref().map(OutLock::take).transpose()?;
-    let mut bar = Bar::new(args.last_heap.saturating_add(1));
+    let mut bar = Bar::new(args, args.last_heap.saturating_add(1));
     let mut progress = |report: Progress| bar.update(report);
     let file = match &args.out {
         Some(path) => Some(open_out_file(
@@ -665,7 +722,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let held = file.as_ref().map_or(0, |file| file.values().len());
     // --until-proven goes past N only as far as no period is proven, which is not known
     // in advance: the estimate names the heaps asked and the whole range it may compute.
-    announce_time(args, &rule_text, &model, &mut probe, held, reach);
+    if !args.served {
+        announce_time(args, &rule_text, &model, &mut probe, held, reach);
+    }
     let mut solver = match (file, &args.out) {
         (Some(mut file), Some(path)) => {
             match file.extend_to(args.last_heap, &mut progress) {
@@ -683,7 +742,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             // The progress callback stops the run only for Ctrl-C; memory or 32 bits may.
             if let Err(stop) = solver.extend_to_with_progress(args.last_heap, &mut progress) {
                 if crate::interrupt::requested() {
-                    return write_partial(args, &rule_text, solver.values());
+                    return write_partial(args, &rule_text, solver.values(), out);
                 }
                 let estimated = estimate(&model, args.last_heap).bytes;
                 return Err(stopped(&rule_text, stop, estimated, &limits));
@@ -713,7 +772,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         Err(_) if crate::interrupt::requested() && args.out.is_none() => {
             drop(bar);
-            return write_partial(args, &rule_text, solver.values());
+            return write_partial(args, &rule_text, solver.values(), out);
         }
         Err(_) => None,
     };
@@ -726,7 +785,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             over_limits(&model, reach + 1, &limits)
         )));
     }
-    write_answer(args, &rule_text, solver.values(), periodicity.as_ref())
+    write_answer(args, &rule_text, solver.values(), periodicity.as_ref(), out)
 }
 
 /// `seq` of a scripted game (`script[@g.rhai]`): the values of `0..=N` by mex over the
@@ -735,13 +794,18 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// flags of heap rules' engine (`--method`, `--until-proven`, resuming `--out`) do not
 /// apply: `--out` writes the values whole, without a check file.
 #[cfg(feature = "script")]
-fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failure> {
+fn run_script(
+    args: &Args,
+    script: &Script,
+    rule_text: &str,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     if args.until_proven {
         return Err(Failure::Input(format!(
             "error: --until-proven needs a theorem to prove a period, and none covers a script: drop it to see the period of the values of {rule_text} up to N"
         )));
     }
-    let mut bar = Bar::new(args.last_heap.saturating_add(1));
+    let mut bar = Bar::new(args, args.last_heap.saturating_add(1));
     let values = script
         .sequence(args.last_heap, &mut |report| bar.update(report))
         .map_err(|error| Failure::search(&error))?
@@ -770,7 +834,7 @@ fn run_script(args: &Args, script: &Script, rule_text: &str) -> Result<(), Failu
         let mut file = std::fs::File::create(path).map_err(failed)?;
         write_values(&values, args.format.into(), &mut file).map_err(failed)?;
     }
-    write_answer(args, rule_text, &values, periodicity.as_ref())
+    write_answer(args, rule_text, &values, periodicity.as_ref(), out)
 }
 
 /// Ctrl-C during `seq --out FILE`: FILE holds every value computed, and its check
@@ -786,7 +850,12 @@ fn interrupted(rule_text: &str, done: usize, path: &Path) -> Failure {
 
 /// Ctrl-C during `seq` without a file: the values computed so far are written as the
 /// answer (heaps `0..=K`, no period looked for), and the run ends with exit 130.
-fn write_partial(args: &Args, rule_text: &str, values: &GrundyValues) -> Result<(), Failure> {
+fn write_partial(
+    args: &Args,
+    rule_text: &str,
+    values: &GrundyValues,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let last_heap = values.len().saturating_sub(1);
     if !values.is_empty() {
         Report {
@@ -796,7 +865,7 @@ fn write_partial(args: &Args, rule_text: &str, values: &GrundyValues) -> Result<
             periodicity: None,
             file: None,
         }
-        .print(args.json)?;
+        .print(args.json, out)?;
     }
     print_error(&format!(
         "error: interrupted (Ctrl-C): the values of {rule_text} up to heap {last_heap} are above, of the {} asked",
@@ -812,6 +881,7 @@ fn write_answer(
     rule_text: &str,
     values: &GrundyValues,
     periodicity: Option<&Periodicity>,
+    out: &mut dyn Write,
 ) -> Result<(), Failure> {
     Report {
         rule: rule_text,
@@ -820,7 +890,7 @@ fn write_answer(
         periodicity,
         file: args.out.as_ref(),
     }
-    .print(args.json)?;
+    .print(args.json, out)?;
     Ok(())
 }
 
@@ -836,10 +906,10 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// Prints the report on standard output, as JSON or for a reader.
-    fn print(self, json: bool) -> io::Result<()> {
-        let stdout = io::stdout();
-        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    /// Writes the report to `out` (standard output, buffered), as JSON or
+    /// for a reader, and flushes it: a partial report comes before the error
+    /// that follows it.
+    fn print(self, json: bool, mut out: &mut dyn Write) -> io::Result<()> {
         if json {
             write_json(&mut out, self)?;
         } else {
@@ -973,7 +1043,12 @@ fn genus_limit_message(
 
 /// `grundy seq --genus`: the genus of heaps `0..=N`, one per line (or a JSON
 /// object with the list of symbols).
-fn run_genus(args: &Args, rule: &HeapRule, rule_text: &str) -> Result<(), Failure> {
+fn run_genus(
+    args: &Args,
+    rule: &HeapRule,
+    rule_text: &str,
+    mut out: &mut dyn Write,
+) -> Result<(), Failure> {
     let heaps = args.last_heap as u64;
     if heaps > grundy::quotient::MAX_HEAP {
         return Err(Failure::Limit(format!(
@@ -987,8 +1062,6 @@ fn run_genus(args: &Args, rule: &HeapRule, rule_text: &str) -> Result<(), Failur
     };
     let genera = grundy::quotient::genus::genera(rule, heaps, limits)
         .map_err(|e| Failure::Limit(genus_limit_message(&e, limits.max_order, heaps, rule_text)))?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
     if args.json {
         let symbols: Vec<String> = genera.iter().map(ToString::to_string).collect();
         serde_json::to_writer(

@@ -14,8 +14,9 @@
 //! * `POST /api/engine {"position", "move"?}`: the engine's move
 //!   ([`play::engine_move`]);
 //! * `POST /api/seq {"rule", "n"}` and `POST /api/table {"expression",
-//!   "ranges", "outcome"}`: `seq --json` and `table --json`, run as a child
-//!   process of this binary so that a request out of time is killed whole.
+//!   "ranges", "outcome"}`: `seq --json` and `table --json`, computed in
+//!   this process on the request's thread, as `solve` is, and stopped by the
+//!   same cancellation at the request's deadline (no child process).
 //!
 //! The server binds to 127.0.0.1 unless told otherwise. Every request is
 //! bounded: its body (`--max-body`, 413), its computation (states, work,
@@ -41,8 +42,6 @@ pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -58,7 +57,7 @@ use axum::routing::{get, post};
 use grundy::cancel::Cancel;
 use grundy::catalogue::{BuildLimits, Catalogue, entries};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use self::connections::ConnectionLimits;
 use self::guards::BodyLimits;
@@ -144,8 +143,8 @@ struct Server {
     max_answer: usize,
     /// The quick lane and the workers that compute.
     lanes: Lanes,
-    /// This binary, run for `seq` and `table`.
-    program: PathBuf,
+    /// The limits of a request, as `seq` and `table` take them.
+    limits: SearchLimits,
 }
 
 type Shared = Arc<Server>;
@@ -174,8 +173,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(note) = note {
         eprintln!("{note}");
     }
-    let program = std::env::current_exe()
-        .map_err(|e| Failure::Input(format!("error: cannot find this program's path: {e}")))?;
     let server = Arc::new(Server {
         max_states: args.limits.max_states,
         max_digits: args.limits.max_digits,
@@ -186,7 +183,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         request_time: args.request_time,
         max_answer: usize::try_from(args.max_answer).unwrap_or(usize::MAX),
         lanes: Lanes::new(args.workers),
-        program,
+        limits: args.limits.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -714,19 +711,9 @@ async fn seq(State(server): State<Shared>, body: Result<Bytes, BytesRejection>) 
             ),
         );
     }
-    let arguments = vec![
-        "seq".to_owned(),
-        "--json".to_owned(),
-        "-n".to_owned(),
-        request.n.to_string(),
-        "--max-work".to_owned(),
-        server.build.work.to_string(),
-        "--max-memory".to_owned(),
-        server.build.bytes.to_string(),
-        "--".to_owned(),
-        request.rule,
-    ];
-    run_child(&server, arguments).await
+    let args =
+        crate::commands::seq::Args::served(request.rule, request.n, server.limits.budget.clone());
+    compute(&server, move |_| crate::commands::seq::served_answer(&args)).await
 }
 
 #[derive(Deserialize)]
@@ -753,98 +740,17 @@ async fn table(State(server): State<Shared>, body: Result<Bytes, BytesRejection>
             "`ranges` holds one or two ranges, e.g. [\"x=0..40\", \"y=0..40\"]",
         );
     }
-    let mut arguments = vec![
-        "table".to_owned(),
-        "--json".to_owned(),
-        "--max-cells".to_owned(),
-        server.max_cells.to_string(),
-        "--max-states".to_owned(),
-        server.max_states.to_string(),
-        "--max-digits".to_owned(),
-        server.max_digits.to_string(),
-        "--max-work".to_owned(),
-        server.build.work.to_string(),
-        "--max-memory".to_owned(),
-        server.build.bytes.to_string(),
-    ];
-    if request.outcome {
-        arguments.push("--outcome".to_owned());
-    }
-    arguments.push("--".to_owned());
-    arguments.push(request.expression);
-    arguments.extend(request.ranges);
-    run_child(&server, arguments).await
-}
-
-/// Runs this binary with `arguments` (a `--json` command) within the
-/// request's time, first in the quick lane then on a worker (see [`lanes`]):
-/// its JSON is the answer; exit 2 is 400 and exit 3 is 422, with its error
-/// message. Each attempt's child stops itself at the attempt's end (its
-/// `--max-time`), and is killed a little later if it has not.
-async fn run_child(server: &Shared, arguments: Vec<String>) -> Response {
-    let deadline = Instant::now() + server.request_time;
-    let answered = server
-        .lanes
-        .run(deadline, |permit, stop| {
-            let time = stop.saturating_duration_since(Instant::now());
-            let max_answer = server.max_answer;
-            // What its scripts print is not the server's to show.
-            let child = tokio::process::Command::new(&server.program)
-                .args(["--script-output", "none"])
-                .arg("--max-time")
-                .arg(time.as_secs_f64().max(0.001).to_string())
-                .args(&arguments)
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .kill_on_drop(true)
-                .output();
-            async move {
-                let _permit = permit;
-                match tokio::time::timeout(time + Duration::from_millis(200), child).await {
-                    Ok(Ok(output)) if output.stdout.len() > max_answer => {
-                        Attempt::Answered(failure_response(answer_too_long(max_answer)))
-                    }
-                    Ok(Ok(output)) => child_answer(&output, stop),
-                    Ok(Err(e)) => Attempt::Answered(error(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        format!("cannot run the computation: {e}"),
-                    )),
-                    Err(_) => Attempt::OutOfTime,
-                }
-            }
-        })
-        .await;
-    match answered {
-        Ok(response) => response,
-        Err(unanswered) => unanswered_response(server, &unanswered),
-    }
-}
-
-/// The answer of a child run for `seq` or `table`, whose `--max-time` ended
-/// at `stop`. A child stops for time only once its `--max-time` has passed
-/// (it exits 3 then), so a limit reached at or after `stop` is the attempt
-/// running out of time: told by the clock and the exit code, never by the
-/// message's words.
-fn child_answer(output: &std::process::Output, stop: Instant) -> Attempt<Response> {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let message = stderr
-        .trim()
-        .strip_prefix("error: ")
-        .unwrap_or(stderr.trim());
-    Attempt::Answered(match output.status.code() {
-        Some(0) => match serde_json::from_slice::<Value>(&output.stdout) {
-            Ok(value) => axum::Json(value).into_response(),
-            Err(e) => internal_error(&format!("the answer is not JSON: {e}")),
-        },
-        Some(2) => error(StatusCode::BAD_REQUEST, message),
-        Some(3) if Instant::now() >= stop => return Attempt::OutOfTime,
-        Some(3) => error(StatusCode::UNPROCESSABLE_ENTITY, message),
-        _ => error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("the computation failed: {message}"),
-        ),
+    let args = crate::commands::table::Args::served(
+        request.expression,
+        request.ranges,
+        request.outcome,
+        server.max_cells,
+        server.limits.clone(),
+    );
+    compute(&server, move |_| {
+        crate::commands::table::served_answer(&args)
     })
+    .await
 }
 
 #[cfg(test)]

@@ -66,6 +66,38 @@ pub struct Args {
     threads: Threads,
     #[command(flatten)]
     limits: SearchLimits,
+    /// Run inside `grundy serve`, for one request: on the request's thread
+    /// (no pool installed), stopped by its deadline (the library's
+    /// cancellation), with no progress bar and no Ctrl-C handling of its own.
+    #[arg(skip)]
+    served: bool,
+}
+
+#[cfg(feature = "serve")]
+impl Args {
+    /// The arguments of `table --json EXPR RANGE [RANGE] [--outcome]` for a
+    /// request of `grundy serve`, within `limits` and `max_cells`.
+    pub fn served(
+        expression: String,
+        ranges: Vec<String>,
+        outcome: bool,
+        max_cells: u64,
+        limits: SearchLimits,
+    ) -> Self {
+        Self {
+            expression,
+            ranges,
+            outcome,
+            format: Format::Json,
+            json: true,
+            plot: None,
+            no_patterns: false,
+            max_cells,
+            threads: Threads { threads: None },
+            limits,
+            served: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -198,6 +230,48 @@ fn parse_range(text: &str) -> Result<Axis, Failure> {
 /// A [`Failure`] for bad input, a limit, or output that cannot be written.
 pub fn run(args: &Args) -> Result<(), Failure> {
     args.threads.install();
+    let (table, patterns, cells) = tabulate(args)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let format = if args.json { Format::Json } else { args.format };
+    match format {
+        Format::Text => write_text(&table, &patterns, &mut out)?,
+        Format::Csv => write_csv(&table, &mut out)?,
+        Format::Json => {
+            serde_json::to_writer(&mut out, &json_answer(args, &table, &patterns))
+                .map_err(io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    if let Some(path) = &args.plot {
+        plot::draw(&table, &args.expression, path)?;
+    }
+    if table.complete() {
+        Ok(())
+    } else {
+        crate::failure::print_error(&format!(
+            "error: interrupted (Ctrl-C) after {} of {cells} cells; the table above holds them",
+            table.cells.len()
+        ));
+        Err(Failure::Reported(interrupt::EXIT_CODE))
+    }
+}
+
+/// The JSON answer of `args` (made by [`Args::served`]), as `grundy table
+/// --json` prints it, computed on this thread under its cancellation signal.
+///
+/// # Errors
+/// As [`run`].
+#[cfg(feature = "serve")]
+pub fn served_answer(args: &Args) -> Result<Value, Failure> {
+    let (table, patterns, _) = tabulate(args)?;
+    Ok(json_answer(args, &table, &patterns))
+}
+
+/// The table of `args`, the patterns found in it (none when asked for none,
+/// or when it is incomplete) and its number of cells.
+fn tabulate(args: &Args) -> Result<(Table, Vec<String>, u64), Failure> {
     let axes = args
         .ranges
         .iter()
@@ -226,32 +300,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let template = Template::new(&args.expression, &names)
         .map_err(|e| Failure::language(&e, &args.expression))?;
     let table = compute(args, &template, axes, cells)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let format = if args.json { Format::Json } else { args.format };
     let patterns = if args.no_patterns || !table.complete() {
         Vec::new()
     } else {
         patterns(&table)
     };
-    match format {
-        Format::Text => write_text(&table, &patterns, &mut out)?,
-        Format::Csv => write_csv(&table, &mut out)?,
-        Format::Json => write_json(args, &table, &patterns, &mut out)?,
-    }
-    out.flush()?;
-    if let Some(path) = &args.plot {
-        plot::draw(&table, &args.expression, path)?;
-    }
-    if table.complete() {
-        Ok(())
-    } else {
-        crate::failure::print_error(&format!(
-            "error: interrupted (Ctrl-C) after {} of {cells} cells; the table above holds them",
-            table.cells.len()
-        ));
-        Err(Failure::Reported(interrupt::EXIT_CODE))
-    }
+    Ok((table, patterns, cells))
 }
 
 /// Every cell, row by row, until done or Ctrl-C; the cells are shared among the
@@ -275,7 +329,9 @@ fn compute(
     axes: Vec<Axis>,
     cells: u64,
 ) -> Result<Table, Failure> {
-    interrupt::keep_partial_results();
+    if !args.served {
+        interrupt::keep_partial_results();
+    }
     let threads = rayon::current_num_threads().max(1);
     let share = |total: usize| (total / threads).max(1);
     let options = SolveOptions {
@@ -300,7 +356,7 @@ fn compute(
             .map(|_| (AtomicU64::new(0), base.child()))
             .collect(),
         done: AtomicU64::new(0),
-        bar: Mutex::new(Bar::new(cells)),
+        bar: Mutex::new(Bar::new(cells, args.served)),
     };
     let shares: Vec<Vec<(u64, Result<Cell, Failure>)>> = if threads == 1 {
         let mut tabulator = Tabulator::new(options);
@@ -668,12 +724,8 @@ fn write_csv(table: &Table, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-fn write_json(
-    args: &Args,
-    table: &Table,
-    patterns: &[String],
-    out: &mut impl Write,
-) -> io::Result<()> {
+/// The table as `table --json` prints it.
+fn json_answer(args: &Args, table: &Table, patterns: &[String]) -> Value {
     let variables: Vec<Value> = table
         .axes
         .iter()
@@ -693,16 +745,14 @@ fn write_json(
     } else {
         Value::Array(values)
     };
-    let object = json!({
+    json!({
         "expression": args.expression,
         "variables": variables,
         "measure": table.measure(),
         "values": values,
         "complete": table.complete(),
         "patterns": patterns,
-    });
-    serde_json::to_writer(&mut *out, &object)?;
-    writeln!(out)
+    })
 }
 
 fn big_json(n: &BigInt) -> Value {
@@ -720,13 +770,15 @@ struct Bar {
 }
 
 impl Bar {
-    fn new(cells: u64) -> Self {
-        Self {
-            cells,
-            bar: DelayedBar::new(
-                "{bar:40} {pos}/{len} cells, {per_sec}, eta {eta} (Ctrl-C keeps the cells done)",
-            ),
+    /// The bar of a table of `cells`; none in a request of `grundy serve`.
+    fn new(cells: u64, served: bool) -> Self {
+        let mut bar = DelayedBar::new(
+            "{bar:40} {pos}/{len} cells, {per_sec}, eta {eta} (Ctrl-C keeps the cells done)",
+        );
+        if served {
+            bar.hide();
         }
+        Self { cells, bar }
     }
 
     fn update(&mut self, done: u64) {

@@ -326,3 +326,55 @@ fn memory_comes_back_after_a_burst() {
         peak >> 20
     );
 }
+
+/// `seq` and `table` compute in the server's process, on the request's thread,
+/// and stop at its deadline like `solve`: four of each that would take
+/// minutes are 422 naming the time limit within their deadline and 1 s, the
+/// workers are free within a second after, and a cheap solve is answered
+/// meanwhile. (They ran as child processes before, killed at the deadline.)
+#[test]
+fn seq_and_table_stop_at_their_deadline_in_the_servers_process() {
+    let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "2"]));
+    let slow: Vec<(&str, Value)> = vec![
+        ("/api/seq", json!({"rule": "octal[0.6]", "n": 100_000})),
+        (
+            "/api/seq",
+            json!({"rule": format!("script[\"{}\"]", "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }"), "n": 20_000}),
+        ),
+        (
+            "/api/table",
+            json!({"expression": "cram(x, y)", "ranges": ["x=5..6", "y=6..8"]}),
+        ),
+        (
+            "/api/table",
+            json!({"expression": format!("script[\"{}\"](n)", "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }"), "ranges": ["n=0..9999"]}),
+        ),
+    ];
+    let requests: Vec<_> = slow
+        .into_iter()
+        .map(|(path, body)| {
+            let server = Arc::clone(&server);
+            thread::spawn(move || post_timed(&server, path, &body))
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(200));
+    let (status, _, answer, took) =
+        post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
+    assert_eq!((status, &answer["nimber"]), (200, &json!(3)), "{answer}");
+    assert!(took < Duration::from_secs(1), "a cheap solve took {took:?}");
+    for request in requests {
+        let (status, _, answer, took) = request.join().unwrap();
+        let said: String = answer.to_string().chars().take(300).collect();
+        assert!(status == 422 || status == 503, "{status} {said}");
+        if status == 422 {
+            let message = answer["error"].as_str().unwrap_or_default();
+            assert!(message.contains("time limit"), "{message}");
+        }
+        assert!(took < Duration::from_secs(2), "answered after {took:?}");
+    }
+    let idle = until_idle(&server, Duration::from_secs(1));
+    assert!(
+        idle < Duration::from_secs(1),
+        "workers busy {idle:?} after the answers"
+    );
+}

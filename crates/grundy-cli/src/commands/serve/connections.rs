@@ -367,7 +367,8 @@ impl HttpBody for WhileBusy {
 /// The most connections the server can hold with the open-file limit it has,
 /// after raising its soft limit to the hard one (Unix): `wanted`, or fewer
 /// (then with a note saying why), keeping descriptors for the listener, the
-/// standard streams and the pipes of `workers` child processes.
+/// standard streams and three for each of the `workers` (files a
+/// computation may open).
 pub fn connection_cap(wanted: usize, workers: usize) -> (usize, Option<String>) {
     let Some(files) = raise_open_file_limit() else {
         return (wanted, None);
