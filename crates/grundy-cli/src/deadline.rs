@@ -1,15 +1,22 @@
-//! `--max-time SECONDS`: the last-resort bound on any command's running time.
+//! `--max-time SECONDS`: the bound on any command's running time.
 //!
-//! The library bounds its searches by states, work and memory, each checked as
-//! the search grows; a clock is the one limit it cannot check for every
-//! computation alike. So the time limit is kept here, by a watchdog thread: when
-//! the time is up it prints the error naming the flag and ends the process with
-//! exit 3, whatever the command was doing. Output already written stays written
-//! (a `seq --out` file resumes from it: the reader checks what it finds there).
+//! The command runs under the library's cancellation signal with the limit as
+//! its deadline ([`signal`]): every search loop of the library looks at it and
+//! stops within milliseconds, the command returns, and [`out_of_time`] is its
+//! error (exit 3, naming the flag). Output already written stays written (a
+//! `seq --out` file resumes from it: the reader checks what it finds there).
+//! Work that never looks at the signal (writing a very long answer, say) is
+//! ended by a watchdog [`LAST_RESORT`] later, with the same message.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::failure::print_error;
+use grundy::theory::cancel::Cancel;
+
+use crate::failure::{Failure, print_error};
+
+/// How long past the limit the watchdog waits for a command to stop by
+/// itself before it ends the process.
+const LAST_RESORT: Duration = Duration::from_secs(2);
 
 /// Reads `--max-time`: seconds, a decimal number at least 0 (`0.5`, `30`, `600`).
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -21,31 +28,36 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("`{text}` is not a number of seconds between 0 and 10^19"))
 }
 
-/// Starts the watchdog: after `limit`, the process ends with exit 3 and an
-/// error naming `--max-time`. A limit of 0 refuses at once, before any work
-/// (exit 3, as `--max-memory 0` is).
-pub fn start(limit: Duration) {
+/// The signal a command runs under for `--max-time limit`, raised when the
+/// limit has passed; the watchdog of last resort is started with it. A limit
+/// of 0 refuses at once, before any work (exit 3, as `--max-memory 0` is).
+pub fn signal(limit: Duration) -> Cancel {
     if limit.is_zero() {
         print_error(
             "error: --max-time 0 leaves no time to run the command; raise it with --max-time SECONDS",
         );
         std::process::exit(3)
     }
+    let signal = Cancel::with_deadline(Instant::now() + limit);
     std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        time_is_up(limit);
+        std::thread::sleep(limit + LAST_RESORT);
+        print_error(&message(limit));
+        std::process::exit(3)
     });
+    signal
 }
 
-fn time_is_up(limit: Duration) -> ! {
-    // `grundy serve` tells its children's time limit from other limits by
-    // "(the time limit)".
-    print_error(&format!(
+/// The error of a command stopped by `--max-time limit`.
+pub fn out_of_time(limit: Duration) -> Failure {
+    Failure::Limit(message(limit))
+}
+
+fn message(limit: Duration) -> String {
+    format!(
         "error: the command did not finish within {} s (the time limit); raise it with \
          --max-time SECONDS",
         limit.as_secs_f64()
-    ));
-    std::process::exit(3)
+    )
 }
 
 #[cfg(test)]

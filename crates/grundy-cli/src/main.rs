@@ -92,9 +92,13 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return clap_exit(&error),
     };
-    if let Some(limit) = cli.max_time {
-        deadline::start(limit);
-    }
+    // `quotient` bounds its construction by `--max-time` itself, and reports
+    // what it computed.
+    let own_deadline = matches!(cli.command, Command::Quotient(_));
+    let signal = cli
+        .max_time
+        .filter(|_| !own_deadline)
+        .map(deadline::signal);
     #[cfg(feature = "script")]
     {
         use grundy::games::script::{ScriptOutput, set_output};
@@ -108,13 +112,14 @@ fn main() -> ExitCode {
             None => ScriptOutput::StandardError,
         });
     }
-    let result = match cli.command {
+    let max_time = cli.max_time;
+    let command = || match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Pairs(args) => commands::pairs::run(&args),
-        Command::Quotient(args) => commands::quotient::run(&args, cli.max_time),
+        Command::Quotient(args) => commands::quotient::run(&args, max_time),
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(&args),
         #[cfg(not(feature = "serve"))]
@@ -122,6 +127,18 @@ fn main() -> ExitCode {
             "error: `grundy serve` needs the `serve` feature, and this grundy was built without it: build it with `--features serve` (on by default)".to_owned(),
         )),
         Command::Completions(args) => commands::completions::run(&args),
+    };
+    let result = match &signal {
+        Some(signal) => signal.run(command),
+        None => command(),
+    };
+    // Work stopped by the time limit fails its own way (a search cancelled, a
+    // cell stopped): the command's error is the time limit's.
+    let result = match (result, &signal, max_time) {
+        (Err(_), Some(signal), Some(limit)) if signal.is_cancelled() => {
+            Err(deadline::out_of_time(limit))
+        }
+        (result, ..) => result,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

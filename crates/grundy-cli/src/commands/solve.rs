@@ -326,6 +326,10 @@ fn answer_each_line(
     // (`/dev/zero` on standard input) is refused, not read forever.
     let longest = args.limits.budget.max_memory;
     for number in 1.. {
+        // Stopped (--max-time): no line after is answered.
+        if grundy::theory::cancel::current().is_some_and(|signal| signal.is_cancelled()) {
+            break;
+        }
         line.clear();
         match io::Read::take(&mut input, longest.saturating_add(1)).read_until(b'\n', &mut line) {
             Ok(0) => break,
