@@ -17,12 +17,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc (Microsoft's allocator) gives the pages a computation freed back
-/// to the system within milliseconds; the system's allocator kept a burst's
-/// gigabyte resident in `grundy serve` long after the requests ended.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Solve impartial combinatorial games: who wins, the nimber, every winning move.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, about, long_about = None)]
@@ -95,10 +89,7 @@ fn main() -> ExitCode {
     // `quotient` bounds its construction by `--max-time` itself, and reports
     // what it computed.
     let own_deadline = matches!(cli.command, Command::Quotient(_));
-    let signal = cli
-        .max_time
-        .filter(|_| !own_deadline)
-        .map(deadline::signal);
+    let signal = cli.max_time.filter(|_| !own_deadline).map(deadline::signal);
     #[cfg(feature = "script")]
     {
         use grundy::games::script::{ScriptOutput, set_output};
@@ -113,7 +104,8 @@ fn main() -> ExitCode {
         });
     }
     let max_time = cli.max_time;
-    let command = || match cli.command {
+    let command = || {
+        match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Games(args) => commands::games::run(&args),
         Command::Seq(args) => commands::seq::run(&args),
@@ -127,6 +119,7 @@ fn main() -> ExitCode {
             "error: `grundy serve` needs the `serve` feature, and this grundy was built without it: build it with `--features serve` (on by default)".to_owned(),
         )),
         Command::Completions(args) => commands::completions::run(&args),
+    }
     };
     let result = match &signal {
         Some(signal) => signal.run(command),

@@ -36,6 +36,7 @@
 pub mod connections;
 pub mod guards;
 pub mod lanes;
+pub mod memory;
 pub mod play;
 pub mod stack_errors;
 pub mod view;
@@ -188,8 +189,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(args.workers.max(1) + lanes::QUICK_LANE + 4)
-        // A computing thread that has been idle for a second ends, and the
-        // allocator gives back what it held: memory returns after a burst.
+        // A computing thread idle for a second ends (the memory freed by
+        // requests is given back after each: `memory`).
         .thread_keep_alive(Duration::from_secs(1))
         .enable_all()
         .build()
@@ -591,9 +592,15 @@ async fn compute<T: Serialize + Send + 'static>(
                     // The permit is held until the computation returns, even past
                     // its answer: the lanes bound the threads computing.
                     let _permit = permit;
+                    let started = Instant::now();
                     let result = catch_unwind(AssertUnwindSafe(|| {
                         on_one_thread(|| signal.run(|| answer_body(&work(&budget)?, max_answer)))
                     }));
+                    // What the computation held is freed by now (its answer is
+                    // the body's bytes): back to the system.
+                    if started.elapsed() >= memory::TRIM_AFTER {
+                        memory::give_back();
+                    }
                     (result, signal.is_cancelled())
                 });
                 // The searches see the deadline within milliseconds; past a little
