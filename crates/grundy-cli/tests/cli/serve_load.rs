@@ -281,6 +281,10 @@ fn memory_comes_back_after_a_burst() {
     let pid = server.pid();
     let (_, _, _, _) = post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
     let before = resident_bytes(pid);
+    if before == 0 {
+        eprintln!("SKIPPED: memory_comes_back_after_a_burst: no resident size to read here");
+        return;
+    }
     let (done, sampler) = sample_peak(pid);
     let burst = in_flight(
         &server,
