@@ -59,6 +59,25 @@ pub fn heap_sizes(term: &Term, max_bytes: u64) -> Result<Vec<BigUint>, LangError
         .collect())
 }
 
+/// Whether `held` numbers of a term, the last of them made by `what` (a
+/// range, a file), fit in `max_bytes` at [`BYTES_PER_GIVEN_SIZE`] each: the
+/// memory limit's error at `span` otherwise, before they are made.
+fn within_memory(what: &str, held: u64, max_bytes: u64, span: Span) -> Result<(), LangError> {
+    let bytes = held.saturating_mul(BYTES_PER_GIVEN_SIZE);
+    if bytes <= max_bytes {
+        return Ok(());
+    }
+    Err(LangError::new(
+        format!(
+            "{what} makes {held} numbers in all: with what solving them holds, about {bytes} \
+             bytes ({BYTES_PER_GIVEN_SIZE} a number), more than the memory limit of {max_bytes} \
+             bytes"
+        ),
+        span,
+    )
+    .as_limit(Limit::Memory))
+}
+
 /// A heap size as given, with its decimal digits when the input wrote them in
 /// canonical form, so that printing a position of a million big heaps copies
 /// text instead of converting numbers back to decimal.
@@ -107,18 +126,12 @@ pub fn heap_sizes_with_text(term: &Term, max_bytes: u64) -> Result<Vec<GivenSize
                 }
                 let length = u64::try_from(&length).unwrap_or(u64::MAX);
                 let held = (sizes.len() as u64).saturating_add(length);
-                let bytes = held.saturating_mul(BYTES_PER_GIVEN_SIZE);
-                if bytes > max_bytes {
-                    return Err(LangError::new(
-                        format!(
-                            "the range {low}..{high} makes {held} numbers in all: with what \
-                             solving them holds, about {bytes} bytes ({BYTES_PER_GIVEN_SIZE} a \
-                             number), more than the memory limit of {max_bytes} bytes"
-                        ),
-                        arg.span,
-                    )
-                    .as_limit(Limit::Memory));
-                }
+                within_memory(
+                    &format!("the range {low}..{high}"),
+                    held,
+                    max_bytes,
+                    arg.span,
+                )?;
                 let mut size = low;
                 while size <= high {
                     if sizes.len() % SIZES_BETWEEN_CHECKS == 0 && stop_requested() {
@@ -131,18 +144,7 @@ pub fn heap_sizes_with_text(term: &Term, max_bytes: u64) -> Result<Vec<GivenSize
             ValueKind::File(path) => {
                 let read = read_sizes(path, max_bytes, arg.span)?;
                 let held = (sizes.len() + read.len()) as u64;
-                let bytes = held.saturating_mul(BYTES_PER_GIVEN_SIZE);
-                if bytes > max_bytes {
-                    return Err(LangError::new(
-                        format!(
-                            "`{path}` makes {held} numbers in all: with what solving them \
-                             holds, about {bytes} bytes ({BYTES_PER_GIVEN_SIZE} a number), more \
-                             than the memory limit of {max_bytes} bytes"
-                        ),
-                        arg.span,
-                    )
-                    .as_limit(Limit::Memory));
-                }
+                within_memory(&format!("`{path}`"), held, max_bytes, arg.span)?;
                 sizes.extend(read);
             }
             _ => return Err(expected_size(term, arg)),
@@ -505,6 +507,21 @@ pub fn integer_param(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_range_past_the_memory_limit_is_refused_before_it_expands() {
+        let sum = crate::lang::parse("nim(1..1000000)").unwrap();
+        let term = &sum.terms[0];
+        let error = heap_sizes_with_text(term, 1000 * BYTES_PER_GIVEN_SIZE).unwrap_err();
+        assert_eq!(error.limit, Some(Limit::Memory));
+        assert!(
+            error.message.contains("1000000 numbers"),
+            "{}",
+            error.message
+        );
+        let sizes = heap_sizes_with_text(term, 1_000_000 * BYTES_PER_GIVEN_SIZE).unwrap();
+        assert_eq!(sizes.len(), 1_000_000);
+    }
     use super::*;
 
     fn file_with(name: &str, text: &str) -> String {
