@@ -342,7 +342,7 @@ fn excerpt(message: &str) -> String {
     for (i, piece) in pieces.iter().enumerate() {
         // Odd pieces stand between backticks (the last one may lack its closing one).
         if i % 2 == 0 {
-            out.push_str(piece);
+            push_cutting_long_words(&mut out, piece);
             continue;
         }
         let closed = i + 1 < pieces.len();
@@ -372,6 +372,39 @@ fn excerpt(message: &str) -> String {
         return cut;
     }
     out
+}
+
+/// A run of characters without a space longer than this is cut in an error
+/// message: longer than the parser's excerpt of a line (at most about 100
+/// characters, with its caret below, which a cut would misalign).
+const WORD_AT_MOST: usize = 200;
+
+/// Appends `text` to `out`, each run of more than [`WORD_AT_MOST`]
+/// characters without a space (an input quoted without backticks, as a
+/// script's error does) cut as [`excerpt`] cuts a quoted text.
+fn push_cutting_long_words(out: &mut String, text: &str) {
+    let mut word = String::new();
+    let flush = |out: &mut String, word: &mut String| {
+        let length = word.chars().count();
+        if length > WORD_AT_MOST {
+            out.extend(word.chars().take(50));
+            out.push_str("...");
+            out.extend(word.chars().skip(length - 20));
+            out.push_str(&format!(" ({length} characters)"));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(out, &mut word);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(out, &mut word);
 }
 
 /// The answer `value` as a JSON body of at most `max` bytes; written into a
@@ -780,7 +813,17 @@ mod tests {
         assert_eq!(excerpt("found `x` at `y`"), "found `x` at `y`");
         let unclosed = excerpt(&format!("bad `{}", "é".repeat(100)));
         assert!(unclosed.starts_with("bad `é") && unclosed.ends_with(" (100 characters)"));
-        assert!(excerpt(&"b".repeat(5000)).ends_with("... (3000 more characters)"));
+        let words = excerpt(&format!("Undefined variable: {}", "b".repeat(5000)));
+        assert_eq!(
+            words,
+            format!(
+                "Undefined variable: {}...{} (5000 characters)",
+                "b".repeat(50),
+                "b".repeat(20)
+            )
+        );
+        let long_message = "word ".repeat(1000);
+        assert!(excerpt(&long_message).ends_with("... (3000 more characters)"));
     }
 
     #[test]

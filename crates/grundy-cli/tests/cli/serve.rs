@@ -498,6 +498,41 @@ fn a_request_out_of_time_is_422_naming_the_time_limit() {
     );
 }
 
+/// An answer longer than `--max-answer` is 422 naming it, for `solve` and
+/// `seq` alike; an error quotes a 60 KB input by an excerpt, in a body of a
+/// few hundred bytes (it was as long as the input, or twice).
+#[test]
+fn answers_and_errors_are_bounded_in_size() {
+    let server = Server::start(&["--max-answer", "2000"]);
+    assert_error(
+        &server.post("/api/solve", &json!({"position": "nim(1..300)"})),
+        422,
+        "--max-answer",
+    );
+    assert_error(
+        &server.post("/api/seq", &json!({"rule": "octal[0.07]", "n": 5000})),
+        422,
+        "--max-answer",
+    );
+    let (status, answer) = server.post("/api/solve", &json!({"position": "nim(1, 2)"}));
+    assert_eq!(status, 200, "{answer}");
+    let long = "a".repeat(60_000);
+    for position in [
+        format!("{long}(1)"),
+        format!("nim(\"{long}\")"),
+        format!("script[\"{long}\"](1)"),
+    ] {
+        let answer = server.post("/api/solve", &json!({ "position": position }));
+        assert_eq!(answer.0, 400, "{}", answer.1);
+        let body = answer.1.to_string();
+        assert!(body.len() < 1000, "{} bytes: {}", body.len(), &body[..300]);
+        assert!(
+            body.contains("(60000 characters)") || body.contains("60002 characters"),
+            "{body}"
+        );
+    }
+}
+
 #[test]
 fn seq_and_table_are_the_clis_objects() {
     let server = Server::start(&[]);
