@@ -148,8 +148,8 @@ pub(crate) fn missing_features(paths: Paths) -> Vec<&'static str> {
 /// `paths` need. Otherwise (on such a machine the vector calls would silently run the
 /// portable loop again) it says so on standard error, once per test and past the test
 /// harness's capture, as `SKIPPED: TEST: vector paths not compared (no avx512vbmi,
-/// ...)`, and returns false; with the environment variable `GRUNDY_REQUIRE_SIMD` set
-/// (for a CI machine that has AVX-512) it fails instead.
+/// ...)`, and returns false; built with the feature `require-simd` (for a CI machine
+/// that has AVX-512) it fails instead.
 #[cfg(test)]
 pub(crate) fn vector_half_runs(test: &str, paths: Paths) -> bool {
     let missing = missing_features(paths);
@@ -157,8 +157,8 @@ pub(crate) fn vector_half_runs(test: &str, paths: Paths) -> bool {
         return true;
     }
     assert!(
-        std::env::var_os("GRUNDY_REQUIRE_SIMD").is_none(),
-        "GRUNDY_REQUIRE_SIMD is set, but {test} cannot compare the vector paths: no {}",
+        !cfg!(feature = "require-simd"),
+        "the feature require-simd is on, but {test} cannot compare the vector paths: no {}",
         missing.join(", no ")
     );
     let line = skipped_line(test, &missing);
@@ -1108,8 +1108,8 @@ mod x86 {
 /// without the AVX-512 features they need (F, BW, VL, VBMI2; and VBMI, BITALG for the
 /// byte search), each test still checks the portable path against the definition, and
 /// says on standard error `SKIPPED: TEST: vector paths not compared ... (no avx512vbmi,
-/// ...)` for its vector half ([`vector_half_runs`]); `GRUNDY_REQUIRE_SIMD=1` turns that
-/// into a failure, for a CI machine that must run them.
+/// ...)` for its vector half ([`vector_half_runs`]); the feature `require-simd` turns
+/// that into a failure, for a CI machine that must run them.
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

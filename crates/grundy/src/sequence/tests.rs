@@ -121,7 +121,7 @@ fn sparse_space_matches_plain_mex() {
 /// a time, the one-pass search with its portable loop, and with AVX-512. On a machine
 /// without AVX-512 (F, BW, VL, VBMI2) the last would only run the portable loop again:
 /// it is left out, and the test says `SKIPPED: search_modes_agree: ...` on standard
-/// error (and fails with `GRUNDY_REQUIRE_SIMD` set; see [`simd::vector_half_runs`]);
+/// error (and fails with the feature `require-simd`; see [`simd::vector_half_runs`]);
 /// likewise for the byte search within it, which needs VBMI and BITALG too.
 /// `sparse_space_matches_plain_mex` checks the default one against the plain mex.
 #[test]
