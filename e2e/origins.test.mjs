@@ -11,25 +11,14 @@
 // Run: cargo build --release -p grundy-cli && cd e2e && npm ci && npm test
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { launch } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const binary = process.env.GRUNDY_BIN || resolve(here, '../target/release/grundy');
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let server;
 let url;
 let foreign;
 let foreignUrl;
 let context;
-let profile;
+let close;
 
 // The other origin's page: `GRUNDY` is the playground's address.
 function foreignPage(grundy) {
@@ -80,39 +69,18 @@ function directAnswer(origin) {
 }
 
 before(async () => {
-  server = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error('grundy serve printed no URL in 10 s')), 10_000);
-    server.once('exit', (code) => reject(new Error(`grundy serve exited with ${code}`)));
-    createInterface({ input: server.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const match = /^listening on (http:\/\/\S+)$/.exec(line.trim());
-      if (match) resolveUrl(match[1]);
-      else reject(new Error(`unexpected first line: ${line}`));
-    });
-  });
+  ({ url, context, close } = await launch());
   foreign = createServer((request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     response.end(foreignPage(url));
   });
   await new Promise((ready) => foreign.listen(0, '127.0.0.1', ready));
   foreignUrl = `http://127.0.0.1:${foreign.address().port}/`;
-  profile = mkdtempSync(join(tmpdir(), 'grundy-e2e-'));
-  // These flags keep chromium off the (closed) network and out of the sandbox
-  // a container cannot give it.
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: browserPath,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 });
 
 after(async () => {
-  if (context) await context.close();
   if (foreign) foreign.close();
-  if (server) server.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (close) await close();
 });
 
 test('a page on another origin cannot make the server compute', async () => {

@@ -8,61 +8,20 @@
 // Run: cargo build --release -p grundy-cli && cd e2e && npm ci && npm test
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { launch, settled, shots } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const binary = process.env.GRUNDY_BIN || resolve(here, '../target/release/grundy');
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const shots = join(here, 'screenshots');
-
-let server;
 let url;
 let context;
-let profile;
+let close;
 
 before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error('grundy serve printed no URL in 10 s')), 10_000);
-    server.once('exit', (code) => reject(new Error(`grundy serve exited with ${code}`)));
-    createInterface({ input: server.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const match = /^listening on (http:\/\/\S+)$/.exec(line.trim());
-      if (match) resolveUrl(match[1]);
-      else reject(new Error(`unexpected first line: ${line}`));
-    });
-  });
-  profile = mkdtempSync(join(tmpdir(), 'grundy-e2e-'));
-  // These flags keep chromium off the (closed) network and out of the sandbox
-  // a container cannot give it.
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: browserPath,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  ({ url, context, close } = await launch());
 });
 
 after(async () => {
-  if (context) await context.close();
-  if (server) server.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (close) await close();
 });
-
-// The page's state after a move: the game is over, or the human is to move.
-async function settled(page) {
-  await page.waitForFunction(() => document.body.dataset.busy === 'false'
-    && ['over', 'human'].includes(document.body.dataset.turn), null, { timeout: 20_000 });
-  return page.evaluate(() => document.body.dataset.turn === 'over');
-}
 
 async function startGame(page, position) {
   await page.goto(url);
