@@ -4,7 +4,7 @@
 //! with the server's memory bounded throughout.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -76,34 +76,65 @@ fn in_flight(
     server: &Arc<Server>,
     positions: Vec<(String, &'static str)>,
 ) -> Vec<thread::JoinHandle<Timed>> {
-    positions
+    posted_at_once(
+        server,
+        positions
+            .into_iter()
+            .map(|(position, path)| (path, json!({ "position": position })))
+            .collect(),
+    )
+}
+
+/// Sends each body to its path at once, each in its own thread.
+fn posted_at_once(
+    server: &Arc<Server>,
+    requests: Vec<(&'static str, Value)>,
+) -> Vec<thread::JoinHandle<Timed>> {
+    requests
         .into_iter()
-        .map(|(position, path)| {
+        .map(|(path, body)| {
             let server = Arc::clone(server);
-            thread::spawn(move || post_timed(&server, path, &json!({ "position": position })))
+            thread::spawn(move || post_timed(&server, path, &body))
         })
         .collect()
+}
+
+/// `requests`, each of which would compute for minutes, sent at once to a
+/// server with a request time of 1 s: a cheap solve is answered within a
+/// second meanwhile, each of them is 422 or 503 within 2 s, and the workers
+/// are free within a second after. Their answers.
+fn slow_requests_stop_in_time(
+    server: &Arc<Server>,
+    requests: Vec<thread::JoinHandle<Timed>>,
+) -> Vec<Timed> {
+    thread::sleep(Duration::from_millis(200));
+    let (status, _, answer, took) =
+        post_timed(server, "/api/solve", &json!({"position": "nim(1, 2)"}));
+    assert_eq!((status, &answer["nimber"]), (200, &json!(3)), "{answer}");
+    assert!(took < Duration::from_secs(1), "a cheap solve took {took:?}");
+    let answers: Vec<Timed> = requests
+        .into_iter()
+        .map(|request| {
+            let (status, retry, answer, took) = request.join().unwrap();
+            let said: String = answer.to_string().chars().take(300).collect();
+            assert!(status == 422 || status == 503, "{status} {said}");
+            assert!(took < Duration::from_secs(2), "answered after {took:?}");
+            (status, retry, answer, took)
+        })
+        .collect();
+    let idle = until_idle(server, Duration::from_secs(1));
+    assert!(
+        idle < Duration::from_secs(1),
+        "workers busy {idle:?} after the answers"
+    );
+    answers
 }
 
 #[test]
 fn expensive_requests_stop_at_their_deadline_and_free_their_workers() {
     let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "2"]));
     let requests = in_flight(&server, vec![(SLOW_SCRIPT.to_owned(), "/api/solve"); 4]);
-    thread::sleep(Duration::from_millis(200));
-    let (status, _, answer, took) =
-        post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
-    assert_eq!((status, &answer["nimber"]), (200, &json!(3)), "{answer}");
-    assert!(took < Duration::from_secs(1), "a cheap solve took {took:?}");
-    for request in requests {
-        let (status, _, answer, took) = request.join().unwrap();
-        assert!(status == 422 || status == 503, "{status} {answer}");
-        assert!(took < Duration::from_secs(2), "answered after {took:?}");
-    }
-    let idle = until_idle(&server, Duration::from_secs(1));
-    assert!(
-        idle < Duration::from_secs(1),
-        "workers busy {idle:?} after the answers"
-    );
+    slow_requests_stop_in_time(&server, requests);
 }
 
 #[test]
@@ -146,18 +177,7 @@ fn a_request_that_cannot_start_in_time_is_503_with_retry_after() {
 fn cheap_requests_are_answered_while_expensive_ones_compute() {
     let deadline = Duration::from_secs(3);
     let server = Arc::new(Server::start(&["--request-time", "3"]));
-    let pid = server.pid();
-    let done = Arc::new(AtomicBool::new(false));
-    let peak = Arc::new(AtomicU64::new(0));
-    let sampler = {
-        let (done, peak) = (Arc::clone(&done), Arc::clone(&peak));
-        thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                peak.fetch_max(resident_bytes(pid), Ordering::Relaxed);
-                thread::sleep(Duration::from_millis(10));
-            }
-        })
-    };
+    let (done, sampler) = sample_peak(server.pid());
     // Boards whose own value needs a search (6 x 6 is P by symmetry, and its
     // moves' values are left out past half the time: answered 200).
     let mut expensive = vec![("cram(5, 8)".to_owned(), "/api/solve"); 4];
@@ -198,8 +218,7 @@ fn cheap_requests_are_answered_while_expensive_ones_compute() {
     }
     let idle = until_idle(&server, Duration::from_secs(1));
     done.store(true, Ordering::Relaxed);
-    sampler.join().unwrap();
-    let peak = peak.load(Ordering::Relaxed);
+    let peak = sampler.join().unwrap();
     assert!(peak < 1 << 30, "the server reached {} MB", peak >> 20);
     assert!(
         idle < Duration::from_secs(1),
@@ -339,11 +358,14 @@ fn memory_comes_back_after_a_burst() {
 #[test]
 fn seq_and_table_stop_at_their_deadline_in_the_servers_process() {
     let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "2"]));
+    // The moves of `SLOW_SCRIPT`: milliseconds a position.
+    let slow_moves =
+        "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }";
     let slow: Vec<(&str, Value)> = vec![
         ("/api/seq", json!({"rule": "octal[0.6]", "n": 100_000})),
         (
             "/api/seq",
-            json!({"rule": format!("script[\"{}\"]", "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }"), "n": 20_000}),
+            json!({"rule": format!("script[\"{slow_moves}\"]"), "n": 20_000}),
         ),
         (
             "/api/table",
@@ -351,34 +373,14 @@ fn seq_and_table_stop_at_their_deadline_in_the_servers_process() {
         ),
         (
             "/api/table",
-            json!({"expression": format!("script[\"{}\"](n)", "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }"), "ranges": ["n=0..9999"]}),
+            json!({"expression": format!("script[\"{slow_moves}\"](n)"), "ranges": ["n=0..9999"]}),
         ),
     ];
-    let requests: Vec<_> = slow
-        .into_iter()
-        .map(|(path, body)| {
-            let server = Arc::clone(&server);
-            thread::spawn(move || post_timed(&server, path, &body))
-        })
-        .collect();
-    thread::sleep(Duration::from_millis(200));
-    let (status, _, answer, took) =
-        post_timed(&server, "/api/solve", &json!({"position": "nim(1, 2)"}));
-    assert_eq!((status, &answer["nimber"]), (200, &json!(3)), "{answer}");
-    assert!(took < Duration::from_secs(1), "a cheap solve took {took:?}");
-    for request in requests {
-        let (status, _, answer, took) = request.join().unwrap();
-        let said: String = answer.to_string().chars().take(300).collect();
-        assert!(status == 422 || status == 503, "{status} {said}");
+    let requests = posted_at_once(&server, slow);
+    for (status, _, answer, _) in slow_requests_stop_in_time(&server, requests) {
         if status == 422 {
             let message = answer["error"].as_str().unwrap_or_default();
             assert!(message.contains("time limit"), "{message}");
         }
-        assert!(took < Duration::from_secs(2), "answered after {took:?}");
     }
-    let idle = until_idle(&server, Duration::from_secs(1));
-    assert!(
-        idle < Duration::from_secs(1),
-        "workers busy {idle:?} after the answers"
-    );
 }
