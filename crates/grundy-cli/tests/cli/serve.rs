@@ -718,6 +718,21 @@ mod connections {
         }
     }
 
+    /// `grundy serve --port 0 EXTRA` started by a shell that first sets its
+    /// limit on open files to `files` (`ulimit -n`).
+    fn with_open_file_limit(files: usize, extra: &str) -> Server {
+        let mut shell = std::process::Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(format!(
+                "ulimit -n {files} && exec \"$0\" serve --port 0 {extra}"
+            ))
+            .arg(env!("CARGO_BIN_EXE_grundy"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        Server::spawn(shell)
+    }
+
     /// The soft limit on open files of this process (`ulimit -n`).
     fn open_file_limit() -> usize {
         std::fs::read_to_string("/proc/self/limits")
@@ -739,14 +754,7 @@ mod connections {
     /// cap, the server runs out of descriptors and accepts nothing more.
     #[test]
     fn thousands_of_half_open_connections_do_not_keep_a_request_out() {
-        let mut shell = std::process::Command::new("sh");
-        shell
-            .arg("-c")
-            .arg("ulimit -n 1024 && exec \"$0\" serve --port 0")
-            .arg(env!("CARGO_BIN_EXE_grundy"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let server = Server::spawn(shell);
+        let server = with_open_file_limit(1024, "");
         // This process needs a descriptor per connection (3,000 unless its own
         // limit is lower).
         let count = 3000.min(open_file_limit().saturating_sub(100));
@@ -801,14 +809,7 @@ mod connections {
     /// requests waited in the backlog until the 408s came 10 s later.
     #[test]
     fn connections_that_never_send_their_body_do_not_keep_requests_out() {
-        let mut shell = std::process::Command::new("sh");
-        shell
-            .arg("-c")
-            .arg("ulimit -n 2048 && exec \"$0\" serve --port 0 --max-connections 1024")
-            .arg(env!("CARGO_BIN_EXE_grundy"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let server = Server::spawn(shell);
+        let server = with_open_file_limit(2048, "--max-connections 1024");
         let count = 1100.min(open_file_limit().saturating_sub(100));
         let address = server.address().parse().unwrap();
         let head = format!(
