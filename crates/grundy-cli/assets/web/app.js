@@ -270,16 +270,10 @@ async function goTo(request, generation) {
       // The position after the move never came: the move is still to make.
       showError(`The move could not be played: ${e.message}`, () => goTo(request, generation));
     } else {
-      // The engine did not answer: its move may be retried, or made by hand.
-      state.engineStuck = true;
-      showError(`The engine could not answer: ${e.message} Retry, make its move yourself, or Undo.`, () => engineRetry(generation));
+      engineFailed(e, generation);
     }
   } finally {
-    if (generation === state.generation) {
-      setBusy(false);
-      if (current()) { renderStatus(); renderMoves(); renderControls(); }
-      keepFocus();
-    }
+    requestEnded(generation);
   }
 }
 
@@ -291,14 +285,24 @@ async function engineRetry(generation) {
     await maybeEngine(generation);
   } catch (e) {
     if (generation !== state.generation) return;
-    state.engineStuck = true;
-    showError(`The engine could not answer: ${e.message} Retry, make its move yourself, or Undo.`, () => engineRetry(generation));
+    engineFailed(e, generation);
   } finally {
-    if (generation === state.generation) {
-      setBusy(false);
-      if (current()) { renderStatus(); renderMoves(); renderControls(); }
-      keepFocus();
-    }
+    requestEnded(generation);
+  }
+}
+
+// The engine did not answer: its move may be retried, or made by hand.
+function engineFailed(e, generation) {
+  state.engineStuck = true;
+  showError(`The engine could not answer: ${e.message} Retry, make its move yourself, or Undo.`, () => engineRetry(generation));
+}
+
+// A request of this game ended, answered or not: moves enabled again, focus kept.
+function requestEnded(generation) {
+  if (generation === state.generation) {
+    setBusy(false);
+    if (current()) { renderStatus(); renderMoves(); renderControls(); }
+    keepFocus();
   }
 }
 
