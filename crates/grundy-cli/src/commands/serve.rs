@@ -349,9 +349,7 @@ fn excerpt(message: &str) -> String {
         let length = piece.chars().count();
         out.push('`');
         if length > QUOTED_AT_MOST {
-            out.extend(piece.chars().take(50));
-            out.push_str("...");
-            out.extend(piece.chars().skip(length - 20));
+            push_ends(&mut out, piece, length);
         } else {
             out.push_str(piece);
         }
@@ -374,6 +372,14 @@ fn excerpt(message: &str) -> String {
     out
 }
 
+/// Appends the first 50 and the last 20 characters of `text` (of `length`
+/// characters), joined by `...`.
+fn push_ends(out: &mut String, text: &str, length: usize) {
+    out.extend(text.chars().take(50));
+    out.push_str("...");
+    out.extend(text.chars().skip(length - 20));
+}
+
 /// A run of characters without a space longer than this is cut in an error
 /// message: longer than the parser's excerpt of a line (at most about 100
 /// characters, with its caret below, which a cut would misalign).
@@ -387,9 +393,7 @@ fn push_cutting_long_words(out: &mut String, text: &str) {
     let flush = |out: &mut String, word: &mut String| {
         let length = word.chars().count();
         if length > WORD_AT_MOST {
-            out.extend(word.chars().take(50));
-            out.push_str("...");
-            out.extend(word.chars().skip(length - 20));
+            push_ends(out, word, length);
             out.push_str(&format!(" ({length} characters)"));
         } else {
             out.push_str(word);
