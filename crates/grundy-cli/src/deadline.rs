@@ -49,7 +49,7 @@ pub fn signal(limit: Duration) -> Cancel {
 
 /// The error of a command stopped by `--max-time limit`.
 pub fn out_of_time(limit: Duration) -> Failure {
-    Failure::Limit(message(limit))
+    Failure::limit(message(limit))
 }
 
 fn message(limit: Duration) -> String {

@@ -17,6 +17,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::failure::Told;
+
 /// Solve impartial combinatorial games: who wins, the nimber, every winning move.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, about, long_about = None)]
@@ -115,7 +117,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(&args),
         #[cfg(not(feature = "serve"))]
-        Command::Serve { .. } => Err(failure::Failure::Input(
+        Command::Serve { .. } => Err(failure::Failure::input(
             "error: `grundy serve` needs the `serve` feature, and this grundy was built without it: build it with `--features serve` (on by default)".to_owned(),
         )),
         Command::Completions(args) => commands::completions::run(&args),

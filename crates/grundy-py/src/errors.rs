@@ -7,6 +7,8 @@ use std::sync::Mutex;
 
 use grundy::lang::LangError;
 use grundy::solver::{Limit, SearchError};
+use grundy::workflow::{Door, Failure};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
 /// The exception a Python game's callback raised last, kept so that the
@@ -26,23 +28,6 @@ fn take_callback_error() -> Option<PyErr> {
         .lock()
         .ok()
         .and_then(|mut last| last.take())
-}
-
-/// The keyword argument that raises `limit`, with its value's form.
-pub const fn keyword(limit: Limit) -> &'static str {
-    match limit {
-        Limit::States => "max_states=N",
-        Limit::Work => "max_work=STEPS",
-        Limit::Memory => "max_memory=BYTES",
-        Limit::LargestHeap => "max_heap=N",
-        Limit::Digits => "max_digits=N",
-    }
-}
-
-/// The keyword's name alone (`max_states`), as `LimitError.limit` holds it.
-fn keyword_name(limit: Limit) -> &'static str {
-    let form = keyword(limit);
-    form.split('=').next().unwrap_or(form)
 }
 
 /// An instance of the exception class `name` of `grundy._errors`, made with `args`.
@@ -76,27 +61,22 @@ pub fn game_error(py: Python<'_>, message: &str) -> PyErr {
 /// the command line's, `column` counts characters from 1 and `caret` is the
 /// source line and the caret under the place.
 pub fn language_error(py: Python<'_>, error: &LangError, source: &str) -> PyErr {
-    let rendered = error.render(source);
-    let text = rendered.strip_prefix("error: ").unwrap_or(&rendered);
-    if let Some(limit) = error.limit {
-        let message = format!("{text}\nhelp: raise the limit with {}", keyword(limit));
-        return limit_error(py, &message, Some(keyword_name(limit)));
+    let failure = Failure::language(error, source, Door::Python);
+    if let Failure::Input { message, column } = &failure {
+        let text = message.strip_prefix("error: ").unwrap_or(message);
+        let caret: String = text
+            .lines()
+            .skip(1)
+            .take_while(|line| !line.starts_with("help: "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        return exception(
+            py,
+            "ParseError",
+            (text, error.message.as_str(), column.unwrap_or(1), caret),
+        );
     }
-    let start = error.span.start.min(source.len());
-    let column = source.get(..start).map_or(1, |before| {
-        before.rsplit('\n').next().unwrap_or("").chars().count() + 1
-    });
-    let caret: String = text
-        .lines()
-        .skip(1)
-        .take_while(|line| !line.starts_with("help: "))
-        .collect::<Vec<_>>()
-        .join("\n");
-    exception(
-        py,
-        "ParseError",
-        (text, error.message.as_str(), column, caret),
-    )
+    failure_error(py, failure)
 }
 
 /// A search that stopped, as the exception it is: a limit (`LimitError`), or
@@ -104,43 +84,31 @@ pub fn language_error(py: Python<'_>, error: &LangError, source: &str) -> PyErr 
 /// caller (Ctrl-C, or `max_time`).
 pub fn search_error(py: Python<'_>, error: &SearchError) -> PyErr {
     match error {
-        SearchError::StateLimit { limit } => limit_error(
-            py,
-            &format!(
-                "the search needs more than {limit} positions, or more than 4 moves stored per position allowed (the state limit); raise it with max_states=N"
-            ),
-            Some("max_states"),
-        ),
-        SearchError::MemoryLimit { limit } => limit_error(
-            py,
-            &format!(
-                "the search needs more than {limit} bytes of memory (the memory limit); raise it with max_memory=BYTES"
-            ),
-            Some("max_memory"),
-        ),
-        SearchError::Cycle => game_error(py, &error.to_string()),
-        SearchError::Script { message } => game_error(py, message),
         SearchError::Cancelled => time_error(py, None),
-        SearchError::CountLimit { refusal, nimber } => {
-            let message = match nimber {
-                Some(nimber) => format!(
-                    "the first player wins (nimber {nimber}), but the winning moves cannot be counted: {}{}",
-                    refusal.reason,
-                    raise_with(&refusal.raised_by)
-                ),
-                None => format!("{error}{}", raise_with(&refusal.raised_by)),
-            };
-            limit_error(
-                py,
-                &message,
-                refusal.raised_by.first().copied().map(keyword_name),
-            )
+        _ => failure_error(py, Failure::search(error, Door::Python)),
+    }
+}
+
+/// A workflow's failure as the Python exception it is: `ParseError` (without
+/// a column: see [`language_error`] for one with it), `GameError`,
+/// `LimitError` naming its keyword, or `OSError`.
+pub fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
+    match failure {
+        Failure::Input { message, column } => {
+            let text = message.strip_prefix("error: ").unwrap_or(&message);
+            exception(py, "ParseError", (text, text, column.unwrap_or(1), ""))
         }
-        SearchError::TheoryLimit { refusal } => limit_error(
+        Failure::Game(message) => {
+            game_error(py, message.strip_prefix("error: ").unwrap_or(&message))
+        }
+        Failure::Limit { raised_by: Some(Limit::Time), .. } => time_error(py, None),
+        Failure::Limit { message, raised_by } => limit_error(
             py,
-            &format!("{}{}", refusal.reason, raise_with(&refusal.raised_by)),
-            refusal.raised_by.first().copied().map(keyword_name),
+            message.strip_prefix("error: ").unwrap_or(&message),
+            raised_by.map(|limit| Door::Python.setting_name(limit)),
         ),
+        Failure::Output(error) => error.into(),
+        Failure::Reported(_) => PyKeyboardInterrupt::new_err(""),
     }
 }
 
@@ -154,14 +122,4 @@ pub fn time_error(py: Python<'_>, seconds: Option<f64>) -> PyErr {
         ),
         Some("max_time"),
     )
-}
-
-/// "; raise it with max_work=STEPS", or nothing when no keyword raises the limit.
-pub fn raise_with(limits: &[Limit]) -> String {
-    let keywords: Vec<&str> = limits.iter().map(|&limit| keyword(limit)).collect();
-    match keywords.as_slice() {
-        [] => String::new(),
-        [one] => format!("; raise it with {one}"),
-        [rest @ .., last] => format!("; raise them with {} and {last}", rest.join(", ")),
-    }
 }

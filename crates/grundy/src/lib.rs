@@ -50,6 +50,7 @@ pub mod rules;
 pub mod sequence;
 pub mod sums;
 pub mod theory;
+pub mod workflow;
 
 #[cfg(test)]
 mod layers;

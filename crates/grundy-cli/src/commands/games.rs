@@ -47,7 +47,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     || "`grundy games` lists the games grundy knows".to_owned(),
                     |near| format!("did you mean `{near}`?"),
                 );
-                Failure::Input(format!("error: unknown game `{name}`\nhelp: {hint}"))
+                Failure::input(format!("error: unknown game `{name}`\nhelp: {hint}"))
             })?;
             write_entry(&mut out, entry)?;
         }

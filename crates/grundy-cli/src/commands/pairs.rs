@@ -8,7 +8,7 @@ use grundy::lang::{LangError, parse};
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-use crate::failure::Failure;
+use crate::failure::{Door, Failure};
 
 /// Arguments of `grundy pairs`.
 #[derive(Debug, clap::Args)]
@@ -33,8 +33,8 @@ fn read_rule(rule: &str) -> Result<Wythoff, Failure> {
     } else {
         format!("{}()", rule.trim_end())
     };
-    let sum = parse(&source).map_err(|e| Failure::language(&e, &source))?;
-    let fail = |error: LangError| Failure::language(&error, &source);
+    let sum = parse(&source).map_err(|e| Failure::language(&e, &source, Door::CommandLine))?;
+    let fail = |error: LangError| Failure::language(&error, &source, Door::CommandLine);
     let [term] = sum.terms.as_slice() else {
         return Err(fail(LangError::new(
             "`pairs` takes one rule, not a sum",
@@ -84,7 +84,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .ok()
         .filter(|_| args.from.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| {
-            Failure::Input(format!(
+            Failure::input(format!(
                 "error: --from takes a non-negative decimal integer, not `{}`",
                 args.from
             ))
@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let last_bits =
         (&from + args.count).bits() + 64 - u64::from(game.difference_bound().leading_zeros());
     if last_bits > MAX_PILE_BITS {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: pairs from --from {} would have piles of about {last_bits} bits, more than \
              the limit of {MAX_PILE_BITS} bits (about 39,000 digits) the closed form accepts",
             shorten(&args.from)

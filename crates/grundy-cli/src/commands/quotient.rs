@@ -9,7 +9,7 @@ use grundy::quotient::{self, MAX_HEAP, MisereQuotient, QuotientError, QuotientLi
 use grundy::theory::cancel::Cancel;
 use grundy::theory::limits::SearchError;
 
-use crate::failure::Failure;
+use crate::failure::{Door, Failure};
 use crate::limits::ComputeLimits;
 use crate::progress::DelayedBar;
 
@@ -65,14 +65,14 @@ pub fn limit_message(error: &QuotientError, max_order: usize) -> String {
 /// before the watchdog, so that the orders computed are still reported.
 pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Failure> {
     let (rule, rule_text) =
-        parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
+        parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule, Door::CommandLine))?;
     if let Some(n) = args.last_heap.filter(|&n| n > MAX_HEAP) {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: quotients are built for heaps up to {MAX_HEAP}, not {n}; no flag raises this"
         )));
     }
     if args.budget.max_memory == 0 || args.max_order == 0 {
-        return Err(Failure::Limit(
+        return Err(Failure::limit(
             "error: a limit of 0 allows nothing; raise --max-memory or --max-order".to_owned(),
         ));
     }
@@ -120,7 +120,7 @@ pub fn run(args: &Args, max_time: Option<std::time::Duration>) -> Result<(), Fai
             crate::failure::print_error(&limit_message(&error, args.max_order));
             return Err(Failure::Reported(crate::interrupt::EXIT_CODE));
         }
-        Err(error) => return Err(Failure::Limit(limit_message(&error, args.max_order))),
+        Err(error) => return Err(Failure::limit(limit_message(&error, args.max_order))),
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());

@@ -31,7 +31,7 @@ use grundy::sequence::{
 use grundy::sequence::{find_unproven_periodicity, write_values};
 use serde_json::json;
 
-use crate::failure::{Failure, print_error};
+use crate::failure::{Door, Failure, print_error};
 use crate::limits::{ComputeLimits, Threads};
 
 /// The furthest heap the period is looked for without --until-proven (when N is
@@ -189,7 +189,7 @@ fn over_limits(model: &CostModel, heap: usize, limits: &Cost) -> String {
 /// Why the values in `path` cannot be used, said of its line (text) or value number.
 fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> Failure {
     if let FileError::OutOfMemory { .. } = error {
-        return Failure::Limit(format!(
+        return Failure::limit(format!(
             "error: `{}`: {error}; the system gives less memory than the estimate: lower --max-memory BYTES to the memory free, so that such ranges are refused before they start",
             path.display()
         ));
@@ -200,7 +200,7 @@ fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> F
         return Failure::unwritten(path, error);
     }
     let FileError::WrongValue(wrong) = error else {
-        return Failure::Input(format!("error: `{}`: {error}", path.display()));
+        return Failure::input(format!("error: `{}`: {error}", path.display()));
     };
     let heap = wrong.heap;
     let expected = wrong.computed.map_or_else(
@@ -208,7 +208,7 @@ fn file_failure(error: &FileError, path: &Path, format: Format, rule: &str) -> F
         |value| value.to_string(),
     );
     let stored = wrong.stored;
-    Failure::Input(match format {
+    Failure::input(match format {
         Format::Text => format!(
             "error: `{}` line {}: {stored} is not the value of heap {heap} of {rule}, which is {expected} (from the lines before it, which are right); cut the file to its first {heap} lines, or remove it, and run again",
             path.display(),
@@ -250,7 +250,7 @@ impl OutLock {
     /// Takes the lock on `path`, creating the file when it is missing.
     fn take(path: &Path) -> Result<Self, Failure> {
         let cannot = |error: io::Error| {
-            Failure::Input(format!(
+            Failure::input(format!(
                 "error: `{}`: cannot open it: {error}",
                 path.display()
             ))
@@ -281,7 +281,7 @@ impl OutLock {
                 Err(std::fs::TryLockError::Error(error))
                     if error.kind() == io::ErrorKind::Unsupported => {}
                 Err(std::fs::TryLockError::Error(error)) => {
-                    return Err(Failure::Input(format!(
+                    return Err(Failure::input(format!(
                         "error: `{}`: cannot lock it against other runs writing it: {error}",
                         path.display()
                     )));
@@ -345,7 +345,7 @@ impl OutLock {
                 )
             },
         );
-        Failure::Input(format!(
+        Failure::input(format!(
             "error: `{}` is being written by {whose}: it holds the file's lock\nhelp: wait for that run to end (a rerun of the same rule then resumes from its values), or write to another --out FILE",
             path.display()
         ))
@@ -407,7 +407,7 @@ fn read_out_file(path: &Path, format: Format, rule: &str) -> Result<GrundyValues
         }
         Ok(_) => Ok(GrundyValues::new()),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(GrundyValues::new()),
-        Err(error) => Err(Failure::Input(format!(
+        Err(error) => Err(Failure::input(format!(
             "error: `{}`: {error}",
             path.display()
         ))),
@@ -465,17 +465,17 @@ fn over_memory_limit(bytes: u64, limit: u64, why: &str) -> String {
 /// by the system, or a value beyond 32 bits.
 fn stopped(rule: &str, stop: Interrupted, estimated: u64, limits: &Cost) -> Failure {
     match stop.cause {
-        StopCause::OutOfMemory(error) => Failure::Limit(format!(
+        StopCause::OutOfMemory(error) => Failure::limit(format!(
             "error: out of memory after the values of {rule} up to heap {}: {error}. The estimate, {} ({estimated} bytes), is within the memory limit of {} bytes, but the system gives less; lower --max-memory BYTES to the memory free, so that such ranges are refused before they start",
             stop.done.saturating_sub(1),
             human_bytes(estimated),
             limits.bytes,
         )),
-        StopCause::Cancelled => Failure::Limit(format!(
+        StopCause::Cancelled => Failure::limit(format!(
             "error: the values of {rule} stop at heap {}: the computation was cancelled (the time limit)",
             stop.done.saturating_sub(1)
         )),
-        StopCause::ValueTooLarge | StopCause::Callback => Failure::Limit(format!(
+        StopCause::ValueTooLarge | StopCause::Callback => Failure::limit(format!(
             "error: the values of {rule} stop at heap {}: larger values do not fit in 32 bits",
             stop.done.saturating_sub(1)
         )),
@@ -565,7 +565,7 @@ pub fn served_answer(args: &Args) -> Result<serde_json::Value, Failure> {
     let mut answer = Vec::new();
     run_to(args, &mut answer)?;
     serde_json::from_slice(&answer).map_err(|e| {
-        Failure::Limit(format!(
+        Failure::limit(format!(
             "error: internal error: the answer is not JSON: {e}"
         ))
     })
@@ -580,15 +580,15 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
     }
     #[cfg(feature = "script")]
     if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.budget.max_work) {
-        let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule))?;
+        let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule, Door::CommandLine))?;
         return run_script(args, &script, &rule_text, out);
     }
     #[cfg(not(feature = "script"))]
     if args.rule.trim_start().starts_with("script[") {
-        return Err(Failure::Input(crate::failure::WITHOUT_SCRIPT.to_owned()));
+        return Err(Failure::input(grundy::workflow::WITHOUT_SCRIPT));
     }
     let (rule, rule_text) =
-        parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule))?;
+        parse_rule(&args.rule).map_err(|e| Failure::language(&e, &args.rule, Door::CommandLine))?;
     if args.genus {
         return run_genus(args, &rule, &rule_text, out);
     }
@@ -602,18 +602,18 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
         } else {
             args.last_heap.to_string()
         };
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: values are stored in 32 bits, so heaps up to {LARGEST_HEAP} are computed, not {asked}; no flag raises this: ask for at most -n {LARGEST_HEAP}"
         )));
     }
     // A zero limit allows nothing: refused, rather than read as "no limit".
     if args.budget.max_memory == 0 {
-        return Err(Failure::Limit(
+        return Err(Failure::limit(
             "error: --max-memory 0 leaves no memory to compute with; raise it with --max-memory BYTES (e.g. --max-memory 512M)".to_owned(),
         ));
     }
     if args.max_heap == 0 {
-        return Err(Failure::Limit(
+        return Err(Failure::limit(
             "error: --max-heap 0 allows no heap to be computed; raise it with --max-heap N (at least N, the last heap asked for)".to_owned(),
         ));
     }
@@ -662,13 +662,13 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
         let bytes =
             periodic_bytes(&periodicity, probe.values(), last_heap).saturating_add(PROCESS_BYTES);
         if bytes > limits.bytes {
-            return Err(Failure::Limit(format!(
+            return Err(Failure::limit(format!(
                 "error: the values of {rule_text} up to heap {last_heap} {}",
                 over_memory_limit(bytes, limits.bytes, " (they follow from a proven period)")
             )));
         }
         let values = periodicity.values_up_to(probe.values(), last_heap).ok_or_else(|| {
-            Failure::Limit(format!(
+            Failure::limit(format!(
                 "error: the values of {rule_text} up to heap {last_heap} do not fit in 32 bits; no flag raises this"
             ))
         })?;
@@ -699,7 +699,7 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
         return write_answer(args, &rule_text, &values, Some(&periodicity), out);
     }
     let Some(reach) = largest_heap_within(&model, args.last_heap, wanted, &limits) else {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: the values of {rule_text} up to heap {} {}",
             args.last_heap,
             over_limits(&model, args.last_heap, &limits)
@@ -751,7 +751,7 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
     };
     if solver.values().len() <= args.last_heap {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: the values of {rule_text} stop at heap {}: larger values do not fit in 32 bits",
             solver.values().len().saturating_sub(1)
         )));
@@ -779,7 +779,7 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
     drop(bar);
     if args.until_proven && reach < wanted && !periodicity.as_ref().is_some_and(Periodicity::proven)
     {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: --until-proven found no proven period of {rule_text} up to heap {reach}, the furthest the limits allow: the values up to heap {} {} (or lower --max-heap to accept an unproven period)",
             reach + 1,
             over_limits(&model, reach + 1, &limits)
@@ -801,14 +801,14 @@ fn run_script(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     if args.until_proven {
-        return Err(Failure::Input(format!(
+        return Err(Failure::input(format!(
             "error: --until-proven needs a theorem to prove a period, and none covers a script: drop it to see the period of the values of {rule_text} up to N"
         )));
     }
     let mut bar = Bar::new(args, args.last_heap.saturating_add(1));
     let values = script
         .sequence(args.last_heap, &mut |report| bar.update(report))
-        .map_err(|error| Failure::search(&error))?
+        .map_err(|error| Failure::search(&error, Door::CommandLine))?
         .ok_or_else(|| {
             print_error(&format!(
                 "error: interrupted (Ctrl-C) before the values of {rule_text} were all computed"
@@ -823,7 +823,7 @@ fn run_script(
             if is_write_failure(&error) {
                 Failure::unwritten(path, &error)
             } else {
-                Failure::Input(format!("error: `{}`: {error}", path.display()))
+                Failure::input(format!("error: `{}`: {error}", path.display()))
             }
         };
         // A check file beside FILE vouches for values no longer there: it goes.
@@ -1051,7 +1051,7 @@ fn run_genus(
 ) -> Result<(), Failure> {
     let heaps = args.last_heap as u64;
     if heaps > grundy::quotient::MAX_HEAP {
-        return Err(Failure::Limit(format!(
+        return Err(Failure::limit(format!(
             "error: genera are computed for heaps up to {}, not {heaps}; no flag raises this",
             grundy::quotient::MAX_HEAP
         )));
@@ -1061,7 +1061,7 @@ fn run_genus(
         ..grundy::quotient::QuotientLimits::default()
     };
     let genera = grundy::quotient::genus::genera(rule, heaps, limits)
-        .map_err(|e| Failure::Limit(genus_limit_message(&e, limits.max_order, heaps, rule_text)))?;
+        .map_err(|e| Failure::limit(genus_limit_message(&e, limits.max_order, heaps, rule_text)))?;
     if args.json {
         let symbols: Vec<String> = genera.iter().map(ToString::to_string).collect();
         serde_json::to_writer(

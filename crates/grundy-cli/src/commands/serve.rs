@@ -156,17 +156,17 @@ type Shared = Arc<Server>;
 /// A [`Failure`] when the address cannot be listened on.
 pub fn run(args: &Args) -> Result<(), Failure> {
     if args.workers == 0 {
-        return Err(Failure::Input(
+        return Err(Failure::input(
             "error: --workers must be at least 1".to_owned(),
         ));
     }
     if args.max_connections == 0 {
-        return Err(Failure::Input(
+        return Err(Failure::input(
             "error: --max-connections must be at least 1".to_owned(),
         ));
     }
     if args.read_time.is_zero() {
-        return Err(Failure::Input(
+        return Err(Failure::input(
             "error: --read-time must be more than 0 seconds".to_owned(),
         ));
     }
@@ -194,7 +194,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .thread_keep_alive(Duration::from_secs(1))
         .enable_all()
         .build()
-        .map_err(|e| Failure::Input(format!("error: cannot start the server: {e}")))?;
+        .map_err(|e| Failure::input(format!("error: cannot start the server: {e}")))?;
     let address = SocketAddr::new(args.host, args.port);
     let limits = ConnectionLimits {
         read_time: args.read_time,
@@ -214,7 +214,7 @@ async fn serve(
     body: BodyLimits,
 ) -> Result<(), Failure> {
     let listener = connections::listen(address).map_err(|e| {
-        Failure::Input(if e.kind() == std::io::ErrorKind::AddrInUse {
+        Failure::input(if e.kind() == std::io::ErrorKind::AddrInUse {
             format!(
                 "error: port {} is in use (cannot listen on {address}: {e}); choose another with --port P (`--port 0` picks a free one)",
                 address.port()
@@ -225,7 +225,7 @@ async fn serve(
     })?;
     let bound = listener
         .local_addr()
-        .map_err(|e| Failure::Input(format!("error: cannot listen on {address}: {e}")))?;
+        .map_err(|e| Failure::input(format!("error: cannot listen on {address}: {e}")))?;
     {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
@@ -422,14 +422,14 @@ fn answer_body<T: Serialize>(value: &T, max: usize) -> Result<Vec<u8>, Failure> 
     match serde_json::to_writer(&mut body, value) {
         Ok(()) => Ok(body.bytes),
         Err(e) if e.is_io() => Err(answer_too_long(max)),
-        Err(e) => Err(Failure::Limit(format!(
+        Err(e) => Err(Failure::limit(format!(
             "error: internal error: the answer cannot be written: {e}"
         ))),
     }
 }
 
 fn answer_too_long(max: usize) -> Failure {
-    Failure::Limit(format!(
+    Failure::limit(format!(
         "error: the answer would be longer than {max} bytes (the answer limit); the server's --max-answer BYTES raises it"
     ))
 }
@@ -460,7 +460,7 @@ fn json_body(body: Vec<u8>) -> Response {
 
 fn failure_response(failure: Failure) -> Response {
     let status = match failure {
-        Failure::Input(_) => StatusCode::BAD_REQUEST,
+        Failure::Input { .. } | Failure::Game(_) => StatusCode::BAD_REQUEST,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
     };
     error(status, message_of(failure))
@@ -834,7 +834,7 @@ mod tests {
     fn an_answer_longer_than_its_limit_is_refused_before_it_is_held() {
         let long = vec![7u32; 1000];
         assert!(answer_body(&long, 10_000).is_ok());
-        let Err(Failure::Limit(message)) = answer_body(&long, 100) else {
+        let Err(Failure::limit(message)) = answer_body(&long, 100) else {
             panic!("an answer of 2000 bytes passed a limit of 100");
         };
         assert!(message.contains("--max-answer"), "{message}");

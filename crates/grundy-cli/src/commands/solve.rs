@@ -12,7 +12,7 @@ use grundy::sums::report::{compact_moves, write_answer_json};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 
-use crate::failure::Failure;
+use crate::failure::{Door, Failure, Told};
 use crate::limits::{SearchLimits, Threads};
 
 /// Arguments of `grundy solve`.
@@ -102,17 +102,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             // A device or a FIFO would never end or never start: only a
             // regular file is read (standard input is `-`).
             let metadata = std::fs::metadata(path)
-                .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}")))?;
+                .map_err(|e| Failure::input(format!("error: cannot read `{path}`: {e}")))?;
             if !metadata.is_file() {
-                return Err(Failure::Input(format!(
+                return Err(Failure::input(format!(
                     "error: cannot read `{path}`: it is not a regular file (a directory, device or FIFO); give a file, or `-` for standard input"
                 )));
             }
             let file = File::open(path)
-                .map_err(|e| Failure::Input(format!("error: cannot read `{path}`: {e}")))?;
+                .map_err(|e| Failure::input(format!("error: cannot read `{path}`: {e}")))?;
             answer_lines(args, &format!("`{path}`"), BufReader::new(file), &mut out)
         }
-        (None, None) => Err(Failure::Input(
+        (None, None) => Err(Failure::input(
             "error: give a position or --file".to_owned(),
         )),
     }
@@ -146,7 +146,7 @@ fn unquoted(first: &str, rest: &[String]) -> Failure {
     } else {
         joined.clone()
     };
-    Failure::Input(format!(
+    Failure::input(format!(
         "error: the position came as {words} words (`{joined}`): it must be one argument\nhelp: quote it: grundy solve '{quoted}'"
     ))
 }
@@ -154,10 +154,10 @@ fn unquoted(first: &str, rest: &[String]) -> Failure {
 /// `--all-starts`: one line per start vertex.
 fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<(), Failure> {
     let sum = parse_with_limits(source, args.limits.max_digits)
-        .map_err(|e| Failure::language(&e, source))?;
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     let every = Catalogue::standard()
         .every_start(&sum, args.limits.build())
-        .map_err(|e| Failure::language(&e, source))?;
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     for (vertex, outcome) in every.outcomes.iter().enumerate() {
         // A P-position's nimber is 0 whether or not a formula gives nimbers.
         let nimber = every
@@ -168,7 +168,7 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
         if args.json {
             // Written by hand: a million `json!` objects cost twice the game.
             let position = serde_json::to_string(&every.position(vertex))
-                .map_err(|e| Failure::Input(format!("error: {e}")))?;
+                .map_err(|e| Failure::input(format!("error: {e}")))?;
             let nimber = nimber.map_or_else(|| "null".to_owned(), |g| g.to_string());
             writeln!(
                 out,
@@ -217,9 +217,9 @@ fn search_spinner() -> Option<ProgressBar> {
 /// Answers the position `source`.
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum = parse_with_limits(source, args.limits.max_digits)
-        .map_err(|e| Failure::language(&e, source))?;
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     let position =
-        build_with(&sum, args.limits.build()).map_err(|e| Failure::language(&e, source))?;
+        build_with(&sum, args.limits.build()).map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     let spinner = search_spinner();
     let options = SolveOptions {
         progress: spinner.clone().map(|bar| {
@@ -240,7 +240,7 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let answer = answer.map_err(|e| Failure::search(&e))?;
+    let answer = answer.map_err(|e| Failure::search(&e, Door::CommandLine))?;
     Ok((answer, position, sum))
 }
 
@@ -284,7 +284,7 @@ fn answer_lines(
         Err(error) => return Err(Failure::Output(error)),
     }
     if tally.answered == 0 && tally.worst == 0 {
-        return Err(Failure::Input(format!(
+        return Err(Failure::input(format!(
             "error: {name} holds no position (only blank lines and `#` comments)"
         )));
     }
@@ -335,7 +335,7 @@ fn answer_each_line(
             Ok(0) => break,
             Ok(read) if read as u64 > longest => {
                 tally.failed(
-                    Failure::Limit(format!(
+                    Failure::limit(format!(
                         "error: the line is longer than the memory limit of {longest} bytes; raise it with --max-memory BYTES"
                     ))
                     .on_line(number),
@@ -344,12 +344,12 @@ fn answer_each_line(
             }
             Ok(_) => {}
             Err(e) => {
-                tally.failed(Failure::Input(format!("error: cannot read {name}: {e}")));
+                tally.failed(Failure::input(format!("error: cannot read {name}: {e}")));
                 break;
             }
         }
         let Ok(text) = std::str::from_utf8(&line) else {
-            let failure = Failure::Input("error: the line is not UTF-8 text".to_owned());
+            let failure = Failure::input("error: the line is not UTF-8 text".to_owned());
             tally.failed(failure.on_line(number));
             continue;
         };

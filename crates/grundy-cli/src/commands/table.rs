@@ -28,7 +28,7 @@ use grundy::theory::cancel::{self, Cancel};
 use num_bigint::{BigInt, BigUint};
 use serde_json::{Value, json};
 
-use crate::failure::Failure;
+use crate::failure::{Door, Failure};
 use crate::interrupt;
 use crate::limits::{SearchLimits, Threads};
 
@@ -190,7 +190,7 @@ impl Table {
 /// Reads `n=0..1000`.
 fn parse_range(text: &str) -> Result<Axis, Failure> {
     let bad = |why: &str| {
-        Failure::Input(format!(
+        Failure::input(format!(
             "error: `{text}` is not a variable's values: {why} (write e.g. `n=0..1000`)"
         ))
     };
@@ -278,7 +278,7 @@ fn tabulate(args: &Args) -> Result<(Table, Vec<String>, u64), Failure> {
         .map(|r| parse_range(r))
         .collect::<Result<Vec<_>, _>>()?;
     if axes.len() == 2 && axes[0].name == axes[1].name {
-        return Err(Failure::Input(format!(
+        return Err(Failure::input(format!(
             "error: the variable `{}` is given twice",
             axes[0].name
         )));
@@ -288,7 +288,7 @@ fn tabulate(args: &Args) -> Result<(Table, Vec<String>, u64), Failure> {
         .try_fold(1u64, |n, axis| n.checked_mul(axis.count))
         .filter(|&n| n <= args.max_cells)
         .ok_or_else(|| {
-            Failure::Limit(format!(
+            Failure::limit(format!(
                 "error: the table has more than {} cells (the cell limit); raise it with --max-cells N",
                 args.max_cells
             ))
@@ -298,7 +298,7 @@ fn tabulate(args: &Args) -> Result<(Table, Vec<String>, u64), Failure> {
     }
     let names: Vec<&str> = axes.iter().map(|a| a.name.as_str()).collect();
     let template = Template::new(&args.expression, &names)
-        .map_err(|e| Failure::language(&e, &args.expression))?;
+        .map_err(|e| Failure::language(&e, &args.expression, Door::CommandLine))?;
     let table = compute(args, &template, axes, cells)?;
     let patterns = if args.no_patterns || !table.complete() {
         Vec::new()
@@ -579,21 +579,21 @@ fn compute_cell(
     let at = |what: String| format!("{what}\nin the cell {}", cell_name(axes, &values));
     let position = parse_with_limits(&source, args.limits.max_digits)
         .and_then(|sum| build_with(&sum, limits))
-        .map_err(|e| relabel(Failure::language(&e, &source), &at))?;
+        .map_err(|e| relabel(Failure::language(&e, &source, Door::CommandLine), &at))?;
     if args.outcome {
         tabulator.outcome(&position).map(Cell::Outcome)
     } else {
         match tabulator.nimber(&position) {
             Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
             Ok(None) => {
-                return Err(Failure::Input(format!(
+                return Err(Failure::input(format!(
                     "error: `{source}` has no nimber (misère play); tabulate who wins with --outcome"
                 )));
             }
             Err(e) => Err(e),
         }
     }
-    .map_err(|e| relabel(Failure::search(&e), &at))
+    .map_err(|e| relabel(Failure::search(&e, Door::CommandLine), &at))
 }
 
 /// `x = 3, y = 5`.
@@ -607,11 +607,7 @@ fn cell_name(axes: &[Axis], values: &[BigInt]) -> String {
 
 /// The same failure with the cell it happened in.
 fn relabel(failure: Failure, at: &impl Fn(String) -> String) -> Failure {
-    match failure {
-        Failure::Input(message) => Failure::Input(at(message)),
-        Failure::Limit(message) => Failure::Limit(at(message)),
-        other => other,
-    }
+    failure.reworded(at)
 }
 
 /// The patterns found ([`grundy::pattern`]), as sentences, each stating the
@@ -804,7 +800,7 @@ mod tests {
         for bad in [
             "n", "n=3", "n=5..3", "=0..3", "N=0..3", "n=a..3", "n=0...3", "1n=0..3",
         ] {
-            let Err(Failure::Input(message)) = parse_range(bad) else {
+            let Err(Failure::input(message)) = parse_range(bad) else {
                 panic!("{bad} was read");
             };
             assert!(message.starts_with("error: `"), "{message}");
@@ -818,7 +814,7 @@ mod tests {
         fn any_argument_is_a_range_or_an_error(text in "[a-z0-9=. _-]{0,24}") {
             match parse_range(&text) {
                 Ok(axis) => proptest::prop_assert!(axis.count >= 1),
-                Err(Failure::Input(message)) => proptest::prop_assert!(message.starts_with("error: `")),
+                Err(Failure::Input { message, .. }) => proptest::prop_assert!(message.starts_with("error: `")),
                 Err(_) => proptest::prop_assert!(false, "not an input error"),
             }
         }

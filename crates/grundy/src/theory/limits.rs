@@ -19,6 +19,8 @@ pub enum Limit {
     LargestHeap,
     /// The decimal digits an integer of the input may have.
     Digits,
+    /// The wall-clock time a computation may take.
+    Time,
 }
 
 /// Why some part of an answer is out of reach, in words, and which budgets

@@ -46,7 +46,7 @@ use serde_json::Value;
 
 use super::view::{DrawingView, Integer, Target, target};
 use crate::commands::solve::answer_json;
-use crate::failure::Failure;
+use crate::failure::{Door, Failure};
 
 /// What one request may spend.
 #[derive(Debug, Clone, Copy)]
@@ -72,7 +72,7 @@ pub struct Budget {
 impl Budget {
     /// The failure of a request that ran out of time.
     pub fn time_up(&self) -> Failure {
-        Failure::Limit(format!(
+        Failure::limit(format!(
             "error: the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
             self.time.as_secs_f64()
         ))
@@ -125,7 +125,7 @@ impl Budget {
         match Cancel::with_deadline(deadline).run(|| search(&options)) {
             Ok(answer) => Ok(answer),
             Err(SearchError::Cancelled) => Err(out_of_time()),
-            Err(error) => Err(message_of(Failure::search(&error))),
+            Err(error) => Err(message_of(Failure::search(&error, Door::CommandLine))),
         }
     }
 }
@@ -134,7 +134,7 @@ impl Budget {
 /// must not read its own files for whoever asks.
 pub fn refuse_files(source: &str) -> Result<(), Failure> {
     if source.contains('@') {
-        return Err(Failure::Input(
+        return Err(Failure::input(
             "error: positions read from files (`@PATH`) are not accepted by the web server; \
              write the position out in full"
                 .to_owned(),
@@ -157,15 +157,15 @@ fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
         max_moves: budget.max_options,
         ..budget.options(true)
     };
-    let answer = solve(&position, &options).map_err(|e| Failure::search(&e))?;
+    let answer = solve(&position, &options).map_err(|e| Failure::search(&e, Door::CommandLine))?;
     Ok(Solved { position, answer })
 }
 
 fn build_source(source: &str, budget: &Budget) -> Result<Position, Failure> {
     refuse_files(source)?;
     let sum =
-        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source))?;
-    build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source))
+        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
+    build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source, Door::CommandLine))
 }
 
 /// A move sent in the compact form (`to: null`): component `component` of
@@ -198,7 +198,7 @@ pub fn play_compact(
     budget: &Budget,
 ) -> Result<String, Failure> {
     let mut position = build_source(source, budget)?;
-    let bad = |message: String| Failure::Input(format!("error: bad `move`: {message}"));
+    let bad = |message: String| Failure::input(format!("error: bad `move`: {message}"));
     if position.compound != Compound::Sum {
         return Err(bad(
             "a compact move is played in a sum (or misere(...) of one), not in every(...) or rounds[k](...): send the whole position".to_owned(),
@@ -518,7 +518,7 @@ fn all_moves(position: &Position, list: &MoveList) -> Result<Option<Vec<Componen
                 .max_options
                 .saturating_sub(all.len())
                 .min(usize::try_from(fit).unwrap_or(usize::MAX));
-            let first = part.first_moves(room).map_err(|e| Failure::search(&e))?;
+            let first = part.first_moves(room).map_err(|e| Failure::search(&e, Door::CommandLine))?;
             if !first.complete {
                 return Ok(None);
             }
@@ -680,7 +680,7 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             // Room for the winning moves of the component too, skipped below.
             let first = part
                 .first_moves((room + winning.len()).min(fit))
-                .map_err(|e| Failure::search(&e))?;
+                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
             let drawing = part.drawing();
             for leaves in first.moves {
                 if is_winning(g, i, &leaves) {
@@ -737,7 +737,7 @@ fn list_round_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
             budget.check_time()?;
             let first = part
                 .first_moves(list.room() + whole_winning.len())
-                .map_err(|e| Failure::search(&e))?;
+                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
             if !first.complete {
                 list.complete = false;
             }
@@ -812,7 +812,7 @@ fn list_every_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
             budget.check_time()?;
             let first = part
                 .first_moves(budget.max_options)
-                .map_err(|e| Failure::search(&e))?;
+                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
             if !first.complete {
                 list.complete = false;
             }
@@ -911,11 +911,7 @@ fn leaf_nimber(
 
 /// A failure's message without its `error: ` prefix.
 pub fn message_of(failure: Failure) -> String {
-    let text = match failure {
-        Failure::Input(text) | Failure::Limit(text) => text,
-        Failure::Output(error) => error.to_string(),
-        Failure::Reported(code) => format!("failed with exit code {code}"),
-    };
+    let text = failure.message();
     text.strip_prefix("error: ").unwrap_or(&text).to_owned()
 }
 
@@ -1108,7 +1104,7 @@ fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<V
 /// its current round's).
 fn is_terminal(position: &Position) -> Result<bool, Failure> {
     for part in position.groups.iter().flat_map(|group| &group.parts) {
-        let first = part.first_moves(1).map_err(|e| Failure::search(&e))?;
+        let first = part.first_moves(1).map_err(|e| Failure::search(&e, Door::CommandLine))?;
         if !first.moves.is_empty() {
             return Ok(false);
         }
@@ -1202,7 +1198,7 @@ pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure
                 },
             ),
             None => {
-                return Err(Failure::Limit(format!(
+                return Err(Failure::limit(format!(
                     "error: the position has moves, but none could be listed within the server's limits ({})",
                     play_note(&moves, budget).unwrap_or_default()
                 )));
@@ -1430,7 +1426,7 @@ mod tests {
         fn read<T: Serialize>(answer: Result<T, Failure>, at: &str) -> Option<Value> {
             match answer {
                 Ok(answer) => Some(serde_json::to_value(answer).unwrap()),
-                Err(Failure::Limit(message)) => {
+                Err(Failure::Limit { message, .. }) => {
                     assert!(!message.contains("no move"), "{at}: {message}");
                     None
                 }
@@ -1582,7 +1578,7 @@ mod tests {
             };
             assert!(matches!(
                 play_compact(&source, &played, &budget()),
-                Err(Failure::Input(_))
+                Err(Failure::input(_))
             ));
         }
     }

@@ -6,7 +6,7 @@ use crate::failure::Failure;
 
 /// Refuses every plot: this binary cannot draw one.
 pub(super) fn check(_path: &str) -> Result<(), Failure> {
-    Err(Failure::Input(
+    Err(Failure::input(
         "error: --plot needs the `plot` feature, and this grundy was built without it: build it with `--features plot` (on by default)"
             .to_owned(),
     ))

@@ -34,13 +34,13 @@ fn extension(path: &str) -> Option<String> {
 /// a name without `.svg` or `.png`, or a folder that does not exist.
 pub(super) fn check(path: &str) -> Result<(), Failure> {
     if !matches!(extension(path).as_deref(), Some("svg" | "png")) {
-        return Err(Failure::Input(format!(
+        return Err(Failure::input(format!(
             "error: `{path}`: a plot is written as `.svg` or `.png`"
         )));
     }
     match Path::new(path).parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
-            Err(Failure::Input(format!(
+            Err(Failure::input(format!(
                 "error: cannot draw the plot into `{path}`: the folder `{}` does not exist",
                 folder.display()
             )))
@@ -65,7 +65,7 @@ pub(super) fn draw(table: &Table, title: &str, path: &str) -> Result<(), Failure
         );
     });
     let failed =
-        |e: String| Failure::Input(format!("error: cannot draw the plot into `{path}`: {e}"));
+        |e: String| Failure::input(format!("error: cannot draw the plot into `{path}`: {e}"));
     let format = match extension(path).as_deref() {
         Some("svg") => {
             let root = SVGBackend::new(path, SIZE).into_drawing_area();
@@ -80,7 +80,7 @@ pub(super) fn draw(table: &Table, title: &str, path: &str) -> Result<(), Failure
             "PNG"
         }
         _ => {
-            return Err(Failure::Input(format!(
+            return Err(Failure::input(format!(
                 "error: `{path}`: a plot is written as `.svg` or `.png`"
             )));
         }
