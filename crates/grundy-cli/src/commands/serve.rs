@@ -29,16 +29,15 @@
 //!
 //! The server holds its connections itself ([`connections`]: a deadline for
 //! a request's headers, a cap on the connections open), answers the API to
-//! its own page only and reads bodies within a deadline ([`guards`]), and
-//! turns the answers the HTTP stack writes itself into JSON errors
-//! ([`stack_errors`]).
+//! its own page only and reads bodies within a deadline ([`guards`]). The
+//! HTTP parser answers a head it cannot read itself (400, 431, with an
+//! empty body).
 
 pub mod connections;
 pub mod guards;
 pub mod lanes;
 pub mod memory;
 pub mod play;
-pub mod stack_errors;
 pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -42,7 +42,13 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{Semaphore, oneshot};
 use tower_service::Service;
 
-use super::stack_errors::{JsonStackErrors, MAX_HEAD_BYTES, MAX_HEADERS};
+/// The largest request head (request line and headers) hyper reads: 431
+/// past it. It bounds what a connection that has not finished its headers
+/// holds in memory.
+const MAX_HEAD_BYTES: usize = 32 * 1024;
+
+/// The most headers in a request: 431 past it.
+const MAX_HEADERS: usize = 100;
 
 /// How long connections may take and how many may be open.
 #[derive(Debug, Clone, Copy)]
@@ -147,7 +153,7 @@ async fn serve_connection(
         // Room for a whole head past which hyper answers 431.
         .max_buf_size(MAX_HEAD_BYTES + 8 * 1024)
         .max_headers(MAX_HEADERS)
-        .serve_connection(TokioIo::new(JsonStackErrors::new(stream)), service);
+        .serve_connection(TokioIo::new(stream), service);
     tokio::select! {
         _ = http => {}
         _ = closed => {}
