@@ -3,7 +3,7 @@
 //! command line, where each limit names the keyword argument that raises it
 //! instead of the flag.
 
-use std::sync::Mutex;
+use std::cell::RefCell;
 
 use grundy::lang::LangError;
 use grundy::solver::{Limit, SearchError};
@@ -11,23 +11,31 @@ use grundy::workflow::{Door, Failure};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
-/// The exception a Python game's callback raised last, kept so that the
-/// `GameError` it becomes carries it as its `__cause__`.
-static LAST_CALLBACK_ERROR: Mutex<Option<PyErr>> = Mutex::new(None);
+thread_local! {
+    /// The exception a Python game's callback raised in the last computation
+    /// this thread called ([`crate::run::watched`] sets it as the call ends),
+    /// kept so that the `GameError` it becomes carries it as its
+    /// `__cause__`.
+    static CALLBACK_ERROR: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
 
 /// Keeps `error`, raised by a Python game's callback, for the `GameError` it
-/// becomes.
+/// becomes: in the keeping place of the computation that called it, or, when
+/// the callback was called outside any, for the calling thread.
 pub fn keep_callback_error(error: PyErr) {
-    if let Ok(mut last) = LAST_CALLBACK_ERROR.lock() {
-        *last = Some(error);
+    if let Err(error) = grundy::cancel::keep(error) {
+        set_callback_error(Some(error));
     }
 }
 
+/// Makes `error` the callback's exception of the computation this thread
+/// called last (`None`: it raised none).
+pub fn set_callback_error(error: Option<PyErr>) {
+    CALLBACK_ERROR.with(|kept| *kept.borrow_mut() = error);
+}
+
 fn take_callback_error() -> Option<PyErr> {
-    LAST_CALLBACK_ERROR
-        .lock()
-        .ok()
-        .and_then(|mut last| last.take())
+    CALLBACK_ERROR.with(|kept| kept.borrow_mut().take())
 }
 
 /// An instance of the exception class `name` of `grundy._errors`, made with `args`.
@@ -101,7 +109,10 @@ pub fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
         Failure::Game(message) => {
             game_error(py, message.strip_prefix("error: ").unwrap_or(&message))
         }
-        Failure::Limit { raised_by: Some(Limit::Time), .. } => time_error(py, None),
+        Failure::Limit {
+            raised_by: Some(Limit::Time),
+            ..
+        } => time_error(py, None),
         Failure::Limit { message, raised_by } => limit_error(
             py,
             message.strip_prefix("error: ").unwrap_or(&message),

@@ -17,7 +17,7 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use grundy::cancel::Cancel;
+use grundy::cancel::{Cancel, Kept};
 use pyo3::prelude::*;
 
 /// How long work runs on the calling thread before it moves to a watched thread.
@@ -78,8 +78,30 @@ where
     T: Stoppable + Send,
     F: Fn() -> T + Sync,
 {
+    // The exceptions the game's callbacks raise are kept for this call alone,
+    // whichever threads its work runs on.
+    let kept = Kept::new();
+    let ran = computed(py, deadline, on_poll, &kept, work);
+    let error = kept.take().and_then(|error| error.downcast::<PyErr>().ok());
+    crate::errors::set_callback_error(error.map(|error| *error));
+    ran
+}
+
+/// [`watched_reporting`], the callbacks' exceptions kept in `kept`.
+fn computed<T, F>(
+    py: Python<'_>,
+    deadline: Option<Instant>,
+    on_poll: &(dyn Fn(Python<'_>) -> PyResult<()> + Sync),
+    kept: &Kept,
+    work: F,
+) -> PyResult<Ran<T>>
+where
+    T: Stoppable + Send,
+    F: Fn() -> T + Sync,
+{
     let quick_end = Instant::now() + QUICK;
-    let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
+    let quick =
+        Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end))).keeping(kept);
     let result = py.detach(|| quick.run(&work));
     // A search cut short says so: the library returns its typed error
     // (`SearchError::Cancelled`, a `LangError` marked cancelled, a sequence
@@ -102,7 +124,9 @@ where
             out_of_time: false,
         });
     }
-    let cancel = deadline.map_or_else(Cancel::new, Cancel::with_deadline);
+    let cancel = deadline
+        .map_or_else(Cancel::new, Cancel::with_deadline)
+        .keeping(kept);
     std::thread::scope(|scope| {
         let (done, finished) = mpsc::channel::<()>();
         let worker_cancel = cancel.clone();

@@ -54,6 +54,7 @@ pub use periodicity::{
 pub use storage::GrundyValues;
 
 use engine::Engine;
+use engine::append_only::Appender;
 use storage::{Cell, Store};
 
 /// How the values are computed. Both give the same values.
@@ -481,11 +482,53 @@ fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     run_with(g, end, engine, |engine, g| engine.step(g), Engine::record)
 }
 
+/// Where a [`run`] appends its values: a vector, or one shared with the
+/// engine's helper thread ([`Appender`]), which sees each value once it is
+/// recorded (`commit`).
+trait Appending<T> {
+    fn values(&self) -> &[T];
+    fn push(&mut self, value: T);
+    fn pop(&mut self);
+    fn commit(&mut self) {}
+}
+
+impl<T> Appending<T> for Vec<T> {
+    fn values(&self) -> &[T] {
+        self
+    }
+
+    fn push(&mut self, value: T) {
+        Self::push(self, value);
+    }
+
+    fn pop(&mut self) {
+        Self::pop(self);
+    }
+}
+
+impl<T: Copy> Appending<T> for Appender<'_, T> {
+    fn values(&self) -> &[T] {
+        self.as_slice()
+    }
+
+    fn push(&mut self, value: T) {
+        Self::push(self, value);
+    }
+
+    fn pop(&mut self) {
+        Self::pop(self);
+    }
+
+    fn commit(&mut self) {
+        self.publish();
+    }
+}
+
 /// [`run`] by the given steps of `engine`: `step` computes the value of heap `g.len()`,
 /// `record` takes it in once appended.
 #[inline(always)]
 fn run_with<T: Cell, E>(
-    g: &mut Vec<T>,
+    g: &mut impl Appending<T>,
     end: usize,
     engine: &mut E,
     step: impl Fn(&mut E, &[T]) -> u32,
@@ -501,14 +544,14 @@ fn run_with<T: Cell, E>(
     /// 10^5 and more, a millisecond.
     const CANCEL_EVERY: usize = 8;
     let mut max = 0;
-    while g.len() < end {
-        if g.len().is_multiple_of(CANCEL_EVERY) && stop_requested() {
+    while g.values().len() < end {
+        if g.values().len().is_multiple_of(CANCEL_EVERY) && stop_requested() {
             return RunEnd {
                 stop: RunStop::Cancelled,
                 max,
             };
         }
-        let value = step(engine, g);
+        let value = step(engine, g.values());
         if value > limit {
             return RunEnd {
                 stop: RunStop::TooWide(value),
@@ -516,13 +559,14 @@ fn run_with<T: Cell, E>(
             };
         }
         g.push(T::narrow(value));
-        if let Err(error) = record(engine, g) {
+        if let Err(error) = record(engine, g.values()) {
             g.pop();
             return RunEnd {
                 stop: RunStop::OutOfMemory(error),
                 max,
             };
         }
+        g.commit();
         max = max.max(value);
     }
     RunEnd {

@@ -580,7 +580,8 @@ fn run_to(args: &Args, out: &mut dyn Write) -> Result<(), Failure> {
     }
     #[cfg(feature = "script")]
     if let Some(script) = grundy::games::script::sequence_rule(&args.rule, args.budget.max_work) {
-        let (script, rule_text) = script.map_err(|e| Failure::language(&e, &args.rule, Door::CommandLine))?;
+        let (script, rule_text) =
+            script.map_err(|e| Failure::language(&e, &args.rule, Door::CommandLine))?;
         return run_script(args, &script, &rule_text, out);
     }
     #[cfg(not(feature = "script"))]

@@ -218,8 +218,8 @@ fn search_spinner() -> Option<ProgressBar> {
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum = parse_with_limits(source, args.limits.max_digits)
         .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
-    let position =
-        build_with(&sum, args.limits.build()).map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
+    let position = build_with(&sum, args.limits.build())
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     let spinner = search_spinner();
     let options = SolveOptions {
         progress: spinner.clone().map(|bar| {

@@ -1,6 +1,9 @@
-//! The pattern finder as it was before its searches were made near-linear, kept for
-//! the tests only: every search here is the plain one (each period tried with a walk
-//! over the values, each claim checked by a scan), slow on large tables but simple
+//! The findings of the pattern finder computed from their definitions, for the
+//! tests only: every search here is the plain one, written apart from the finder's
+//! (each period tried with a walk over the values; residue classes by the least
+//! modulus whose breaks all come before the claimed start; recurrences by trying
+//! every coefficient vector; lines by trying every line of the table; complementary
+//! pairs by taking each least unused number), slow on large tables but simple
 //! enough to read as the definition. The property tests check that the finder gives
 //! exactly the same findings on random and planted tables.
 
@@ -9,6 +12,7 @@ use super::{
     MAX_PAIR_ENTRY, MAX_PAIR_STEP, MIN_PAIRS, MIN_PERIODIC_VALUES, MIN_RECURRENCE_CHECKS,
     PairPattern, Period, Recurrence, ResidueClasses, SequenceFindings, SequencePPositions,
 };
+use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
 /// What [`super::find_in_sequence`] finds, by the plain searches.
@@ -112,15 +116,6 @@ fn claimed(len: usize, from: usize, period: usize) -> bool {
 /// The least period of `g` by the claim rule, pure (`arithmetic` false) or with a
 /// positive saltus, and its least start: `(from, period, saltus)` in indices.
 fn least_period(g: &[u32], arithmetic: bool) -> Option<(usize, usize, u32)> {
-    least_period_where(g, arithmetic, |_, _| true)
-}
-
-/// [`least_period`] among the relations `(from, period)` that `accept` takes.
-fn least_period_where(
-    g: &[u32],
-    arithmetic: bool,
-    accept: impl Fn(usize, usize) -> bool,
-) -> Option<(usize, usize, u32)> {
     let len = g.len();
     let last = len.checked_sub(1)?;
     for period in 1..=len / 3 {
@@ -136,7 +131,7 @@ fn least_period_where(
         }
         // The relation holds for every index from `from` on, so the periodic part is
         // `from..len`: `len - from` values, the first `period` of them its base.
-        if claimed(len, from, period) && accept(from, period) {
+        if claimed(len, from, period) {
             return Some((from, period, saltus));
         }
     }
@@ -179,103 +174,92 @@ fn sequence_p_positions(first: u64, values: &[u32]) -> SequencePPositions {
     }
 }
 
-/// The P-positions as residue classes, if their indicator has a pure period with at
-/// least one P-position in its periodic part.
+/// The P-positions as residue classes, by their definition: the least modulus
+/// `m` for which the indicator of the P-positions repeats with period `m` from some
+/// `from` on (claimed as a period is) with a P-position at or after `from`; the
+/// residues are those of every P-position from `from` on.
 fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
-    let indicator: Vec<u32> = values.iter().map(|&v| u32::from(v == 0)).collect();
-    // A run of non-zero values at the end is a period 1 holding no P-position; the
-    // classes are the least period whose periodic part holds one.
-    let (from, period, _) =
-        least_period_where(&indicator, false, |from, _| indicator[from..].contains(&1))?;
-    let modulus = period as u64;
-    let mut residues: Vec<u64> = (from..from + period)
-        .filter(|&i| indicator[i] == 1)
-        .map(|i| first.saturating_add(i as u64) % modulus)
+    let is_p = |i: usize| values[i] == 0;
+    let len = values.len();
+    let last_p_position = (0..len).rev().find(|&i| is_p(i))?;
+    let (from, modulus) = (1..=len / 3).find_map(|m| {
+        // The least `from` with no break of the period at or after it.
+        let from = (0..len - m)
+            .filter(|&n| is_p(n) != is_p(n + m))
+            .max()
+            .map_or(0, |n| n + 1);
+        (claimed(len, from, m) && last_p_position >= from).then_some((from, m))
+    })?;
+    let n_of = |i: usize| first.saturating_add(i as u64);
+    let residues: BTreeSet<u64> = (from..len)
+        .filter(|&i| is_p(i))
+        .map(|i| n_of(i) % modulus as u64)
         .collect();
-    if residues.is_empty() {
-        return None;
-    }
-    residues.sort_unstable();
-    let in_class = |n: u64| residues.binary_search(&(n % modulus)).is_ok();
-    let (mut also, mut except) = (Vec::new(), Vec::new());
-    for (i, &flag) in indicator[..from].iter().enumerate() {
-        let n = first.saturating_add(i as u64);
-        match (flag == 1, in_class(n)) {
-            (true, false) => also.push(n),
-            (false, true) => except.push(n),
-            _ => {}
-        }
-    }
+    let in_class = |i: usize| residues.contains(&(n_of(i) % modulus as u64));
     Some(ResidueClasses {
-        modulus,
-        residues,
-        from: first.saturating_add(from as u64),
-        also,
-        except,
+        modulus: modulus as u64,
+        residues: residues.iter().copied().collect(),
+        from: n_of(from),
+        also: (0..from)
+            .filter(|&i| is_p(i) && !in_class(i))
+            .map(n_of)
+            .collect(),
+        except: (0..from)
+            .filter(|&i| !is_p(i) && in_class(i))
+            .map(n_of)
+            .collect(),
     })
 }
 
-/// Every coefficient vector of length `d` with entries in `-MAX..=MAX` and a non-zero
-/// last entry, smallest sum of absolute values first.
-fn coefficient_vectors(d: usize) -> Vec<Vec<i64>> {
-    let side = (2 * MAX_COEFFICIENT + 1) as usize;
-    let mut all: Vec<Vec<i64>> = (0..side.pow(d as u32))
-        .map(|mut code| {
-            (0..d)
-                .map(|_| {
-                    let c = (code % side) as i64 - MAX_COEFFICIENT;
-                    code /= side;
-                    c
-                })
-                .collect::<Vec<i64>>()
-        })
-        .filter(|c| c[d - 1] != 0)
-        .collect();
-    all.sort_by_key(|c| (c.iter().map(|x| x.abs()).sum::<i64>(), c.clone()));
-    all
-}
-
-/// A linear recurrence of the P-positions `p` (increasing), all at most `last`, by the
-/// claim rule of the module documentation.
+/// A linear recurrence of the P-positions `p` (increasing, all at most `last`), by
+/// trying every coefficient vector: the fewest terms `d`, then the earliest start,
+/// then among the recurrences that hold on every term from `start + d` on and
+/// predict a next term past `last`: one without a constant first, then the smallest
+/// sum of absolute coefficients, then the least vector.
 fn recurrence(p: &[u64], last: u64) -> Option<Recurrence> {
     let p: Vec<i128> = p.iter().map(|&x| i128::from(x)).collect();
+    let range = -MAX_COEFFICIENT..=MAX_COEFFICIENT;
     for d in 1..=3usize {
+        // Every vector of `d` coefficients, the last non-zero.
+        let mut vectors: Vec<Vec<i64>> = vec![Vec::new()];
+        for _ in 0..d {
+            vectors = vectors
+                .into_iter()
+                .flat_map(|v| {
+                    range.clone().map(move |c| {
+                        let mut longer = v.clone();
+                        longer.push(c);
+                        longer
+                    })
+                })
+                .collect();
+        }
+        vectors.retain(|c| c[d - 1] != 0);
         for start in 0..=2usize {
-            // Equations k = start + d .. p.len().
             if p.len() < start + d + MIN_RECURRENCE_CHECKS {
                 continue;
             }
-            let mut best: Option<(Vec<i64>, i128)> = None;
-            for c in coefficient_vectors(d) {
-                let linear = |k: usize| -> i128 {
-                    (0..d)
-                        .map(|i| i128::from(c[i]) * p[k - 1 - i])
-                        .sum::<i128>()
-                };
-                let k0 = start + d;
-                let constant = p[k0] - linear(k0);
-                if !(k0..p.len()).all(|k| p[k] == linear(k) + constant) {
-                    continue;
-                }
-                let next = linear(p.len()) + constant;
-                if next <= i128::from(last) {
-                    continue;
-                }
-                let better = match &best {
-                    None => true,
-                    Some((_, b)) => constant == 0 && *b != 0,
-                };
-                if better {
-                    best = Some((c, constant));
-                }
-            }
-            if let Some((coefficients, constant)) = best {
-                let next = (0..d)
-                    .map(|i| i128::from(coefficients[i]) * p[p.len() - 1 - i])
-                    .sum::<i128>()
-                    + constant;
+            let linear = |c: &[i64], k: usize| -> i128 {
+                c.iter()
+                    .enumerate()
+                    .map(|(i, &ci)| i128::from(ci) * p[k - 1 - i])
+                    .sum()
+            };
+            let best = vectors
+                .iter()
+                .filter_map(|c| {
+                    let constant = p[start + d] - linear(c, start + d);
+                    let holds = (start + d..p.len()).all(|k| p[k] == linear(c, k) + constant);
+                    let next = linear(c, p.len()) + constant;
+                    (holds && next > i128::from(last)).then_some((c, constant, next))
+                })
+                .min_by_key(|(c, constant, _)| {
+                    let size: i64 = c.iter().map(|x| x.abs()).sum();
+                    (*constant != 0, size, (*c).clone())
+                });
+            if let Some((coefficients, constant, next)) = best {
                 return Some(Recurrence {
-                    coefficients,
+                    coefficients: coefficients.clone(),
                     constant: i64::try_from(constant).ok()?,
                     start,
                     positions: p.iter().map(|&x| x as u64).collect(),
@@ -287,57 +271,70 @@ fn recurrence(p: &[u64], last: u64) -> Option<Recurrence> {
     None
 }
 
-/// The P-positions of a table: a line, complementary pairs, or a list; `None` when
-/// there are none.
+/// The P-positions of a table, by trying every line of the table (diagonals, then
+/// columns, then rows) and every step of complementary pairs; `None` when there are
+/// none.
 fn grid_p_positions(
     xs: &RangeInclusive<u64>,
     ys: &RangeInclusive<u64>,
     zeros: &[(u64, u64)],
 ) -> Option<GridPPositions> {
-    let &(x, y) = zeros.first()?;
-    let inside = |cell: (u64, u64)| xs.contains(&cell.0) && ys.contains(&cell.1);
-    let lines = [
-        Line::Diagonal(i128::from(y) - i128::from(x)),
-        Line::Column(x),
-        Line::Row(y),
-    ];
+    if zeros.is_empty() {
+        return None;
+    }
+    let zero_set: BTreeSet<(u64, u64)> = zeros.iter().copied().collect();
+    let cells: Vec<(u64, u64)> = xs
+        .clone()
+        .flat_map(|x| ys.clone().map(move |y| (x, y)))
+        .collect();
+    let diagonals = cells
+        .iter()
+        .map(|&(x, y)| Line::Diagonal(i128::from(y) - i128::from(x)));
+    let columns = xs.clone().map(Line::Column);
+    let rows = ys.clone().map(Line::Row);
+    let mut lines: Vec<Line> = Vec::new();
+    for line in diagonals.chain(columns).chain(rows) {
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
     for line in lines {
-        let on_line = |(x, y): (u64, u64)| match line {
-            Line::Diagonal(c) => i128::from(y) - i128::from(x) == c,
-            Line::Column(c) => x == c,
-            Line::Row(c) => y == c,
-        };
-        let cells = xs
-            .clone()
-            .flat_map(|x| ys.clone().map(move |y| (x, y)))
-            .filter(|&cell| on_line(cell))
-            .count();
-        if cells >= 3 && cells == zeros.len() && zeros.iter().all(|&cell| on_line(cell)) {
+        let on_line: BTreeSet<(u64, u64)> = cells
+            .iter()
+            .copied()
+            .filter(|&(x, y)| match line {
+                Line::Diagonal(c) => i128::from(y) - i128::from(x) == c,
+                Line::Column(c) => x == c,
+                Line::Row(c) => y == c,
+            })
+            .collect();
+        if on_line.len() >= 3 && on_line == zero_set {
             return Some(GridPPositions::Line(line));
         }
     }
+    let inside = |(a, b): (u64, u64)| xs.contains(&a) && ys.contains(&b);
     let max = (*xs.end()).max(*ys.end());
-    let largest_step = if max <= MAX_PAIR_ENTRY {
+    let steps = if max <= MAX_PAIR_ENTRY {
         MAX_PAIR_STEP
     } else {
         0
     };
-    let mut matches = (1..=largest_step).filter_map(|step| {
-        let pairs = complementary_pairs(step, max);
-        let mut predicted: Vec<(u64, u64)> = pairs
-            .iter()
-            .flat_map(|&(a, b)| [(a, b), (b, a)])
-            .filter(|&cell| inside(cell))
-            .collect();
-        predicted.sort_unstable();
-        predicted.dedup();
-        (predicted == zeros).then_some((step, pairs))
-    });
-    if let Some((step, pairs)) = matches.next()
-        && matches.next().is_none()
-        && let Some(pattern) = pair_pattern(step, pairs, |&(a, b)| inside((a, b)) || inside((b, a)))
-    {
-        return Some(GridPPositions::Pairs(pattern));
+    let matching: Vec<(u64, Vec<(u64, u64)>)> = (1..=steps)
+        .map(|step| (step, complementary_pairs(step, max)))
+        .filter(|(_, pairs)| {
+            let predicted: BTreeSet<(u64, u64)> = pairs
+                .iter()
+                .flat_map(|&(a, b)| [(a, b), (b, a)])
+                .filter(|&cell| inside(cell))
+                .collect();
+            predicted == zero_set
+        })
+        .collect();
+    if let [(step, pairs)] = matching.as_slice() {
+        let seen = |&(a, b): &(u64, u64)| inside((a, b)) || inside((b, a));
+        if let Some(pattern) = pair_pattern(*step, pairs, seen) {
+            return Some(GridPPositions::Pairs(pattern));
+        }
     }
     Some(GridPPositions::Unstructured {
         count: zeros.len(),
@@ -345,61 +342,49 @@ fn grid_p_positions(
     })
 }
 
-/// The pairs `(a_k, b_k)` with `a_k <= max`: `a_k` the mex of the earlier `a`s and `b`s,
-/// `b_k = a_k + step·k`.
+/// The pairs `(a_k, b_k)` with `a_k <= max`, by their definition: `a_k` the least
+/// number that is no earlier `a` or `b`, `b_k = a_k + step·k`.
 fn complementary_pairs(step: u64, max: u64) -> Vec<(u64, u64)> {
-    // Every b_k exceeds every earlier entry, so marks up to `max` suffice.
-    let mut used = vec![false; max as usize + 1];
+    let mut used = BTreeSet::new();
     let mut pairs = Vec::new();
-    let mut mex = 0u64;
     for k in 0u64.. {
-        while mex <= max && used[mex as usize] {
-            mex += 1;
-        }
-        if mex > max {
+        let a = (0..).find(|n| !used.contains(n)).unwrap_or(u64::MAX);
+        if a > max {
             break;
         }
-        let b = mex + k * step;
-        used[mex as usize] = true;
-        if b <= max {
-            used[b as usize] = true;
-        }
-        pairs.push((mex, b));
+        let b = a + k * step;
+        used.insert(a);
+        used.insert(b);
+        pairs.push((a, b));
     }
     pairs
 }
 
-/// The pattern of the pairs `(a_k, b_k)`, `k = 0, 1, ...`, of which those for which
-/// `seen` holds have a cell in range, if at least [`MIN_PAIRS`] with `k >= 1` are seen.
+/// The pattern of `pairs`, of which those for which `seen` holds have a cell in
+/// range, if at least [`MIN_PAIRS`] with `k >= 1` are seen.
 fn pair_pattern(
     step: u64,
-    mut pairs: Vec<(u64, u64)>,
+    pairs: &[(u64, u64)],
     seen: impl Fn(&(u64, u64)) -> bool,
 ) -> Option<PairPattern> {
-    let indexed: Vec<(u64, u64)> = pairs
-        .iter()
-        .enumerate()
-        .skip(1)
-        .filter(|(_, pair)| seen(pair))
-        .map(|(k, &(a, _))| (k as u64, a))
+    let seen_from_1: Vec<(u64, u64)> = (1..pairs.len())
+        .filter(|&k| seen(&pairs[k]))
+        .map(|k| (k as u64, pairs[k].0))
         .collect();
-    if indexed.len() < MIN_PAIRS {
+    if seen_from_1.len() < MIN_PAIRS {
         return None;
     }
-    let &(last_k, last_a) = indexed.last()?;
-    pairs.truncate(last_k as usize + 1);
-    let lower = indexed
-        .iter()
-        .map(|&(k, a)| a as f64 / k as f64)
-        .fold(f64::MIN, f64::max);
-    let upper = indexed
-        .iter()
-        .map(|&(k, a)| (a + 1) as f64 / k as f64)
-        .fold(f64::MAX, f64::min);
+    let (last_k, last_a) = *seen_from_1.last()?;
+    let mut lower = f64::MIN;
+    let mut upper = f64::MAX;
+    for &(k, a) in &seen_from_1 {
+        lower = lower.max(a as f64 / k as f64);
+        upper = upper.min((a + 1) as f64 / k as f64);
+    }
     Some(PairPattern {
         step,
-        pairs,
-        seen: indexed.len() + usize::from(seen(&(0, 0))),
+        pairs: pairs[..=last_k as usize].to_vec(),
+        seen: seen_from_1.len() + usize::from(seen(&(0, 0))),
         last_seen: (last_k, last_a),
         ratio: last_a as f64 / last_k as f64,
         beatty_bounds: (lower, upper),

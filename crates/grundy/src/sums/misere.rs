@@ -54,6 +54,13 @@
 //! assert_eq!(misere::anti_sg_outcome(&heaps), Outcome::PreviousPlayerWins);
 //! ```
 
+mod genus;
+mod quotient;
+mod search;
+mod sum;
+
+pub(in crate::sums) use sum::solve_misere;
+
 use std::collections::VecDeque;
 
 use num_bigint::BigUint;

@@ -13,9 +13,10 @@
 //! sees it, and work handed to another thread must be run under a clone of it
 //! there. Without a signal, [`checkpoint`] costs a thread-local read.
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::limits::SearchError;
@@ -36,6 +37,62 @@ pub struct Cancel {
     /// raising any of them stops its work too.
     parents: Vec<Arc<AtomicBool>>,
     deadline: Option<Instant>,
+    /// Where the work keeps what its caller needs of a failure ([`keep`]).
+    kept: Option<Kept>,
+}
+
+/// What a computation keeps of its first failure for its caller, beyond the
+/// error it returns: the Python exception a game's callback raised, say,
+/// which the caller gives as the cause of the error it raises. One per
+/// computation, shared by every thread of its work (through [`Cancel`]), so
+/// that computations running at once never see each other's.
+#[derive(Clone, Default)]
+pub struct Kept(Arc<Mutex<Option<Box<dyn Any + Send>>>>);
+
+impl Kept {
+    /// An empty keeping place.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What was kept, if anything, leaving the place empty.
+    #[must_use]
+    pub fn take(&self) -> Option<Box<dyn Any + Send>> {
+        self.0.lock().ok().and_then(|mut kept| kept.take())
+    }
+
+    fn keep_first(&self, value: Box<dyn Any + Send>) {
+        if let Ok(mut kept) = self.0.lock()
+            && kept.is_none()
+        {
+            *kept = Some(value);
+        }
+    }
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kept").finish_non_exhaustive()
+    }
+}
+
+/// Keeps `value` in the keeping place of the computation running on this
+/// thread ([`Cancel::keeping`]), unless it holds something already (the
+/// first failure stops the work; later ones follow from it). Gives `value`
+/// back when the work runs under no such place.
+///
+/// # Errors
+/// `value`, when there is nowhere to keep it.
+pub fn keep<T: Any + Send>(value: T) -> Result<(), T> {
+    let kept = CURRENT.with(|current| current.borrow().as_ref().and_then(|c| c.kept.clone()));
+    match kept {
+        Some(kept) => {
+            kept.keep_first(Box::new(value));
+            Ok(())
+        }
+        None => Err(value),
+    }
 }
 
 impl Cancel {
@@ -52,6 +109,17 @@ impl Cancel {
             raised: Arc::default(),
             parents: Vec::new(),
             deadline: Some(deadline),
+            kept: None,
+        }
+    }
+
+    /// The same signal, its work keeping what its caller needs of a failure
+    /// in `kept` ([`keep`]); signals made from it keep there too.
+    #[must_use]
+    pub fn keeping(self, kept: &Kept) -> Self {
+        Self {
+            kept: Some(kept.clone()),
+            ..self
         }
     }
 
@@ -66,6 +134,7 @@ impl Cancel {
             raised: Arc::default(),
             parents,
             deadline: self.deadline,
+            kept: self.kept.clone(),
         }
     }
 
@@ -192,6 +261,34 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    /// Two computations at once each keep their own first failure, on every
+    /// thread of their work; work under no keeping place gets its value back.
+    #[test]
+    fn each_computation_keeps_its_own_first_failure() {
+        assert_eq!(keep("nowhere"), Err("nowhere"));
+        let places = [Kept::new(), Kept::new()];
+        std::thread::scope(|scope| {
+            for (number, kept) in places.iter().enumerate() {
+                let signal = Cancel::new().keeping(kept);
+                scope.spawn(move || {
+                    signal.run(|| {
+                        let handed = current();
+                        std::thread::scope(|inner| {
+                            inner.spawn(|| run_under(handed.as_ref(), || keep(number)));
+                        });
+                        assert_eq!(keep(number + 10), Ok(()));
+                    });
+                });
+            }
+        });
+        for (number, kept) in places.iter().enumerate() {
+            let first = kept.take().and_then(|value| value.downcast::<usize>().ok());
+            // The inner thread's failure came first: it ended before the other.
+            assert_eq!(first.map(|value| *value), Some(number), "place {number}");
+            assert!(kept.take().is_none(), "taken once");
+        }
+    }
 
     #[test]
     fn without_a_signal_nothing_stops() {

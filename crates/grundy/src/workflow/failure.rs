@@ -146,10 +146,8 @@ impl Failure {
 
     /// A search that stopped, said with the setting that raises its limit.
     pub fn search(error: &SearchError, door: Door) -> Self {
-        let limited = |message: String, raised_by: Option<Limit>| Self::Limit {
-            message,
-            raised_by,
-        };
+        let limited =
+            |message: String, raised_by: Option<Limit>| Self::Limit { message, raised_by };
         match error {
             SearchError::StateLimit { limit } => limited(
                 format!(
@@ -167,9 +165,10 @@ impl Failure {
             ),
             SearchError::Cycle => Self::Game(format!("error: {error}")),
             SearchError::Script { message } => Self::Game(format!("error: {message}")),
-            SearchError::Cancelled => {
-                limited(format!("error: {error} (the time limit)"), Some(Limit::Time))
-            }
+            SearchError::Cancelled => limited(
+                format!("error: {error} (the time limit)"),
+                Some(Limit::Time),
+            ),
             SearchError::CountLimit { refusal, nimber } => limited(
                 match nimber {
                     Some(nimber) => format!(
@@ -297,7 +296,8 @@ mod tests {
     fn a_language_error_knows_its_column() {
         let source = "nim(3, x)";
         let error = crate::lang::parse(source).unwrap_err();
-        let Failure::Input { message, column } = Failure::language(&error, source, Door::CommandLine)
+        let Failure::Input { message, column } =
+            Failure::language(&error, source, Door::CommandLine)
         else {
             panic!("not bad input");
         };

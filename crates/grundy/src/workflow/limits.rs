@@ -68,7 +68,8 @@ impl Limits {
 
     /// When the time limit passes, counted from now.
     pub fn deadline(&self) -> Option<Instant> {
-        self.time.and_then(|limit| Instant::now().checked_add(limit))
+        self.time
+            .and_then(|limit| Instant::now().checked_add(limit))
     }
 }
 

@@ -163,8 +163,8 @@ fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
 
 fn build_source(source: &str, budget: &Budget) -> Result<Position, Failure> {
     refuse_files(source)?;
-    let sum =
-        parse_with_limits(source, budget.max_digits).map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
+    let sum = parse_with_limits(source, budget.max_digits)
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     build_with(&sum, budget.build).map_err(|e| Failure::language(&e, source, Door::CommandLine))
 }
 
@@ -518,7 +518,9 @@ fn all_moves(position: &Position, list: &MoveList) -> Result<Option<Vec<Componen
                 .max_options
                 .saturating_sub(all.len())
                 .min(usize::try_from(fit).unwrap_or(usize::MAX));
-            let first = part.first_moves(room).map_err(|e| Failure::search(&e, Door::CommandLine))?;
+            let first = part
+                .first_moves(room)
+                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
             if !first.complete {
                 return Ok(None);
             }
@@ -1104,7 +1106,9 @@ fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<V
 /// its current round's).
 fn is_terminal(position: &Position) -> Result<bool, Failure> {
     for part in position.groups.iter().flat_map(|group| &group.parts) {
-        let first = part.first_moves(1).map_err(|e| Failure::search(&e, Door::CommandLine))?;
+        let first = part
+            .first_moves(1)
+            .map_err(|e| Failure::search(&e, Door::CommandLine))?;
         if !first.moves.is_empty() {
             return Ok(false);
         }

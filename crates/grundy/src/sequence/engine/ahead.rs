@@ -27,16 +27,12 @@
 //! whatever the number of threads.
 //!
 //! The helper reads the values below its job's heap while the engine appends after
-//! them, in the same vector: the one `unsafe` here makes that slice (see
-//! [`ValuesBelow`]).
-#![allow(
-    unsafe_code,
-    reason = "the helper reads a prefix of the values vector that the engine no longer \
-              writes, while the engine appends after it (no reallocation meanwhile)"
-)]
+//! them, in the same vector, shared through [`super::append_only`]: the engine
+//! publishes each value once recorded, and the helper reads only published values.
 
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 
+use super::append_only::{Appender, append_shared};
 use super::{BLOCK, Block, BlockFilling, SparseClass, TableEngine};
 use crate::sequence::storage::Cell;
 
@@ -53,40 +49,6 @@ const SPINS: u32 = 64;
 /// values of the block before, so the helper fills one block ahead when the search
 /// goes one candidate at a time.
 const DEPTH: usize = 2;
-
-/// The values of the heaps below some `known`, read by the helper while the engine
-/// appends values after them.
-///
-/// The engine's vector of values has room for every value of the run (it is never
-/// reallocated while the helper lives), the engine writes only at or above its
-/// length, and the helper reads only below the `known` of its job, which is at most
-/// that length when the job is sent.
-struct ValuesBelow<T> {
-    first: *const T,
-}
-
-impl<T> ValuesBelow<T> {
-    /// The values of the heaps below `known`, at most the length the vector had when
-    /// the job asking for them was sent.
-    fn below<'a>(self, known: usize) -> &'a [T] {
-        // SAFETY: the first `known` values are initialised and no longer written, and
-        // the vector is not reallocated while the helper lives (see the type's doc;
-        // `with_helper` checks it when the work ends).
-        unsafe { std::slice::from_raw_parts(self.first, known) }
-    }
-}
-
-impl<T> Clone for ValuesBelow<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for ValuesBelow<T> {}
-
-// SAFETY: the helper only reads the values through it (see the type's doc), and `T`
-// is a plain integer.
-unsafe impl<T: Sync> Send for ValuesBelow<T> {}
 
 /// A block to fill: the heaps from `start` on, from the values below `known`.
 struct Job {
@@ -162,73 +124,70 @@ pub(crate) fn pays(engine: &TableEngine, done: usize, end: usize) -> bool {
 }
 
 /// Runs `work` with a helper thread filling blocks ahead for `engine`, the values being
-/// appended to `g` (whose room must hold every value `work` appends).
+/// appended to `g` (whose room must hold every value `work` appends) through an
+/// [`Appender`] that publishes each value to the helper once recorded.
 pub(crate) fn with_helper<T: Cell, R>(
     engine: &mut TableEngine,
     g: &mut Vec<T>,
-    work: impl FnOnce(&mut TableEngine, &mut Vec<T>, &mut RowsAhead) -> R,
+    work: impl FnOnce(&mut TableEngine, &mut Appender<'_, T>, &mut RowsAhead) -> R,
 ) -> R {
-    let values = ValuesBelow { first: g.as_ptr() };
-    let capacity = g.capacity();
-    let leave_two = engine.table.leave_two.clone();
-    let unequal_split = engine.table.unequal_split;
-    let vector = engine.marks_by_vector();
-    let (jobs, job_inbox) = sync_channel::<Job>(DEPTH);
-    let (filled_outbox, filled) = sync_channel::<Filled>(DEPTH);
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            let mut classes: [SparseClass; 2] = Default::default();
-            while let Some(mut job) = receive(&job_inbox) {
-                match job.classes {
-                    ClassUpdate::Replace(new) => classes = *new,
-                    ClassUpdate::Extend(new) => {
-                        for (class, heaps) in classes.iter_mut().zip(new) {
-                            class.rare.extend(heaps);
+    append_shared(g, |g, values| {
+        let leave_two = engine.table.leave_two.clone();
+        let unequal_split = engine.table.unequal_split;
+        let vector = engine.marks_by_vector();
+        let (jobs, job_inbox) = sync_channel::<Job>(DEPTH);
+        let (filled_outbox, filled) = sync_channel::<Filled>(DEPTH);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut classes: [SparseClass; 2] = Default::default();
+                while let Some(mut job) = receive(&job_inbox) {
+                    match job.classes {
+                        ClassUpdate::Replace(new) => classes = *new,
+                        ClassUpdate::Extend(new) => {
+                            for (class, heaps) in classes.iter_mut().zip(new) {
+                                class.rare.extend(heaps);
+                            }
                         }
                     }
+                    let g = values.below(job.known);
+                    let filling = BlockFilling {
+                        leave_two: &leave_two,
+                        unequal_split,
+                        classes: &classes,
+                        value_bits: job.value_bits,
+                        generation: job.generation,
+                        vector,
+                        prefix_to: job.prefix_to,
+                    };
+                    let pairs =
+                        filling.fill(&mut job.block, g, job.start, BLOCK + job.start - job.known);
+                    let done = Filled {
+                        block: job.block,
+                        pairs,
+                    };
+                    if filled_outbox.send(done).is_err() {
+                        return;
+                    }
                 }
-                let g = values.below(job.known);
-                let filling = BlockFilling {
-                    leave_two: &leave_two,
-                    unequal_split,
-                    classes: &classes,
-                    value_bits: job.value_bits,
-                    generation: job.generation,
-                    vector,
-                    prefix_to: job.prefix_to,
-                };
-                let pairs =
-                    filling.fill(&mut job.block, g, job.start, BLOCK + job.start - job.known);
-                let done = Filled {
-                    block: job.block,
-                    pairs,
-                };
-                if filled_outbox.send(done).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut ahead = RowsAhead {
-            jobs,
-            filled,
-            in_flight: 0,
-            depth: if engine.search == super::SearchMode::Candidates {
-                1
-            } else {
-                DEPTH
-            },
-            spare: (0..DEPTH).map(|_| Block::default()).collect(),
-            next_start: 0,
-            sent: None,
-        };
-        let result = work(engine, g, &mut ahead);
-        assert!(
-            g.capacity() == capacity && g.as_ptr() == values.first,
-            "the values were moved while the helper read them"
-        );
-        // Dropping the engine's end stops the helper; the scope waits for it.
-        drop(ahead);
-        result
+            });
+            let mut ahead = RowsAhead {
+                jobs,
+                filled,
+                in_flight: 0,
+                depth: if engine.search == super::SearchMode::Candidates {
+                    1
+                } else {
+                    DEPTH
+                },
+                spare: (0..DEPTH).map(|_| Block::default()).collect(),
+                next_start: 0,
+                sent: None,
+            };
+            let result = work(engine, g, &mut ahead);
+            // Dropping the engine's end stops the helper; the scope waits for it.
+            drop(ahead);
+            result
+        })
     })
 }
 
