@@ -118,6 +118,39 @@ def test_an_exception_in_moves_is_a_game_error_naming_the_position() -> None:
     assert isinstance(caught.value.__cause__, ValueError)
     with pytest.raises(grundy.GameError):
         grundy.seq(game, 10)
+
+
+def test_each_calls_game_error_has_its_own_callbacks_exception_as_cause() -> None:
+    """Calls on several threads at once, each with a game raising its own kind of
+    exception: every GameError's cause is the one its own call's game raised."""
+    import threading
+
+    def picky(kind: type) -> grundy.Game:
+        def moves(n: int) -> list:
+            if n == 3:
+                raise kind(f"{kind.__name__} at three")
+            return [n - 1] if n else []
+
+        return grundy.Game(moves=moves, name=f"picky_{kind.__name__}")
+
+    causes: dict = {}
+
+    def calls(kind: type) -> None:
+        game = picky(kind)
+        seen = set()
+        for size in range(5, 45):
+            try:
+                grundy.solve(game(size))
+            except grundy.GameError as error:
+                seen.add(type(error.__cause__))
+        causes[kind] = seen
+
+    threads = [threading.Thread(target=calls, args=(kind,)) for kind in (ValueError, KeyError, ZeroDivisionError)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert causes == {kind: {kind} for kind in (ValueError, KeyError, ZeroDivisionError)}
     with pytest.raises(grundy.GameError) as caught:
         grundy.table(game, n=range(0, 6))
     assert "in the cell n = 3" in str(caught.value)

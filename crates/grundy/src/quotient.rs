@@ -31,7 +31,7 @@
 //! recalibration mends a failure, the construction stops and says so: the
 //! quotient may be infinite, or beyond what recalibration finds.
 //!
-//! **Periodicity** (the `periodicity` module): when the heap map (the class of each
+//! **QuotientPeriodicity** (the `periodicity` module): when the heap map (the class of each
 //! heap) is periodic far enough, the quotient holds for heaps of every size
 //! (our proof of Plambeck and Siegel's periodicity theorem, with its bound,
 //! in that module).
@@ -39,9 +39,9 @@
 mod automaton;
 pub mod genus;
 mod periodicity;
+pub mod play;
 mod presentation;
 pub mod report;
-pub mod sums;
 
 use std::fmt;
 
@@ -52,7 +52,7 @@ use crate::theory::cancel::checkpoint;
 use crate::theory::limits::SearchError;
 
 use automaton::{Dfa, Stop};
-pub use periodicity::Periodicity;
+pub use periodicity::QuotientPeriodicity;
 pub use presentation::Presentation;
 
 /// The most tokens `grundy quotient` and the misère solver build a quotient
@@ -73,7 +73,7 @@ pub struct MisereQuotient {
     heap_map: Vec<u32>,
     /// The order of the quotient for heaps `<= k`, for `k = 0..=heaps`.
     orders: Vec<usize>,
-    periodicity: Option<Periodicity>,
+    periodicity: Option<QuotientPeriodicity>,
 }
 
 /// How the construction of a quotient is bounded.
@@ -269,7 +269,7 @@ pub fn compute_reporting(
         on_heap(n, builder.monoid.order);
         if until_proven {
             let map = heap_map(&builder.image);
-            if let Some(found) = Periodicity::find(rule, &map) {
+            if let Some(found) = QuotientPeriodicity::find(rule, &map) {
                 periodicity = Some(found);
                 break;
             }
@@ -277,7 +277,7 @@ pub fn compute_reporting(
     }
     let heap_map = heap_map(&builder.image);
     if periodicity.is_none() {
-        periodicity = Periodicity::find(rule, &heap_map);
+        periodicity = QuotientPeriodicity::find(rule, &heap_map);
     }
     let monoid = builder.monoid;
     Ok(MisereQuotient {
@@ -709,7 +709,7 @@ impl MisereQuotient {
 
     /// The periodicity that proves this quotient for heaps of every size, if
     /// one was found.
-    pub const fn periodicity(&self) -> Option<&Periodicity> {
+    pub const fn periodicity(&self) -> Option<&QuotientPeriodicity> {
         self.periodicity.as_ref()
     }
 

@@ -47,7 +47,7 @@ use crate::rules::HeapRule;
 /// A proven period of the heap map: `φ(h) = φ(h - period)` for every
 /// `h >= preperiod + period`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Periodicity {
+pub struct QuotientPeriodicity {
     /// The first heap of the periodic part (`n0`).
     pub preperiod: u64,
     /// The period (`p`).
@@ -57,7 +57,7 @@ pub struct Periodicity {
     pub needed: u64,
 }
 
-impl Periodicity {
+impl QuotientPeriodicity {
     /// `(k, J)` of the rules the theorem covers (see the module documentation).
     fn shape(rule: &HeapRule) -> Option<(u64, u64)> {
         match rule {

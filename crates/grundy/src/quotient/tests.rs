@@ -149,7 +149,7 @@ fn check_rules(largest: u64, parts: usize, rules: &[HeapRule]) -> (usize, Vec<St
             memo: HashMap::new(),
         };
         for heaps in sums(largest, parts) {
-            let answer = sums::answer(&quotient, &big(&heaps), usize::MAX).unwrap();
+            let answer = play::answer(&quotient, &big(&heaps), usize::MAX).unwrap();
             assert_eq!(answer.p_position, search.is_p(&heaps), "{rule} {heaps:?}");
             let expected = search.winning(&heaps);
             assert_eq!(
@@ -316,12 +316,12 @@ fn residue_counts_equal_enumeration() {
         for heap in [
             1000,
             1007,
-            sums::ENUMERATED_HEAP + 1,
-            sums::ENUMERATED_HEAP + 7,
+            play::ENUMERATED_HEAP + 1,
+            play::ENUMERATED_HEAP + 7,
         ] {
             for other in [1u64, 2, 5] {
                 let heaps = big(&[heap, other]);
-                let answer = sums::answer(&q, &heaps, 3).unwrap();
+                let answer = play::answer(&q, &heaps, 3).unwrap();
                 // Enumerate directly.
                 let rest = q.heap_class(&BigUint::from(other)).unwrap();
                 let mut count = 0u64;

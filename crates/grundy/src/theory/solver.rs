@@ -48,12 +48,12 @@
 //! ```
 
 pub(crate) mod parallel;
-mod table;
+mod transposition;
 
 use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 pub use crate::theory::limits::{Budget, DEFAULT_STATE_LIMIT, Limit, Refusal, SearchError};
-use table::Table;
+use transposition::Table;
 
 /// Marks a position whose search is in progress, so that a cycle is detected
 /// instead of looping forever. No real nimber reaches it: a position would need

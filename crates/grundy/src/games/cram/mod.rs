@@ -46,7 +46,7 @@
 
 mod region;
 mod search;
-mod table;
+mod transposition;
 
 use std::sync::Arc;
 

@@ -25,7 +25,7 @@
 //! * **What a search that finds no nimber proves.** When it stops, every
 //!   candidate up to `T` that left `P` is not the nimber (were it the mex `g
 //!   <= T` it would still be in `P`): the set `{0, ..., T} \ P`, which holds
-//!   `R`. It is kept in a cache beside the table ([`super::table::Table::exclude`]), and a
+//!   `R`. It is kept in a cache beside the table ([`super::transposition::Table::exclude`]), and a
 //!   later question about the region asks only for the nimbers not excluded,
 //!   or is answered "not in the set" at once when none is left (`cram(5, 8)`:
 //!   a fifth fewer regions searched).
@@ -44,7 +44,7 @@ use super::region::{
     Bits, Shape, dominoes, each_region, each_region_cut, each_region_seeded, fits_u64,
     reduce_and_cut, row_of, spread,
 };
-use super::table::Store;
+use super::transposition::Store;
 use crate::theory::cancel::{checkpoint, run_under};
 use crate::theory::solver::SearchError;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};

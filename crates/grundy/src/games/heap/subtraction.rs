@@ -32,7 +32,7 @@ pub(crate) const MAX_AMOUNT: u64 = 1 << 20;
 
 /// A proven periodic sequence: `G(n + period) = G(n)` for all `n >= preperiod`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Periodicity {
+pub struct SubtractionPeriodicity {
     /// The first heap from which the sequence repeats.
     pub preperiod: u64,
     /// The length of the repeating block.
@@ -41,7 +41,7 @@ pub struct Periodicity {
     values: Vec<u32>,
 }
 
-impl Periodicity {
+impl SubtractionPeriodicity {
     /// The value at a heap of any size.
     #[must_use]
     pub fn value(&self, heap: &BigUint) -> u32 {
@@ -62,7 +62,7 @@ impl Periodicity {
 #[derive(Clone, Debug)]
 pub struct Subtraction {
     amounts: Vec<u64>,
-    periodicity: Option<Periodicity>,
+    periodicity: Option<SubtractionPeriodicity>,
     /// The Every-SG steps of the heaps, found when first asked.
     every_steps: std::sync::OnceLock<Option<StepsPeriod>>,
 }
@@ -108,7 +108,7 @@ const MAX_STEPS_PERIOD_MULTIPLE: u64 = 64;
 /// The steps' period (see [`StepsPeriod`]), tried at the multiples of the
 /// nimbers' period (a period of the steps keeps the outcomes, so it is one
 /// of them), each from the first heap where `max S` differences agree.
-fn find_steps_period(amounts: &[u64], periodicity: &Periodicity) -> Option<StepsPeriod> {
+fn find_steps_period(amounts: &[u64], periodicity: &SubtractionPeriodicity) -> Option<StepsPeriod> {
     let width = *amounts.last()?;
     let count = u64::try_from(amounts.len()).ok()?;
     let heaps = (MAX_WORK_FOR_STEPS_PERIOD / count.max(1)).min(1 << 20);
@@ -182,7 +182,7 @@ impl Subtraction {
 
     /// The proven period, if found.
     #[must_use]
-    pub const fn periodicity(&self) -> Option<&Periodicity> {
+    pub const fn periodicity(&self) -> Option<&SubtractionPeriodicity> {
         self.periodicity.as_ref()
     }
 
@@ -302,7 +302,7 @@ impl WindowSums {
 /// Finds the first repeat of a window of `max S` values with Brent's algorithm,
 /// which proves the period (see the module documentation). Windows are compared by
 /// their rolling sums first ([`WindowSums`]): linear time in the values computed.
-fn find_period(amounts: &[u64]) -> Option<Periodicity> {
+fn find_period(amounts: &[u64]) -> Option<SubtractionPeriodicity> {
     let width = usize::try_from(*amounts.last()?).ok()?;
     let most_values = MAX_VALUES_FOR_PERIOD.min(MAX_STEPS_FOR_PERIOD / amounts.len());
     let mut values: Vec<u32> = Vec::new();
@@ -354,7 +354,7 @@ fn find_period(amounts: &[u64]) -> Option<Periodicity> {
         mu += 1;
     }
     values.truncate(mu + lambda);
-    Some(Periodicity {
+    Some(SubtractionPeriodicity {
         preperiod: mu as u64,
         period: lambda as u64,
         values,

@@ -182,7 +182,7 @@ pub(in crate::sums) fn solve_by_quotient(
     let Some(quotient) = quotient_for(&rule, largest, options.budget())? else {
         return Ok(None);
     };
-    let Some(found) = quotient::sums::answer(&quotient, &heaps, options.max_moves) else {
+    let Some(found) = quotient::play::answer(&quotient, &heaps, options.max_moves) else {
         return Ok(None);
     };
     let mut moves = Vec::with_capacity(found.moves.len());
