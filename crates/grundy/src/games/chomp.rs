@@ -19,8 +19,8 @@
 //! become the strictly decreasing `l_i + r - 1 - i`), and one table of nimbers
 //! indexed by that number is filled in lexicographic order of the row
 //! lengths, each diagram after the diagrams its moves reach, the number of
-//! each option found in O(1) from running sums (12 x 12 in under a second,
-//! 14 x 14 in about 17 s).
+//! each option found in O(1) from running sums (times in docs/BENCHMARKS.md,
+//! "Figures behind the code's constants").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -2,8 +2,8 @@
 //! so that a resumed run can trust them without recomputing them.
 //!
 //! Recomputing a value to check it costs as much as computing it (the mex of its options
-//! must be found either way: measured, checking 10^7 values of `octal[0.6]` so took as
-//! long as computing them), which would make resuming pointless. Instead, as values are
+//! must be found either way; docs/BENCHMARKS.md, "Figures behind the code's
+//! constants"), which would make resuming pointless. Instead, as values are
 //! appended to `FILE`, a sum of each block of them is appended to `FILE.check`; a resumed
 //! run recomputes only the values no sum vouches for (a file written by hand or by
 //! another program, a block whose sum differs, the tail written after the last sum), and

@@ -45,8 +45,8 @@
 //! while they are few).
 //!
 //! A step is one inner-loop iteration (a split looked at, or a 64-bit word of a value
-//! set read); measured on the 2-core machine the limits were set on, 10^9 of them took
-//! 5 to 10 seconds for `0.8` and `0.FF`.
+//! set read); about 10^8 of them take a second (docs/BENCHMARKS.md, "Figures
+//! behind the code's constants").
 
 use super::engine::option_rows_bytes;
 use super::runs::MoveRuns;

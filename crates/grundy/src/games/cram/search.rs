@@ -184,10 +184,11 @@ pub(super) struct Search {
 }
 
 /// How many regions may be searched per region the table may store. A
-/// search takes about 15 µs a region (release build) and searches about ten
-/// for each it stores (13 for 7 x 5 at 20,000 stored, 10 for 5 x 6), so that
-/// the table's limit alone let `cram(7, 5)` with `--max-states 20000` run for
-/// four seconds before refusing; four visits a region bounds it to about one.
+/// search visits about ten regions for each it stores (13 for 7 x 5 at 20,000
+/// stored, 10 for 5 x 6), so that the table's limit alone let `cram(7, 5)`
+/// with `--max-states 20000` run four times longer before refusing than four
+/// visits a region allow (docs/BENCHMARKS.md, "Figures behind the code's
+/// constants").
 const VISITS_PER_STATE: u64 = 4;
 
 /// Shapes whose box has at most this many cells have their nimbers kept by

@@ -98,9 +98,8 @@ const NO_NEED: u64 = u64::MAX;
 const TRIE_THRESHOLD: usize = 96;
 
 /// The work a search spends on each edge of each position it lists the moves
-/// of, in the build limits' steps (10^8 take about a second): measured, a
-/// misere search of a path of 3,000 edges (4.5 million edges in all its
-/// positions) takes about 2 s.
+/// of, in the build limits' steps (10^8 take about a second; the figure it was
+/// set from is in docs/BENCHMARKS.md, "Figures behind the code's constants").
 const SEARCH_STEPS_PER_EDGE: u64 = 50;
 
 /// A position: the edges cut so far (0-based, increasing).

@@ -21,11 +21,11 @@
 //!   2-colouring) and those single searches have scanned [`SEARCH_BUDGET`]
 //!   times the adjacency without finishing, Hopcroft and Karp (*SIAM J.
 //!   Comput.* 2, 1973) finish the matching, in `O(E sqrt V)`, on the vertices
-//!   not dropped. Measured on boards of 10^6 cells with a tenth blocked, the
-//!   single searches finish in about 8 scans of the adjacency (0.3 s), where
-//!   Hopcroft-Karp alone takes 9 s: each of its phases scans again the large
-//!   alternating trees of the vertices that stay exposed, which the single
-//!   searches drop once.
+//!   not dropped. On large boards the single searches finish in a few scans
+//!   of the adjacency, far sooner than Hopcroft-Karp alone, each of whose
+//!   phases scans again the large alternating trees of the vertices that stay
+//!   exposed, which the single searches drop once (figures in
+//!   docs/BENCHMARKS.md, "Figures behind the code's constants").
 //!
 //! # The set `D`
 //! `D(G)` is the set of vertices that some maximum matching leaves exposed.

@@ -626,7 +626,7 @@ fn group(
 /// The values of the rules built last, kept for the positions built after them
 /// within the same limits: a table of `octal[0.07](n)` for n up to 10^5 builds
 /// 10^5 positions, and each would otherwise compute the values and look for the
-/// period again (15 s for 10^4 cells, the same proven period each time).
+/// period again, the same proven period each time.
 const KEPT_RULES: usize = 8;
 
 /// The most values a kept rule may hold (a byte or so each).

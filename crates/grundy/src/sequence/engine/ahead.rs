@@ -18,8 +18,8 @@
 //! pairs of the rare heaps `r >= 3·BLOCK`, and the engine adds those of the rare heaps
 //! from `2·BLOCK` to `3·BLOCK` heap by heap. The blocks' costs vary (the engine's
 //! with the search, the helper's hardly), and with two blocks in hand neither stage
-//! waits for the other at each block: on Officers to `4·10^6` the engine's thread
-//! took 8 % fewer samples (`perf record`), 2,301 against 2,503.
+//! waits for the other at each block (the engine's thread does less work on
+//! Officers; docs/BENCHMARKS.md, "Figures behind the code's constants").
 //!
 //! The rows only speed the search up: a block prepared ahead for another width of
 //! values or other rare lists (the masks were chosen anew meanwhile) is thrown away and
