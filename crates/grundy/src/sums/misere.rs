@@ -54,6 +54,7 @@
 //! assert_eq!(misere::anti_sg_outcome(&heaps), Outcome::PreviousPlayerWins);
 //! ```
 
+mod answer;
 mod genus;
 mod quotient;
 mod search;

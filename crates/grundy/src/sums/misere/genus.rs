@@ -4,10 +4,10 @@
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+use super::answer::{leaf_parts, misere_answer};
 use super::quotient::{
     construction_limits, failed_by_callers_limit, remember_bounded, unless_stopped,
 };
-use super::sum::{leaf_parts, misere_answer};
 use crate::quotient::{self, QuotientLimits};
 use crate::sums::answer::{Answer, SolveOptions, WinningMove};
 use crate::sums::position::Position;

@@ -4,7 +4,7 @@
 
 use num_bigint::BigUint;
 
-use super::sum::{leaf_parts, misere_answer};
+use super::answer::{leaf_parts, misere_answer};
 use crate::quotient::{self, MisereQuotient, QuotientLimits};
 use crate::sums::answer::{Answer, SolveOptions, WinningMove};
 use crate::sums::position::Position;

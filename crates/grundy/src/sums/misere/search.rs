@@ -1,7 +1,7 @@
 //! A misère sum searched whole, as one game: the positions of the sum
 //! explored once, then their outcomes found on one or more threads.
 
-use super::sum::misere_answer;
+use super::answer::misere_answer;
 use crate::family::Part;
 use crate::sums::answer::{Answer, SearchCost, SolveOptions, WinningMove};
 use crate::sums::disjunctive::*;
