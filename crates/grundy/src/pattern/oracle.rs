@@ -177,7 +177,7 @@ fn sequence_p_positions(first: u64, values: &[u32]) -> SequencePPositions {
 /// The P-positions as residue classes, by their definition: the least modulus
 /// `m` for which the indicator of the P-positions repeats with period `m` from some
 /// `from` on (claimed as a period is) with a P-position at or after `from`; the
-/// residues are those of every P-position from `from` on.
+/// residues are those of the P-positions of its first period.
 fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
     let is_p = |i: usize| values[i] == 0;
     let len = values.len();
@@ -191,7 +191,8 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
         (claimed(len, from, m) && last_p_position >= from).then_some((from, m))
     })?;
     let n_of = |i: usize| first.saturating_add(i as u64);
-    let residues: BTreeSet<u64> = (from..len)
+    // One period holds every residue (the indicator repeats from `from` on).
+    let residues: BTreeSet<u64> = (from..from + modulus)
         .filter(|&i| is_p(i))
         .map(|i| n_of(i) % modulus as u64)
         .collect();
