@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn a_language_error_knows_its_column() {
-        let source = "nim(3, x)";
+        let source = "nim(3, %)";
         let error = crate::lang::parse(source).unwrap_err();
         let Failure::Input { message, column } =
             Failure::language(&error, source, Door::CommandLine)
