@@ -37,9 +37,7 @@ pub mod connections;
 pub mod guards;
 pub mod lanes;
 pub mod memory;
-pub mod play;
 pub mod stack_errors;
-pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -56,14 +54,15 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use grundy::cancel::Cancel;
-use grundy::catalogue::{BuildLimits, Catalogue, entries};
+use grundy::catalogue::{Catalogue, entries};
+use grundy::workflow::Limits;
+use grundy::workflow::play::{self, Budget, message_of, refuse_files};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use self::connections::ConnectionLimits;
 use self::guards::BodyLimits;
 use self::lanes::{Attempt, Lanes, Unanswered};
-use self::play::{Budget, message_of, refuse_files};
 use crate::failure::Failure;
 use crate::limits::SearchLimits;
 
@@ -89,7 +88,7 @@ pub struct Args {
     #[command(flatten)]
     limits: SearchLimits,
     /// The most moves of a position listed with their values.
-    #[arg(long, value_name = "N", default_value_t = 300)]
+    #[arg(long, value_name = "N", default_value_t = play::DEFAULT_MAX_OPTIONS)]
     max_options: usize,
     /// The most values of a `seq` request (its `n`).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
@@ -121,6 +120,20 @@ pub struct Args {
     max_answer: u64,
 }
 
+/// The limits of one request of the playground, from the server's flags: the
+/// request's time is its budget's, and it computes on one thread.
+fn request_limits(limits: &SearchLimits) -> Limits {
+    Limits {
+        states: limits.max_states,
+        digits: limits.max_digits,
+        largest_heap: limits.max_heap,
+        bytes: limits.budget.max_memory,
+        work: limits.budget.max_work,
+        time: None,
+        threads: Some(1),
+    }
+}
+
 fn parse_answer_bytes(text: &str) -> Result<u64, String> {
     grundy::theory::limits::parse_bytes(text)
 }
@@ -133,9 +146,8 @@ const STYLE_CSS: &str = include_str!("../../assets/web/style.css");
 /// What every handler shares.
 #[derive(Debug)]
 struct Server {
-    max_states: usize,
-    max_digits: usize,
-    build: BuildLimits,
+    /// The limits of a request, as the playground's answers take them.
+    request_limits: Limits,
     max_options: usize,
     max_values: usize,
     max_cells: u64,
@@ -175,9 +187,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         eprintln!("{note}");
     }
     let server = Arc::new(Server {
-        max_states: args.limits.max_states,
-        max_digits: args.limits.max_digits,
-        build: args.limits.build(),
+        request_limits: request_limits(&args.limits),
         max_options: args.max_options,
         max_values: args.max_values,
         max_cells: args.max_cells,
@@ -614,9 +624,7 @@ async fn compute<T: Serialize + Send + 'static>(
         .run(deadline, |permit, stop| {
             let work = Arc::clone(&work);
             let budget = Budget {
-                max_states: server.max_states,
-                max_digits: server.max_digits,
-                build: server.build,
+                limits: server.request_limits,
                 max_options: server.max_options,
                 deadline: stop,
                 request_deadline: deadline,
@@ -834,10 +842,29 @@ mod tests {
     fn an_answer_longer_than_its_limit_is_refused_before_it_is_held() {
         let long = vec![7u32; 1000];
         assert!(answer_body(&long, 10_000).is_ok());
-        let Err(Failure::limit(message)) = answer_body(&long, 100) else {
+        let Err(Failure::Limit { message, .. }) = answer_body(&long, 100) else {
             panic!("an answer of 2000 bytes passed a limit of 100");
         };
         assert!(message.contains("--max-answer"), "{message}");
+    }
+
+    #[test]
+    fn the_flags_default_to_the_playgrounds_defaults() {
+        #[derive(clap::Parser)]
+        struct Serve {
+            #[command(flatten)]
+            args: Args,
+        }
+        let args = <Serve as clap::Parser>::parse_from(["serve"]).args;
+        assert_eq!(
+            request_limits(&args.limits),
+            Limits {
+                threads: Some(1),
+                ..play::default_limits()
+            }
+        );
+        assert_eq!(args.max_options, play::DEFAULT_MAX_OPTIONS);
+        assert_eq!(args.request_time, play::DEFAULT_REQUEST_TIME);
     }
 
     #[test]

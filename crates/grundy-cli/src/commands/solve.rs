@@ -218,8 +218,8 @@ fn search_spinner() -> Option<ProgressBar> {
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum = parse_with_limits(source, args.limits.max_digits)
         .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
-    let position =
-        build_with(&sum, args.limits.build()).map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
+    let position = build_with(&sum, args.limits.build())
+        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     let spinner = search_spinner();
     let options = SolveOptions {
         progress: spinner.clone().map(|bar| {
@@ -257,14 +257,6 @@ fn write_answer(
     } else {
         write_human(out, answer, args.max_moves)
     }
-}
-
-/// The JSON object `solve --json` prints for `answer` (of `position`), as a
-/// value: what `grundy serve` answers with.
-#[cfg(feature = "serve")]
-pub(crate) fn answer_json(answer: &Answer, position: &Position) -> serde_json::Value {
-    serde_json::from_str(&grundy::sums::report::answer_json(answer, position))
-        .unwrap_or(serde_json::Value::Null)
 }
 
 /// Answers every line of `input` (named `name` in errors) as its own position:
