@@ -728,13 +728,7 @@ fn unanswered_response(server: &Server, unanswered: &Unanswered) -> Response {
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
             response
         }
-        Unanswered::OutOfTime => error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
-                server.request_time.as_secs_f64()
-            ),
-        ),
+        Unanswered::OutOfTime => failure_response(play::time_up(server.request_time)),
     }
 }
 

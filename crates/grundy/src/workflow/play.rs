@@ -45,10 +45,16 @@ use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::sums::report::WHOLE_TARGETS_UP_TO;
 use crate::workflow::{Door, Failure};
 
-pub use self::budget::{Budget, DEFAULT_MAX_OPTIONS, DEFAULT_REQUEST_TIME, default_limits};
+pub use self::budget::{
+    Budget, DEFAULT_MAX_OPTIONS, DEFAULT_REQUEST_TIME, default_limits, time_up,
+};
 pub use self::engine::{EngineReply, engine_move};
 use self::moves::{MoveView, Moves, Nimbers, list_moves};
 use self::view::{DrawingView, Integer};
+
+/// The front end the playground's failures are said through: its server,
+/// whose limits are its flags (`--max-states N`).
+const DOOR: Door = Door::CommandLine;
 
 /// Positions naming files (`@PATH`, `script[@g.rhai]`) are refused: the server
 /// must not read its own files for whoever asks.
@@ -69,6 +75,8 @@ struct Solved {
     answer: Answer,
 }
 
+/// `source` parsed, built and answered within `budget`, its winning moves
+/// listed (up to `budget.max_options`).
 fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
     let position = build_source(source, budget)?;
     budget.check_time()?;
@@ -77,15 +85,16 @@ fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
         max_moves: budget.max_options,
         ..budget.options(true)
     };
-    let answer = solve(&position, &options).map_err(|e| Failure::search(&e, Door::CommandLine))?;
+    let answer = solve(&position, &options).map_err(|e| Failure::search(&e, DOOR))?;
     Ok(Solved { position, answer })
 }
 
+/// `source` parsed and built within `budget` (files refused).
 fn build_source(source: &str, budget: &Budget) -> Result<Position, Failure> {
     refuse_files(source)?;
     let sum = parse_with_limits(source, budget.limits.digits)
-        .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
-    build_with(&sum, budget.build()).map_err(|e| Failure::language(&e, source, Door::CommandLine))
+        .map_err(|e| Failure::language(&e, source, DOOR))?;
+    build_with(&sum, budget.build()).map_err(|e| Failure::language(&e, source, DOOR))
 }
 
 /// A move sent in the compact form (`to: null`): component `component` of

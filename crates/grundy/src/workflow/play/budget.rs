@@ -7,9 +7,9 @@ use crate::analysis::SolveOptions;
 use crate::cancel::Cancel;
 use crate::catalogue::BuildLimits;
 use crate::solver::SearchError;
-use crate::workflow::{Door, Failure, Limits};
+use crate::workflow::{Failure, Limits};
 
-use super::message_of;
+use super::{DOOR, message_of};
 
 /// The most moves of a position listed with their values, by default
 /// (`grundy serve --max-options`).
@@ -30,6 +30,14 @@ pub fn default_limits() -> Limits {
         bytes: 128 << 20,
         ..Limits::default()
     }
+}
+
+/// The failure of a request that ran out of its `time`.
+pub fn time_up(time: Duration) -> Failure {
+    Failure::limit(format!(
+        "error: the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
+        time.as_secs_f64()
+    ))
 }
 
 /// What one request may spend.
@@ -59,17 +67,10 @@ impl Budget {
         self.limits.build()
     }
 
-    /// The failure of a request that ran out of time.
-    fn time_up(&self) -> Failure {
-        Failure::limit(format!(
-            "error: the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
-            self.time.as_secs_f64()
-        ))
-    }
-
+    /// Fails with the time limit once the attempt's deadline has passed.
     pub(super) fn check_time(&self) -> Result<(), Failure> {
         if Instant::now() > self.deadline {
-            Err(self.time_up())
+            Err(time_up(self.time))
         } else {
             Ok(())
         }
@@ -114,7 +115,7 @@ impl Budget {
         match Cancel::with_deadline(deadline).run(|| search(&options)) {
             Ok(answer) => Ok(answer),
             Err(SearchError::Cancelled) => Err(out_of_time()),
-            Err(error) => Err(message_of(Failure::search(&error, Door::CommandLine))),
+            Err(error) => Err(message_of(Failure::search(&error, DOOR))),
         }
     }
 }

@@ -7,11 +7,11 @@ use serde::Serialize;
 use crate::sums::position::{Compound, Position};
 use crate::sums::remoteness::remotenesses;
 use crate::theory::limits::Budget as SearchBudget;
-use crate::workflow::{Door, Failure};
+use crate::workflow::Failure;
 
 use super::budget::Budget;
 use super::moves::{Change, Listed, MoveView, Moves, list_moves};
-use super::{Solved, nimbers_of, play_note, solve_source};
+use super::{DOOR, Solved, nimbers_of, play_note, solve_source};
 
 /// The most positions (and components) the engine's remoteness search stores; past
 /// it the engine falls back on counting the opponent's replies.
@@ -52,9 +52,7 @@ fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<V
 /// its current round's).
 fn is_terminal(position: &Position) -> Result<bool, Failure> {
     for part in position.groups.iter().flat_map(|group| &group.parts) {
-        let first = part
-            .first_moves(1)
-            .map_err(|e| Failure::search(&e, Door::CommandLine))?;
+        let first = part.first_moves(1).map_err(|e| Failure::search(&e, DOOR))?;
         if !first.moves.is_empty() {
             return Ok(false);
         }

@@ -16,11 +16,11 @@ use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::sums::report::WHOLE_TARGETS_UP_TO;
 use crate::sums::rounds::match_position;
 use crate::table::Tabulator;
-use crate::workflow::{Door, Failure};
+use crate::workflow::Failure;
 
-use super::Solved;
 use super::budget::Budget;
 use super::view::{Integer, Target, target};
+use super::{DOOR, Solved};
 
 /// How a listed move changes the position.
 pub(super) enum Change {
@@ -303,7 +303,7 @@ fn all_moves(position: &Position, list: &MoveList) -> Result<Option<Vec<Componen
                 .min(usize::try_from(fit).unwrap_or(usize::MAX));
             let first = part
                 .first_moves(room)
-                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
+                .map_err(|e| Failure::search(&e, DOOR))?;
             if !first.complete {
                 return Ok(None);
             }
@@ -465,7 +465,7 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
             // Room for the winning moves of the component too, skipped below.
             let first = part
                 .first_moves((room + winning.len()).min(fit))
-                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
+                .map_err(|e| Failure::search(&e, DOOR))?;
             let drawing = part.drawing();
             for leaves in first.moves {
                 if is_winning(g, i, &leaves) {
@@ -522,7 +522,7 @@ fn list_round_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
             budget.check_time()?;
             let first = part
                 .first_moves(list.room() + whole_winning.len())
-                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
+                .map_err(|e| Failure::search(&e, DOOR))?;
             if !first.complete {
                 list.complete = false;
             }
@@ -597,7 +597,7 @@ fn list_every_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
             budget.check_time()?;
             let first = part
                 .first_moves(budget.max_options)
-                .map_err(|e| Failure::search(&e, Door::CommandLine))?;
+                .map_err(|e| Failure::search(&e, DOOR))?;
             if !first.complete {
                 list.complete = false;
             }
