@@ -27,6 +27,8 @@
 
 mod budget;
 mod engine;
+mod games;
+mod message;
 mod moves;
 #[cfg(test)]
 mod tests;
@@ -49,6 +51,8 @@ pub use self::budget::{
     Budget, DEFAULT_MAX_OPTIONS, DEFAULT_REQUEST_TIME, default_limits, time_up,
 };
 pub use self::engine::{EngineReply, engine_move};
+pub use self::games::{Games, games};
+pub use self::message::{excerpt, message_of};
 use self::moves::{MoveView, Moves, Nimbers, list_moves};
 use self::view::{DrawingView, Integer};
 
@@ -170,12 +174,6 @@ pub fn play_compact(
         .parts
         .splice(played.component..=played.component, leaves);
     Ok(PositionText::new(&position).as_str().to_owned())
-}
-
-/// A failure's message without its `error: ` prefix.
-pub fn message_of(failure: Failure) -> String {
-    let text = failure.message();
-    text.strip_prefix("error: ").unwrap_or(&text).to_owned()
 }
 
 /// One component of the sum: its term, where it stands, its nimber alone
