@@ -70,8 +70,8 @@ pub struct EngineReply {
     position: String,
     /// Who wins it: `"N"` or `"P"`.
     outcome: String,
-    /// The move, as in [`Analysis`]'s moves; null only when the position is
-    /// terminal.
+    /// The move, as in [`Analysis`](super::Analysis)'s moves; null only
+    /// when the position is terminal.
     #[serde(rename = "move")]
     chosen: Option<MoveView>,
     /// `"winning"`, `"prolonging"`, or why there is no move.
@@ -94,7 +94,8 @@ pub struct EngineReply {
 /// engine's move under such play. Otherwise (`by`: `"replies"`): the first winning
 /// move, or the move that leaves the opponent the most moves of their own (ties: the
 /// largest nimber after it, then the first listed). The moves are those the
-/// playground lists ([`analyse`]: the winning moves, then the others or a sample).
+/// playground lists ([`analyse`](super::analyse): the winning moves, then the
+/// others or a sample).
 /// `move` is null only when there is no move (the player to move has lost); a
 /// position with moves none of which can be listed within the limits is a
 /// limit's error.

@@ -15,11 +15,12 @@ const QUOTED_AT_MOST: usize = 80;
 /// The most characters of an error message.
 const MESSAGE_AT_MOST: usize = 2000;
 
-/// `message` with every quoted text longer than [`QUOTED_AT_MOST`] characters
-/// cut to its start and end (`nim(1,1,...,1)` of 60,000 characters is quoted
-/// as its first 50 and last 20, and its length), and the whole cut at
-/// [`MESSAGE_AT_MOST`] characters: an error quotes what it is about, not a
-/// 65 KB input twice.
+/// `message` with every quoted text (between backticks) longer than 80
+/// characters cut to its start and end (`nim(1,1,...,1)` of 60,000
+/// characters is quoted as its first 50 and last 20, and its length), as is
+/// every run of more than 200 characters without a space, and the whole cut
+/// at 2,000 characters: an error quotes what it is about, not a 65 KB input
+/// twice.
 pub fn excerpt(message: &str) -> String {
     let pieces: Vec<&str> = message.split('`').collect();
     let mut out = String::with_capacity(message.len().min(MESSAGE_AT_MOST + 100));

@@ -247,7 +247,7 @@ pub(super) type Nimbers = Vec<Vec<Option<BigUint>>>;
 
 /// The moves of `solved` with their values: the winning moves the solver
 /// found first, then the others up to `budget.max_options` (all of them, or
-/// a sample of each component's: [`grundy::family::Component::first_moves`]).
+/// a sample of each component's: [`crate::family::Component::first_moves`]).
 pub(super) fn list_moves(
     solved: &Solved,
     nimbers: &Nimbers,
