@@ -30,8 +30,6 @@ mod engine;
 mod games;
 mod message;
 mod moves;
-#[cfg(test)]
-mod tests;
 mod view;
 
 use num_bigint::BigUint;
@@ -330,3 +328,6 @@ pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
 fn answer_json(answer: &Answer, position: &Position) -> Value {
     serde_json::from_str(&crate::sums::report::answer_json(answer, position)).unwrap_or(Value::Null)
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::analysis::SolveOptions;
-use crate::cancel::Cancel;
+use crate::theory::cancel::Cancel;
 use crate::catalogue::BuildLimits;
 use crate::solver::SearchError;
 use crate::workflow::{Failure, Limits};
