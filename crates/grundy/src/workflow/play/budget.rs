@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::analysis::SolveOptions;
-use crate::theory::cancel::Cancel;
 use crate::catalogue::BuildLimits;
 use crate::solver::SearchError;
+use crate::theory::cancel::Cancel;
 use crate::workflow::{Failure, Limits};
 
 use super::{DOOR, message_of};
