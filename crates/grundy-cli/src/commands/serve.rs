@@ -37,8 +37,6 @@ pub mod connections;
 pub mod guards;
 pub mod lanes;
 pub mod memory;
-pub mod play;
-pub mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -55,14 +53,14 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use grundy::cancel::Cancel;
-use grundy::catalogue::{BuildLimits, Catalogue, entries};
+use grundy::workflow::Limits;
+use grundy::workflow::play::{self, Budget, message_of, refuse_files};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use self::connections::ConnectionLimits;
 use self::guards::BodyLimits;
 use self::lanes::{Attempt, Lanes, Unanswered};
-use self::play::{Budget, message_of, refuse_files};
 use crate::failure::Failure;
 use crate::limits::SearchLimits;
 
@@ -88,7 +86,7 @@ pub struct Args {
     #[command(flatten)]
     limits: SearchLimits,
     /// The most moves of a position listed with their values.
-    #[arg(long, value_name = "N", default_value_t = 300)]
+    #[arg(long, value_name = "N", default_value_t = play::DEFAULT_MAX_OPTIONS)]
     max_options: usize,
     /// The most values of a `seq` request (its `n`).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
@@ -120,6 +118,20 @@ pub struct Args {
     max_answer: u64,
 }
 
+/// The limits of one request of the playground, from the server's flags: the
+/// request's time is its budget's, and it computes on one thread.
+fn request_limits(limits: &SearchLimits) -> Limits {
+    Limits {
+        states: limits.max_states,
+        digits: limits.max_digits,
+        largest_heap: limits.max_heap,
+        bytes: limits.budget.max_memory,
+        work: limits.budget.max_work,
+        time: None,
+        threads: Some(1),
+    }
+}
+
 fn parse_answer_bytes(text: &str) -> Result<u64, String> {
     grundy::theory::limits::parse_bytes(text)
 }
@@ -132,9 +144,8 @@ const STYLE_CSS: &str = include_str!("../../assets/web/style.css");
 /// What every handler shares.
 #[derive(Debug)]
 struct Server {
-    max_states: usize,
-    max_digits: usize,
-    build: BuildLimits,
+    /// The limits of a request, as the playground's answers take them.
+    request_limits: Limits,
     max_options: usize,
     max_values: usize,
     max_cells: u64,
@@ -174,9 +185,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         eprintln!("{note}");
     }
     let server = Arc::new(Server {
-        max_states: args.limits.max_states,
-        max_digits: args.limits.max_digits,
-        build: args.limits.build(),
+        request_limits: request_limits(&args.limits),
         max_options: args.max_options,
         max_values: args.max_values,
         max_cells: args.max_cells,
@@ -318,96 +327,10 @@ fn page(content_type: &'static str, body: &'static str) -> Response {
 }
 
 /// A JSON error: `{"error": message}`, the message cut to an excerpt
-/// ([`excerpt`]) when it quotes a long input.
+/// ([`play::excerpt`]) when it quotes a long input.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    let message = excerpt(&message.into());
+    let message = play::excerpt(&message.into());
     (status, axum::Json(json!({ "error": message }))).into_response()
-}
-
-/// A quoted text (between backticks) longer than this many characters is cut
-/// in an error message: its start and end are shown.
-const QUOTED_AT_MOST: usize = 80;
-/// The most characters of an error message.
-const MESSAGE_AT_MOST: usize = 2000;
-
-/// `message` with every quoted text longer than [`QUOTED_AT_MOST`] characters
-/// cut to its start and end (`nim(1,1,...,1)` of 60,000 characters is quoted
-/// as its first 50 and last 20, and its length), and the whole cut at
-/// [`MESSAGE_AT_MOST`] characters: an error quotes what it is about, not a
-/// 65 KB input twice.
-fn excerpt(message: &str) -> String {
-    let pieces: Vec<&str> = message.split('`').collect();
-    let mut out = String::with_capacity(message.len().min(MESSAGE_AT_MOST + 100));
-    for (i, piece) in pieces.iter().enumerate() {
-        // Odd pieces stand between backticks (the last one may lack its closing one).
-        if i % 2 == 0 {
-            push_cutting_long_words(&mut out, piece);
-            continue;
-        }
-        let closed = i + 1 < pieces.len();
-        let length = piece.chars().count();
-        out.push('`');
-        if length > QUOTED_AT_MOST {
-            push_ends(&mut out, piece, length);
-        } else {
-            out.push_str(piece);
-        }
-        if closed {
-            out.push('`');
-        }
-        if length > QUOTED_AT_MOST {
-            out.push_str(&format!(" ({length} characters)"));
-        }
-    }
-    let length = out.chars().count();
-    if length > MESSAGE_AT_MOST {
-        let mut cut: String = out.chars().take(MESSAGE_AT_MOST).collect();
-        cut.push_str(&format!(
-            "... ({} more characters)",
-            length - MESSAGE_AT_MOST
-        ));
-        return cut;
-    }
-    out
-}
-
-/// Appends the first 50 and the last 20 characters of `text` (of `length`
-/// characters), joined by `...`.
-fn push_ends(out: &mut String, text: &str, length: usize) {
-    out.extend(text.chars().take(50));
-    out.push_str("...");
-    out.extend(text.chars().skip(length - 20));
-}
-
-/// A run of characters without a space longer than this is cut in an error
-/// message: longer than the parser's excerpt of a line (at most about 100
-/// characters, with its caret below, which a cut would misalign).
-const WORD_AT_MOST: usize = 200;
-
-/// Appends `text` to `out`, each run of more than [`WORD_AT_MOST`]
-/// characters without a space (an input quoted without backticks, as a
-/// script's error does) cut as [`excerpt`] cuts a quoted text.
-fn push_cutting_long_words(out: &mut String, text: &str) {
-    let mut word = String::new();
-    let flush = |out: &mut String, word: &mut String| {
-        let length = word.chars().count();
-        if length > WORD_AT_MOST {
-            push_ends(out, word, length);
-            out.push_str(&format!(" ({length} characters)"));
-        } else {
-            out.push_str(word);
-        }
-        word.clear();
-    };
-    for c in text.chars() {
-        if c.is_whitespace() {
-            flush(out, &mut word);
-            out.push(c);
-        } else {
-            word.push(c);
-        }
-    }
-    flush(out, &mut word);
 }
 
 /// The answer `value` as a JSON body of at most `max` bytes; written into a
@@ -503,47 +426,10 @@ fn read_body<T: for<'de> Deserialize<'de>>(
     })
 }
 
-/// One game of `GET /api/games`.
-#[derive(Serialize)]
-struct GameView {
-    name: &'static str,
-    summary: &'static str,
-    rules: &'static str,
-    syntax: &'static str,
-    aliases: Vec<&'static str>,
-    examples: Vec<&'static str>,
-    /// How the page draws its positions: `heaps`, `coins`, `graph`, `board`,
-    /// `wythoff`, `chomp` or `none`.
-    drawing: &'static str,
-}
-
-/// The answer of `GET /api/games`.
-#[derive(Serialize)]
-struct GamesView {
-    games: Vec<GameView>,
-}
-
 /// `GET /api/games`: every game with its rules, syntax, examples and drawing
-/// kind (examples reading files left out: the server reads none).
+/// kind ([`play::games`]).
 async fn games() -> Response {
-    let games = entries()
-        .iter()
-        .map(|entry| GameView {
-            name: entry.name,
-            summary: entry.summary,
-            rules: entry.rules,
-            syntax: entry.syntax,
-            aliases: Catalogue::standard().aliases_of(entry.name).collect(),
-            examples: entry
-                .examples
-                .iter()
-                .copied()
-                .filter(|example| !example.contains('@'))
-                .collect(),
-            drawing: entry.drawing.name(),
-        })
-        .collect();
-    axum::Json(GamesView { games }).into_response()
+    axum::Json(play::games()).into_response()
 }
 
 /// `GET /api/status`: how busy the workers and the quick lane are.
@@ -613,9 +499,7 @@ async fn compute<T: Serialize + Send + 'static>(
         .run(deadline, |permit, stop| {
             let work = Arc::clone(&work);
             let budget = Budget {
-                max_states: server.max_states,
-                max_digits: server.max_digits,
-                build: server.build,
+                limits: server.request_limits,
                 max_options: server.max_options,
                 deadline: stop,
                 request_deadline: deadline,
@@ -719,13 +603,7 @@ fn unanswered_response(server: &Server, unanswered: &Unanswered) -> Response {
                 .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
             response
         }
-        Unanswered::OutOfTime => error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "the request took longer than {} s (the time limit); the server's --request-time SECONDS raises it",
-                server.request_time.as_secs_f64()
-            ),
-        ),
+        Unanswered::OutOfTime => failure_response(play::time_up(server.request_time)),
     }
 }
 
@@ -801,42 +679,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn error_messages_quote_long_inputs_by_an_excerpt() {
-        let long = "a".repeat(60_000);
-        let message = excerpt(&format!("unknown game `{long}` here"));
-        assert_eq!(
-            message,
-            format!(
-                "unknown game `{}...{}` (60000 characters) here",
-                "a".repeat(50),
-                "a".repeat(20)
-            )
-        );
-        // Short quotes, an unclosed quote and multibyte characters.
-        assert_eq!(excerpt("found `x` at `y`"), "found `x` at `y`");
-        let unclosed = excerpt(&format!("bad `{}", "é".repeat(100)));
-        assert!(unclosed.starts_with("bad `é") && unclosed.ends_with(" (100 characters)"));
-        let words = excerpt(&format!("Undefined variable: {}", "b".repeat(5000)));
-        assert_eq!(
-            words,
-            format!(
-                "Undefined variable: {}...{} (5000 characters)",
-                "b".repeat(50),
-                "b".repeat(20)
-            )
-        );
-        let long_message = "word ".repeat(1000);
-        assert!(excerpt(&long_message).ends_with("... (3000 more characters)"));
-    }
-
-    #[test]
     fn an_answer_longer_than_its_limit_is_refused_before_it_is_held() {
         let long = vec![7u32; 1000];
         assert!(answer_body(&long, 10_000).is_ok());
-        let Err(Failure::limit(message)) = answer_body(&long, 100) else {
+        let Err(Failure::Limit { message, .. }) = answer_body(&long, 100) else {
             panic!("an answer of 2000 bytes passed a limit of 100");
         };
         assert!(message.contains("--max-answer"), "{message}");
+    }
+
+    #[test]
+    fn the_flags_default_to_the_playgrounds_defaults() {
+        #[derive(clap::Parser)]
+        struct Serve {
+            #[command(flatten)]
+            args: Args,
+        }
+        let args = <Serve as clap::Parser>::parse_from(["serve"]).args;
+        assert_eq!(
+            request_limits(&args.limits),
+            Limits {
+                threads: Some(1),
+                ..play::default_limits()
+            }
+        );
+        assert_eq!(args.max_options, play::DEFAULT_MAX_OPTIONS);
+        assert_eq!(args.request_time, play::DEFAULT_REQUEST_TIME);
     }
 
     #[test]

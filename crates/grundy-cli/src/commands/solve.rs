@@ -259,14 +259,6 @@ fn write_answer(
     }
 }
 
-/// The JSON object `solve --json` prints for `answer` (of `position`), as a
-/// value: what `grundy serve` answers with.
-#[cfg(feature = "serve")]
-pub(crate) fn answer_json(answer: &Answer, position: &Position) -> serde_json::Value {
-    serde_json::from_str(&grundy::sums::report::answer_json(answer, position))
-        .unwrap_or(serde_json::Value::Null)
-}
-
 /// Answers every line of `input` (named `name` in errors) as its own position:
 /// batch mode, so that many queries take one process. Each answer is flushed as
 /// soon as it is written, so a program may feed lines and read answers in turn.

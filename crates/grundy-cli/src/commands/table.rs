@@ -800,7 +800,7 @@ mod tests {
         for bad in [
             "n", "n=3", "n=5..3", "=0..3", "N=0..3", "n=a..3", "n=0...3", "1n=0..3",
         ] {
-            let Err(Failure::input(message)) = parse_range(bad) else {
+            let Err(Failure::Input { message, .. }) = parse_range(bad) else {
                 panic!("{bad} was read");
             };
             assert!(message.starts_with("error: `"), "{message}");

@@ -1,11 +1,11 @@
 //! What the playground's page is sent to draw a position: the pictures of
-//! components ([`DrawingView`], from [`grundy::drawing::Drawing`]) and, for
+//! components ([`DrawingView`], from [`crate::drawing::Drawing`]) and, for
 //! each move, the thing drawn that plays it when clicked ([`Target`]), found by
 //! comparing the component's picture with the pictures of what the move leaves.
 //! Vertices, edges, coins and cells are numbered from 0, as in the library.
 
-use grundy::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
-use grundy::family::Part;
+use crate::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
+use crate::family::Part;
 use num_bigint::BigUint;
 use serde::Serialize;
 
