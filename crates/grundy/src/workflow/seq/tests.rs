@@ -26,7 +26,7 @@ fn values(rule: &str, last: usize, bytes: u64) -> Result<Sequence, Failure> {
 fn the_values_are_those_of_the_plain_computation() {
     for rule in [
         "kayles",
-        "dawsons_kayles",
+        "dawson_kayles",
         "octal[0.8]",
         "sub[1, 3, 4]",
         "nim",
