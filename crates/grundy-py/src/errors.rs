@@ -72,19 +72,29 @@ pub fn language_error(py: Python<'_>, error: &LangError, source: &str) -> PyErr 
     let failure = Failure::language(error, source, Door::Python);
     if let Failure::Input { message, column } = &failure {
         let text = message.strip_prefix("error: ").unwrap_or(message);
-        let caret: String = text
-            .lines()
-            .skip(1)
-            .take_while(|line| !line.starts_with("help: "))
-            .collect::<Vec<_>>()
-            .join("\n");
         return exception(
             py,
             "ParseError",
-            (text, error.message.as_str(), column.unwrap_or(1), caret),
+            (
+                text,
+                error.message.as_str(),
+                column.unwrap_or(1),
+                caret_of(text),
+            ),
         );
     }
     failure_error(py, failure)
+}
+
+/// The place of a language error rendered against its source: the lines
+/// after the first (the source line and a caret under the place), without
+/// the help.
+fn caret_of(text: &str) -> String {
+    text.lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with("help: "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A search that stopped, as the exception it is: a limit (`LimitError`), or
@@ -102,9 +112,23 @@ pub fn search_error(py: Python<'_>, error: &SearchError) -> PyErr {
 /// `LimitError` naming its keyword, or `OSError`.
 pub fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
     match failure {
-        Failure::Input { message, column } => {
+        Failure::Input {
+            message,
+            column: Some(column),
+        } => {
+            // A language error rendered against its source: its first line
+            // says what is wrong and where, the next ones show the place.
             let text = message.strip_prefix("error: ").unwrap_or(&message);
-            exception(py, "ParseError", (text, text, column.unwrap_or(1), ""))
+            let first = text.lines().next().unwrap_or(text);
+            let reason = first
+                .rsplit_once(" (")
+                .filter(|(_, place)| place.contains("column "))
+                .map_or(first, |(reason, _)| reason);
+            exception(py, "ParseError", (text, reason, column, caret_of(text)))
+        }
+        Failure::Input { message, .. } => {
+            let text = message.strip_prefix("error: ").unwrap_or(&message);
+            exception(py, "ParseError", (text, text, 1, ""))
         }
         Failure::Game(message) => {
             game_error(py, message.strip_prefix("error: ").unwrap_or(&message))

@@ -3,14 +3,15 @@
 //! n, genus=True)`, the genus of each heap as `grundy seq --genus --json`.
 
 use grundy::catalogue::parse_rule;
-use grundy::quotient::genus::genera as genera_of;
 use grundy::quotient::{MAX_HEAP, QuotientError, QuotientLimits, compute, report};
 use grundy::theory::limits::SearchError;
+use grundy::workflow::Door;
+use grundy::workflow::seq::{self, Answer, Request};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::errors::{language_error, limit_error, time_error};
+use crate::errors::{failure_error, language_error, limit_error, time_error};
 use crate::limits::Limits;
 use crate::run::{Stoppable, watched};
 
@@ -114,47 +115,30 @@ fn construction_error(
 }
 
 /// Conway's genus of heaps `0..=n` of `rule`, as the JSON text of `grundy seq
-/// --genus --json RULE -n N`: `{"rule", "n", "genus": [symbols]}`.
+/// --genus --json RULE -n N`: `{"rule", "n", "genus": [symbols]}` (the
+/// library's workflow, [`grundy::workflow::seq`]).
 #[pyfunction]
 pub fn genera(py: Python<'_>, rule: &str, n: u64, limits: &Bound<'_, PyTuple>) -> PyResult<String> {
     let limits = crate::read_limits(py, limits)?;
-    let (parsed, rule_text) = parse_rule(rule).map_err(|error| language_error(py, &error, rule))?;
-    if n > MAX_HEAP {
-        return Err(PyValueError::new_err(format!(
-            "n={n}: genera are computed for heaps up to {MAX_HEAP}"
-        )));
-    }
-    let bounds = QuotientLimits {
-        max_bytes: limits.max_memory,
-        ..QuotientLimits::default()
+    let request = Request {
+        genus: true,
+        ..Request::new(rule, usize::try_from(n).unwrap_or(usize::MAX))
     };
-    match construct(py, &limits, || genera_of(&parsed, n, bounds))? {
-        Ok(found) => {
-            let symbols: Vec<String> = found.iter().map(ToString::to_string).collect();
-            Ok(serde_json::json!({"rule": rule_text, "n": n, "genus": symbols}).to_string())
-        }
-        Err(error) => {
-            let (reason, limit) = match &error.error {
-                SearchError::MemoryLimit { limit } => (
-                    format!(
-                        "the misère quotient they are read from reached the memory limit of {limit} bytes; raise it with max_memory=BYTES"
-                    ),
-                    Some("max_memory"),
-                ),
-                SearchError::StateLimit { .. } => (
-                    format!(
-                        "no misère quotient of at most {} elements was found for the heaps with nim heaps, which they are read from (it may be larger, infinite, or beyond what recalibration finds); nothing raises this",
-                        bounds.max_order
-                    ),
-                    None,
-                ),
-                other => (other.to_string(), None),
-            };
-            Err(limit_error(
-                py,
-                &format!("the genera of {rule_text} up to heap {n} are out of reach: {reason}"),
-                limit,
-            ))
-        }
+    let bounds = crate::sequence::workflow_limits(&limits, seq::UNTIL_PROVEN_REACH);
+    let ran = watched(py, limits.deadline(), || {
+        seq::run(&request, &bounds, Door::Python, &mut seq::Quiet)
+    })?;
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(time_error(py, limits.max_time));
+    }
+    match ran.result {
+        Ok(Answer::Genera(genera)) => Ok(genera.json().to_string()),
+        Ok(Answer::Values(_)) => Err(PyValueError::new_err(format!(
+            "{rule}: genera are computed for heap rules (\"kayles\", \"octal[0.75]\"), not scripts"
+        ))),
+        Err(failure) => Err(failure_error(py, failure)),
     }
 }

@@ -1,40 +1,32 @@
-//! `grundy.seq`: the Grundy values of heaps `0..=n` of a heap rule (as
-//! `grundy seq`, through [`grundy::sequence::bounded`]), of a `script[...]`
-//! rule, or of a one-integer Python game (by one shared search over its
-//! positions `g(0), ..., g(n)`), with the period found. Ctrl-C keeps the
-//! values computed.
+//! `grundy.seq`: the Grundy values of heaps `0..=n` of a heap rule or of a
+//! `script[...]` rule (the library's workflow, as `grundy seq`:
+//! [`grundy::workflow::seq`]), or of a one-integer Python game (by one shared
+//! search over its positions `g(0), ..., g(n)`), with the period found.
+//! Ctrl-C keeps the values computed.
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use grundy::catalogue::{Position, parse_rule};
+use grundy::catalogue::Position;
 use grundy::game::Convention;
-use grundy::sequence::bounded::{self, Bounded, BoundedStop, Bounds, LARGEST_HEAP};
-use grundy::sequence::estimate::SettingNames;
-use grundy::sequence::{
-    Cost, GrundyValues, Method, Periodicity, Progress, StopCause, find_unproven_periodicity,
-};
-use grundy::solver::{Refusal, SearchError};
+use grundy::sequence::{GrundyValues, Method, Periodicity, Progress, find_unproven_periodicity};
+use grundy::solver::{Limit, Refusal, SearchError};
 use grundy::sums::position::Group;
+pub use grundy::workflow::seq::UNTIL_PROVEN_REACH;
+use grundy::workflow::seq::{self as workflow, Answer, Finish, Request, Watcher};
+use grundy::workflow::{self as flow, Door};
 use num_bigint::BigInt;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::errors::{language_error, limit_error, search_error, time_error};
+use crate::errors::{failure_error, search_error, time_error};
 use crate::game::{Game, PyPosition};
 use crate::limits::Limits;
 use crate::position::Failure;
 use crate::run::{Stoppable, watched, watched_reporting};
 use crate::table::{self, Cell, Cells, Variable};
-
-/// The furthest heap `until_proven=True` computes by default, as
-/// `grundy seq --max-heap`.
-pub const UNTIL_PROVEN_REACH: usize = 1_000_000_000;
-/// The furthest heap the period is looked for otherwise (when `n` is smaller),
-/// as `grundy seq`.
-const DEFAULT_PERIOD_REACH: usize = 1 << 14;
 
 /// The values of a sequence and its period: `(rule, values as little-endian
 /// 32-bit words, (period, preperiod, saltus, proven, proof) or None, complete,
@@ -47,15 +39,59 @@ type Found<'py> = (
     bool,
 );
 
-impl Stoppable for Result<Bounded, BoundedStop> {
+impl Stoppable for Result<Answer, flow::Failure> {
     fn was_cancelled(&self) -> bool {
-        matches!(
-            self,
-            Err(BoundedStop::Stopped {
-                cause: StopCause::Cancelled,
-                ..
-            })
-        )
+        match self {
+            Ok(Answer::Values(sequence)) => sequence.finish != Finish::Complete,
+            Ok(Answer::Genera(_)) => false,
+            Err(failure) => matches!(
+                failure,
+                flow::Failure::Limit {
+                    raised_by: Some(Limit::Time),
+                    ..
+                }
+            ),
+        }
+    }
+}
+
+/// The workflow's limits: memory and work, and `max_heap` for `until_proven`.
+pub fn workflow_limits(limits: &Limits, max_heap: usize) -> flow::Limits {
+    flow::Limits {
+        bytes: limits.max_memory,
+        work: limits.max_work,
+        largest_heap: max_heap as u64,
+        ..flow::Limits::default()
+    }
+}
+
+/// What the workflow tells of a run, kept for the thread that watches it:
+/// the values done and wanted, and what a long run will cost, said once.
+struct Told<'a> {
+    done: &'a AtomicUsize,
+    total: &'a AtomicUsize,
+    announced: &'a Mutex<Option<String>>,
+    warned: &'a AtomicBool,
+}
+
+impl Watcher for Told<'_> {
+    fn progress(&mut self, report: Progress) -> ControlFlow<()> {
+        self.done.store(report.done, Ordering::Relaxed);
+        self.total.store(report.total, Ordering::Relaxed);
+        ControlFlow::Continue(())
+    }
+
+    fn wants_estimate(&self) -> bool {
+        true
+    }
+
+    // Said once: the run after a quick attempt may say it again.
+    fn estimate(&mut self, said: &str) {
+        if !self.warned.swap(true, Ordering::Relaxed)
+            && let Ok(mut slot) = self.announced.lock()
+        {
+            *slot = Some(said.to_owned());
+        }
     }
 }
 
@@ -78,7 +114,6 @@ pub fn seq<'py>(
     require_proof: Option<bool>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Found<'py>> {
-    let require_proof = require_proof.unwrap_or(until_proven);
     let limits = crate::read_limits(py, limits)?;
     let method = match method {
         "fast" | "sparse" => Method::SparseSpace,
@@ -89,18 +124,8 @@ pub fn seq<'py>(
             )));
         }
     };
-    let last = usize::try_from(n)
-        .ok()
-        .filter(|&n| n <= LARGEST_HEAP)
-        .ok_or_else(|| {
-            limit_error(
-                py,
-                &format!(
-                    "values are stored in 32 bits, so heaps up to {LARGEST_HEAP} are computed, not {n}; nothing raises this: ask for at most n={LARGEST_HEAP}"
-                ),
-                None,
-            )
-        })?;
+    let last = workflow::allowed_last_heap(n, Door::Python)
+        .map_err(|failure| failure_error(py, failure))?;
     if let Ok(game) = rule.cast::<Game>() {
         return game_sequence(py, game.get(), last, &limits);
     }
@@ -110,45 +135,13 @@ pub fn seq<'py>(
             rule.get_type().name()?
         )));
     };
-    if let Some(script) = grundy::games::script::sequence_rule(&text, limits.max_work) {
-        let (script, rule_text) = script.map_err(|error| language_error(py, &error, &text))?;
-        if until_proven {
-            return Err(PyValueError::new_err(format!(
-                "until_proven needs a theorem to prove a period, and none covers a script: drop it to see the period of the values of {rule_text} up to n"
-            )));
-        }
-        let ran = watched(py, limits.deadline(), || {
-            script
-                .sequence(last, &mut |_| ControlFlow::Continue(()))
-                .map_err(Failure::Search)
-                .map(Option::unwrap_or_default)
-        })?;
-        let values = crate::finished(py, &limits, ran)?;
-        let periodicity = find_unproven_periodicity(&values);
-        return Ok(found(
-            py,
-            rule_text,
-            &values,
-            periodicity.as_ref(),
-            true,
-            false,
-        ));
-    }
-    let (heap_rule, rule_text) =
-        parse_rule(&text).map_err(|error| language_error(py, &error, &text))?;
-    let bounds = Bounds {
-        budget: Cost {
-            bytes: limits.max_memory,
-            steps: limits.max_work,
-        },
-        period_reach: if until_proven {
-            max_heap.max(last)
-        } else {
-            DEFAULT_PERIOD_REACH
-        },
+    let request = Request {
         method,
         until_proven,
+        require_proof: require_proof.unwrap_or(until_proven),
+        ..Request::new(text, last)
     };
+    let bounds = workflow_limits(&limits, max_heap);
     // The values done and wanted, as the computation reports them, handed to
     // `progress(done, total)` by the thread that watches it.
     let done = AtomicUsize::new(0);
@@ -168,36 +161,20 @@ pub fn seq<'py>(
             _ => Ok(()),
         }
     };
-    let names = SettingNames {
-        work: "max_work=STEPS",
-        heap: "max_heap=N",
-    };
     let ran = watched_reporting(py, limits.deadline(), &report, || {
-        bounded::compute_announcing(
-            &heap_rule,
-            last,
-            &bounds,
-            names,
-            // Said once: the run after a quick attempt may say it again.
-            &mut |said| {
-                if !warned.swap(true, Ordering::Relaxed)
-                    && let Ok(mut slot) = announced.lock()
-                {
-                    *slot = Some(said);
-                }
-            },
-            &mut |report: Progress| {
-                done.store(report.done, Ordering::Relaxed);
-                total.store(report.total, Ordering::Relaxed);
-                ControlFlow::Continue(())
-            },
-        )
+        let mut watcher = Told {
+            done: &done,
+            total: &total,
+            announced: &announced,
+            warned: &warned,
+        };
+        workflow::run(&request, &bounds, Door::Python, &mut watcher)
     })?;
     warn_of_long_run(py, &announced)?;
     // An exception of the `progress` callable (or of its warning) stopped the
     // work: it is the caller's, raised as it is; Ctrl-C keeps the values.
     if let Some(raised) = ran.interrupt.as_ref()
-        && !raised.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py)
+        && !raised.is_instance_of::<PyKeyboardInterrupt>(py)
     {
         return Err(raised.clone_ref(py));
     }
@@ -205,35 +182,29 @@ pub fn seq<'py>(
         return Err(time_error(py, limits.max_time));
     }
     match ran.result {
-        Ok(Bounded {
-            values,
-            periodicity,
-        }) => {
-            if require_proof && !periodicity.as_ref().is_some_and(Periodicity::proven) {
-                return Err(limit_error(
-                    py,
-                    &format!(
-                        "until_proven found no proven period of {rule_text} up to heap {}, the furthest max_heap={} and the limits allow; raise max_heap=N, max_memory=BYTES or max_work=STEPS (or drop until_proven to accept an unproven period)",
-                        values.len().saturating_sub(1),
-                        bounds.period_reach
-                    ),
-                    Some("max_heap"),
-                ));
-            }
-            Ok(found(
-                py,
-                rule_text,
-                &values,
-                periodicity.as_ref(),
-                true,
-                false,
-            ))
-        }
-        Err(BoundedStop::Stopped {
-            cause: StopCause::Cancelled,
-            values,
-        }) => Ok(found(py, rule_text, &values, None, false, true)),
-        Err(stop) => Err(stopped(py, &rule_text, last, stop, &bounds.budget)),
+        Ok(Answer::Values(sequence)) if sequence.finish == Finish::Partial => Ok(found(
+            py,
+            sequence.rule,
+            &sequence.values,
+            None,
+            false,
+            true,
+        )),
+        ref stopped if stopped.was_cancelled() => Err(ran
+            .interrupt
+            .unwrap_or_else(|| PyKeyboardInterrupt::new_err(""))),
+        Ok(Answer::Values(sequence)) => Ok(found(
+            py,
+            sequence.rule,
+            &sequence.values,
+            sequence.periodicity.as_ref(),
+            true,
+            false,
+        )),
+        Ok(Answer::Genera(_)) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "grundy.seq: genera were computed instead of values",
+        )),
+        Err(failure) => Err(failure_error(py, failure)),
     }
 }
 
@@ -251,50 +222,6 @@ fn warn_of_long_run(py: Python<'_>, announced: &Mutex<Option<String>>) -> PyResu
     let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
     let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
     PyErr::warn(py, &category, &message, 2)
-}
-
-/// The exception of a sequence that could not be computed.
-fn stopped(py: Python<'_>, rule: &str, last: usize, stop: BoundedStop, budget: &Cost) -> PyErr {
-    match stop {
-        BoundedStop::OverBudget { needed, what_grows } => {
-            let why = what_grows.map_or_else(String::new, |what| format!(" ({what})"));
-            if needed.bytes > budget.bytes {
-                limit_error(
-                    py,
-                    &format!(
-                        "the values of {rule} up to heap {last} need about {} bytes of memory by estimate{why}, more than the memory limit of {} bytes; raise it with max_memory=BYTES",
-                        needed.bytes, budget.bytes
-                    ),
-                    Some("max_memory"),
-                )
-            } else {
-                limit_error(
-                    py,
-                    &format!(
-                        "the values of {rule} up to heap {last} need about {} steps of work by estimate{why}, more than the work limit of {} steps; raise it with max_work=STEPS",
-                        needed.steps, budget.steps
-                    ),
-                    Some("max_work"),
-                )
-            }
-        }
-        BoundedStop::TooLarge { done } => limit_error(
-            py,
-            &format!(
-                "the values of {rule} stop at heap {}: larger values do not fit in 32 bits",
-                done.saturating_sub(1)
-            ),
-            None,
-        ),
-        BoundedStop::Stopped { cause, values } => limit_error(
-            py,
-            &format!(
-                "the values of {rule} stop at heap {}: {cause}; lower max_memory=BYTES to the memory free, so that such ranges are refused before they start",
-                values.len().saturating_sub(1)
-            ),
-            Some("max_memory"),
-        ),
-    }
 }
 
 /// The values of a one-integer Python game, `g(0), ..., g(last)`, by one

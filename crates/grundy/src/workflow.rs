@@ -1,7 +1,8 @@
 //! The workflows every front end offers (the command line, the Python package
 //! and the web playground), written once: what a computation may take
 //! ([`Limits`]), how a failure is said to the person at that front end
-//! ([`Failure`], [`Door`]); and the web playground's answers ([`play`]: a
+//! ([`Failure`], [`Door`]), and the workflows themselves: the Grundy sequence
+//! of a heap rule ([`seq`]) and the web playground's answers ([`play`]: a
 //! position analysed move by move, the engine's move).
 //!
 //! A front end parses its arguments into these types, calls the workflow and
@@ -10,6 +11,7 @@
 mod failure;
 mod limits;
 pub mod play;
+pub mod seq;
 
 #[cfg(not(feature = "script"))]
 pub use failure::WITHOUT_SCRIPT;

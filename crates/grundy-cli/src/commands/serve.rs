@@ -55,13 +55,14 @@ use axum::routing::{get, post};
 use grundy::cancel::Cancel;
 use grundy::workflow::Limits;
 use grundy::workflow::play::{self, Budget, message_of, refuse_files};
+use grundy::workflow::seq;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use self::connections::ConnectionLimits;
 use self::guards::BodyLimits;
 use self::lanes::{Attempt, Lanes, Unanswered};
-use crate::failure::Failure;
+use crate::failure::{Door, Failure};
 use crate::limits::SearchLimits;
 
 /// Arguments of `grundy serve`: the limits of the command line, per request,
@@ -632,9 +633,22 @@ async fn seq(State(server): State<Shared>, body: Result<Bytes, BytesRejection>) 
             ),
         );
     }
-    let args =
-        crate::commands::seq::Args::served(request.rule, request.n, server.limits.budget.clone());
-    compute(&server, move |_| crate::commands::seq::served_answer(&args)).await
+    let limits = crate::commands::seq::limits(&server.limits.budget, seq::UNTIL_PROVEN_REACH);
+    compute(&server, move |_| {
+        let asked = seq::Request {
+            process_bytes: crate::commands::seq::PROCESS_BYTES,
+            ..seq::Request::new(request.rule.clone(), request.n)
+        };
+        // Computed on this thread under its cancellation signal, with no
+        // progress bar and no note; a run stopped early is out of time.
+        match seq::run(&asked, &limits, Door::CommandLine, &mut seq::Quiet)? {
+            seq::Answer::Values(values) if values.finish != seq::Finish::Complete => Err(
+                Failure::limit("error: the computation was cancelled (the time limit)"),
+            ),
+            answer => Ok(answer.json()),
+        }
+    })
+    .await
 }
 
 #[derive(Deserialize)]

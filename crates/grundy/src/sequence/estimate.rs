@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use crate::rules::HeapRule;
 use crate::sequence::{CostModel, SequenceSolver};
 use crate::theory::cancel::Cancel;
+use crate::theory::limits::Limit;
+use crate::workflow::Door;
 
 /// Runs computing at least this many values say how long they will take (when
 /// that is more than [`ANNOUNCED_SECONDS`]).
@@ -170,21 +172,13 @@ fn sampled_estimate(
     })
 }
 
-/// The names a front end gives its settings, for an announcement to name them.
-#[derive(Clone, Copy, Debug)]
-pub struct SettingNames<'a> {
-    /// The setting bounding the work beyond linear (`--max-work STEPS`).
-    pub work: &'a str,
-    /// The setting bounding the heaps a search for a proven period computes
-    /// (`--max-heap N`).
-    pub heap: &'a str,
-}
-
 /// What a run computing heaps `held..=last` of `rule` will cost, said before
 /// it starts when it is more than a few seconds (`ANNOUNCED_SECONDS`, 3); `until_proven_to`
 /// is the heap a run that goes on until a period is proven may reach, so
 /// that the whole range it may compute is announced, not only the heaps
-/// asked. `None` when the run is short whatever it computes.
+/// asked; the settings that bound it are named as `door` names them
+/// (`--max-work STEPS`, `max_work=STEPS`). `None` when the run is short
+/// whatever it computes.
 pub fn announcement(
     rule: &str,
     model: &CostModel,
@@ -192,8 +186,9 @@ pub fn announcement(
     held: usize,
     last: usize,
     until_proven_to: Option<usize>,
-    names: SettingNames<'_>,
+    door: Door,
 ) -> Option<String> {
+    let work = door.setting(Limit::Work);
     let asked = time_estimate(model, probe, held, last);
     // The values past `last` are computed only as far as no period is proven:
     // the sample of their speed is taken on a copy, so that a run whose proof
@@ -212,20 +207,20 @@ pub fn announcement(
         });
     match (asked, whole) {
         (None, None) => None,
-        (Some(asked), None) => Some(asked.describe(rule, names.work)),
+        (Some(asked), None) => Some(asked.describe(rule, work)),
         (asked, Some(whole)) => {
             let first = asked.map_or_else(
                 || {
                     format!("under {ANNOUNCED_SECONDS:.0} s for the values of {rule} of heaps {held}..={last}")
                 },
-                |asked| asked.describe(rule, names.work),
+                |asked| asked.describe(rule, work),
             );
             Some(format!(
                 "{first}; then, until a period is proven, up to {} more for heaps {}..={} ({} bounds them)",
                 human_duration(whole.seconds),
                 whole.held,
                 whole.reach,
-                names.heap
+                door.setting(Limit::LargestHeap)
             ))
         }
     }
@@ -262,17 +257,20 @@ mod tests {
     use super::*;
     use crate::sequence::Method;
 
-    const NAMES: SettingNames<'static> = SettingNames {
-        work: "--max-work STEPS",
-        heap: "--max-heap N",
-    };
-
     fn announce(rule: &str, last: usize, until_proven_to: Option<usize>) -> Option<String> {
         let (rule, text) = crate::catalogue::parse_rule(rule).unwrap();
         let mut probe = SequenceSolver::new(rule.clone(), Method::SparseSpace);
         probe.extend_to(last.min(1023));
         let model = CostModel::new(&rule, Method::SparseSpace, probe.values());
-        announcement(&text, &model, &mut probe, 0, last, until_proven_to, NAMES)
+        announcement(
+            &text,
+            &model,
+            &mut probe,
+            0,
+            last,
+            until_proven_to,
+            Door::CommandLine,
+        )
     }
 
     #[test]
