@@ -1,7 +1,7 @@
 //! `grundy table --plot FILE` in a binary built without the `plot` feature: refused
 //! before the table is computed.
 
-use super::Table;
+use grundy::workflow::table::Table;
 use crate::failure::Failure;
 
 /// Refuses every plot: this binary cannot draw one.
