@@ -1,8 +1,10 @@
 //! `grundy.table`: the nimbers (or outcomes) of a position over one or two
-//! varying integers, the cells sharing one search
-//! ([`grundy::table::Tabulator`]) as in `grundy table`; the expression is a
-//! string with variables, or a Python function of them returning the parts.
-//! Ctrl-C stops it between cells (or inside one), keeping the cells done.
+//! varying integers, computed by the library's table workflow
+//! ([`grundy::workflow::table`]) as `grundy table` computes them; the
+//! expression is a string with variables, or a Python function of them
+//! returning the parts. Ctrl-C stops it between cells (or inside one),
+//! keeping the cells done. This module gives the cells' positions and turns
+//! the results and failures into Python's.
 
 use std::time::Duration;
 
