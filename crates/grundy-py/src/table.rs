@@ -240,7 +240,9 @@ pub fn table(
             expression.get_type().name()?
         )));
     };
-    let ran = watched(py, limits.deadline(), || compute_grid(&grid, &cells, &limits))?;
+    let ran = watched(py, limits.deadline(), || {
+        compute_grid(&grid, &cells, &limits)
+    })?;
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(crate::errors::time_error(py, limits.max_time));
     }

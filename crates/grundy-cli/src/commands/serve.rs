@@ -771,7 +771,10 @@ struct TableRequest {
 }
 
 /// `POST /api/table`: `grundy table --json EXPR RANGE [RANGE]`.
-async fn table_answer(State(server): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn table_answer(
+    State(server): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let request = match read_body::<TableRequest>(body) {
         Ok(request) => request,
         Err(response) => return *response,
@@ -801,8 +804,15 @@ async fn table_answer(State(server): State<Shared>, body: Result<Bytes, BytesRej
             table::Measure::Nimber
         };
         let grid = table::Grid::new(axes, measure, max_cells, Door::CommandLine)?;
-        table::tabulate(&request.expression, grid, true, &limits, Door::CommandLine, &())
-            .map(|table| table.json())
+        table::tabulate(
+            &request.expression,
+            grid,
+            true,
+            &limits,
+            Door::CommandLine,
+            &(),
+        )
+        .map(|table| table.json())
     })
     .await
 }

@@ -127,7 +127,14 @@ fn tabulate(args: &Args) -> Result<Table, Failure> {
     interrupt::cancel_on_ctrl_c(&signal);
     let bar = Bar::new();
     let table = signal.run(|| {
-        table::tabulate(&args.expression, grid, patterns, &limits, Door::CommandLine, &bar)
+        table::tabulate(
+            &args.expression,
+            grid,
+            patterns,
+            &limits,
+            Door::CommandLine,
+            &bar,
+        )
     })?;
     if table.complete() || interrupt::requested() {
         Ok(table)

@@ -587,10 +587,18 @@ mod tests {
 
     #[test]
     fn grids_refuse_a_name_twice_and_too_many_cells() {
-        let axes = || vec![Axis::parse("x=0..9").unwrap(), Axis::parse("x=0..9").unwrap()];
+        let axes = || {
+            vec![
+                Axis::parse("x=0..9").unwrap(),
+                Axis::parse("x=0..9").unwrap(),
+            ]
+        };
         let twice = Grid::new(axes(), Measure::Nimber, 1000, Door::CommandLine);
         assert!(matches!(twice, Err(Failure::Input { .. })));
-        let axes = vec![Axis::parse("x=0..9").unwrap(), Axis::parse("y=0..9").unwrap()];
+        let axes = vec![
+            Axis::parse("x=0..9").unwrap(),
+            Axis::parse("y=0..9").unwrap(),
+        ];
         let Err(Failure::Limit { message, raised_by }) =
             Grid::new(axes, Measure::Nimber, 99, Door::Python)
         else {
@@ -613,7 +621,10 @@ mod tests {
         )
         .unwrap();
         assert!(table.complete());
-        assert_eq!(table.cells.iter().map(Cell::text).collect::<String>(), "012012012");
+        assert_eq!(
+            table.cells.iter().map(Cell::text).collect::<String>(),
+            "012012012"
+        );
         assert!(table.patterns.iter().any(|p| p.contains("n = 0 (mod 3)")));
         let failure = tabulate(
             "misere(nim(n))",
@@ -636,7 +647,10 @@ mod tests {
             &(),
         )
         .unwrap();
-        assert_eq!(outcomes.cells.iter().map(Cell::text).collect::<String>(), "NPN");
+        assert_eq!(
+            outcomes.cells.iter().map(Cell::text).collect::<String>(),
+            "NPN"
+        );
     }
 
     #[test]

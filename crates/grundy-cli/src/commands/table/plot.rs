@@ -14,8 +14,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
-use grundy::workflow::table::{Cell, Measure, Table};
 use crate::failure::Failure;
+use grundy::workflow::table::{Cell, Measure, Table};
 
 static FONT: Once = Once::new();
 

@@ -326,7 +326,10 @@ mod tests {
     use crate::workflow::Door;
 
     fn grid() -> Grid {
-        let axes = vec![Axis::parse("x=0..29").unwrap(), Axis::parse("y=0..29").unwrap()];
+        let axes = vec![
+            Axis::parse("x=0..29").unwrap(),
+            Axis::parse("y=0..29").unwrap(),
+        ];
         Grid::new(axes, Measure::Nimber, 10_000, Door::CommandLine).unwrap()
     }
 
