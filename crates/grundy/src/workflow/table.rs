@@ -358,7 +358,8 @@ pub struct Table {
 /// # Errors
 /// [`Failure::Input`] for an expression that is not one with the grid's
 /// variables, or the first cell (in row order) that fails, named (`in the
-/// cell x = 3, y = 5`): bad input, a game that cannot be played, a limit.
+/// cell x = 3, y = 5`): bad input, a game that cannot be played, a limit; a
+/// cell without a nimber is named by its position's text.
 pub fn tabulate(
     expression: &str,
     grid: Grid,
@@ -381,15 +382,16 @@ pub fn tabulate(
         let failure = match failed.error {
             CellError::Position(failure) => failure,
             CellError::Search(error) => Failure::search(&error, door),
+            // The position's text names the cell.
             CellError::NoNimber(_) => {
                 let outcome = match door {
                     Door::CommandLine => "--outcome",
                     Door::Python => "outcome=True",
                 };
-                Failure::input(format!(
+                return Err(Failure::input(format!(
                     "error: `{}` has no nimber (misère play); tabulate who wins with {outcome}",
                     template.instantiate(&failed.values)
-                ))
+                )));
             }
         };
         let cell = cell_name(&grid.axes, &failed.values);
@@ -636,8 +638,8 @@ mod tests {
         )
         .unwrap_err();
         let message = failure.message();
-        assert!(message.contains("outcome=True"), "{message}");
-        assert!(message.ends_with("\nin the cell n = 0"), "{message}");
+        assert!(message.contains("`misere(nim(0))` has no nimber"), "{message}");
+        assert!(message.ends_with("outcome=True"), "{message}");
         let outcomes = tabulate(
             "misere(nim(n))",
             grid(&["n=0..2"], Measure::Outcome),
