@@ -854,7 +854,7 @@ mod tests {
     fn an_answer_longer_than_its_limit_is_refused_before_it_is_held() {
         let long = vec![7u32; 1000];
         assert!(answer_body(&long, 10_000).is_ok());
-        let Err(Failure::limit(message)) = answer_body(&long, 100) else {
+        let Err(Failure::Limit { message, .. }) = answer_body(&long, 100) else {
             panic!("an answer of 2000 bytes passed a limit of 100");
         };
         assert!(message.contains("--max-answer"), "{message}");
