@@ -86,6 +86,21 @@ impl SearchLimits {
             ..SolveOptions::default()
         }
     }
+
+    /// The library's limits of a workflow: the threads are those of the pool
+    /// in force ([`Threads::install`]), the time limit the cancellation
+    /// signal's (`--max-time`, a request's deadline).
+    pub const fn workflow(&self) -> grundy::workflow::Limits {
+        grundy::workflow::Limits {
+            states: self.max_states,
+            digits: self.max_digits,
+            largest_heap: self.max_heap,
+            bytes: self.budget.max_memory,
+            work: self.budget.max_work,
+            time: None,
+            threads: None,
+        }
+    }
 }
 
 /// Reads a number of bytes: `1048576`, `512K`, `64M`, `4G`, `1T` (powers of

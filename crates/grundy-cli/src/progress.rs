@@ -29,12 +29,6 @@ impl DelayedBar {
         }
     }
 
-    /// Never draws this bar (work that is not the terminal's: a request of
-    /// `grundy serve`).
-    pub fn hide(&mut self) {
-        self.shown = false;
-    }
-
     /// Shows `done` of `total`, with `message` for the template's `{msg}`.
     pub fn update(&mut self, done: u64, total: u64, message: &str) {
         if self.shown && self.bar.is_none() && self.started.elapsed() > QUIET_FOR {

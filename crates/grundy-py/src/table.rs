@@ -1,33 +1,27 @@
 //! `grundy.table`: the nimbers (or outcomes) of a position over one or two
-//! varying integers, the cells sharing one search
-//! ([`grundy::table::Tabulator`]) as in `grundy table`; the expression is a
-//! string with variables, or a Python function of them returning the parts.
-//! Ctrl-C stops it between cells (or inside one), keeping the cells done.
+//! varying integers, computed by the library's table workflow
+//! ([`grundy::workflow::table`]) as `grundy table` computes them; the
+//! expression is a string with variables, or a Python function of them
+//! returning the parts. Ctrl-C stops it between cells (or inside one),
+//! keeping the cells done. This module gives the cells' positions and turns
+//! the results and failures into Python's.
 
-use grundy::analysis::SolveOptions;
-use grundy::cancel::stop_requested;
+use std::time::Duration;
+
 use grundy::catalogue::Position;
-use grundy::game::Outcome;
 use grundy::lang::{LangError, Span, Template};
-use grundy::pattern::{Axis, table_patterns};
-use grundy::table::Tabulator;
-use num_bigint::{BigInt, BigUint};
+use grundy::workflow::table::{CellError, Computed, Grid, Measure};
+use grundy::workflow::{Door, Failure as WorkflowFailure};
+use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::limit_error;
+use crate::errors::{failure_error, limit_error};
 use crate::limits::Limits;
 use crate::position::{Failure, PartArg, Play, position_of};
 use crate::run::{Stoppable, watched};
 
-/// A cell's answer.
-#[derive(Debug, Clone)]
-pub enum Cell {
-    /// Its nimber.
-    Nimber(BigUint),
-    /// Who wins (with `outcome=True`).
-    Outcome(Outcome),
-}
+pub use grundy::workflow::table::{Axis as Variable, Cell, cell_name};
 
 /// What gives each cell's position.
 pub enum Cells<'a> {
@@ -37,17 +31,6 @@ pub enum Cells<'a> {
     Function(&'a Py<PyAny>),
     /// Where each cell is given by its index: `g(k)` for a sequence.
     Positions(&'a (dyn Fn(u64) -> Result<Position, Failure> + Sync)),
-}
-
-/// A variable and its values, `first..first + count`.
-#[derive(Debug, Clone)]
-pub struct Variable {
-    /// Its name.
-    pub name: String,
-    /// Its first value.
-    pub first: BigInt,
-    /// How many values.
-    pub count: u64,
 }
 
 /// The cells computed, in row-major order.
@@ -67,7 +50,9 @@ impl Stoppable for Run {
     }
 }
 
-/// Every cell, row by row, until done, a failure or the cancel signal.
+/// Every cell of the `total` cells over `variables`, row by row, until done,
+/// a failure or the cancel signal: the library's grid
+/// ([`Grid::compute`]), on one thread.
 pub fn compute(
     cells: &Cells<'_>,
     variables: &[Variable],
@@ -75,61 +60,75 @@ pub fn compute(
     limits: &Limits,
     total: u64,
 ) -> Run {
-    let mut tabulator = Tabulator::new(SolveOptions {
-        winning_moves: false,
-        ..limits.solve_options(0)
-    });
-    let columns = variables.get(1).map_or(1, |v| v.count);
-    let mut run = Run {
-        cells: Vec::new(),
-        failure: None,
-        stopped: false,
+    let measure = if outcome {
+        Measure::Outcome
+    } else {
+        Measure::Nimber
     };
-    for index in 0..total {
-        if stop_requested() {
-            run.stopped = true;
-            break;
-        }
-        let mut values = vec![&variables[0].first + index / columns];
-        if let Some(variable) = variables.get(1) {
-            values.push(&variable.first + index % columns);
-        }
-        let answered = position(cells, variables, &values, index, limits).and_then(|position| {
-            if outcome {
-                return tabulator
-                    .outcome(&position)
-                    .map(Cell::Outcome)
-                    .map_err(Failure::Search);
-            }
-            match tabulator.nimber(&position) {
-                Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
-                Ok(None) => {
-                    let text = grundy::sums::position::PositionText::new(&position);
-                    let error = LangError::new(
-                        format!(
-                            "`{}` has no nimber (misère play); tabulate who wins with outcome=True",
-                            text.as_str()
-                        ),
-                        Span::default(),
-                    );
-                    Err(Failure::Language(error, String::new()))
-                }
-                Err(error) => Err(Failure::Search(error)),
-            }
-        });
-        match answered {
-            Ok(cell) => run.cells.push(cell),
-            Err(failure) if failure.was_cancelled() => {
-                run.stopped = true;
-                break;
-            }
-            Err(failure) => {
-                run.failure = Some((values, failure));
-                break;
+    match Grid::new(variables.to_vec(), measure, total, Door::Python) {
+        Ok(grid) => compute_grid(&grid, cells, limits),
+        Err(failure) => {
+            let message = failure.message();
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            let error = LangError::new(message.to_owned(), Span::default());
+            Run {
+                cells: Vec::new(),
+                failure: Some((Vec::new(), Failure::Language(error, String::new()))),
+                stopped: false,
             }
         }
     }
-    run
+}
+
+/// The cells of `grid`, whose positions `cells` give, within `limits`.
+fn compute_grid(grid: &Grid, cells: &Cells<'_>, limits: &Limits) -> Run {
+    let variables = grid.axes();
+    let position =
+        |index: u64, values: &[BigInt]| position(cells, variables, values, index, limits);
+    let Computed {
+        cells,
+        failed,
+        stopped,
+    } = grid.compute(&workflow_limits(limits), &position, &());
+    let failure = failed.map(|failed| {
+        let failure = match failed.error {
+            CellError::Position(failure) => failure,
+            CellError::Search(error) => Failure::Search(error),
+            CellError::NoNimber(position) => {
+                let text = grundy::sums::position::PositionText::new(&position);
+                let error = LangError::new(
+                    format!(
+                        "`{}` has no nimber (misère play); tabulate who wins with outcome=True",
+                        text.as_str()
+                    ),
+                    Span::default(),
+                );
+                Failure::Language(error, String::new())
+            }
+        };
+        (failed.values, failure)
+    });
+    Run {
+        cells,
+        failure,
+        stopped,
+    }
+}
+
+/// The library's limits of `limits`: one thread, as the package has always
+/// computed a table.
+fn workflow_limits(limits: &Limits) -> grundy::workflow::Limits {
+    grundy::workflow::Limits {
+        states: limits.max_states,
+        digits: limits.max_digits,
+        largest_heap: limits.max_heap,
+        bytes: limits.max_memory,
+        work: limits.max_work,
+        time: limits
+            .max_time
+            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok()),
+        threads: Some(1),
+    }
 }
 
 /// The position of the cell with `values`.
@@ -164,44 +163,6 @@ fn position(
         }
         Cells::Positions(position) => position(index),
     }
-}
-
-/// `x = 3, y = 5`.
-pub fn cell_name(variables: &[Variable], values: &[BigInt]) -> String {
-    variables
-        .iter()
-        .zip(values)
-        .map(|(variable, value)| format!("{} = {value}", variable.name))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The patterns of a complete table (the lines of `grundy table --json`).
-pub fn patterns(variables: &[Variable], cells: &[Cell]) -> Vec<String> {
-    let Some(values) = cells
-        .iter()
-        .map(|cell| match cell {
-            Cell::Nimber(n) => u32::try_from(n).ok(),
-            Cell::Outcome(o) => Some(u32::from(o.first_player_wins())),
-        })
-        .collect::<Option<Vec<u32>>>()
-    else {
-        return Vec::new();
-    };
-    let Some(axes) = variables
-        .iter()
-        .map(|variable| {
-            Some(Axis {
-                name: &variable.name,
-                first: u64::try_from(&variable.first).ok()?,
-                count: variable.count,
-            })
-        })
-        .collect::<Option<Vec<_>>>()
-    else {
-        return Vec::new();
-    };
-    table_patterns(&axes, &values)
 }
 
 /// The failure of a cell, as the exception it is, saying which cell.
@@ -243,19 +204,26 @@ pub fn table(
             "a table has one or two variables, given as keywords: table(\"wythoff(x, y)\", x=range(10), y=range(10))",
         ));
     }
-    let total = variables
-        .iter()
-        .try_fold(1u64, |n, variable| n.checked_mul(variable.count))
-        .filter(|&n| n <= max_cells)
-        .ok_or_else(|| {
-            limit_error(
+    let measure = if outcome {
+        Measure::Outcome
+    } else {
+        Measure::Nimber
+    };
+    let grid = Grid::new(variables, measure, max_cells, Door::Python).map_err(|failure| {
+        match failure {
+            // The only limit of a grid: its cells.
+            WorkflowFailure::Limit {
+                message,
+                raised_by: None,
+            } => limit_error(
                 py,
-                &format!(
-                    "the table has more than {max_cells} cells (the cell limit); raise it with max_cells=N"
-                ),
+                message.strip_prefix("error: ").unwrap_or(&message),
                 Some("max_cells"),
-            )
-        })?;
+            ),
+            failure => failure_error(py, failure),
+        }
+    })?;
+    let variables = grid.axes();
     let template;
     let function;
     let cells = if let Ok(source) = expression.extract::<String>() {
@@ -273,18 +241,18 @@ pub fn table(
         )));
     };
     let ran = watched(py, limits.deadline(), || {
-        compute(&cells, &variables, outcome, &limits, total)
+        compute_grid(&grid, &cells, &limits)
     })?;
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(crate::errors::time_error(py, limits.max_time));
     }
     let run = ran.result;
     if let Some((values, failure)) = run.failure {
-        return Err(cell_failure(py, failure, &cell_name(&variables, &values)));
+        return Err(cell_failure(py, failure, &cell_name(variables, &values)));
     }
-    let complete = run.cells.len() as u64 == total;
+    let complete = run.cells.len() as u64 == grid.cells();
     let patterns = if complete {
-        patterns(&variables, &run.cells)
+        grid.patterns(&run.cells)
     } else {
         Vec::new()
     };

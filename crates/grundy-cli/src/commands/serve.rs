@@ -55,7 +55,7 @@ use axum::routing::{get, post};
 use grundy::cancel::Cancel;
 use grundy::workflow::Limits;
 use grundy::workflow::play::{self, Budget, message_of, refuse_files};
-use grundy::workflow::seq;
+use grundy::workflow::{seq, table};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -277,7 +277,7 @@ fn router(server: Shared, body: BodyLimits) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/engine", post(engine))
         .route("/api/seq", post(seq))
-        .route("/api/table", post(table))
+        .route("/api/table", post(table_answer))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(body.max_body))
@@ -661,7 +661,10 @@ struct TableRequest {
 }
 
 /// `POST /api/table`: `grundy table --json EXPR RANGE [RANGE]`.
-async fn table(State(server): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn table_answer(
+    State(server): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let request = match read_body::<TableRequest>(body) {
         Ok(request) => request,
         Err(response) => return *response,
@@ -675,15 +678,31 @@ async fn table(State(server): State<Shared>, body: Result<Bytes, BytesRejection>
             "`ranges` holds one or two ranges, e.g. [\"x=0..40\", \"y=0..40\"]",
         );
     }
-    let args = crate::commands::table::Args::served(
-        request.expression,
-        request.ranges,
-        request.outcome,
-        server.max_cells,
-        server.limits.clone(),
-    );
+    let limits = server.limits.workflow();
+    let max_cells = server.max_cells;
+    // A table stopped by the deadline is incomplete: the attempt is answered
+    // out of time, whatever it returned.
     compute(&server, move |_| {
-        crate::commands::table::served_answer(&args)
+        let axes = request
+            .ranges
+            .iter()
+            .map(|range| table::Axis::parse(range))
+            .collect::<Result<Vec<_>, _>>()?;
+        let measure = if request.outcome {
+            table::Measure::Outcome
+        } else {
+            table::Measure::Nimber
+        };
+        let grid = table::Grid::new(axes, measure, max_cells, Door::CommandLine)?;
+        table::tabulate(
+            &request.expression,
+            grid,
+            true,
+            &limits,
+            Door::CommandLine,
+            &(),
+        )
+        .map(|table| table.json())
     })
     .await
 }

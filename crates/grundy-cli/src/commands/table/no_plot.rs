@@ -1,8 +1,8 @@
 //! `grundy table --plot FILE` in a binary built without the `plot` feature: refused
 //! before the table is computed.
 
-use super::Table;
 use crate::failure::Failure;
+use grundy::workflow::table::Table;
 
 /// Refuses every plot: this binary cannot draw one.
 pub(super) fn check(_path: &str) -> Result<(), Failure> {

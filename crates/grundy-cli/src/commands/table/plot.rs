@@ -14,8 +14,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
-use super::{Cell, Table};
 use crate::failure::Failure;
+use grundy::workflow::table::{Cell, Measure, Table};
 
 static FONT: Once = Once::new();
 
@@ -92,7 +92,7 @@ pub(super) fn draw(table: &Table, title: &str, path: &str) -> Result<(), Failure
 /// What `--plot` tells on standard error once the file is written: the file,
 /// the kind of picture and its size.
 fn what_was_drawn(table: &Table, path: &str, format: &str) -> String {
-    let picture = if table.axes.len() == 2 {
+    let picture = if table.grid.axes().len() == 2 {
         "a heat map"
     } else {
         "a line of the values"
@@ -112,9 +112,9 @@ fn draw_on<B: DrawingBackend>(
     let text = |e: &dyn std::fmt::Display| e.to_string();
     root.fill(&WHITE).map_err(|e| text(&e))?;
     let first = |index: usize| -> Result<i64, String> {
-        let axis = &table.axes[index];
+        let axis = &table.grid.axes()[index];
         let too_large = || "the variable's values do not fit in 64 bits".to_owned();
-        let low = i64::try_from(&axis.low).map_err(|_| too_large())?;
+        let low = i64::try_from(&axis.first).map_err(|_| too_large())?;
         i64::try_from(axis.count)
             .ok()
             .and_then(|count| low.checked_add(count))
@@ -130,12 +130,12 @@ fn draw_on<B: DrawingBackend>(
         return Err("a nimber does not fit in 32 bits".to_owned());
     }
     let largest = values.iter().copied().max().unwrap_or(0);
-    let measure = if table.outcome {
+    let measure = if table.grid.measure() == Measure::Outcome {
         "outcome (0: P, 1: N)"
     } else {
         "nimber"
     };
-    match table.axes.as_slice() {
+    match table.grid.axes() {
         [axis] => {
             let low = first(0)?;
             let high = low + table.cells.len().max(1) as i64;
