@@ -490,6 +490,8 @@ fn residue_classes(first: u64, values: &[u32]) -> Option<ResidueClasses> {
         return None;
     }
     residues.sort_unstable();
+    // Positions past 2^64 - 1 are all said as 2^64 - 1: one residue, once.
+    residues.dedup();
     let in_class = |n: u64| residues.binary_search(&(n % modulus)).is_ok();
     let (mut also, mut except) = (Vec::new(), Vec::new());
     for (i, &flag) in indicator[..from].iter().enumerate() {

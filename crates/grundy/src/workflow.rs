@@ -15,7 +15,8 @@ pub mod play;
 pub mod seq;
 pub mod table;
 
+pub use crate::theory::limits::Door;
+pub use failure::Failure;
 #[cfg(not(feature = "script"))]
 pub use failure::WITHOUT_SCRIPT;
-pub use failure::{Door, Failure};
 pub use limits::Limits;

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use crate::rules::HeapRule;
 use crate::sequence::{CostModel, SequenceSolver};
 use crate::theory::cancel::Cancel;
+use crate::theory::limits::Door;
 use crate::theory::limits::Limit;
-use crate::workflow::Door;
 
 /// Runs computing at least this many values say how long they will take (when
 /// that is more than [`ANNOUNCED_SECONDS`]).

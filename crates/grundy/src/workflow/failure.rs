@@ -9,62 +9,11 @@ use std::io;
 use std::path::Path;
 
 use crate::lang::LangError;
-use crate::theory::limits::{Limit, SearchError};
+use crate::theory::limits::{Door, Limit, SearchError};
 
 /// Why `script[...]` is refused by a grundy built without the `script` feature.
 #[cfg(not(feature = "script"))]
 pub const WITHOUT_SCRIPT: &str = "error: scripted games (`script[...]`) need the `script` feature, and this grundy was built without it: build it with `--features script` (on by default)";
-
-/// The front end a workflow is asked through: it decides how a limit's
-/// setting is named in a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Door {
-    /// The command line, and the playground's server (whose limits are its
-    /// flags): `--max-states N`.
-    #[default]
-    CommandLine,
-    /// The Python package: `max_states=N`.
-    Python,
-}
-
-impl Door {
-    /// The setting that raises `limit`, with its value's form: `--max-states N`
-    /// or `max_states=N`.
-    pub const fn setting(self, limit: Limit) -> &'static str {
-        match (self, limit) {
-            (Self::CommandLine, Limit::States) => "--max-states N",
-            (Self::CommandLine, Limit::Work) => "--max-work STEPS",
-            (Self::CommandLine, Limit::Memory) => "--max-memory BYTES",
-            (Self::CommandLine, Limit::LargestHeap) => "--max-heap N",
-            (Self::CommandLine, Limit::Digits) => "--max-digits N",
-            (Self::CommandLine, Limit::Time) => "--max-time SECONDS",
-            (Self::Python, Limit::States) => "max_states=N",
-            (Self::Python, Limit::Work) => "max_work=STEPS",
-            (Self::Python, Limit::Memory) => "max_memory=BYTES",
-            (Self::Python, Limit::LargestHeap) => "max_heap=N",
-            (Self::Python, Limit::Digits) => "max_digits=N",
-            (Self::Python, Limit::Time) => "max_time=SECONDS",
-        }
-    }
-
-    /// The setting's name alone: `max-states` or `max_states`.
-    pub fn setting_name(self, limit: Limit) -> &'static str {
-        let form = self.setting(limit);
-        let name = form.split([' ', '=']).next().unwrap_or(form);
-        name.trim_start_matches("--")
-    }
-
-    /// "; raise it with --max-work STEPS and --max-memory BYTES", or nothing
-    /// when no setting raises the limit.
-    pub fn raise_with(self, limits: &[Limit]) -> String {
-        let settings: Vec<&str> = limits.iter().map(|&limit| self.setting(limit)).collect();
-        match settings.as_slice() {
-            [] => String::new(),
-            [one] => format!("; raise it with {one}"),
-            [rest @ .., last] => format!("; raise them with {} and {last}", rest.join(", ")),
-        }
-    }
-}
 
 /// Why a workflow failed. Messages begin with `error: `, as the command line
 /// prints them; the Python package drops that word.
