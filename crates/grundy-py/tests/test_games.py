@@ -118,6 +118,9 @@ def test_an_exception_in_moves_is_a_game_error_naming_the_position() -> None:
     assert isinstance(caught.value.__cause__, ValueError)
     with pytest.raises(grundy.GameError):
         grundy.seq(game, 10)
+    with pytest.raises(grundy.GameError) as caught:
+        grundy.table(game, n=range(0, 6))
+    assert "in the cell n = 3" in str(caught.value)
 
 
 def test_each_calls_game_error_has_its_own_callbacks_exception_as_cause() -> None:
@@ -145,15 +148,13 @@ def test_each_calls_game_error_has_its_own_callbacks_exception_as_cause() -> Non
                 seen.add(type(error.__cause__))
         causes[kind] = seen
 
-    threads = [threading.Thread(target=calls, args=(kind,)) for kind in (ValueError, KeyError, ZeroDivisionError)]
+    kinds = (ValueError, KeyError, ZeroDivisionError)
+    threads = [threading.Thread(target=calls, args=(kind,)) for kind in kinds]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert causes == {kind: {kind} for kind in (ValueError, KeyError, ZeroDivisionError)}
-    with pytest.raises(grundy.GameError) as caught:
-        grundy.table(game, n=range(0, 6))
-    assert "in the cell n = 3" in str(caught.value)
+    assert causes == {kind: {kind} for kind in kinds}
 
 
 def test_wrong_results_are_game_errors() -> None:
