@@ -4,7 +4,7 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use grundy::quotient::{self, QuotientLimits, sums};
+use grundy::quotient::{self, QuotientLimits, play};
 use grundy::rules::HeapRule;
 use num_bigint::BigUint;
 
@@ -33,7 +33,7 @@ fn thousand_heaps(c: &mut Criterion) {
         .collect();
     c.bench_function(
         "misère sum of 1000 heaps of 0.75 up to 10^18, 100 moves listed",
-        |b| b.iter(|| sums::answer(black_box(&q), black_box(&heaps), 100).unwrap()),
+        |b| b.iter(|| play::answer(black_box(&q), black_box(&heaps), 100).unwrap()),
     );
 }
 
