@@ -165,7 +165,7 @@ pub(in crate::sums) fn solve_by_genus(
 }
 
 /// For each rule, the first heap found wild (its genus not a nim position's):
-/// sums reaching it are not tried again (at most [`RULES_REMEMBERED`] entries).
+/// sums reaching it are not tried again (at most [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries).
 pub(in crate::sums) static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -174,7 +174,7 @@ pub(in crate::sums) static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRul
 /// for every caller, so it is not tried again. A construction stopped by the
 /// caller's deadline, or by a memory limit below the construction's own, is
 /// not remembered, so that an answer depends on its own position only, not
-/// on the positions solved before it. At most [`RULES_REMEMBERED`] entries.
+/// on the positions solved before it. At most [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries.
 pub(in crate::sums) static GENUS_FAILED: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
     std::sync::Mutex::new(Vec::new());
 

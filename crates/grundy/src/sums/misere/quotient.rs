@@ -57,7 +57,7 @@ pub(in crate::sums) fn failed_by_callers_limit(
 }
 
 /// The most rules the memories of this module keep ([`QUOTIENTS`],
-/// [`NOT_TAME`], [`GENUS_FAILED`]), the oldest forgotten first: a server or a
+/// [`NOT_TAME`](super::genus::NOT_TAME), [`GENUS_FAILED`](super::genus::GENUS_FAILED)), the oldest forgotten first: a server or a
 /// notebook that sees rule after rule does not grow without bound.
 pub(in crate::sums) const RULES_REMEMBERED: usize = 32;
 

@@ -45,7 +45,7 @@ impl Grid {
     /// instead of being searched anew. The first thread (the caller's)
     /// begins alone, the pool's left free for the searches' own parallel
     /// work; the others take cells too once the cells prove dear and
-    /// independent ([`Pace`]): a table whose cells share positions (a
+    /// independent (`Pace`): a table whose cells share positions (a
     /// script's heaps, each needing the smaller ones) would have every
     /// thread search the same graph, and cheap cells gain less from threads
     /// than taking turns at the table costs. A failure stops the cells after
