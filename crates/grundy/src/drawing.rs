@@ -123,7 +123,7 @@ pub struct GraphDrawing {
 
 /// One cell of a [`BoardDrawing`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Cell {
+pub enum Square {
     /// An empty cell a move may use.
     Empty,
     /// A filled, blocked or visited cell.
@@ -140,5 +140,5 @@ pub struct BoardDrawing {
     /// The number of columns.
     pub cols: u32,
     /// The cells row by row, row 0 first: `rows * cols` of them.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<Square>,
 }

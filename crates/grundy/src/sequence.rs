@@ -55,7 +55,7 @@ pub use storage::GrundyValues;
 
 use engine::Engine;
 use engine::append_only::Appender;
-use storage::{Cell, Store};
+use storage::{Store, StoredValue};
 
 /// How the values are computed. Both give the same values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -465,7 +465,7 @@ enum RunStop {
 /// Computes values into `g` until it holds `end` values or a value does not fit; `g`
 /// has room for them. With a second thread filling the engine's blocks ahead where that
 /// pays (see [`engine::with_helper`]): the values are the same.
-fn run<T: Cell>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
+fn run<T: StoredValue>(engine: &mut Engine, g: &mut Vec<T>, end: usize) -> RunEnd {
     if g.capacity() >= end
         && let Some(table) = engine.helped(g.len(), end)
     {
@@ -527,7 +527,7 @@ impl<T: Copy> Appending<T> for Appender<'_, T> {
 /// [`run`] by the given steps of `engine`: `step` computes the value of heap `g.len()`,
 /// `record` takes it in once appended.
 #[inline(always)]
-fn run_with<T: Cell, E>(
+fn run_with<T: StoredValue, E>(
     g: &mut impl Appending<T>,
     end: usize,
     engine: &mut E,
@@ -579,7 +579,7 @@ fn run_with<T: Cell, E>(
 /// values of the heaps in `recompute` are computed from the values before them and
 /// compared first (before the engine takes them in, so that a huge wrong value never
 /// sizes its tables).
-fn replay_checking<T: Cell>(
+fn replay_checking<T: StoredValue>(
     engine: &mut Engine,
     g: &[T],
     recompute: &[Range<usize>],

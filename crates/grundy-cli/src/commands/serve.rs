@@ -54,7 +54,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use grundy::cancel::Cancel;
 use grundy::workflow::Limits;
-use grundy::workflow::play::{self, Budget, message_of, refuse_files};
+use grundy::workflow::play::{self, RequestLimits, message_of, refuse_files};
 use grundy::workflow::{seq, table};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -451,7 +451,7 @@ struct PositionRequest {
 
 impl PositionRequest {
     /// The position to answer: the one sent, or the one after its move.
-    fn source(&self, budget: &Budget) -> Result<String, Failure> {
+    fn source(&self, budget: &RequestLimits) -> Result<String, Failure> {
         match &self.played {
             None => Ok(self.position.clone()),
             Some(played) => play::play_compact(&self.position, played, budget),
@@ -490,7 +490,7 @@ async fn engine(State(server): State<Shared>, body: Result<Bytes, BytesRejection
 /// at its end; a panic becomes a 422 naming it, never a 500.
 async fn compute<T: Serialize + Send + 'static>(
     server: &Shared,
-    work: impl Fn(&Budget) -> Result<T, Failure> + Send + Sync + 'static,
+    work: impl Fn(&RequestLimits) -> Result<T, Failure> + Send + Sync + 'static,
 ) -> Response {
     let deadline = Instant::now() + server.request_time;
     let max_answer = server.max_answer;
@@ -499,7 +499,7 @@ async fn compute<T: Serialize + Send + 'static>(
         .lanes
         .run(deadline, |permit, stop| {
             let work = Arc::clone(&work);
-            let budget = Budget {
+            let budget = RequestLimits {
                 limits: server.request_limits,
                 max_options: server.max_options,
                 deadline: stop,

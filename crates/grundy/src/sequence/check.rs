@@ -31,7 +31,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::storage::{Cell, Store};
+use super::storage::{Store, StoredValue};
 use super::{FileError, GrundyValues};
 use crate::rules::HeapRule;
 
@@ -53,7 +53,7 @@ pub fn check_file_path(path: &Path) -> PathBuf {
 /// Each step `h ← rotl((h xor v) · K, 31)` is a bijection of `h` for a given value `v`,
 /// and an injection of `v` for a given `h`: a single value changed always changes the
 /// sum. The block's first heap seeds it, so that a block moved elsewhere does not match.
-fn block_sum<T: Cell>(start: usize, values: &[T]) -> u64 {
+fn block_sum<T: StoredValue>(start: usize, values: &[T]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut sum = 0x243F_6A88_85A3_08D3 ^ (start as u64).wrapping_mul(K);
     for value in values {

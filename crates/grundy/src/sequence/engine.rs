@@ -77,7 +77,7 @@ use smallvec::SmallVec;
 use super::OutOfMemory;
 use super::runs::MoveRuns;
 use super::simd::{self, TARGET_LIMIT, TargetSet};
-use super::storage::{Cell, LowMirror, MIRROR_WINDOW, Mirror, Reversed};
+use super::storage::{LowMirror, MIRROR_WINDOW, Mirror, Reversed, StoredValue};
 
 use std::borrow::Cow;
 
@@ -531,12 +531,12 @@ impl TableEngine {
 
     /// The value of heap `g.len()` with the blocks filled ahead by `ahead`'s thread.
     #[inline(always)]
-    pub(crate) fn step_ahead<T: Cell>(&mut self, g: &[T], ahead: &mut RowsAhead) -> u32 {
+    pub(crate) fn step_ahead<T: StoredValue>(&mut self, g: &[T], ahead: &mut RowsAhead) -> u32 {
         self.step(g, Some(ahead))
     }
 
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
-    fn prepare_block<T: Cell>(&mut self, g: &[T]) {
+    fn prepare_block<T: StoredValue>(&mut self, g: &[T]) {
         let vector = self.marks_by_vector();
         let prefix_to = self.prefix_to(g.len());
         let filling = BlockFilling {
@@ -565,7 +565,7 @@ impl TableEngine {
     ///
     /// With `ahead`, the blocks are filled ahead by a second thread (see [`ahead`]).
     #[inline(always)]
-    fn step<T: Cell>(&mut self, g: &[T], ahead: Option<&mut RowsAhead>) -> u32 {
+    fn step<T: StoredValue>(&mut self, g: &[T], ahead: Option<&mut RowsAhead>) -> u32 {
         if self.only_takes_all_but {
             return self.step_all_but(g);
         }
@@ -636,7 +636,7 @@ impl TableEngine {
 
     /// The value of heap `g.len()` for a rule that only takes, by an all-but set
     /// (Nim and all-but subtraction games): `O(|E|)` amortised per heap.
-    fn step_all_but<T: Cell>(&mut self, g: &[T]) -> u32 {
+    fn step_all_but<T: StoredValue>(&mut self, g: &[T]) -> u32 {
         let n = g.len();
         let Tokens::AllExcept(excluded) = &self.table.leave_one else {
             unreachable!("checked at construction")
@@ -666,7 +666,7 @@ impl TableEngine {
     /// [`OutOfMemory`] when the tables this value needs cannot be allocated; then
     /// nothing has changed (all large allocations come first), and the caller takes
     /// the value back.
-    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+    pub(crate) fn record<T: StoredValue>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         self.record_tables(g)?;
         self.advance_runs(g);
         Ok(())
@@ -674,7 +674,7 @@ impl TableEngine {
 
     /// Takes into the windows of runs of moves the values they need for heap
     /// `g.len()`, the next to compute.
-    fn advance_runs<T: Cell>(&mut self, g: &[T]) {
+    fn advance_runs<T: StoredValue>(&mut self, g: &[T]) {
         let next = g.len();
         self.stats.run_pairs += self.two_heap_runs.advance(next, |m, last| {
             for a in 1..=m / 2 {
@@ -703,7 +703,7 @@ impl TableEngine {
 
     /// [`Self::record`] for every table but the windows of runs of moves (which
     /// [`Self::advance_runs`] fills after it, once the masks and the runs are chosen).
-    fn record_tables<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+    fn record_tables<T: StoredValue>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         let n = g.len() - 1;
         let value = g[n].get();
         let wider = (value >= 1 << self.value_bits).then(|| 32 - value.leading_zeros());
@@ -805,7 +805,7 @@ impl TableEngine {
     }
 
     /// Chooses the masks anew and rebuilds the rare lists.
-    fn rebuild<T: Cell>(&mut self, g: &[T]) {
+    fn rebuild<T: StoredValue>(&mut self, g: &[T]) {
         self.stats.mask_rebuilds += 1;
         self.generation += 1;
         self.next_rebuild = 2 * g.len();
@@ -894,7 +894,7 @@ pub(crate) struct RestNimEngine {
 impl RestNimEngine {
     /// The value of heap `g.len()`: the mex of the values of the partitions of every
     /// smaller heap (their sets were made by [`Self::record`]).
-    fn step<T: Cell>(&mut self, _: &[T]) -> u32 {
+    fn step<T: StoredValue>(&mut self, _: &[T]) -> u32 {
         let mut union = self.union.clone();
         union.push(0);
         bit_set_mex(&union)
@@ -906,7 +906,7 @@ impl RestNimEngine {
     /// # Errors
     /// [`OutOfMemory`] when the set cannot be allocated; then nothing has changed.
     #[inline(never)]
-    fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+    fn record<T: StoredValue>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         let m = g.len() - 1;
         let width =
             ((g.iter().map(|v| v.get()).max().unwrap_or(0) as usize + 1).next_power_of_two() >> 6)
@@ -957,7 +957,7 @@ impl Engine {
     }
 
     #[inline(always)]
-    pub(crate) fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+    pub(crate) fn step<T: StoredValue>(&mut self, g: &[T]) -> u32 {
         match self {
             Self::Table(engine) => engine.step(g, None),
             Self::RestNim(engine) => engine.step(g),
@@ -979,7 +979,7 @@ impl Engine {
     /// [`OutOfMemory`] when the engine's tables cannot grow for this value; then the
     /// engine is as before, and the value must be taken back.
     #[inline]
-    pub(crate) fn record<T: Cell>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
+    pub(crate) fn record<T: StoredValue>(&mut self, g: &[T]) -> Result<(), OutOfMemory> {
         match self {
             Self::Table(engine) => engine.record(g),
             Self::RestNim(engine) => engine.record(g),

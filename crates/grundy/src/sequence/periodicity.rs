@@ -62,7 +62,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
-use super::storage::{Cell, Store};
+use super::storage::{Store, StoredValue};
 use super::{GrundyValues, Interrupted, Progress, SequenceSolver};
 
 use crate::rules::HeapRule;
@@ -358,7 +358,7 @@ fn detection(rule: &HeapRule, values: &GrundyValues) -> Detection {
 }
 
 /// [`detection`] on the stored cells `g` of `values`.
-fn find_in<T: Cell>(rule: &HeapRule, g: &[T], values: &GrundyValues) -> Detection {
+fn find_in<T: StoredValue>(rule: &HeapRule, g: &[T], values: &GrundyValues) -> Detection {
     if let Some((preperiod, period, saltus, theorem)) = closed_form(rule) {
         let holds = (preperiod..g.len().saturating_sub(period))
             .all(|n| g[n + period].get() == g[n].get() + saltus);
@@ -448,7 +448,7 @@ struct Detection {
 /// at `n0 - 1`. Without this, a period seen over a long stretch but not long enough to
 /// report (0.376's period 4 from heap 2268248, in 3·10^6 values) made every one of its
 /// multiples walk that stretch again: quadratic time, a minute for 3·10^6 values.
-fn detect_counting<T: Cell>(
+fn detect_counting<T: StoredValue>(
     g: &[T],
     prove: impl Fn(usize, usize, u32) -> Proof,
     compared: &mut u64,

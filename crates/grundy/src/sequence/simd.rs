@@ -13,7 +13,7 @@
 //! when asked to, a portable scalar loop keeps the same promise. [`scan_codes`] does
 //! the same on bytes, 64 pairs a step (with VBMI and BITALG too).
 
-use super::storage::Cell;
+use super::storage::StoredValue;
 
 /// A set of values below 1024: bit `v & 63` of word `v >> 6` is set when `v` is in it.
 pub(crate) type TargetSet = [u64; 16];
@@ -35,7 +35,7 @@ pub(crate) fn available() -> bool {
 ///
 /// Every value in `left` and `right` must be below [`TARGET_LIMIT`]. With `vector`
 /// false, or on a machine without AVX-512, the portable loop runs.
-pub(crate) fn scan<T: Cell>(
+pub(crate) fn scan<T: StoredValue>(
     left: &[T],
     right: &[T],
     targets: &mut TargetSet,
@@ -197,7 +197,7 @@ pub(crate) const MARK_LANES: usize = 32;
 ///
 /// Panics unless `1 << bits <= width`, `rows` holds `MARK_LANES` rows, and every
 /// heap `base + k - r` is below `g.len()`.
-pub(crate) fn mark_pairs<T: Cell>(
+pub(crate) fn mark_pairs<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
     bits: u32,
@@ -258,7 +258,7 @@ impl NinthBit {
 /// Panics unless `rows` holds `MARK_LANES` rows of `width` bytes, a multiple of 64 and
 /// above every value marked (at least 512 with `ninth`), and every heap
 /// `base + k - r` is below `g.len()`.
-pub(crate) fn mark_pairs_in_registers<T: Cell>(
+pub(crate) fn mark_pairs_in_registers<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
     stamp: u8,
@@ -335,7 +335,7 @@ pub(crate) fn high_codes(low_mask: u8) -> [CodeSet; 2] {
 
 /// `row[left[i] xor right[i]] = stamp` for every `i`: records the values of a run of
 /// pairs as options. Every value must be below `1 << bits <= row.len()`.
-pub(crate) fn mark_values<T: Cell>(
+pub(crate) fn mark_values<T: StoredValue>(
     row: &mut [u8],
     bits: u32,
     stamp: u8,
@@ -362,7 +362,7 @@ pub(crate) fn mark_values<T: Cell>(
 /// The first `i` with `left[i] xor right[i] == target`, by AVX-512 compares of 32
 /// pairs at a time; `None` also when the vector version does not apply (the caller
 /// then searches itself): check [`find_applies`] first.
-pub(crate) fn find<T: Cell>(left: &[T], right: &[T], target: u32) -> Option<usize> {
+pub(crate) fn find<T: StoredValue>(left: &[T], right: &[T], target: u32) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if x86::available() {
         if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
@@ -377,12 +377,16 @@ pub(crate) fn find<T: Cell>(left: &[T], right: &[T], target: u32) -> Option<usiz
 }
 
 /// True when [`find`] searches values of this type on this machine.
-pub(crate) fn find_applies<T: Cell>(values: &[T]) -> bool {
+pub(crate) fn find_applies<T: StoredValue>(values: &[T]) -> bool {
     available() && (T::as_u16(values).is_some() || T::as_u8(values).is_some())
 }
 
 /// The portable version of [`scan`].
-pub(crate) fn scan_portable<T: Cell>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
+pub(crate) fn scan_portable<T: StoredValue>(
+    left: &[T],
+    right: &[T],
+    targets: &mut TargetSet,
+) -> usize {
     let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
     if remaining <= 1 {
         return 0;
@@ -1170,7 +1174,12 @@ mod tests {
     /// What [`scan`] promises: the values taken out are exactly the wanted values met
     /// in the pairs looked at, and it looked at every pair unless at most one value is
     /// left.
-    fn check_scan<T: Cell>(left: &[T], right: &[T], wanted: &TargetSet, vector: bool) -> usize {
+    fn check_scan<T: StoredValue>(
+        left: &[T],
+        right: &[T],
+        wanted: &TargetSet,
+        vector: bool,
+    ) -> usize {
         let mut after = *wanted;
         let looked = scan(left, right, &mut after, vector);
         assert!(looked <= left.len());
@@ -1216,7 +1225,7 @@ mod tests {
     /// The portable and the vector scan both keep [`scan`]'s promise, and the vector
     /// one looks at least as far (it goes on past one value left); `test` names the
     /// caller in the line saying the vector half is skipped.
-    fn both_keep_the_promise<T: Cell>(
+    fn both_keep_the_promise<T: StoredValue>(
         test: &str,
         left: &[T],
         right: &[T],

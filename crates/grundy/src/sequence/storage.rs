@@ -3,7 +3,7 @@
 //! larger value arrives.
 
 /// A value type the engine's inner loops are specialised for.
-pub(crate) trait Cell:
+pub(crate) trait StoredValue:
     Copy + Eq + std::ops::BitXor<Output = Self> + Send + Sync + 'static
 {
     /// The value as a `u32`.
@@ -112,7 +112,7 @@ pub(crate) struct LowMirror {
 
 impl LowMirror {
     /// Takes in the last value of `g`.
-    pub(crate) fn push<T: Cell>(&mut self, g: &[T], window: usize) {
+    pub(crate) fn push<T: StoredValue>(&mut self, g: &[T], window: usize) {
         push_reversed(&mut self.cells, &mut self.lo, g, window, |v| v.get() as u8);
     }
 
@@ -132,7 +132,7 @@ impl LowMirror {
 
 macro_rules! impl_cell {
     ($t:ty, $variant:ident, $as_u8:expr, $as_u16:expr) => {
-        impl Cell for $t {
+        impl StoredValue for $t {
             #[inline(always)]
             fn get(self) -> u32 {
                 u32::from(self)

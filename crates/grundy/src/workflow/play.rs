@@ -14,7 +14,7 @@
 //! move as a perfect player does: the quickest win, or the slowest loss (by
 //! remoteness, when the sum's graph is small enough to search whole).
 //!
-//! Every solve here runs within the request's budget ([`Budget`]): a state
+//! Every solve here runs within the request's budget ([`RequestLimits`]): a state
 //! limit, build limits, and a deadline checked by the search's progress hook
 //! and between moves. What a request holds is bounded too: the move list (a
 //! quarter of the memory limit), the remoteness search (the memory limit), and
@@ -25,11 +25,11 @@
 //! and sends what they return as JSON; their failures name the server's
 //! settings (`--max-states N`, `--request-time SECONDS`, ...).
 
-mod budget;
 mod engine;
 mod games;
 mod message;
 mod moves;
+mod request;
 mod view;
 
 use num_bigint::BigUint;
@@ -45,13 +45,13 @@ use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::sums::report::WHOLE_TARGETS_UP_TO;
 use crate::workflow::{Door, Failure};
 
-pub use self::budget::{
-    Budget, DEFAULT_MAX_OPTIONS, DEFAULT_REQUEST_TIME, default_limits, time_up,
-};
 pub use self::engine::{EngineReply, engine_move};
 pub use self::games::{Games, games};
 pub use self::message::{excerpt, message_of};
 use self::moves::{MoveView, Moves, Nimbers, list_moves};
+pub use self::request::{
+    DEFAULT_MAX_OPTIONS, DEFAULT_REQUEST_TIME, RequestLimits, default_limits, time_up,
+};
 use self::view::{DrawingView, Integer};
 
 /// The front end the playground's failures are said through: its server,
@@ -79,7 +79,7 @@ struct Solved {
 
 /// `source` parsed, built and answered within `budget`, its winning moves
 /// listed (up to `budget.max_options`).
-fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
+fn solve_source(source: &str, budget: &RequestLimits) -> Result<Solved, Failure> {
     let position = build_source(source, budget)?;
     budget.check_time()?;
     // The winning moves come first in the list of moves: as many as it lists.
@@ -92,7 +92,7 @@ fn solve_source(source: &str, budget: &Budget) -> Result<Solved, Failure> {
 }
 
 /// `source` parsed and built within `budget` (files refused).
-fn build_source(source: &str, budget: &Budget) -> Result<Position, Failure> {
+fn build_source(source: &str, budget: &RequestLimits) -> Result<Position, Failure> {
     refuse_files(source)?;
     let sum = parse_with_limits(source, budget.limits.digits)
         .map_err(|e| Failure::language(&e, source, DOOR))?;
@@ -126,7 +126,7 @@ pub struct CompactMove {
 pub fn play_compact(
     source: &str,
     played: &CompactMove,
-    budget: &Budget,
+    budget: &RequestLimits,
 ) -> Result<String, Failure> {
     let mut position = build_source(source, budget)?;
     let bad = |message: String| Failure::input(format!("error: bad `move`: {message}"));
@@ -205,7 +205,7 @@ const DRAWN_UP_TO: usize = WHOLE_TARGETS_UP_TO;
 /// first [`PARTS_SHOWN`] of them as the answer shows them.
 fn parts(
     position: &Position,
-    budget: &Budget,
+    budget: &RequestLimits,
 ) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
     let mut parts = Vec::new();
     let mut nimbers = Vec::with_capacity(position.groups.len());
@@ -241,7 +241,7 @@ fn parts(
     Ok((parts, nimbers, nim_sum))
 }
 
-fn part_nimber(group: &Group, part: &Part, budget: &Budget) -> Option<BigUint> {
+fn part_nimber(group: &Group, part: &Part, budget: &RequestLimits) -> Option<BigUint> {
     if let Some((nimber, _)) = part.nimber_by_theory() {
         return Some(nimber);
     }
@@ -256,7 +256,7 @@ fn part_nimber(group: &Group, part: &Part, budget: &Budget) -> Option<BigUint> {
 /// `rounds[k](...)`, whose moves are valued by search.
 fn nimbers_of(
     solved: &Solved,
-    budget: &Budget,
+    budget: &RequestLimits,
 ) -> Result<(Vec<PartView>, Nimbers, Option<BigUint>), Failure> {
     if solved.position.compound == Compound::Sum {
         parts(&solved.position, budget)
@@ -291,7 +291,7 @@ pub struct Analysis {
 }
 
 /// Why not every move is listed, for `play_note`.
-fn play_note(moves: &Moves, budget: &Budget) -> Option<String> {
+fn play_note(moves: &Moves, budget: &RequestLimits) -> Option<String> {
     if moves.complete {
         return None;
     }
@@ -307,7 +307,7 @@ fn play_note(moves: &Moves, budget: &Budget) -> Option<String> {
 }
 
 /// Answers `source` for the playground: see [`Analysis`].
-pub fn analyse(source: &str, budget: &Budget) -> Result<Analysis, Failure> {
+pub fn analyse(source: &str, budget: &RequestLimits) -> Result<Analysis, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = answer_json(&solved.answer, &solved.position);
     let (parts, nimbers, nim_sum) = nimbers_of(&solved, budget)?;

@@ -54,7 +54,7 @@ use num_bigint::BigUint;
 
 use self::region::{Shape, dominoes, low};
 use self::search::{BoardSearch, Search};
-use crate::drawing::{BoardDrawing, Cell, Drawing};
+use crate::drawing::{BoardDrawing, Drawing, Square};
 use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
@@ -228,9 +228,9 @@ impl Family for Cram {
             .flat_map(|i| (0..cols).map(move |j| (i, j)))
             .map(|(i, j)| {
                 if board.is_empty(i, j) {
-                    Cell::Empty
+                    Square::Empty
                 } else {
-                    Cell::Filled
+                    Square::Filled
                 }
             })
             .collect();

@@ -62,7 +62,7 @@ use super::{
     Csr, Graph, GraphInput, arguments_span, graph_argument, vertex_argument, vertex_list_argument,
     write_vertex_list,
 };
-use crate::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
+use crate::drawing::{BoardDrawing, Drawing, GraphDrawing, Square};
 use crate::family::{Family, MovesTo, OutcomeAnswer, SearchedNimbers, part};
 use crate::lang::arguments::no_params;
 use crate::lang::{LangError, Term, Value, ValueKind};
@@ -654,11 +654,11 @@ impl Family for Geography {
                 let cells = (0..rows * cols)
                     .map(|v| {
                         if position.token == Some(v) {
-                            Cell::Token
+                            Square::Token
                         } else if position.is_deleted(v) {
-                            Cell::Filled
+                            Square::Filled
                         } else {
-                            Cell::Empty
+                            Square::Empty
                         }
                     })
                     .collect();

@@ -34,7 +34,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 
 use super::append_only::{Appender, append_shared};
 use super::{BLOCK, Block, BlockFilling, SparseClass, TableEngine};
-use crate::sequence::storage::Cell;
+use crate::sequence::storage::StoredValue;
 
 /// Times a thread looks at an empty channel before it sleeps, spinning for the first
 /// [`SPINS`] and yielding its core after: waking a sleeping thread costs microseconds,
@@ -126,7 +126,7 @@ pub(crate) fn pays(engine: &TableEngine, done: usize, end: usize) -> bool {
 /// Runs `work` with a helper thread filling blocks ahead for `engine`, the values being
 /// appended to `g` (whose room must hold every value `work` appends) through an
 /// [`Appender`] that publishes each value to the helper once recorded.
-pub(crate) fn with_helper<T: Cell, R>(
+pub(crate) fn with_helper<T: StoredValue, R>(
     engine: &mut TableEngine,
     g: &mut Vec<T>,
     work: impl FnOnce(&mut TableEngine, &mut Appender<'_, T>, &mut RowsAhead) -> R,
@@ -196,7 +196,7 @@ impl RowsAhead {
     /// block filled ahead when it was filled for this heap and the engine's current
     /// value width and rare lists, else one filled now. Then sends the helper the next
     /// blocks to fill, up to [`DEPTH`] ahead.
-    pub(super) fn next_block<T: Cell>(&mut self, engine: &mut TableEngine, g: &[T]) {
+    pub(super) fn next_block<T: StoredValue>(&mut self, engine: &mut TableEngine, g: &[T]) {
         let n = g.len();
         // The blocks come back in the order sent. One filled for other heaps, or for
         // other rare lists or another width of values, is of no use, and those sent

@@ -167,7 +167,7 @@ impl BlockFilling<'_> {
     /// `BLOCK` long; every other half `start + k - j - r` must be below `g.len()`,
     /// which `first_rare >= BLOCK + start - g.len()` ensures. Returns the pairs marked
     /// in registers.
-    pub(super) fn fill<T: Cell>(
+    pub(super) fn fill<T: StoredValue>(
         &self,
         block: &mut Block,
         g: &[T],
@@ -230,7 +230,12 @@ impl BlockFilling<'_> {
     /// Puts into the rows the pairs `(a, m - a)`, `PREFIX_FROM <= a < prefix_to` and
     /// `a` at most half of `m`, of each heap's two-heap moves of the classes with a
     /// mask (rare heaps or not: every pair is an option).
-    pub(super) fn fill_prefix<T: Cell>(&self, block: &mut Block, g: &[T], start: usize) -> u64 {
+    pub(super) fn fill_prefix<T: StoredValue>(
+        &self,
+        block: &mut Block,
+        g: &[T],
+        start: usize,
+    ) -> u64 {
         let prefix_to = self.prefix_to;
         let (width, stamp) = (block.width, block.stamp);
         let mut pairs = 0;
@@ -271,7 +276,7 @@ impl BlockFilling<'_> {
 /// each `r` of `rare` and `k < BLOCK`, every value being below `1 << bits`; every
 /// `base + k - r` must be below `g.len()`. By the `marking` asked for where the machine
 /// allows, else by scalar stores. True when the pairs went through registers.
-pub(super) fn insert_rare_pairs<T: Cell>(
+pub(super) fn insert_rare_pairs<T: StoredValue>(
     block: &mut Block,
     bits: u32,
     g: &[T],

@@ -5,7 +5,7 @@
 use super::*;
 /// Values of heaps hidden by an all-but set at heap `g.len()`: values `G(n - e)` that
 /// no allowed move leaves (every heap of that value is `n - e` for an excluded `e`).
-pub(super) fn hidden_values<'a, T: Cell>(
+pub(super) fn hidden_values<'a, T: StoredValue>(
     g: &'a [T],
     excluded: &'a [usize],
     value_counts: &'a [u32],
@@ -33,7 +33,7 @@ pub(super) fn hidden_values<'a, T: Cell>(
 /// heap. For an all-but set (`present`, `value_counts`: the values of heaps `1..n` and
 /// how often each occurs) every heap below `n` is left but the few `n - e`.
 #[inline(always)]
-pub(super) fn insert_non_splitting_options<T: Cell>(
+pub(super) fn insert_non_splitting_options<T: StoredValue>(
     table: &MoveTable,
     present: &[u64],
     value_counts: &[u32],
@@ -77,7 +77,7 @@ pub(super) fn insert_non_splitting_options<T: Cell>(
 /// `n - j - a`, whose values `two_heap_values` keeps, give `G(a) xor v` for each such
 /// value `v`.
 #[inline(always)]
-pub(super) fn insert_three_heap_options<T: Cell>(
+pub(super) fn insert_three_heap_options<T: StoredValue>(
     leave_three: &[usize],
     two_heap_values: &[Vec<u64>],
     words_read: &mut u64,
@@ -111,7 +111,7 @@ pub(super) fn insert_three_heap_options<T: Cell>(
 /// `rare[lo..hi]` of the `i`-th move that it did); for a class without one, every pair
 /// of its moves in no run (`single_two`).
 #[inline(always)]
-pub(super) fn insert_unsearched_pairs<T: Cell>(
+pub(super) fn insert_unsearched_pairs<T: StoredValue>(
     table: &MoveTable,
     classes: &[SparseClass; 2],
     single_two: &[Vec<usize>; 2],

@@ -27,7 +27,7 @@ pub(super) fn contains_bit(options: &[u64], value: u32) -> bool {
 
 /// The first `a` in `from..=to` with `G(a) xor G(m - a) = target`, and how many pairs
 /// were looked at. Written as chunked folds so that it vectorises.
-pub(super) fn find_pair<T: Cell>(
+pub(super) fn find_pair<T: StoredValue>(
     g: &[T],
     mirror: Option<Reversed<'_, T>>,
     m: usize,
@@ -105,7 +105,7 @@ pub(super) fn find_pair<T: Cell>(
     (None, left.len() as u64)
 }
 
-pub(super) fn cell_max<T: Cell>() -> u64 {
+pub(super) fn cell_max<T: StoredValue>() -> u64 {
     (1u64 << (8 * std::mem::size_of::<T>())) - 1
 }
 
@@ -151,7 +151,7 @@ pub(super) struct Search<'a, T> {
     pub(super) vector: bool,
 }
 
-impl<'a, T: Cell> Search<'a, T> {
+impl<'a, T: StoredValue> Search<'a, T> {
     /// Up to where the pairs `(a, m - a)` from `a = from` on are read at once (at most
     /// `to`), and `G(m - a)` for those `a` in order: from the mirror when it holds
     /// them, else copied from the values (a search reaching that far back is rare).
@@ -278,7 +278,7 @@ impl<'a, T: Cell> Search<'a, T> {
                 } else {
                     l.iter()
                         .zip(r)
-                        .position(|(&x, &y)| Cell::get(x ^ y) == last)
+                        .position(|(&x, &y)| StoredValue::get(x ^ y) == last)
                 };
                 self.stats.scanned_pairs += found.map_or(l.len(), |i| i + 1) as u64;
                 if found.is_some() {
@@ -424,7 +424,7 @@ impl<'a, T: Cell> Search<'a, T> {
 /// wanted sets (below [`TARGET_LIMIT`], stored in 8 or 16 bits), and some class lists
 /// enough rare heaps ([`ONE_PASS_RARE`]) for many values to be wanted.
 #[inline(always)]
-pub(super) fn one_pass_applies<T: Cell>(
+pub(super) fn one_pass_applies<T: StoredValue>(
     classes: &[SparseClass; 2],
     value_bits: u32,
     g: &[T],
@@ -443,7 +443,7 @@ pub(super) fn one_pass_applies<T: Cell>(
 /// otherwise a short scalar run over the next pairs, then a vectorised search for the
 /// candidate alone, and on a hit the next candidate.
 #[inline(always)]
-pub(super) fn mex_by_candidates<T: Cell>(
+pub(super) fn mex_by_candidates<T: StoredValue>(
     table: &MoveTable,
     classes: &[SparseClass; 2],
     stats: &mut EngineStats,

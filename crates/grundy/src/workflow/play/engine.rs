@@ -6,11 +6,11 @@ use serde::Serialize;
 
 use crate::sums::position::{Compound, Position};
 use crate::sums::remoteness::remotenesses;
-use crate::theory::limits::Budget as SearchBudget;
+use crate::theory::limits::Budget;
 use crate::workflow::Failure;
 
-use super::budget::Budget;
 use super::moves::{Change, Listed, MoveView, Moves, list_moves};
+use super::request::RequestLimits;
 use super::{DOOR, Solved, nimbers_of, play_note, solve_source};
 
 /// The most positions (and components) the engine's remoteness search stores; past
@@ -20,7 +20,7 @@ const REMOTENESS_LIMIT: usize = 50_000;
 /// The remoteness after each listed move (`grundy::sums::remoteness`), when the
 /// sum is a plain normal-play sum, small enough to be printed whole in each
 /// move, whose graph fits the limits (states, and the memory limit).
-fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<Vec<u32>> {
+fn remoteness_after(solved: &Solved, moves: &Moves, budget: &RequestLimits) -> Option<Vec<u32>> {
     let position = &solved.position;
     if moves.compact || position.compound != Compound::Sum {
         return None;
@@ -41,7 +41,7 @@ fn remoteness_after(solved: &Solved, moves: &Moves, budget: &Budget) -> Option<V
             Change::Whole { .. } => None,
         })
         .collect();
-    let limit = SearchBudget {
+    let limit = Budget {
         states: budget.limits.states.min(REMOTENESS_LIMIT),
         bytes: budget.limits.bytes,
     };
@@ -99,7 +99,7 @@ pub struct EngineReply {
 /// `move` is null only when there is no move (the player to move has lost); a
 /// position with moves none of which can be listed within the limits is a
 /// limit's error.
-pub fn engine_move(source: &str, budget: &Budget) -> Result<EngineReply, Failure> {
+pub fn engine_move(source: &str, budget: &RequestLimits) -> Result<EngineReply, Failure> {
     let solved = solve_source(source, budget)?;
     let answer = &solved.answer;
     let outcome = answer.outcome.letter().to_string();

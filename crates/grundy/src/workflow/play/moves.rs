@@ -18,7 +18,7 @@ use crate::sums::rounds::match_position;
 use crate::table::Tabulator;
 use crate::workflow::Failure;
 
-use super::budget::Budget;
+use super::request::RequestLimits;
 use super::view::{Integer, Target, target};
 use super::{DOOR, Solved};
 
@@ -180,7 +180,7 @@ const MOVE_LIST_SHARE: u64 = 4;
 /// The list of moves being built: at most `budget.max_options`, the bytes
 /// they hold counted.
 struct MoveList<'b> {
-    budget: &'b Budget,
+    budget: &'b RequestLimits,
     listed: Vec<Listed>,
     bytes: u64,
     complete: bool,
@@ -188,7 +188,7 @@ struct MoveList<'b> {
 }
 
 impl<'b> MoveList<'b> {
-    const fn new(budget: &'b Budget) -> Self {
+    const fn new(budget: &'b RequestLimits) -> Self {
         Self {
             budget,
             listed: Vec::new(),
@@ -251,7 +251,7 @@ pub(super) type Nimbers = Vec<Vec<Option<BigUint>>>;
 pub(super) fn list_moves(
     solved: &Solved,
     nimbers: &Nimbers,
-    budget: &Budget,
+    budget: &RequestLimits,
 ) -> Result<Moves, Failure> {
     let position = &solved.position;
     let mut list = MoveList::new(budget);
@@ -665,7 +665,10 @@ fn list_every_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
 }
 
 /// The value of a whole position after a move, by a search within budget.
-fn whole_value(after: &Position, budget: &Budget) -> Result<(bool, Option<BigUint>), String> {
+fn whole_value(
+    after: &Position,
+    budget: &RequestLimits,
+) -> Result<(bool, Option<BigUint>), String> {
     budget.value(|options| {
         solve(after, options).map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
     })
@@ -677,7 +680,7 @@ fn whole_value(after: &Position, budget: &Budget) -> Result<(bool, Option<BigUin
 fn leaf_nimber(
     group: &Group,
     leaf: &Part,
-    budget: &Budget,
+    budget: &RequestLimits,
     tabulator: &mut Tabulator,
 ) -> Result<BigUint, String> {
     if let Some((nimber, _)) = leaf.nimber_by_theory() {

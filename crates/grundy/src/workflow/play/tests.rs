@@ -9,21 +9,21 @@ use super::*;
 use crate::catalogue::{BuildLimits, build_with};
 use crate::lang::parse_with_limits;
 use crate::sums::remoteness::remotenesses;
-use crate::theory::limits::Budget as SearchBudget;
+use crate::theory::limits::Budget;
 use crate::workflow::Limits;
 
 /// The playground's answer as the page reads it.
-fn analysed(source: &str, budget: &Budget) -> Value {
+fn analysed(source: &str, budget: &RequestLimits) -> Value {
     serde_json::to_value(analyse(source, budget).unwrap()).unwrap()
 }
 
 /// The engine's answer as the page reads it.
-fn engine_answer(source: &str, budget: &Budget) -> Value {
+fn engine_answer(source: &str, budget: &RequestLimits) -> Value {
     serde_json::to_value(engine_move(source, budget).unwrap()).unwrap()
 }
 
-fn budget() -> Budget {
-    Budget {
+fn budget() -> RequestLimits {
+    RequestLimits {
         limits: Limits {
             states: 100_000,
             digits: 100,
@@ -64,7 +64,7 @@ fn remoteness(source: &str) -> u32 {
         &parse_with_limits(source, 100).unwrap(),
         BuildLimits::default(),
     );
-    remotenesses(&[position.unwrap()], SearchBudget::states(100_000))
+    remotenesses(&[position.unwrap()], Budget::states(100_000))
         .unwrap()
         .unwrap()[0]
 }
@@ -179,8 +179,8 @@ fn parts_are_drawn_and_moves_say_what_a_click_plays() {
 }
 
 /// The budget of one request under `grundy serve`'s default limits.
-fn server_budget() -> Budget {
-    Budget {
+fn server_budget() -> RequestLimits {
+    RequestLimits {
         limits: default_limits(),
         max_options: DEFAULT_MAX_OPTIONS,
         deadline: Instant::now() + DEFAULT_REQUEST_TIME,

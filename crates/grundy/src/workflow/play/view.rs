@@ -4,7 +4,7 @@
 //! comparing the component's picture with the pictures of what the move leaves.
 //! Vertices, edges, coins and cells are numbered from 0, as in the library.
 
-use crate::drawing::{BoardDrawing, Cell, Drawing, GraphDrawing};
+use crate::drawing::{BoardDrawing, Drawing, GraphDrawing, Square};
 use crate::family::Part;
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -149,9 +149,9 @@ fn board_view(board: &BoardDrawing) -> DrawingView {
             .cells
             .iter()
             .map(|cell| match cell {
-                Cell::Empty => "empty",
-                Cell::Filled => "filled",
-                Cell::Token => "token",
+                Square::Empty => "empty",
+                Square::Filled => "filled",
+                Square::Token => "token",
             })
             .collect(),
     }
@@ -304,8 +304,8 @@ pub fn target(before: &Drawing, leaves: &[Part]) -> Option<Target> {
             })
         }
         (Drawing::Board(board), [Drawing::Board(left)]) => {
-            if let Some(token) = left.cells.iter().position(|&cell| cell == Cell::Token) {
-                return (board.cells.get(token) != Some(&Cell::Token))
+            if let Some(token) = left.cells.iter().position(|&cell| cell == Square::Token) {
+                return (board.cells.get(token) != Some(&Square::Token))
                     .then_some(Target::Cell { cell: token });
             }
             domino(board, left)
@@ -357,7 +357,7 @@ fn domino(board: &BoardDrawing, left: &BoardDrawing) -> Option<Target> {
         return None;
     }
     let filled: Vec<usize> = (0..board.cells.len())
-        .filter(|&i| board.cells[i] == Cell::Empty && left.cells[i] == Cell::Filled)
+        .filter(|&i| board.cells[i] == Square::Empty && left.cells[i] == Square::Filled)
         .collect();
     let &[a, b] = filled.as_slice() else {
         return None;
@@ -520,7 +520,13 @@ mod tests {
             cols: 2,
             cells: cells
                 .chars()
-                .map(|c| if c == '#' { Cell::Filled } else { Cell::Empty })
+                .map(|c| {
+                    if c == '#' {
+                        Square::Filled
+                    } else {
+                        Square::Empty
+                    }
+                })
                 .collect(),
         };
         assert_eq!(

@@ -1,4 +1,4 @@
-//! What one request of the playground may spend ([`Budget`]), and the
+//! What one request of the playground may spend ([`RequestLimits`]), and the
 //! server's defaults for it.
 
 use std::time::{Duration, Instant};
@@ -42,12 +42,12 @@ pub fn time_up(time: Duration) -> Failure {
 
 /// What one request may spend.
 #[derive(Debug, Clone, Copy)]
-pub struct Budget {
+pub struct RequestLimits {
     /// What the request's searches and its position may take: the states
     /// of a search (`--max-states`), the digits of an integer
     /// (`--max-digits`), the work, memory and largest heap of heap values
     /// (`--max-work`, `--max-memory`, `--max-heap`). Its `time` and
-    /// `threads` are not read: the request's time is [`Budget::time`].
+    /// `threads` are not read: the request's time is [`RequestLimits::time`].
     pub limits: Limits,
     /// The most moves listed with their values (`--max-options`).
     pub max_options: usize,
@@ -61,7 +61,7 @@ pub struct Budget {
     pub time: Duration,
 }
 
-impl Budget {
+impl RequestLimits {
     /// What building a position may take.
     pub(super) const fn build(&self) -> BuildLimits {
         self.limits.build()
