@@ -385,3 +385,122 @@ fn seq_and_table_stop_at_their_deadline_in_the_servers_process() {
         }
     }
 }
+
+/// The requests of a minute of mixed use, the `i`-th of them: solves (misère
+/// sums of many different heap rules, each of which builds and keeps a misère
+/// quotient or genera; Wythoff positions, whose table is kept; take-and-break
+/// sums), the engine, `seq` and `table`.
+fn mixed_request(i: usize) -> (&'static str, Value) {
+    // Octal codes 0.d1d2 with d1, d2 in 0..8: 64 rules, cycled.
+    let code = format!("0.{}{}", (i / 8) % 8, i % 8);
+    match i % 6 {
+        0 => (
+            "/api/solve",
+            json!({"position": format!("misere(octal[{code}](5, 9, 14) + octal[{code}](3))")}),
+        ),
+        1 => (
+            "/api/seq",
+            json!({"rule": format!("octal[{code}7]"), "n": 20_000 + i}),
+        ),
+        2 => (
+            "/api/table",
+            json!({"expression": format!("octal[{code}](x) + wythoff(x, y)"), "ranges": ["x=0..30", "y=0..30"]}),
+        ),
+        3 => (
+            "/api/engine",
+            json!({"position": format!("wythoff({}, {}) + kayles({})", 1000 + i, 2000 + 3 * i, i % 97)}),
+        ),
+        4 => (
+            "/api/solve",
+            json!({"position": format!("misere(kayles({}, {}) + nim({i}))", i % 50, (i * 7) % 60)}),
+        ),
+        _ => (
+            "/api/solve",
+            json!({"position": format!("octal[{code}](1000000000000{i}) + wythoff({i}, {})", 2 * i + 1)}),
+        ),
+    }
+}
+
+/// A minute of mixed requests (solve, seq, table, the engine), four clients
+/// at once, against a server with `--max-memory 64M`: every answer is 200,
+/// 422 or 503, and at the end, once idle, the server's resident memory is
+/// within that limit plus a fixed allowance for the program and its threads
+/// (what the searches keep between requests, such as misère quotients and
+/// Wythoff's table, is counted against the limit and bounded).
+#[test]
+#[ignore = "a minute of load; CI runs it with --include-ignored"]
+fn a_minute_of_mixed_requests_ends_within_the_memory_limit() {
+    const LIMIT: u64 = 64 << 20;
+    const ALLOWANCE: u64 = 96 << 20;
+    let server = Arc::new(Server::start(&[
+        "--max-memory",
+        "64M",
+        "--workers",
+        "2",
+        "--request-time",
+        "2",
+    ]));
+    let pid = server.pid();
+    if resident_bytes(pid) == 0 {
+        eprintln!("SKIPPED: no resident size to read here");
+        return;
+    }
+    let (done, sampler) = sample_peak(pid);
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let until = Instant::now() + Duration::from_secs(60);
+    let clients: Vec<_> = (0..4)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            let next = Arc::clone(&next);
+            thread::spawn(move || {
+                let mut statuses = Vec::new();
+                while Instant::now() < until {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let (path, body) = mixed_request(i);
+                    let (status, _, answer, _) = post_timed(&server, path, &body);
+                    assert!(
+                        matches!(status, 200 | 422 | 503),
+                        "{path} {body}: {status} {answer}"
+                    );
+                    statuses.push(status);
+                }
+                statuses
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = clients
+        .into_iter()
+        .flat_map(|client| client.join().unwrap())
+        .collect();
+    let answered = statuses.iter().filter(|&&s| s == 200).count();
+    assert!(
+        answered * 2 > statuses.len(),
+        "only {answered} of {} requests answered",
+        statuses.len()
+    );
+    until_idle(&server, Duration::from_secs(3));
+    done.store(true, Ordering::Relaxed);
+    let peak = sampler.join().unwrap();
+    let started = Instant::now();
+    loop {
+        let now = resident_bytes(pid);
+        if now <= LIMIT + ALLOWANCE {
+            eprintln!(
+                "{} requests ({answered} answered); resident {} MB at the peak, {} MB at the end",
+                statuses.len(),
+                peak >> 20,
+                now >> 20
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{} MB resident after a minute of requests (limit {} MB + {} MB allowance; peak {} MB)",
+            now >> 20,
+            LIMIT >> 20,
+            ALLOWANCE >> 20,
+            peak >> 20
+        );
+        thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -330,13 +330,13 @@ fn estimate(model: &CostModel, heap: usize, process_bytes: u64) -> Cost {
 }
 
 /// What a run may take, and says when it would take more.
-struct Budget {
+struct RunLimits {
     limits: Cost,
     process_bytes: u64,
     door: Door,
 }
 
-impl Budget {
+impl RunLimits {
     /// The largest heap in `from..=to` whose values are estimated to stay
     /// within the limits, or `None` when even `from` does not.
     fn largest_heap_within(&self, model: &CostModel, from: usize, to: usize) -> Option<usize> {
@@ -462,7 +462,7 @@ fn heap_sequence(
             Limit::LargestHeap,
         ));
     }
-    let budget = Budget {
+    let budget = RunLimits {
         limits: Cost {
             bytes: limits.bytes,
             steps: limits.work,
@@ -659,7 +659,7 @@ fn from_period(
     request: &Request,
     rule: &HeapRule,
     rule_text: String,
-    budget: &Budget,
+    budget: &RunLimits,
     periodicity: Periodicity,
     probe: &SequenceSolver,
     watcher: &mut dyn Watcher,
