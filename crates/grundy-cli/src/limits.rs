@@ -4,8 +4,8 @@
 //! of an integer, the largest heap computed without a proven period).
 //! A limit reached is exit 3, its message naming the flag that raises it.
 
-use grundy::analysis::{DEFAULT_MAX_STATES, SolveOptions};
-use grundy::catalogue::BuildLimits;
+use grundy::registry::BuildLimits;
+use grundy::sums::analysis::{DEFAULT_MAX_STATES, SolveOptions};
 
 /// What computing may take: memory and work.
 #[derive(Debug, Clone, clap::Args)]

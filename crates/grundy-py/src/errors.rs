@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 
 use grundy::lang::LangError;
-use grundy::solver::{Limit, SearchError};
+use grundy::theory::limits::{Limit, SearchError};
 use grundy::workflow::{Door, Failure};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -23,7 +23,7 @@ thread_local! {
 /// becomes: in the keeping place of the computation that called it, or, when
 /// the callback was called outside any, for the calling thread.
 pub fn keep_callback_error(error: PyErr) {
-    if let Err(error) = grundy::cancel::keep(error) {
+    if let Err(error) = grundy::theory::cancel::keep(error) {
         set_callback_error(Some(error));
     }
 }

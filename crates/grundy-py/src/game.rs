@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use grundy::family::{Family, parts};
-use grundy::solver::SearchError;
 use grundy::sums::position::Group;
+use grundy::theory::limits::SearchError;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};

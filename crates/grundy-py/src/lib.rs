@@ -13,14 +13,16 @@ mod run;
 mod sequence;
 mod table;
 
-use grundy::analysis::{
+use grundy::catalogue::{Catalogue, entries};
+use grundy::lang::DEFAULT_MAX_DIGITS;
+use grundy::registry::BuildLimits;
+use grundy::sums::analysis::{
     Answer, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, SolveOptions, solve as solve_position,
 };
-use grundy::catalogue::{BuildLimits, Catalogue, Position, entries};
-use grundy::game::Convention;
-use grundy::lang::DEFAULT_MAX_DIGITS;
+use grundy::sums::position::Position;
 use grundy::sums::position::{Compound, PositionText};
 use grundy::sums::report::{answer_json, big_json};
+use grundy::theory::game::Convention;
 use num_bigint::BigUint;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use grundy::analysis::SolveOptions;
-use grundy::catalogue::BuildLimits;
+use grundy::registry::BuildLimits;
+use grundy::sums::analysis::SolveOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -1,11 +1,13 @@
 //! The parts of `grundy.solve(*parts)` and of a table's cells, as one position:
 //! expression strings and positions of Python games, added up.
 
-use grundy::catalogue::{BuildLimits, Position, build_with};
-use grundy::game::Convention;
+use grundy::catalogue::build_with;
 use grundy::lang::{LangError, Span, parse_with_limits};
-use grundy::solver::SearchError;
+use grundy::registry::BuildLimits;
+use grundy::sums::position::Position;
 use grundy::sums::position::{Compound, Group};
+use grundy::theory::game::Convention;
+use grundy::theory::limits::SearchError;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 

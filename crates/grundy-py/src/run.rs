@@ -17,7 +17,7 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use grundy::cancel::{Cancel, Kept};
+use grundy::theory::cancel::{Cancel, Kept};
 use pyo3::prelude::*;
 
 /// How long work runs on the calling thread before it moves to a watched thread.

@@ -8,11 +8,11 @@ use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use grundy::catalogue::Position;
-use grundy::game::Convention;
 use grundy::sequence::{GrundyValues, Method, Periodicity, Progress, find_unproven_periodicity};
-use grundy::solver::{Limit, Refusal, SearchError};
 use grundy::sums::position::Group;
+use grundy::sums::position::Position;
+use grundy::theory::game::Convention;
+use grundy::theory::limits::{Limit, Refusal, SearchError};
 pub use grundy::workflow::seq::UNTIL_PROVEN_REACH;
 use grundy::workflow::seq::{self as workflow, Answer, Finish, Request, Watcher};
 use grundy::workflow::{self as flow, Door};

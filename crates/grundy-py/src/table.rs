@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use grundy::catalogue::Position;
 use grundy::lang::{LangError, Span, Template};
+use grundy::sums::position::Position;
 use grundy::workflow::table::{CellError, Computed, Grid, Measure};
 use grundy::workflow::{Door, Failure as WorkflowFailure};
 use num_bigint::BigInt;

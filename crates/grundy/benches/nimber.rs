@@ -1,7 +1,7 @@
 //! Throughput of nim multiplication on `u64` and on 256-bit `BigUint`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_main};
-use grundy::nimber::{nim_inverse, nim_inverse_big, nim_product, nim_product_big};
+use grundy::theory::nimber::{nim_inverse, nim_inverse_big, nim_product, nim_product_big};
 use num_bigint::BigUint;
 
 /// Deterministic pseudo-random operands (SplitMix64), so runs are comparable.

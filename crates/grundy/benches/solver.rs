@@ -7,11 +7,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
-use grundy::analysis::{SolveOptions, solve};
 use grundy::catalogue::build;
-use grundy::game::ImpartialGame;
 use grundy::lang::parse;
-use grundy::solver::Solver;
+use grundy::sums::analysis::{SolveOptions, solve};
+use grundy::theory::game::ImpartialGame;
+use grundy::theory::solver::Solver;
 
 /// A sum of four subtraction-game heaps of at most 40 searched whole (no
 /// splitting): the generic solver on a plain typed game, with hash tables or,

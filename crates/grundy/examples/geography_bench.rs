@@ -18,9 +18,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use grundy::game::Outcome;
 use grundy::games::graph::Graph;
 use grundy::games::graph::geography::Geography;
+use grundy::theory::game::Outcome;
 
 /// A small deterministic generator (xorshift64*), so that a seed names a graph.
 struct Rng(u64);

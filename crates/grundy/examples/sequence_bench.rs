@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use grundy::games::heap::HeapRule;
+use grundy::rules::HeapRule;
 use grundy::sequence::{Method, SequenceSolver, find_periodicity};
 
 fn main() {

@@ -17,8 +17,8 @@ use crate::rules::HeapRule;
 use crate::theory::cancel::stop_requested;
 use crate::theory::game::Convention;
 
-pub use crate::registry::{BuildLimits, DrawingKind, EntryKind, EveryStart, GameEntry};
-pub use crate::sums::position::{Compound, Group, Position, PositionText};
+pub(crate) use crate::registry::{BuildLimits, EntryKind, EveryStart, GameEntry};
+pub(crate) use crate::sums::position::{Group, Position};
 
 /// Games and wrappers by name.
 #[derive(Debug)]
@@ -431,7 +431,7 @@ mod tests {
         // script's positions (any shape) and the wrappers of whole sums.
         let undrawn: Vec<&str> = entries()
             .iter()
-            .filter(|entry| entry.drawing == DrawingKind::None)
+            .filter(|entry| entry.drawing == crate::registry::DrawingKind::None)
             .map(|entry| entry.name)
             .collect();
         assert_eq!(
@@ -447,7 +447,7 @@ mod tests {
             ]
         );
         for entry in entries() {
-            if entry.drawing == DrawingKind::None {
+            if entry.drawing == crate::registry::DrawingKind::None {
                 continue;
             }
             let mut drawn = 0;

@@ -12,10 +12,10 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use grundy::analysis::{solve, SolveOptions};
+//! use grundy::sums::analysis::{solve, SolveOptions};
 //! use grundy::family::{parts, Family};
-//! use grundy::game::Convention;
-//! use grundy::solver::SearchError;
+//! use grundy::theory::game::Convention;
+//! use grundy::theory::limits::SearchError;
 //! use grundy::sums::position::{Group, Position};
 //!
 //! #[derive(Debug, PartialEq)]

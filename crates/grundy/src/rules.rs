@@ -35,7 +35,7 @@ use subtraction_sets::{AllButSubtraction, SubtractionError, SubtractionSet};
 /// The rules of a heap game: what one move may do to one heap.
 ///
 /// ```
-/// use grundy::games::heap::HeapRule;
+/// use grundy::rules::HeapRule;
 /// let kayles = HeapRule::octal("0.77").unwrap();
 /// assert_eq!(kayles.to_string(), "octal[0.77]");
 /// // From a heap of 3, Kayles removes 1 or 2 tokens, leaving one or two heaps.

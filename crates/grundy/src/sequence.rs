@@ -2,7 +2,7 @@
 //! preperiod, proofs of periodicity, and values of arbitrarily large heaps.
 //!
 //! ```
-//! use grundy::games::heap::HeapRule;
+//! use grundy::rules::HeapRule;
 //! use grundy::sequence::{find_periodicity, grundy_values};
 //!
 //! let dawson = HeapRule::dawsons_kayles();
@@ -131,7 +131,7 @@ const PROGRESS_CHUNK: usize = 1 << 16;
 /// Computes the Grundy sequence of a heap rule incrementally.
 ///
 /// ```
-/// use grundy::games::heap::HeapRule;
+/// use grundy::rules::HeapRule;
 /// use grundy::sequence::{Method, SequenceSolver};
 ///
 /// let mut solver = SequenceSolver::new(HeapRule::kayles(), Method::SparseSpace);

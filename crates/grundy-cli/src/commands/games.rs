@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use grundy::catalogue::{Catalogue, GameEntry, entries, find, nearest_name};
+use grundy::catalogue::{Catalogue, entries, find, nearest_name};
+use grundy::registry::GameEntry;
 
 use crate::failure::Failure;
 

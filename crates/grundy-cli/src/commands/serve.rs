@@ -52,7 +52,7 @@ use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use grundy::cancel::Cancel;
+use grundy::theory::cancel::Cancel;
 use grundy::workflow::Limits;
 use grundy::workflow::play::{self, RequestLimits, message_of, refuse_files};
 use grundy::workflow::{seq, table};

@@ -5,9 +5,10 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 
-use grundy::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
-use grundy::catalogue::{Catalogue, Position, build_with};
+use grundy::catalogue::{Catalogue, build_with};
 use grundy::lang::{Sum, parse_with_limits};
+use grundy::sums::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
+use grundy::sums::position::Position;
 use grundy::sums::report::{compact_moves, write_answer_json};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;

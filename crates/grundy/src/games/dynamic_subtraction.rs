@@ -49,7 +49,7 @@
 //!
 //! ```
 //! use grundy::games::dynamic_subtraction::{DynamicPosition, DynamicSubtraction};
-//! use grundy::game::Outcome;
+//! use grundy::theory::game::Outcome;
 //! use num_bigint::BigUint;
 //!
 //! let fibonacci_nim = DynamicSubtraction::fibonacci();

@@ -9,7 +9,7 @@ mod split_count;
 pub mod subtraction;
 pub mod take_and_break;
 
-pub use crate::rules::{HeapMove, HeapRule, RuleError};
+pub(crate) use crate::rules::HeapRule;
 
 use std::fmt;
 use std::sync::Arc;

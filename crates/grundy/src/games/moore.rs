@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use grundy::games::moore::Moore;
-//! use grundy::game::Outcome;
+//! use grundy::theory::game::Outcome;
 //! use num_bigint::BigUint;
 //!
 //! let moore = Moore::new(2).unwrap();

@@ -106,7 +106,7 @@
 //! error, not an overflow.
 //!
 //! ```
-//! use grundy::analysis::{solve, SolveOptions};
+//! use grundy::sums::analysis::{solve, SolveOptions};
 //! use grundy::catalogue::build;
 //! use grundy::lang::parse;
 //!

@@ -1400,9 +1400,9 @@ mod tests {
 
     #[test]
     fn a_thin_board_within_the_budget_is_answered_alone_and_in_a_sum() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let within = |text: &str, max_memory: u64| {
             solve(
                 &build(&parse(text).unwrap()).unwrap(),
@@ -1460,9 +1460,9 @@ mod tests {
 
     #[test]
     fn sums_with_large_piles_are_answered_by_the_table() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let options = SolveOptions {
             max_moves: usize::MAX,
             ..SolveOptions::default()
@@ -1509,10 +1509,10 @@ mod tests {
 
     #[test]
     fn the_canonical_form_halves_the_search_and_changes_no_answer() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::family::parts;
-        use crate::game::Convention;
+        use crate::sums::analysis::{SolveOptions, solve};
         use crate::sums::position::{Compound, Group, Position};
+        use crate::theory::game::Convention;
         let piles: Vec<Piles> = [(3u32, 5u32), (5, 3), (7, 2), (4, 4), (6, 1)]
             .iter()
             .map(|&(a, b)| (a.into(), b.into()))
@@ -1548,7 +1548,7 @@ mod tests {
             assert_eq!(a.outcome, b.outcome, "{context}");
             assert_eq!(a.nimber, b.nimber, "{context}");
             assert_eq!(a.winning_move_count, b.winning_move_count, "{context}");
-            let moves = |answer: &crate::analysis::Answer| -> Vec<(String, String)> {
+            let moves = |answer: &crate::sums::analysis::Answer| -> Vec<(String, String)> {
                 answer
                     .winning_moves
                     .iter()

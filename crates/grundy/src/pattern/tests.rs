@@ -1,13 +1,13 @@
 //! Tests of the pattern finder on tables computed by the library's own games.
 
 use super::*;
-use crate::analysis::{SolveOptions, solve};
 use crate::catalogue::build;
 use crate::games::dynamic_subtraction::DynamicSubtraction;
 use crate::games::wythoff::Wythoff;
 use crate::lang::parse;
 use crate::rules::HeapRule;
 use crate::sequence::{find_periodicity, grundy_values};
+use crate::sums::analysis::{SolveOptions, solve};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use proptest::prelude::*;

@@ -106,7 +106,7 @@ enum Kind {
 /// Estimates what computing the values of heaps `0..=N` of a rule costs.
 ///
 /// ```
-/// use grundy::games::heap::HeapRule;
+/// use grundy::rules::HeapRule;
 /// use grundy::sequence::{CostModel, Method, grundy_values};
 ///
 /// let rule = HeapRule::octal("0.8").unwrap(); // leaves three heaps; G(n) is about n / 3

@@ -174,7 +174,7 @@ impl Periodicity {
     /// Only a proven periodicity answers for heaps beyond the computed values.
     ///
     /// ```
-    /// use grundy::games::heap::HeapRule;
+    /// use grundy::rules::HeapRule;
     /// use grundy::sequence::{find_periodicity, grundy_values};
     /// use num_bigint::BigUint;
     ///
@@ -278,7 +278,7 @@ fn closed_form(rule: &HeapRule) -> Option<(usize, usize, u32, &'static str)> {
 /// Lasker's Nim: see [`crate::rules::lasker`]), or `None` for a rule without one.
 ///
 /// ```
-/// use grundy::games::heap::HeapRule;
+/// use grundy::rules::HeapRule;
 /// use grundy::sequence::closed_form_value;
 ///
 /// assert_eq!(closed_form_value(&HeapRule::LaskersNim, 7), Some(8));

@@ -10,7 +10,7 @@
 //! Under misère play the theorem fails, so the whole sum is searched as one game.
 //!
 //! ```
-//! use grundy::analysis::{solve, SolveOptions};
+//! use grundy::sums::analysis::{solve, SolveOptions};
 //! use grundy::catalogue::build;
 //! use grundy::lang::parse;
 //!

@@ -1,5 +1,5 @@
 //! Plain disjunctive sums, under normal play by the Sprague-Grundy theorem and
-//! under misère play by a search of the whole sum (see [`crate::analysis`] for
+//! under misère play by a search of the whole sum (see [`crate::sums::analysis`] for
 //! the theorem and its sources). `every(...)` and `rounds[k](...)` are played
 //! elsewhere ([`crate::sums::every_sg`], [`crate::sums::rounds`]).
 
@@ -37,7 +37,7 @@ enum Known {
 /// Answers a plain sum (no `every(...)` or `rounds[k](...)`) under its convention.
 ///
 /// # Errors
-/// As [`crate::analysis::solve`].
+/// As [`crate::sums::analysis::solve`].
 pub(crate) fn solve_sum(
     position: &Position,
     options: &SolveOptions,

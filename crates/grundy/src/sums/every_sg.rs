@@ -46,7 +46,7 @@
 //!
 //! ```
 //! use grundy::sums::every_sg::EverySg;
-//! use grundy::game::{ImpartialGame, Outcome};
+//! use grundy::theory::game::{ImpartialGame, Outcome};
 //!
 //! /// Take 1 or 2 from a heap.
 //! struct TakeOneOrTwo;

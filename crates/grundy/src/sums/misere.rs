@@ -45,7 +45,7 @@
 //!
 //! ```
 //! use grundy::sums::misere;
-//! use grundy::game::Outcome;
+//! use grundy::theory::game::Outcome;
 //! use num_bigint::BigUint;
 //!
 //! let heaps: Vec<BigUint> = [1u32, 1, 1].map(BigUint::from).to_vec();

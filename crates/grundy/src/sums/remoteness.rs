@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn even_exactly_on_p_positions() {
-        use crate::analysis::{SolveOptions, solve};
+        use crate::sums::analysis::{SolveOptions, solve};
         for source in [
             "nim(1, 2, 3)",
             "nim(3, 5, 6)",

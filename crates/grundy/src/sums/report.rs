@@ -160,9 +160,9 @@ fn write_compact_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build;
     use crate::lang::parse;
+    use crate::sums::analysis::{SolveOptions, solve};
 
     fn json_of(text: &str) -> Value {
         let position = build(&parse(text).unwrap()).unwrap();

@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use grundy::sums::rounds::{analyze, Player};
-//! use grundy::game::ImpartialGame;
+//! use grundy::theory::game::ImpartialGame;
 //! use num_bigint::BigUint;
 //!
 //! /// Take 1 or 2 from a heap.
@@ -165,7 +165,7 @@ pub fn match_position(rounds: BigUint, start: Vec<Group>, current: Vec<Group>) -
 /// Answers a match position: see the [module documentation](self).
 ///
 /// # Errors
-/// As [`crate::analysis::solve`] on the start (normal and misère) and on the current round.
+/// As [`crate::sums::analysis::solve`] on the start (normal and misère) and on the current round.
 pub(crate) fn solve_rounds(
     position: &Position,
     rounds: &BigUint,

@@ -2,7 +2,7 @@
 //!
 //! A table asks for the nimbers (or outcomes) of thousands of related
 //! positions, `script[@g.rhai](n)` for `n` up to 10^5 or `wythoff(x, y)` on a
-//! grid. Answering each with [`solve`](crate::analysis::solve()) would search
+//! grid. Answering each with [`solve`](crate::sums::analysis::solve()) would search
 //! every position's game graph anew, quadratic over a table; a [`Tabulator`]
 //! keeps one explored graph of components and the nimbers of its nodes
 //! (Sprague-Grundy: a node's nimber is the mex over its options of the

@@ -17,8 +17,8 @@ use std::hash::Hash;
 /// sums by the Sprague-Grundy theorem instead of searching their product.
 ///
 /// ```
-/// use grundy::game::ImpartialGame;
-/// use grundy::solver::Solver;
+/// use grundy::theory::game::ImpartialGame;
+/// use grundy::theory::solver::Solver;
 ///
 /// /// Take 1 or 2 tokens from a single heap.
 /// struct TakeOneOrTwo;

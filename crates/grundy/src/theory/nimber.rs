@@ -27,7 +27,7 @@
 //! # Examples
 //!
 //! ```
-//! use grundy::nimber::{mex, nim_product, nim_sum};
+//! use grundy::theory::nimber::{mex, nim_product, nim_sum};
 //!
 //! // Nim heaps 1, 2, 3: nim-sum 0, so the player to move loses.
 //! assert_eq!(nim_sum(nim_sum(1, 2), 3), 0);
@@ -49,7 +49,7 @@ use smallvec::SmallVec;
 /// its own negative.
 ///
 /// ```
-/// use grundy::nimber::nim_sum;
+/// use grundy::theory::nimber::nim_sum;
 ///
 /// assert_eq!(nim_sum(5, 3), 6);
 /// assert_eq!(nim_sum(7, 7), 0);
@@ -66,7 +66,7 @@ pub const fn nim_sum(a: u64, b: u64) -> u64 {
 /// Grundy value of the disjunctive sum of games with the given values.
 ///
 /// ```
-/// use grundy::nimber::nim_sum_all;
+/// use grundy::theory::nimber::nim_sum_all;
 ///
 /// assert_eq!(nim_sum_all([1, 2, 3]), 0);
 /// assert_eq!(nim_sum_all([3, 4, 5]), 2);
@@ -104,7 +104,7 @@ fn first_zero_bit(words: &[u64]) -> usize {
 /// `u32` value.
 ///
 /// ```
-/// use grundy::nimber::mex;
+/// use grundy::theory::nimber::mex;
 ///
 /// assert_eq!(mex(&[]), 0);
 /// assert_eq!(mex(&[1, 2]), 0);
@@ -136,7 +136,7 @@ pub fn mex(values: &[u32]) -> u32 {
 /// inserts rather than to the size of the largest value.
 ///
 /// ```
-/// use grundy::nimber::MexSet;
+/// use grundy::theory::nimber::MexSet;
 ///
 /// let mut set = MexSet::new();
 /// for v in [0, 1, 3, 1_000_000] {
@@ -445,7 +445,7 @@ mul_level!(
 /// products per level, bottoming out in a compile-time 256 × 256 table.
 ///
 /// ```
-/// use grundy::nimber::nim_product;
+/// use grundy::theory::nimber::nim_product;
 ///
 /// assert_eq!(nim_product(2, 2), 3);
 /// assert_eq!(nim_product(16, 16), 24);
@@ -464,7 +464,7 @@ pub fn nim_product(a: u64, b: u64) -> u64 {
 /// nim-sum (ONAG ch. 6), which makes it cheaper than a general product.
 ///
 /// ```
-/// use grundy::nimber::{nim_product, nim_square};
+/// use grundy::theory::nimber::{nim_product, nim_square};
 ///
 /// assert_eq!(nim_square(2), 3);
 /// assert_eq!(nim_square(123_456_789), nim_product(123_456_789, 123_456_789));
@@ -481,7 +481,7 @@ pub fn nim_square(a: u64) -> u64 {
 /// `a^(2^64 - 1) = 1` for every nonzero `a`.
 ///
 /// ```
-/// use grundy::nimber::nim_power;
+/// use grundy::theory::nimber::nim_power;
 ///
 /// assert_eq!(nim_power(2, 2), 3);
 /// assert_eq!(nim_power(2, 3), 1); // 2 generates the multiplicative group of GF(4)
@@ -510,7 +510,7 @@ pub fn nim_power(a: u64, e: u64) -> u64 {
 /// subfield `GF(2^(2^k))` containing `a`.
 ///
 /// ```
-/// use grundy::nimber::{nim_inverse, nim_product};
+/// use grundy::theory::nimber::{nim_inverse, nim_product};
 ///
 /// assert_eq!(nim_inverse(2), Some(3));
 /// assert_eq!(nim_inverse(0), None);
@@ -528,7 +528,7 @@ pub fn nim_inverse(a: u64) -> Option<u64> {
 /// with `q ⊗ b = a`.
 ///
 /// ```
-/// use grundy::nimber::{nim_divide, nim_product};
+/// use grundy::theory::nimber::{nim_divide, nim_product};
 ///
 /// assert_eq!(nim_divide(1, 2), Some(3));
 /// assert_eq!(nim_divide(5, 0), None);
@@ -708,7 +708,7 @@ fn from_limbs(limbs: &[u64]) -> BigUint {
 /// `3^(log2(bits/64))` `u64` products.
 ///
 /// ```
-/// use grundy::nimber::nim_product_big;
+/// use grundy::theory::nimber::nim_product_big;
 /// use num_bigint::BigUint;
 ///
 /// let f = BigUint::from(1u8) << 64; // the Fermat 2-power 2^64
@@ -738,7 +738,7 @@ pub fn nim_product_big(a: &BigUint, b: &BigUint) -> BigUint {
 /// [`nim_inverse`] on `u64` inputs.
 ///
 /// ```
-/// use grundy::nimber::{nim_inverse_big, nim_product_big};
+/// use grundy::theory::nimber::{nim_inverse_big, nim_product_big};
 /// use num_bigint::BigUint;
 ///
 /// let a = (BigUint::from(1u8) << 200) + 12345u32;
@@ -767,7 +767,7 @@ pub fn nim_inverse_big(a: &BigUint) -> Option<BigUint> {
 /// unique `q` with `q ⊗ b = a`.
 ///
 /// ```
-/// use grundy::nimber::{nim_divide_big, nim_product_big};
+/// use grundy::theory::nimber::{nim_divide_big, nim_product_big};
 /// use num_bigint::BigUint;
 ///
 /// let a = BigUint::from(3u8) << 150;

@@ -18,8 +18,8 @@
 //!   [`SearchError::StateLimit`] at the budget set by [`Solver::with_state_limit`].
 //!
 //! ```
-//! use grundy::game::{ImpartialGame, Outcome};
-//! use grundy::solver::Solver;
+//! use grundy::theory::game::{ImpartialGame, Outcome};
+//! use grundy::theory::solver::Solver;
 //!
 //! /// Nim on a vector of heaps, split into single heaps.
 //! struct Nim;
@@ -52,7 +52,7 @@ mod transposition;
 
 use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
-pub use crate::theory::limits::{Budget, DEFAULT_STATE_LIMIT, Limit, Refusal, SearchError};
+pub(crate) use crate::theory::limits::{Budget, DEFAULT_STATE_LIMIT, Limit, Refusal, SearchError};
 use transposition::Table;
 
 /// Marks a position whose search is in progress, so that a cycle is detected

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::{DEFAULT_MAX_STATES, SolveOptions};
-use crate::catalogue::BuildLimits;
+use crate::registry::BuildLimits;
+use crate::sums::analysis::{DEFAULT_MAX_STATES, SolveOptions};
 
 /// What one answer, sequence or table may take. A limit reached stops the
 /// work and says which setting raises it ([`super::Failure::Limit`]).

@@ -36,13 +36,13 @@ use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::analysis::{Answer, SolveOptions, solve};
 use crate::catalogue::build_with;
 use crate::family::Part;
-use crate::game::Convention;
 use crate::lang::parse_with_limits;
+use crate::sums::analysis::{Answer, SolveOptions, solve};
 use crate::sums::position::{Compound, Group, Position, PositionText};
 use crate::sums::report::WHOLE_TARGETS_UP_TO;
+use crate::theory::game::Convention;
 use crate::workflow::{Door, Failure};
 
 pub use self::engine::{EngineReply, engine_move};

@@ -19,7 +19,7 @@
 //! The front end is told of the work as it goes ([`Watcher`]): progress, a
 //! long run's estimated time before it starts, notes on the file. A run is
 //! stopped by the watcher or by the library's cancellation
-//! ([`crate::cancel`]); it then keeps the values computed ([`Finish`]).
+//! ([`crate::theory::cancel`]); it then keeps the values computed ([`Finish`]).
 
 mod genus;
 mod out;

@@ -7,9 +7,9 @@
 //! and what each cell holds, [`Measure`]) and asks [`tabulate`] for the
 //! [`Table`] of an expression over it; or gives each cell's position itself
 //! ([`Grid::compute`]: a Python function of the variables, a Python game's
-//! positions). The cells share one search ([`crate::table::Tabulator`]) per
+//! positions). The cells share one search ([`crate::sums::table::Tabulator`]) per
 //! thread, and the threads share the cells ([`Grid::compute`]). The work stops
-//! when the signal it runs under is raised ([`crate::cancel`]): Ctrl-C, a time
+//! when the signal it runs under is raised ([`crate::theory::cancel`]): Ctrl-C, a time
 //! limit, or a request's deadline; the cells done are kept.
 
 mod grid;
@@ -21,9 +21,9 @@ use serde_json::{Value, json};
 
 use super::{Door, Failure, Limits};
 use crate::catalogue::build_with;
-use crate::game::Outcome;
 use crate::lang::{Template, parse_with_limits};
 use crate::sums::position::Position;
+use crate::theory::game::Outcome;
 use crate::theory::limits::SearchError;
 
 /// A variable of a table and its values: `first`, `first + 1`, ...,
@@ -352,7 +352,7 @@ pub struct Table {
 /// The table of `expression` (with the grid's variables in it) over `grid`,
 /// within `limits`, telling `progress` of the cells done; the patterns are
 /// looked for if `patterns`. Runs under the signal in force on this thread
-/// ([`crate::cancel::current`]): when it is raised, the cells done are
+/// ([`crate::theory::cancel::current`]): when it is raised, the cells done are
 /// returned, the table incomplete.
 ///
 /// # Errors
@@ -660,7 +660,7 @@ mod tests {
 
     #[test]
     fn a_raised_signal_keeps_the_cells_done() {
-        let signal = crate::cancel::Cancel::new();
+        let signal = crate::theory::cancel::Cancel::new();
         signal.cancel();
         let table = signal
             .run(|| {

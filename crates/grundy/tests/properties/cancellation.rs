@@ -8,14 +8,15 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use grundy::analysis::{SolveOptions, solve};
-use grundy::cancel::Cancel;
-use grundy::catalogue::{BuildLimits, build_with};
+use grundy::catalogue::build_with;
 use grundy::lang::parse_with_limits;
+use grundy::registry::BuildLimits;
 use grundy::rules::HeapRule;
 use grundy::sequence::{Method, SequenceSolver, StopCause};
-use grundy::solver::{Budget, SearchError};
+use grundy::sums::analysis::{SolveOptions, solve};
 use grundy::sums::remoteness::remotenesses;
+use grundy::theory::cancel::Cancel;
+use grundy::theory::limits::{Budget, SearchError};
 
 /// When the work is told to stop.
 const DEADLINE: Duration = Duration::from_millis(300);
@@ -144,7 +145,7 @@ const CUT_POSITIONS: &[&str] = &[
 
 /// What an answer says, without what its search cost (a search repeated
 /// finds its tables filled).
-fn said(answer: &grundy::analysis::Answer) -> String {
+fn said(answer: &grundy::sums::analysis::Answer) -> String {
     format!(
         "{:?} {:?} {:?} {} {} {} {:?} {:?}",
         answer.outcome,
@@ -340,7 +341,7 @@ proptest::proptest! {
         cuts in proptest::collection::vec(cut_strategy(), 8),
     ) {
         let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
-        use grundy::table::Tabulator;
+        use grundy::sums::table::Tabulator;
         let script = "script[\"fn moves(n) { let m = []; for s in [1, 3, 4] { if n >= s { m.push(n - s) } } m }\"]";
         let cells: Vec<String> = (0..8)
             .map(|i| format!("{script}({}) + cram(2, {})", 150 * i, i % 4 + 1))

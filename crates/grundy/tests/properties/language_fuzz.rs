@@ -31,9 +31,10 @@ use std::sync::OnceLock;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use grundy::analysis::{SolveOptions, solve};
-use grundy::catalogue::{BuildLimits, build_with, entries};
+use grundy::catalogue::{build_with, entries};
 use grundy::lang::{LangError, parse_with_limits};
+use grundy::registry::BuildLimits;
+use grundy::sums::analysis::{SolveOptions, solve};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 

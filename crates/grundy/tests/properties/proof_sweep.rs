@@ -19,12 +19,12 @@
 
 use std::collections::HashMap;
 
-use grundy::analysis::{SolveOptions, solve};
 use grundy::catalogue::build;
 use grundy::lang::parse;
 use grundy::quotient::{MisereQuotient, QuotientLimits, compute};
 use grundy::rules::HeapRule;
 use grundy::sequence::{find_periodicity, grundy_values};
+use grundy::sums::analysis::{SolveOptions, solve};
 use num_bigint::BigUint;
 
 /// Every small rule, with the text that names it in an expression.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use grundy::games::heap::HeapRule;
+use grundy::rules::HeapRule;
 use grundy::sequence::{
     FileError, FileFormat, GrundyValues, Method, check_file_path, compute_into_file, grundy_values,
     read_values,

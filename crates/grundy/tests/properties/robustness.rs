@@ -2,9 +2,9 @@
 //! solve) with small limits. This is the parser fuzz of the contract, run as a
 //! property test on every `cargo test`.
 
-use grundy::analysis::{SolveOptions, solve};
 use grundy::catalogue::build;
 use grundy::lang::parse;
+use grundy::sums::analysis::{SolveOptions, solve};
 use proptest::prelude::*;
 
 fn run(source: &str) {

@@ -6,11 +6,11 @@
 //! the nim-sum of its parts' nimbers), the misère search, the exact count of
 //! winning moves, and that every listed winning move leads to a P-position.
 
-use grundy::analysis::{Answer, SolveOptions, solve};
 use grundy::catalogue::build;
-use grundy::game::{ImpartialGame, Outcome};
 use grundy::lang::parse;
-use grundy::solver::Solver;
+use grundy::sums::analysis::{Answer, SolveOptions, solve};
+use grundy::theory::game::{ImpartialGame, Outcome};
+use grundy::theory::solver::Solver;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -104,7 +104,7 @@ proptest! {
         let text = expression(&rules, &heaps, misere);
         let answer = answer(&text);
         let (outcome, winning) = if misere {
-            (solver.misere_outcome(&heaps).unwrap(), solver.winning_moves_under(grundy::game::Convention::Misere, &heaps).unwrap())
+            (solver.misere_outcome(&heaps).unwrap(), solver.winning_moves_under(grundy::theory::game::Convention::Misere, &heaps).unwrap())
         } else {
             let nimber = solver.nimber(&heaps).unwrap();
             prop_assert_eq!(answer.nimber.clone(), Some(nimber.into()), "{}", text);

@@ -4,7 +4,7 @@
 //! A cheap request (`nim(1, 2)`, a move in a small game) ends within its slice,
 //! so it never queues behind expensive ones: those hold a quick permit for one
 //! slice at most, then move to the workers (`--workers`), which run each to its
-//! deadline. Each attempt runs under a [`grundy::cancel::Cancel`] whose deadline is the attempt's
+//! deadline. Each attempt runs under a [`grundy::theory::cancel::Cancel`] whose deadline is the attempt's
 //! end: the library's searches check it as they go and return, so a worker is
 //! free again within milliseconds of its deadline. The time spent waiting for a
 //! permit counts against the request's time; a request that cannot start before

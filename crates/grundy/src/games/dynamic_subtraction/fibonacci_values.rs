@@ -288,9 +288,9 @@ mod tests {
     /// whole sum; where they do not, the answer says the outcome is unknown.
     #[test]
     fn sums_decided_by_values_up_to_three_are_those_of_the_search() {
-        use crate::analysis::{SolveOptions, solve};
         use crate::catalogue::build;
         use crate::lang::parse;
+        use crate::sums::analysis::{SolveOptions, solve};
         let n = 60;
         let rules = Rules { n };
         let mut solver = Solver::new(&rules);

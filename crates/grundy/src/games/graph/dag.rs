@@ -386,9 +386,9 @@ mod tests {
 
     #[test]
     fn sums_of_tokens_answer_as_search_does() {
-        use crate::analysis::{SolveOptions, solve};
-        use crate::game::Convention;
+        use crate::sums::analysis::{SolveOptions, solve};
         use crate::sums::position::Position;
+        use crate::theory::game::Convention;
         for seed in 0..60 {
             let n = 2 + (seed % 6) as u32;
             let dag = Arc::new(dag_of_edges(n, random_dag(seed, n, 2 * n as usize)));

@@ -8,9 +8,9 @@ use num_bigint::BigUint;
 use proptest::prelude::*;
 
 use super::*;
-use crate::analysis::{Answer, SolveOptions, solve};
 use crate::catalogue::{BuildLimits, Catalogue, Position};
 use crate::lang::parse;
+use crate::sums::analysis::{Answer, SolveOptions, solve};
 use crate::theory::game::Outcome;
 
 /// The path of an example script of the repository.
@@ -205,7 +205,7 @@ fn winning_moves_lead_to_p_positions_and_are_described() {
         let after = solve(&position(&answer.target(winning)), &SolveOptions::default()).unwrap();
         assert_eq!(after.outcome, Outcome::PreviousPlayerWins);
     }
-    let scripted = crate::analysis::solve(
+    let scripted = crate::sums::analysis::solve(
         &position(&format!("script[@{path}](2) + nim(1)")),
         &SolveOptions::default(),
     )

@@ -6,16 +6,16 @@ use num_bigint::BigUint;
 use serde::Serialize;
 
 use crate::family::Part;
-use crate::game::Convention;
 use crate::sums::analysis::solve;
 use crate::sums::answer::WinningMove;
 use crate::sums::position::{Compound, Group, Position, PositionText};
+use crate::theory::game::Convention;
 // Above this many bytes of position text, each move in one component is sent
 // compact (`to: null`, `component_to`), as `solve --json` sends its winning
 // moves (docs/CONTRACT.md, "Compact winning moves").
 use crate::sums::report::WHOLE_TARGETS_UP_TO;
 use crate::sums::rounds::match_position;
-use crate::table::Tabulator;
+use crate::sums::table::Tabulator;
 use crate::workflow::Failure;
 
 use super::request::RequestLimits;

@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::SolveOptions;
-use crate::catalogue::BuildLimits;
-use crate::solver::SearchError;
+use crate::registry::BuildLimits;
+use crate::sums::analysis::SolveOptions;
 use crate::theory::cancel::Cancel;
+use crate::theory::solver::SearchError;
 use crate::workflow::{Failure, Limits};
 
 use super::{DOOR, message_of};

@@ -69,7 +69,7 @@ fn a_heap_beyond_32_bits_is_refused_in_the_words_of_the_door() {
 #[test]
 fn a_cancelled_computation_keeps_its_values() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let cancel = crate::cancel::Cancel::with_deadline(deadline);
+    let cancel = crate::theory::cancel::Cancel::with_deadline(deadline);
     // 2^26 values of Officers take about a minute.
     let found = cancel
         .run(|| values("octal[0.6]", 1 << 26, 1 << 30))

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use num_bigint::BigInt;
 
 use super::{Cell, CellError, Computed, FailedCell, Grid, Measure, Progress};
-use crate::analysis::SolveOptions;
+use crate::sums::analysis::SolveOptions;
 use crate::sums::position::Position;
-use crate::table::Tabulator;
+use crate::sums::table::Tabulator;
 use crate::theory::cancel::{self, Cancel};
 use crate::theory::limits::SearchError;
 use crate::workflow::Limits;
@@ -34,7 +34,7 @@ impl Grid {
     /// Every cell, in row order, whose position `position` gives (from the
     /// cell's index and its variables' values), until done, a cell fails, or
     /// the signal in force on this thread is raised
-    /// ([`crate::cancel::current`]); `progress` is told after each cell.
+    /// ([`crate::theory::cancel::current`]); `progress` is told after each cell.
     ///
     /// The cells are shared among the threads of the rayon pool in force
     /// (at most [`Limits::threads`]), each with its own graph of components
