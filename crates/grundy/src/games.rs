@@ -7,13 +7,13 @@
 //! the theorem and its source in the module documentation, and the tests that
 //! check the one against the other.
 
-pub mod chomp;
-pub mod coins;
+pub(crate) mod chomp;
+pub(crate) mod coins;
 pub mod cram;
-pub mod divisors;
+pub(crate) mod divisors;
 pub mod dynamic_subtraction;
 pub mod graph;
-pub mod grid_nim;
+pub(crate) mod grid_nim;
 pub mod heap;
 pub mod moore;
 #[cfg(feature = "script")]

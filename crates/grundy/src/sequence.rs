@@ -24,11 +24,11 @@
 
 mod arithmetic;
 mod automaton;
-pub mod bounded;
+pub(crate) mod bounded;
 mod check;
 mod cost;
 mod engine;
-pub mod estimate;
+pub(crate) mod estimate;
 mod file;
 mod periodicity;
 mod runs;

@@ -7,7 +7,7 @@
 //! closed form are searched through explicit game graphs (the explorer).
 
 pub mod analysis;
-pub mod answer;
+pub(crate) mod answer;
 mod disjunctive;
 pub mod every_sg;
 pub(crate) mod explorer;

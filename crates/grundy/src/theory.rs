@@ -6,5 +6,5 @@ pub mod cancel;
 pub mod game;
 pub mod limits;
 pub mod nimber;
-pub mod remoteness;
+pub(crate) mod remoteness;
 pub mod solver;

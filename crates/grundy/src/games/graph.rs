@@ -16,7 +16,7 @@ pub mod dag;
 pub mod geography;
 pub mod hackenbush;
 pub(crate) mod matching;
-pub mod tree_walk;
+pub(crate) mod tree_walk;
 
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! heap (and may leave it split into several). Each heap is an independent
 //! component, so a term such as `nim(3, 5, 7)` is a sum of three components.
 
-pub mod bash;
-pub mod nim;
+pub(crate) mod bash;
+pub(crate) mod nim;
 mod split_convolution;
 mod split_count;
 pub mod subtraction;

@@ -19,8 +19,8 @@
 //! for every state in reverse topological order: linear in the total length.
 //! The winning letters are the transitions to a state of the wanted nimber.
 
-pub mod suffix_automaton;
-pub mod trie;
+pub(crate) mod suffix_automaton;
+pub(crate) mod trie;
 
 use std::sync::Arc;
 
