@@ -357,7 +357,14 @@ fn memory_comes_back_after_a_burst() {
 /// meanwhile. (They ran as child processes before, killed at the deadline.)
 #[test]
 fn seq_and_table_stop_at_their_deadline_in_the_servers_process() {
-    let server = Arc::new(Server::start(&["--request-time", "1", "--workers", "2"]));
+    let server = Arc::new(Server::start(&[
+        "--request-time",
+        "1",
+        "--workers",
+        "2",
+        "--max-values",
+        "10000000",
+    ]));
     // The moves of `SLOW_SCRIPT`: milliseconds a position.
     let slow_moves =
         "fn moves(n) { let x = 0; for i in 0..30000 { x += 1; } if n > 0 { [n - 1] } else { [] } }";
