@@ -197,7 +197,7 @@ pub fn check(request: &Request, limits: &Limits, door: Door) -> Result<(), Failu
 /// of each heap added. Under a time limit the construction stops a little
 /// before it (a tenth of it, at most 2 s), so that its failure, with the
 /// orders it found, is said within the limit; a stop of the caller's
-/// cancellation signal ([`crate::cancel`]) is said as Ctrl-C's.
+/// cancellation signal ([`crate::theory::cancel`]) is said as Ctrl-C's.
 ///
 /// ```
 /// use grundy::workflow::quotient::{self, Quiet, Request};
