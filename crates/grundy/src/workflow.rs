@@ -2,9 +2,9 @@
 //! and the web playground), written once: what a computation may take
 //! ([`Limits`]), how a failure is said to the person at that front end
 //! ([`Failure`], [`Door`]), and the workflows themselves: the Grundy sequence
-//! of a heap rule ([`seq`]), a table of positions ([`table`]) and the web
-//! playground's answers ([`play`]: a position analysed move by move, the
-//! engine's move).
+//! of a heap rule ([`seq`]), its misère quotient ([`quotient`]), a table of
+//! positions ([`table`]) and the web playground's answers ([`play`]: a
+//! position analysed move by move, the engine's move).
 //!
 //! A front end parses its arguments into these types, calls the workflow and
 //! prints what it returns; it computes nothing itself.
@@ -12,6 +12,7 @@
 mod failure;
 mod limits;
 pub mod play;
+pub mod quotient;
 pub mod seq;
 pub mod table;
 

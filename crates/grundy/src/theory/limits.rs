@@ -21,6 +21,9 @@ pub enum Limit {
     Digits,
     /// The wall-clock time a computation may take.
     Time,
+    /// The elements a misère quotient may have (Plambeck-Siegel): one may be
+    /// infinite, so its construction gives up at this order.
+    Order,
 }
 
 /// The front end a workflow is asked through: it decides how a limit's
@@ -46,12 +49,14 @@ impl Door {
             (Self::CommandLine, Limit::LargestHeap) => "--max-heap N",
             (Self::CommandLine, Limit::Digits) => "--max-digits N",
             (Self::CommandLine, Limit::Time) => "--max-time SECONDS",
+            (Self::CommandLine, Limit::Order) => "--max-order N",
             (Self::Python, Limit::States) => "max_states=N",
             (Self::Python, Limit::Work) => "max_work=STEPS",
             (Self::Python, Limit::Memory) => "max_memory=BYTES",
             (Self::Python, Limit::LargestHeap) => "max_heap=N",
             (Self::Python, Limit::Digits) => "max_digits=N",
             (Self::Python, Limit::Time) => "max_time=SECONDS",
+            (Self::Python, Limit::Order) => "max_order=N",
         }
     }
 

@@ -219,6 +219,7 @@ mod tests {
             Limit::LargestHeap,
             Limit::Digits,
             Limit::Time,
+            Limit::Order,
         ] {
             let flag = Door::CommandLine.setting(limit);
             let keyword = Door::Python.setting(limit);

@@ -245,7 +245,7 @@ pub fn allowed_last_heap(last_heap: u64, door: Door) -> Result<usize, Failure> {
 }
 
 /// The words of a front end for what is not a limit.
-struct Words {
+pub(super) struct Words {
     /// The option of a run until proven: `--until-proven`.
     until_proven: &'static str,
     /// The setting of the last heap, for [`given`]: `-n`.
@@ -255,10 +255,10 @@ struct Words {
     /// The option writing the values to a file: `--out FILE`.
     out: &'static str,
     /// What is said of a limit that nothing raises.
-    nothing_raises: &'static str,
+    pub(super) nothing_raises: &'static str,
 }
 
-const fn words(door: Door) -> Words {
+pub(super) const fn words(door: Door) -> Words {
     match door {
         Door::CommandLine => Words {
             until_proven: "--until-proven",
@@ -288,7 +288,7 @@ fn given(door: Door, setting: &str, value: &str) -> String {
 }
 
 /// The setting of `limit` without its value: `--max-heap`, `max_heap`.
-fn setting(door: Door, limit: Limit) -> String {
+pub(super) fn setting(door: Door, limit: Limit) -> String {
     match door {
         Door::CommandLine => format!("--{}", door.setting_name(limit)),
         Door::Python => door.setting_name(limit).to_owned(),
