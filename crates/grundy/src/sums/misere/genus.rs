@@ -170,7 +170,7 @@ pub(in crate::sums) fn solve_by_genus(
 
 /// For each rule, the first heap found wild (its genus not a nim position's):
 /// sums reaching it are not tried again (at most
-/// [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries, in the
+/// [`RULES_REMEMBERED`] entries, in the
 /// computation's context of caches).
 pub(in crate::sums) struct NotTame;
 
@@ -186,7 +186,7 @@ impl Shelf for NotTame {
 /// caller's deadline, or by a memory limit below the construction's own, is
 /// not remembered, so that an answer depends on its own position only, not
 /// on the positions solved before it. At most
-/// [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries, in the
+/// [`RULES_REMEMBERED`] entries, in the
 /// computation's context of caches.
 pub(in crate::sums) struct GenusFailed;
 
