@@ -231,10 +231,10 @@ pub(in crate::sums) fn solve_by_quotient(
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::{SolveOptions, solve};
     use crate::catalogue::build;
     use crate::lang::parse;
     use crate::rules::HeapRule;
+    use crate::sums::analysis::{SolveOptions, solve};
     use crate::sums::report::answer_json;
     use crate::theory::caches::Caches;
     use crate::theory::cancel::Cancel;
