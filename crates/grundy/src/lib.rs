@@ -7,8 +7,9 @@
 //! * [`theory`]: what an impartial game is ([`theory::game::ImpartialGame`]),
 //!   nimbers ([`theory::nimber`]: nim-sum, mex, Conway's nim field), the
 //!   generic memoized [`theory::solver`] (the oracle for everything else), the
-//!   limits a search counts against ([`theory::limits`]) and the cancellation it
-//!   obeys ([`theory::cancel`]);
+//!   limits a search counts against ([`theory::limits`]), the cancellation it
+//!   obeys ([`theory::cancel`]) and the context of caches it keeps what it
+//!   computed in for later work ([`theory::caches`]);
 //! * [`lang`]: the position language of the command-line contract;
 //! * [`rules`]: heap rules as data (octal codes, subtraction sets) and the closed
 //!   forms of a rule alone;

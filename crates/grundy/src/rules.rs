@@ -74,6 +74,18 @@ pub enum RuleError {
 }
 
 impl HeapRule {
+    /// The bytes the rule holds beyond its own size (its code's digits, its
+    /// set's elements): what a memory keyed by the rule counts for it.
+    #[must_use]
+    pub fn held_bytes(&self) -> usize {
+        match self {
+            Self::TakeAndBreak(rule) => rule.digits().len(),
+            Self::Subtraction(set) => size_of_val(set.elements()),
+            Self::AllButSubtraction(set) => size_of_val(set.excluded()),
+            Self::GrundysGame | Self::LaskersNim | Self::RestNim => 0,
+        }
+    }
+
     /// The take-and-break game with this code; `4!.0` (CGSuite's notation) is Grundy's game.
     pub fn octal(code: &str) -> Result<Self, RuleError> {
         if code == "4!.0" {

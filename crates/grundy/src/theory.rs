@@ -2,6 +2,7 @@
 //! their arithmetic, the generic memoized solver that is the oracle for
 //! every closed form, and remoteness (how long best play lasts).
 
+pub mod caches;
 pub mod cancel;
 pub mod game;
 pub mod limits;

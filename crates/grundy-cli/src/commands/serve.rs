@@ -52,6 +52,7 @@ use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use grundy::theory::caches::Caches;
 use grundy::theory::cancel::Cancel;
 use grundy::workflow::Limits;
 use grundy::workflow::play::{self, RequestLimits, message_of, refuse_files};
@@ -157,6 +158,9 @@ struct Server {
     lanes: Lanes,
     /// The limits of a request, as `seq` and `table` take them.
     limits: SearchLimits,
+    /// What the requests keep for the next (quotients, values, scripts), for
+    /// the server's lifetime: within a quarter of a request's memory limit.
+    caches: Caches,
 }
 
 type Shared = Arc<Server>;
@@ -194,6 +198,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         max_answer: usize::try_from(args.max_answer).unwrap_or(usize::MAX),
         lanes: Lanes::new(args.workers),
         limits: args.limits.clone(),
+        caches: Caches::for_budget(args.limits.budget.max_memory),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -506,8 +511,9 @@ async fn compute<T: Serialize + Send + 'static>(
                 request_deadline: deadline,
                 time: server.request_time,
             };
+            let caches = server.caches.clone();
             async move {
-                let cancel = Cancel::with_deadline(stop);
+                let cancel = Cancel::with_deadline(stop).caching(&caches);
                 let signal = cancel.clone();
                 let task = tokio::task::spawn_blocking(move || {
                     // The permit is held until the computation returns, even past

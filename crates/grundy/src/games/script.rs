@@ -137,6 +137,7 @@ use crate::lang::{LangError, Span, Term, Value, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sequence::{GrundyValues, Progress};
 use crate::sums::position::Group;
+use crate::theory::caches::{Caches, Shelf};
 use crate::theory::cancel::stop_requested;
 use crate::theory::nimber::MexSet;
 use crate::theory::solver::{Limit, Refusal, SearchError};
@@ -1190,7 +1191,7 @@ impl Family for Script {
 /// # Errors
 /// A missing or malformed parameter, a file that cannot be read, or a script that
 /// does not compile (at the parameter's column).
-fn script_of(term: &Term, work: u64) -> Result<(Arc<Script>, String), LangError> {
+fn script_of(term: &Term, work: u64, bytes: u64) -> Result<(Arc<Script>, String), LangError> {
     let example = "for example `script[@game.rhai](7)` or `script[\"fn moves(n) { if n > 0 { [n - 1] } else { [] } }\"](3)`";
     let param = match term.params.as_slice() {
         [param] if param.key.is_none() => param,
@@ -1225,7 +1226,7 @@ fn script_of(term: &Term, work: u64) -> Result<(Arc<Script>, String), LangError>
             .with_help(example));
         }
     };
-    let script = compiled(&source, &name, operations_per_call(work))
+    let script = compiled(&source, &name, operations_per_call(work), bytes)
         .map_err(|message| LangError::new(message, span))?;
     Ok((script, format!("script[{}]", param.value)))
 }
@@ -1241,32 +1242,36 @@ const CANCEL_EVERY_OPERATIONS: u64 = 64;
 /// operation cost 10% of a call spent in a loop, every fourth 2%.
 const STACK_CHECK_EVERY_OPERATIONS: u64 = 4;
 
-/// [`Script::compile`], kept for reuse: a table (`grundy table
+/// Scripts compiled, kept for reuse in the computation's context of caches
+/// (at most [`COMPILED_KEPT`]), keyed by the source text, its name and the
+/// operations allowed, so a changed file is compiled anew; each counted as a
+/// thread's copy of it is ([`COPY_BYTES`], [`COPY_BYTES_PER_SOURCE_BYTE`]), and
+/// its key's text.
+struct Compiled;
+
+impl Shelf for Compiled {
+    type Key = (Box<str>, Box<str>, u64);
+    type Value = Arc<Script>;
+    const ENTRIES: usize = COMPILED_KEPT;
+}
+
+/// [`Script::compile`], kept for reuse ([`Compiled`]): a table (`grundy table
 /// 'script[@g.rhai](n)' n=0..100000`) or a batch file builds the same term
 /// thousands of times, and compiling is most of the cost of building one.
-/// Keyed by the source text, its name and the operations allowed, so a
-/// changed file is compiled anew.
-fn compiled(source: &str, name: &str, operations: u64) -> Result<Arc<Script>, String> {
-    type Kept = Vec<((Box<str>, Box<str>, u64), Arc<Script>)>;
-    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
-    let found = KEPT.lock().ok().and_then(|kept| {
-        kept.iter()
-            .find(|((s, n, o), _)| &**s == source && &**n == name && *o == operations)
-            .map(|(_, script)| Arc::clone(script))
+/// What is kept counts against `bytes`, the memory budget of the computation
+/// ([`Caches::limit_under`]).
+fn compiled(source: &str, name: &str, operations: u64, bytes: u64) -> Result<Arc<Script>, String> {
+    let caches = Caches::current();
+    let found = caches.find::<Compiled>(bytes, |(s, n, o), _| {
+        &**s == source && &**n == name && *o == operations
     });
     if let Some(script) = found {
         return Ok(script);
     }
     let script = Arc::new(Script::compile(source, name, operations)?);
-    if let Ok(mut kept) = KEPT.lock() {
-        if kept.len() >= COMPILED_KEPT {
-            kept.remove(0);
-        }
-        kept.push((
-            (source.into(), name.into(), operations),
-            Arc::clone(&script),
-        ));
-    }
+    let held = COPY_BYTES + (COPY_BYTES_PER_SOURCE_BYTE + 1) * source.len() + name.len();
+    let key = (source.into(), name.into(), operations);
+    caches.keep::<Compiled>(bytes, key, Arc::clone(&script), held as u64);
     Ok(script)
 }
 
@@ -1352,7 +1357,7 @@ fn positions_of(term: &Term, script: &Script) -> Result<Vec<(ScriptPosition, Spa
 }
 
 fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
-    let (script, head) = script_of(term, context.limits.work)?;
+    let (script, head) = script_of(term, context.limits.work, context.limits.bytes)?;
     let positions = positions_of(term, &script)?;
     let mut parts = Vec::with_capacity(positions.len());
     for (position, span) in positions {
@@ -1367,7 +1372,8 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
 
 /// The script of a `grundy seq` rule (`script[@g.rhai]`, no arguments), compiled
 /// with `work` as its work limit, and the rule's canonical text; `None` when `rule`
-/// is not a script term (a heap rule, which `seq` reads as before).
+/// is not a script term (a heap rule, which `seq` reads as before). The
+/// compiled script is kept within the cap of the context of caches alone.
 ///
 /// # Errors
 /// As building the term: a parse error, a missing file, a script that does not
@@ -1380,7 +1386,7 @@ pub fn sequence_rule(rule: &str, work: u64) -> Option<Result<(Arc<Script>, Strin
     if term.name != "script" {
         return None;
     }
-    Some(script_of(term, work))
+    Some(script_of(term, work, u64::MAX))
 }
 
 /// The catalogue entry.

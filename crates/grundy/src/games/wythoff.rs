@@ -79,6 +79,7 @@ use crate::lang::arguments::{heap_sizes, integer_param};
 use crate::lang::{LangError, Term};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::caches::{Caches, Shelf};
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, SearchError, Solver};
 
@@ -778,15 +779,26 @@ const SMALL_TABLE_BYTES: u64 = 1 << 20;
 /// The most bytes of the dense table kept after a search (see [`dense_lines`]).
 const KEPT_TABLE_BYTES: u64 = 64 << 20;
 
+/// The dense table kept after a search, in the computation's context of
+/// caches: one, counted by its values' bytes.
+struct KeptTable;
+
+impl Shelf for KeptTable {
+    type Key = ();
+    type Value = Arc<DenseTable>;
+    const ENTRIES: usize = 1;
+}
+
 /// The [`Lines`] of `(a, b)`, `a <= b`, from a dense table holding at most
-/// `max_bytes`. The last table made (up to [`KEPT_TABLE_BYTES`]) is kept: a table
-/// of `wythoff(x, y)` asks for every corner below its largest, and each made its
+/// `max_bytes`. The last table made (up to [`KEPT_TABLE_BYTES`], and as the
+/// context of caches allows under `max_bytes`) is kept: a table of
+/// `wythoff(x, y)` asks for every corner below its largest, and each made its
 /// own table, `O(N^5)` in all for `N x N` cells. Reading the kept table when it
 /// covers the corner, and otherwise making one twice as large in each direction
 /// when that fits, makes it a geometric series, a few times the cost of the largest.
 fn dense_lines(a: usize, b: usize, max_bytes: u64) -> Lines {
-    static KEPT: std::sync::Mutex<Option<Arc<DenseTable>>> = std::sync::Mutex::new(None);
-    let kept = KEPT.lock().ok().and_then(|kept| kept.clone());
+    let caches = Caches::current();
+    let kept = caches.find::<KeptTable>(max_bytes, |(), _| true);
     if let Some(table) = kept.as_ref().filter(|table| table.covers(a, b)) {
         return table.lines(a, b);
     }
@@ -801,10 +813,9 @@ fn dense_lines(a: usize, b: usize, max_bytes: u64) -> Lines {
     let (made_a, made_b) = grown.filter(|&(a, b)| fits(a, b)).unwrap_or((a, b));
     let table = DenseTable::new(made_a, made_b);
     let lines = table.lines(a, b);
-    if fits(made_a, made_b)
-        && let Ok(mut kept) = KEPT.lock()
-    {
-        *kept = Some(Arc::new(table));
+    if fits(made_a, made_b) {
+        let bytes = size_of_val(table.values.as_slice()) as u64;
+        caches.keep::<KeptTable>(max_bytes, (), Arc::new(table), bytes);
     }
     lines
 }
@@ -1196,6 +1207,32 @@ mod tests {
         }
         fn describe_move(&self, from: &Piles, to: &[Piles]) -> String {
             self.0.describe_move(from, to)
+        }
+    }
+
+    /// The lines read from the kept table (grown, reused, evicted under a
+    /// small cap or budget) are those of a table made for the corner alone,
+    /// and the context never holds more than its cap.
+    #[test]
+    fn the_kept_table_gives_the_lines_of_a_fresh_one_within_the_cap() {
+        use crate::theory::caches::Caches;
+        use crate::theory::cancel::Cancel;
+        for cap in [0, 4 << 10, 1 << 20] {
+            let caches = Caches::new(cap);
+            Cancel::new().caching(&caches).run(|| {
+                for (a, b) in [(3, 5), (10, 12), (2, 40), (30, 31), (5, 6), (40, 44)] {
+                    for max_bytes in [u64::MAX, 16 << 10] {
+                        let fresh = DenseTable::new(a, b).lines(a, b);
+                        assert_eq!(dense_lines(a, b, max_bytes), fresh, "({a}, {b}) cap {cap}");
+                        assert!(caches.held_bytes() <= cap, "{caches:?}");
+                        assert!(caches.held_bytes() <= caches.limit_under(max_bytes));
+                    }
+                }
+            });
+            Cancel::new()
+                .caching(&caches)
+                .run(|| dense_lines(3, 5, u64::MAX));
+            assert_eq!(caches.is_empty(), cap == 0, "{caches:?}");
         }
     }
 

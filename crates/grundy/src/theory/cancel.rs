@@ -12,6 +12,10 @@
 //! The signal is thread-scoped: work run under [`Cancel::run`] on this thread
 //! sees it, and work handed to another thread must be run under a clone of it
 //! there. Without a signal, [`checkpoint`] costs a thread-local read.
+//!
+//! The signal also carries the context whose caches the work keeps what it
+//! computed in ([`Cancel::caching`], [`super::caches`]), so that every thread
+//! of a computation uses the same.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -19,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::caches::Caches;
 use super::limits::SearchError;
 
 /// How many checkpoints pass between two readings of the clock: a search
@@ -39,6 +44,8 @@ pub struct Cancel {
     deadline: Option<Instant>,
     /// Where the work keeps what its caller needs of a failure ([`keep`]).
     kept: Option<Kept>,
+    /// The context whose caches the work uses ([`Cancel::caching`]).
+    caches: Option<Caches>,
 }
 
 /// What a computation keeps of its first failure for its caller, beyond the
@@ -110,6 +117,7 @@ impl Cancel {
             parents: Vec::new(),
             deadline: Some(deadline),
             kept: None,
+            caches: None,
         }
     }
 
@@ -119,6 +127,19 @@ impl Cancel {
     pub fn keeping(self, kept: &Kept) -> Self {
         Self {
             kept: Some(kept.clone()),
+            ..self
+        }
+    }
+
+    /// The same signal, its work keeping what it computes for later work in
+    /// the caches of `caches` (and finding there what earlier work kept):
+    /// a long-lived process runs every computation under its one context.
+    /// Signals made from it, and signals without a context of their own run
+    /// inside its work ([`Cancel::run`]), use the same.
+    #[must_use]
+    pub fn caching(self, caches: &Caches) -> Self {
+        Self {
+            caches: Some(caches.clone()),
             ..self
         }
     }
@@ -135,6 +156,7 @@ impl Cancel {
             parents,
             deadline: self.deadline,
             kept: self.kept.clone(),
+            caches: self.caches.clone(),
         }
     }
 
@@ -187,8 +209,10 @@ impl Cancel {
     }
 
     /// Runs `work` on this thread under this signal: its [`checkpoint`]s stop
-    /// it once the signal is raised. The signal in force before is restored
-    /// afterwards, even if `work` panics.
+    /// it once the signal is raised. A signal without a context of caches
+    /// ([`Cancel::caching`]) runs with that of the signal in force, if any.
+    /// The signal in force before is restored afterwards, even if `work`
+    /// panics.
     pub fn run<T>(&self, work: impl FnOnce() -> T) -> T {
         struct Restore(Option<Cancel>);
         impl Drop for Restore {
@@ -197,7 +221,11 @@ impl Cancel {
                 CURRENT.with(|current| *current.borrow_mut() = previous);
             }
         }
-        let previous = CURRENT.with(|current| current.replace(Some(self.clone())));
+        let mut signal = self.clone();
+        if signal.caches.is_none() {
+            signal.caches = current_caches();
+        }
+        let previous = CURRENT.with(|current| current.replace(Some(signal)));
         let _restore = Restore(previous);
         work()
     }
@@ -208,6 +236,12 @@ impl Cancel {
 #[must_use]
 pub fn current() -> Option<Cancel> {
     CURRENT.with(|current| current.borrow().clone())
+}
+
+/// The context of caches of the signal the work on this thread runs under,
+/// if it has one (see [`Caches::current`]).
+pub(super) fn current_caches() -> Option<Caches> {
+    CURRENT.with(|current| current.borrow().as_ref().and_then(|c| c.caches.clone()))
 }
 
 /// Runs `work` on this thread under `signal` (one from [`current`] on the thread

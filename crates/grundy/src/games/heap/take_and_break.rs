@@ -40,6 +40,7 @@ use crate::sequence::{
     Cost, CostModel, GrundyValues, Method, Periodicity, SequenceSolver, until_proven,
 };
 use crate::sums::position::Group;
+use crate::theory::caches::{Caches, Shelf};
 use crate::theory::cancel::stop_requested;
 use crate::theory::solver::{Limit, Refusal};
 
@@ -624,13 +625,33 @@ fn group(
 }
 
 /// The values of the rules built last, kept for the positions built after them
-/// within the same limits: a table of `octal[0.07](n)` for n up to 10^5 builds
-/// 10^5 positions, and each would otherwise compute the values and look for the
-/// period again, the same proven period each time.
+/// within the same limits, in the computation's context of caches: a table of
+/// `octal[0.07](n)` for n up to 10^5 builds 10^5 positions, and each would
+/// otherwise compute the values and look for the period again, the same
+/// proven period each time. At most [`KEPT_RULES`] entries of
+/// [`KEPT_VALUES`] values each, counted by [`kept_bytes`].
+struct KeptRules;
+
+impl Shelf for KeptRules {
+    type Key = (BuildLimits, HeapRule);
+    type Value = Arc<SequenceRules>;
+    const ENTRIES: usize = KEPT_RULES;
+}
+
+/// The most rules kept ([`KeptRules`]).
 const KEPT_RULES: usize = 8;
 
 /// The most values a kept rule may hold (a byte or so each).
 const KEPT_VALUES: usize = 1 << 20;
+
+/// The bytes kept rules hold, as the context of caches counts them: the
+/// values, and per value up to 8 bytes more for the tables filled later as
+/// its positions are answered (the splits' counts of Grundy's game, the
+/// values of a proven period's counter).
+fn kept_bytes(rules: &SequenceRules) -> u64 {
+    let values = rules.values.len() as u64;
+    values * (rules.values.bytes_per_value() as u64 + 8) + rules.rule.held_bytes() as u64
+}
 
 /// [`SequenceRules::new`], or rules built before within the same `limits` that
 /// give the same answers: their period is proven (every heap follows from it),
@@ -641,31 +662,29 @@ fn shared_rules(
     largest: Option<&BigUint>,
     limits: BuildLimits,
 ) -> Arc<SequenceRules> {
-    type Kept = Vec<(BuildLimits, Arc<SequenceRules>)>;
-    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let caches = Caches::current();
     let serves = |kept: &SequenceRules| {
-        kept.rule == rule
-            && (kept.periodicity.is_some()
-                || largest.is_none_or(|largest| {
-                    largest
-                        .to_usize()
-                        .is_some_and(|heap| heap < kept.values.len())
-                }))
+        kept.periodicity.is_some()
+            || largest.is_none_or(|largest| {
+                largest
+                    .to_usize()
+                    .is_some_and(|heap| heap < kept.values.len())
+            })
     };
-    let (found, reached) = KEPT.lock().map_or((None, 0), |kept| {
-        let same = || {
-            kept.iter()
-                .filter(|(kept_limits, kept)| *kept_limits == limits && kept.rule == rule)
-        };
-        let found = same()
-            .find(|(_, kept)| serves(kept))
-            .map(|(_, kept)| Arc::clone(kept));
-        let reached = same().map(|(_, kept)| kept.values.len()).max();
-        (found, reached.unwrap_or(0))
-    });
-    if let Some(found) = found {
+    let same = |(kept_limits, kept_rule): &(BuildLimits, HeapRule)| {
+        *kept_limits == limits && *kept_rule == rule
+    };
+    if let Some(found) =
+        caches.find::<KeptRules>(limits.bytes, |key, kept| same(key) && serves(kept))
+    {
         return found;
     }
+    let mut reached = 0;
+    caches.scan::<KeptRules>(|key, kept| {
+        if same(key) {
+            reached = reached.max(kept.values.len());
+        }
+    });
     // Positions of the same rule built one after another with growing heaps (a table
     // of `octal[0.07](n)`, n = 0, 1, 2, ...) would each compute the values again, a
     // little further: their cost summed to the cube of the largest heap. Twice the
@@ -677,15 +696,10 @@ fn shared_rules(
         .map(|_| SequenceRules::new(rule.clone(), Some(&BigUint::from(2 * reached)), limits))
         .filter(|grown| grown.short.is_none() && !stop_requested());
     let built = Arc::new(grown.unwrap_or_else(|| SequenceRules::new(rule, largest, limits)));
-    if built.short.is_none()
-        && built.values.len() <= KEPT_VALUES
-        && !stop_requested()
-        && let Ok(mut kept) = KEPT.lock()
-    {
-        if kept.len() >= KEPT_RULES {
-            kept.remove(0);
-        }
-        kept.push((limits, Arc::clone(&built)));
+    if built.short.is_none() && built.values.len() <= KEPT_VALUES && !stop_requested() {
+        let bytes = kept_bytes(&built);
+        let key = (limits, built.rule.clone());
+        caches.keep::<KeptRules>(limits.bytes, key, Arc::clone(&built), bytes);
     }
     built
 }
@@ -939,6 +953,32 @@ mod tests {
             &SolveOptions::default(),
         )
         .unwrap()
+    }
+
+    /// Positions of growing heaps answered in one context, whose kept values
+    /// grow, are replaced and are evicted under a small cap, answer as in a
+    /// fresh context each; the context never holds more than its cap.
+    #[test]
+    fn kept_values_answer_as_fresh_ones_within_the_cap() {
+        use crate::theory::caches::Caches;
+        use crate::theory::cancel::Cancel;
+        let in_context = |caches: &Caches, text: &str| {
+            Cancel::new().caching(caches).run(|| {
+                let answer = answer(text);
+                (answer.nimber, answer.winning_move_count, answer.notes)
+            })
+        };
+        let cap = 2 << 10;
+        let warm = Caches::new(cap);
+        for n in (0..300).step_by(7) {
+            for code in ["0.07", "0.137", "4.07", "0.6"] {
+                let text = format!("octal[{code}]({n}, {})", n / 2);
+                let cold = in_context(&Caches::default(), &text);
+                assert_eq!(in_context(&warm, &text), cold, "{text}");
+                assert!(warm.held_bytes() <= cap, "{warm:?}");
+            }
+        }
+        assert!(!warm.is_empty());
     }
 
     /// Grundy's game's winning moves by the pass over its values, against the

@@ -1,18 +1,21 @@
 //! A misère sum of tame heaps answered by their genera (Conway, *On Numbers
-//! and Games*, ch. 12; Winning Ways, ch. 13), the rules found wild remembered.
+//! and Games*, ch. 12; Winning Ways, ch. 13), the rules found wild remembered
+//! in the computation's context of caches ([`crate::theory::caches`]).
 
 use num_bigint::BigUint;
 use num_traits::Zero;
 
 use super::answer::{leaf_parts, misere_answer};
 use super::quotient::{
-    construction_limits, failed_by_callers_limit, remember_bounded, unless_stopped,
+    RULES_REMEMBERED, construction_limits, failed_by_callers_limit, unless_stopped,
 };
 use crate::quotient::{self, QuotientLimits};
+use crate::rules::HeapRule;
 use crate::sums::answer::{Answer, SolveOptions, WinningMove};
 use crate::sums::position::Position;
+use crate::theory::caches::{Caches, Shelf};
 use crate::theory::game::Outcome;
-use crate::theory::solver::SearchError;
+use crate::theory::solver::{Budget, SearchError};
 
 /// The largest heap of a rule other than Nim whose genus `solve` computes.
 pub(in crate::sums) const GENUS_REACH: u64 = 64;
@@ -55,10 +58,11 @@ pub(in crate::sums) fn solve_by_genus(
         // Misère Nim alone is the Anti-SG rule's.
         return Ok(None);
     }
-    let limits = construction_limits(options.budget());
+    let budget = options.budget();
+    let limits = construction_limits(budget);
     let mut genera_of = Vec::with_capacity(rules.len());
     for (rule, largest) in &rules {
-        match tame_genera(rule, *largest, limits)? {
+        match tame_genera(rule, *largest, limits, budget)? {
             Some(found) => genera_of.push(found),
             None => return Ok(None),
         }
@@ -165,58 +169,78 @@ pub(in crate::sums) fn solve_by_genus(
 }
 
 /// For each rule, the first heap found wild (its genus not a nim position's):
-/// sums reaching it are not tried again (at most [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries).
-pub(in crate::sums) static NOT_TAME: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
-    std::sync::Mutex::new(Vec::new());
+/// sums reaching it are not tried again (at most
+/// [`RULES_REMEMBERED`] entries, in the
+/// computation's context of caches).
+pub(in crate::sums) struct NotTame;
+
+impl Shelf for NotTame {
+    type Key = (HeapRule, u64);
+    type Value = ();
+    const ENTRIES: usize = RULES_REMEMBERED;
+}
 
 /// The genus constructions that failed within their work or order bound, by
 /// rule and heaps asked: a fact of the rule, the same on every machine and
 /// for every caller, so it is not tried again. A construction stopped by the
 /// caller's deadline, or by a memory limit below the construction's own, is
 /// not remembered, so that an answer depends on its own position only, not
-/// on the positions solved before it. At most [`RULES_REMEMBERED`](super::quotient::RULES_REMEMBERED) entries.
-pub(in crate::sums) static GENUS_FAILED: std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>> =
-    std::sync::Mutex::new(Vec::new());
+/// on the positions solved before it. At most
+/// [`RULES_REMEMBERED`] entries, in the
+/// computation's context of caches.
+pub(in crate::sums) struct GenusFailed;
+
+impl Shelf for GenusFailed {
+    type Key = (HeapRule, u64);
+    type Value = ();
+    const ENTRIES: usize = RULES_REMEMBERED;
+}
 
 /// The genera of heaps `0..=largest` of `rule` when all are tame, found by
 /// computing them to 4, 8, 16, ... heaps so that the first heap that is not
-/// tame ends the work early.
+/// tame ends the work early; what is remembered counts against `budget`'s
+/// bytes ([`Caches::limit_under`]).
 pub(in crate::sums) fn tame_genera(
-    rule: &crate::rules::HeapRule,
+    rule: &HeapRule,
     largest: u64,
     limits: QuotientLimits,
+    budget: Budget,
 ) -> Result<Option<Vec<quotient::genus::Genus>>, SearchError> {
     use quotient::genus::genera;
-    let known = |list: &std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>>,
-                 holds: &dyn Fn(u64) -> bool| {
-        list.lock()
-            .map(|list| list.iter().any(|(r, h)| r == rule && holds(*h)))
-            .unwrap_or(false)
+    let caches = Caches::current();
+    let bytes = budget.bytes;
+    let rule_bytes = rule.held_bytes() as u64;
+    let remember_failed = |heap: u64| {
+        caches.keep::<GenusFailed>(bytes, (rule.clone(), heap), (), rule_bytes);
     };
-    let remember = |list: &std::sync::Mutex<Vec<(crate::rules::HeapRule, u64)>>, heap: u64| {
-        if let Ok(mut list) = list.lock() {
-            remember_bounded(&mut list, (rule.clone(), heap));
-        }
+    let remember_wild = |heap: u64| {
+        caches.keep::<NotTame>(bytes, (rule.clone(), heap), (), rule_bytes);
     };
-    if known(&NOT_TAME, &|wild| wild <= largest) {
+    if caches
+        .find::<NotTame>(bytes, |(r, wild), ()| r == rule && *wild <= largest)
+        .is_some()
+    {
         return Ok(None);
     }
     let mut reach = largest.min(4);
     loop {
-        if known(&GENUS_FAILED, &|failed| failed == reach) {
+        if caches
+            .find::<GenusFailed>(bytes, |(r, failed), ()| r == rule && *failed == reach)
+            .is_some()
+        {
             return Ok(None);
         }
         let found = match unless_stopped(|| genera(rule, reach, limits))? {
             Ok(found) => found,
             Err(error) => {
                 if !failed_by_callers_limit(&error.error, limits) {
-                    remember(&GENUS_FAILED, reach);
+                    remember_failed(reach);
                 }
                 return Ok(None);
             }
         };
         if let Some(heap) = found.iter().position(|g| !g.is_nim_like()) {
-            remember(&NOT_TAME, heap as u64);
+            remember_wild(heap as u64);
             return Ok(None);
         }
         if reach == largest {

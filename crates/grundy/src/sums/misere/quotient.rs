@@ -1,13 +1,16 @@
 //! A misère sum of heaps of one octal rule answered by the rule's misère
 //! quotient (Plambeck and Siegel, "Misère quotients for impartial games",
-//! 2008; see [`crate::quotient`]), the quotients kept for the rules used last.
+//! 2008; see [`crate::quotient`]), the quotients kept for the rules used last
+//! in the computation's context of caches ([`crate::theory::caches`]).
 
 use num_bigint::BigUint;
 
 use super::answer::{leaf_parts, misere_answer};
 use crate::quotient::{self, MisereQuotient, QuotientLimits};
+use crate::rules::HeapRule;
 use crate::sums::answer::{Answer, SolveOptions, WinningMove};
 use crate::sums::position::Position;
+use crate::theory::caches::{Caches, Shelf};
 use crate::theory::cancel::{self};
 use crate::theory::game::Outcome;
 use crate::theory::solver::{Budget, SearchError};
@@ -56,80 +59,83 @@ pub(in crate::sums) fn failed_by_callers_limit(
     }
 }
 
-/// The most rules the memories of this module keep ([`QUOTIENTS`],
-/// [`NOT_TAME`](super::genus::NOT_TAME), [`GENUS_FAILED`](super::genus::GENUS_FAILED)), the oldest forgotten first: a server or a
-/// notebook that sees rule after rule does not grow without bound.
+/// The most rules the genus's memories keep ([`NotTame`](super::genus::NotTame),
+/// [`GenusFailed`](super::genus::GenusFailed)),
+/// the least recently used forgotten first; their bytes are counted in the
+/// context of caches the computation runs under ([`Caches`]), which bounds
+/// them all.
 pub(in crate::sums) const RULES_REMEMBERED: usize = 32;
 
-/// The most bytes the quotients kept hold in all (the latest is kept
-/// whatever its size: it was built within the caller's memory limit).
-pub(in crate::sums) const QUOTIENTS_KEPT_BYTES: usize = 64 << 20;
+/// Quotients built while solving, by rule and the heaps asked for: each the
+/// quotient built, or the heap where its construction failed (at most
+/// [`QUOTIENTS_REMEMBERED`] entries, each counted by
+/// [`MisereQuotient::held_bytes`]).
+pub(in crate::sums) struct Quotients;
 
-/// Appends `entry` to `list`, forgetting the oldest entries past
-/// [`RULES_REMEMBERED`].
-pub(in crate::sums) fn remember_bounded<T>(list: &mut Vec<T>, entry: T) {
-    list.push(entry);
-    if list.len() > RULES_REMEMBERED {
-        let excess = list.len() - RULES_REMEMBERED;
-        list.drain(..excess);
-    }
+impl Shelf for Quotients {
+    type Key = (HeapRule, u64);
+    type Value = BuiltQuotient;
+    const ENTRIES: usize = QUOTIENTS_REMEMBERED;
 }
 
-/// Quotients built while solving, by rule: each the furthest built, or the
-/// heap where the construction failed (at most [`RULES_REMEMBERED`] rules and
-/// [`QUOTIENTS_KEPT_BYTES`]).
-pub(in crate::sums) static QUOTIENTS: std::sync::Mutex<
-    Vec<(crate::rules::HeapRule, BuiltQuotient)>,
-> = std::sync::Mutex::new(Vec::new());
+/// The most quotients kept ([`Quotients`]): a rule may be kept for several
+/// reaches (sums of different largest heaps).
+pub(in crate::sums) const QUOTIENTS_REMEMBERED: usize = 2 * RULES_REMEMBERED;
 
 /// A quotient built while solving, or the heap where its construction failed.
 pub(in crate::sums) type BuiltQuotient = Result<std::sync::Arc<MisereQuotient>, u64>;
 
+/// Whether `built`, kept for `rule`, is what building the quotient of `rule`
+/// to `reach` heaps gives now, so that an answer through it is the one a
+/// fresh context gives. The construction adds heap after heap and stops at
+/// the first heap where the heap map is proven periodic: to `reach`, it is
+/// the quotient proven at a heap up to `reach`, or else the quotient of
+/// exactly `reach` heaps; it fails at the same heap whatever the heaps asked
+/// beyond it (its bounds count steps, never time).
+fn is_built_to(built: &BuiltQuotient, reach: u64) -> bool {
+    match built {
+        Ok(q) if q.periodicity().is_some() => q.heaps() <= reach,
+        Ok(q) => q.heaps() == reach,
+        Err(failed) => *failed <= reach,
+    }
+}
+
 /// The quotient of `rule` knowing heaps up to `largest`, built (or found
-/// built) within `bytes`.
+/// built, in the context of caches of the computation) within `budget`.
 pub(in crate::sums) fn quotient_for(
-    rule: &crate::rules::HeapRule,
+    rule: &HeapRule,
     largest: &BigUint,
     budget: Budget,
 ) -> Result<Option<std::sync::Arc<MisereQuotient>>, SearchError> {
     use num_traits::ToPrimitive;
     let knows = |q: &MisereQuotient| q.heap_class(largest).is_some();
-    let built = QUOTIENTS
-        .lock()
-        .map(|list| list.iter().find(|(r, _)| r == rule).map(|(_, q)| q.clone()))
-        .unwrap_or(None);
     let reach = match largest.to_u64() {
         Some(small) if small <= QUOTIENT_REACH => small,
         _ => PROOF_REACH,
     };
-    match &built {
-        Some(Ok(q)) if knows(q) => return Ok(Some(q.clone())),
-        Some(Err(failed)) if *failed <= reach => return Ok(None),
-        Some(Ok(q)) if q.heaps() >= reach => return Ok(None),
-        _ => {}
-    }
-    let limits = construction_limits(budget);
-    let built = unless_stopped(|| quotient::compute(rule, reach, true, limits))?;
+    let caches = Caches::current();
+    let built = caches.find::<Quotients>(budget.bytes, |(r, _), built| {
+        r == rule && is_built_to(built, reach)
+    });
     let result = match built {
-        Ok(q) => Ok(std::sync::Arc::new(q)),
-        // A failure cut by a limit of the caller's below the construction's
-        // own says nothing of the rule: not remembered (one cut by the
-        // caller's deadline never gets here: it is `Cancelled` above).
-        Err(error) if failed_by_callers_limit(&error.error, limits) => return Ok(None),
-        Err(error) => Err(error.heap),
-    };
-    if let Ok(mut list) = QUOTIENTS.lock() {
-        list.retain(|(r, _)| r != rule);
-        remember_bounded(&mut list, (rule.clone(), result.clone()));
-        let held = |list: &[(crate::rules::HeapRule, BuiltQuotient)]| -> usize {
-            list.iter()
-                .map(|(_, q)| q.as_ref().map_or(0, |q| q.held_bytes()))
-                .sum()
-        };
-        while list.len() > 1 && held(&list) > QUOTIENTS_KEPT_BYTES {
-            drop(list.remove(0));
+        Some(built) => built,
+        None => {
+            let limits = construction_limits(budget);
+            let result = match unless_stopped(|| quotient::compute(rule, reach, true, limits))? {
+                Ok(q) => Ok(std::sync::Arc::new(q)),
+                // A failure cut by a limit of the caller's below the
+                // construction's own says nothing of the rule: not remembered
+                // (one cut by the caller's deadline never gets here: it is
+                // `Cancelled` above).
+                Err(error) if failed_by_callers_limit(&error.error, limits) => return Ok(None),
+                Err(error) => Err(error.heap),
+            };
+            let bytes = result.as_ref().map_or(0, |q| q.held_bytes()) + rule.held_bytes();
+            let key = (rule.clone(), reach);
+            caches.keep::<Quotients>(budget.bytes, key, result.clone(), bytes as u64);
+            result
         }
-    }
+    };
     Ok(result.ok().filter(|q| knows(q)))
 }
 
@@ -221,4 +227,91 @@ pub(in crate::sums) fn solve_by_quotient(
         quotient.presentation().element(found.class),
     ));
     Ok(Some(answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::catalogue::build;
+    use crate::lang::parse;
+    use crate::rules::HeapRule;
+    use crate::sums::analysis::{SolveOptions, solve};
+    use crate::sums::report::answer_json;
+    use crate::theory::caches::Caches;
+    use crate::theory::cancel::Cancel;
+
+    /// The answer to `text` in `caches`, as the front ends write it (its
+    /// method's notes included), or its error.
+    fn answer_in(caches: &Caches, text: &str, options: &SolveOptions) -> String {
+        Cancel::new().caching(caches).run(|| {
+            let position = build(&parse(text).unwrap()).unwrap();
+            match solve(&position, options) {
+                Ok(answer) => format!("{} {:?}", answer_json(&answer, &position), answer.notes),
+                Err(error) => format!("error: {error}"),
+            }
+        })
+    }
+
+    /// The first 200 octal codes `0.d1d2d3` that are rules.
+    fn octal_codes() -> Vec<String> {
+        let codes: Vec<String> = (1..512)
+            .map(|n| format!("0.{}{}{}", n / 64, n / 8 % 8, n % 8))
+            .filter(|code| HeapRule::octal(code).is_ok())
+            .take(200)
+            .collect();
+        assert_eq!(codes.len(), 200);
+        codes
+    }
+
+    /// A context held for a long run (a server, a notebook) answers the misère
+    /// sums of 200 rules, each twice (the second from what the first kept) and
+    /// once more with fewer heaps: it never holds more than its cap, and every
+    /// answer is the one a fresh context gives.
+    #[test]
+    fn a_context_kept_over_many_rules_stays_within_its_cap_and_answers_alike() {
+        let cap = 16 << 10;
+        let warm = Caches::new(cap);
+        let options = SolveOptions::default();
+        let mut held_at_most = 0;
+        for code in octal_codes() {
+            for heaps in ["3, 5, 7", "3, 5, 7", "2, 6"] {
+                let text = format!("misere(octal[{code}]({heaps}))");
+                let cold = answer_in(&Caches::default(), &text, &options);
+                assert_eq!(answer_in(&warm, &text, &options), cold, "{text}");
+                assert!(warm.held_bytes() <= cap, "{text}: {warm:?}");
+                held_at_most = held_at_most.max(warm.held_bytes());
+            }
+        }
+        // The cap, not only the count of entries, bounded what was held.
+        assert!(held_at_most > cap / 2, "{held_at_most} bytes at most");
+    }
+
+    /// Under a small memory budget the entries held beside the computation
+    /// stay within its share, whatever a larger budget kept before.
+    #[test]
+    fn a_memory_budget_bounds_what_the_context_holds() {
+        let warm = Caches::new(64 << 20);
+        let roomy = SolveOptions::default();
+        let tight = SolveOptions {
+            max_memory: 64 << 10,
+            ..SolveOptions::default()
+        };
+        for code in octal_codes().iter().take(40) {
+            let text = format!("misere(octal[{code}](4, 6, 9))");
+            let cold = answer_in(&Caches::default(), &text, &roomy);
+            assert_eq!(answer_in(&warm, &text, &roomy), cold, "{text}");
+        }
+        assert!(
+            warm.held_bytes() > warm.limit_under(tight.max_memory),
+            "{warm:?}"
+        );
+        for code in octal_codes().iter().skip(40).take(40) {
+            let text = format!("misere(octal[{code}](4, 6, 9))");
+            let cold = answer_in(&Caches::default(), &text, &tight);
+            assert_eq!(answer_in(&warm, &text, &tight), cold, "{text}");
+            assert!(
+                warm.held_bytes() <= warm.limit_under(tight.max_memory),
+                "{warm:?}"
+            );
+        }
+    }
 }

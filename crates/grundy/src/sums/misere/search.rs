@@ -238,22 +238,10 @@ pub(in crate::sums) fn misere_search_answer(
 
 #[cfg(test)]
 mod tests {
-    use super::super::quotient::{RULES_REMEMBERED, remember_bounded};
     use super::*;
     use crate::catalogue::build;
     use crate::lang::parse;
     use crate::theory::cancel::Cancel;
-
-    #[test]
-    fn the_memories_keep_the_latest_rules_only() {
-        let mut list = Vec::new();
-        for k in 0..3 * RULES_REMEMBERED {
-            remember_bounded(&mut list, k);
-        }
-        assert_eq!(list.len(), RULES_REMEMBERED);
-        assert_eq!(list.first(), Some(&(2 * RULES_REMEMBERED)));
-        assert_eq!(list.last(), Some(&(3 * RULES_REMEMBERED - 1)));
-    }
 
     /// The slot game (mixed-radix numbers, dense tables) and the graph game
     /// (sorted multisets, hash tables) must agree on every misère sum.
