@@ -10,7 +10,7 @@
 //!
 //! The games: [`dag`] (tokens on a directed acyclic graph), [`hackenbush`]
 //! (Green Hackenbush), [`geography`] (undirected vertex geography, decided by
-//! maximum matchings) and [`tree_walk`] (the ancestor-descendant walk).
+//! maximum matchings) and `tree_walk` (the ancestor-descendant walk).
 
 pub mod dag;
 pub mod geography;

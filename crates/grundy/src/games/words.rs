@@ -11,8 +11,8 @@
 //! A word's future depends only on the state it reaches in an automaton that
 //! accepts exactly the allowed words, and appending a letter follows one of
 //! the state's transitions. For prefixes the automaton is the trie of WORDS
-//! ([`trie`]); for substrings it is their generalized suffix automaton
-//! ([`suffix_automaton`], Blumer et al. 1985), which has fewer than twice as
+//! (`trie`); for substrings it is their generalized suffix automaton
+//! (`suffix_automaton`, Blumer et al. 1985), which has fewer than twice as
 //! many states as letters, each holding the words with the same set of
 //! extensions. Both are directed acyclic graphs, so each state's nimber is
 //! the mex of its successors' (Sprague-Grundy on a DAG), computed once

@@ -1,5 +1,5 @@
 //! Remoteness of sums: how many moves a plain normal-play sum lasts under best play
-//! (the winner hurrying, the loser delaying), as [`crate::theory::remoteness`]
+//! (the winner hurrying, the loser delaying), as `theory::remoteness`
 //! defines it. Unlike nimbers it does not follow from the components' values, so the
 //! sum is searched whole, over the explored graphs of its components. The
 //! playground's engine uses it to play perfectly: the quickest win, the slowest loss.

@@ -223,7 +223,7 @@ pub fn run(
 }
 
 /// `last_heap`, when its value can be stored: values are 32-bit, so heaps
-/// up to [`LARGEST_HEAP`] are computed.
+/// up to `sequence::bounded::LARGEST_HEAP` are computed.
 ///
 /// # Errors
 /// A [`Failure::Limit`] that nothing raises for a larger heap.
