@@ -15,15 +15,14 @@ use grundy::theory::game::Convention;
 use grundy::theory::limits::{Limit, Refusal, SearchError};
 pub use grundy::workflow::seq::UNTIL_PROVEN_REACH;
 use grundy::workflow::seq::{self as workflow, Answer, Finish, Request, Watcher};
-use grundy::workflow::{self as flow, Door};
+use grundy::workflow::{self as flow, Door, Limits};
 use num_bigint::BigInt;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
 use crate::errors::{failure_error, search_error, time_error};
-use crate::game::{Game, PyPosition};
-use crate::limits::Limits;
+use crate::game::Game;
 use crate::position::Failure;
 use crate::run::{Stoppable, watched, watched_reporting};
 use crate::table::{self, Cell, Cells, Variable};
@@ -31,13 +30,11 @@ use crate::table::{self, Cell, Cells, Variable};
 /// The values of a sequence and its period: `(rule, values as little-endian
 /// 32-bit words, (period, preperiod, saltus, proven, proof) or None, complete,
 /// interrupted)`.
-type Found<'py> = (
-    String,
-    Bound<'py, PyBytes>,
-    Option<(usize, usize, u32, bool, String)>,
-    bool,
-    bool,
-);
+type Found<'py> = (String, Bound<'py, PyBytes>, Period, bool, bool);
+
+/// A period as the package takes it: `(period, preperiod, saltus, proven,
+/// proof)`, or `None`.
+pub type Period = Option<(usize, usize, u32, bool, String)>;
 
 impl Stoppable for Result<Answer, flow::Failure> {
     fn was_cancelled(&self) -> bool {
@@ -56,12 +53,12 @@ impl Stoppable for Result<Answer, flow::Failure> {
 }
 
 /// The workflow's limits: memory and work, and `max_heap` for `until_proven`.
-pub fn workflow_limits(limits: &Limits, max_heap: usize) -> flow::Limits {
-    flow::Limits {
-        bytes: limits.max_memory,
-        work: limits.max_work,
+pub fn workflow_limits(limits: &Limits, max_heap: usize) -> Limits {
+    Limits {
+        bytes: limits.bytes,
+        work: limits.work,
         largest_heap: max_heap as u64,
-        ..flow::Limits::default()
+        ..Limits::default()
     }
 }
 
@@ -230,7 +227,7 @@ fn game_sequence<'py>(
     py: Python<'py>,
     game: &Game,
     last: usize,
-    limits: &Limits,
+    limits: &crate::limits::Limits,
 ) -> PyResult<Found<'py>> {
     let family = &game.family;
     let name = family.name().to_owned();
@@ -240,7 +237,8 @@ fn game_sequence<'py>(
                 message: format!("{k} is not a 64-bit integer"),
             })
         })?;
-        let parts = Python::attach(|py| family.parts_of(py, PyPosition::Integer(heap)))
+        let parts = family
+            .parts_of(vec![grundy::games::callback::Value::Integer(heap)])
             .map_err(Failure::Search)?;
         Ok(Position::sum(
             Convention::Normal,
@@ -302,6 +300,7 @@ fn game_sequence<'py>(
     ))
 }
 
+/// The answer of `seq` as the package takes it ([`Found`]).
 fn found<'py>(
     py: Python<'py>,
     rule: String,
@@ -310,7 +309,18 @@ fn found<'py>(
     complete: bool,
     interrupted: bool,
 ) -> Found<'py> {
-    let bytes: Vec<u8> = values.iter().flat_map(u32::to_le_bytes).collect();
+    let (values, period) = values_and_period(py, values.iter(), periodicity);
+    (rule, values, period, complete, interrupted)
+}
+
+/// Values as little-endian 32-bit words, and the period as
+/// `(period, preperiod, saltus, proven, proof)`.
+pub fn values_and_period<'py>(
+    py: Python<'py>,
+    values: impl Iterator<Item = u32>,
+    periodicity: Option<&Periodicity>,
+) -> (Bound<'py, PyBytes>, Period) {
+    let bytes: Vec<u8> = values.flat_map(u32::to_le_bytes).collect();
     let period = periodicity.map(|p| {
         (
             p.period,
@@ -320,11 +330,5 @@ fn found<'py>(
             p.proof.describe(),
         )
     });
-    (
-        rule,
-        PyBytes::new(py, &bytes),
-        period,
-        complete,
-        interrupted,
-    )
+    (PyBytes::new(py, &bytes), period)
 }

@@ -6,19 +6,17 @@
 //! keeping the cells done. This module gives the cells' positions and turns
 //! the results and failures into Python's.
 
-use std::time::Duration;
-
-use grundy::lang::{LangError, Span, Template};
 use grundy::sums::position::Position;
+use grundy::lang::{LangError, Span, Template};
+use grundy::workflow::parts::{Part, Play, position_of};
 use grundy::workflow::table::{CellError, Computed, Grid, Measure};
-use grundy::workflow::{Door, Failure as WorkflowFailure};
+use grundy::workflow::{Door, Failure as WorkflowFailure, Limits};
 use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::{failure_error, limit_error};
-use crate::limits::Limits;
-use crate::position::{Failure, PartArg, Play, position_of};
+use crate::position::{Failure, parts_of};
 use crate::run::{Stoppable, watched};
 
 pub use grundy::workflow::table::{Axis as Variable, Cell, cell_name};
@@ -73,7 +71,7 @@ pub fn compute(
             let error = LangError::new(message.to_owned(), Span::default());
             Run {
                 cells: Vec::new(),
-                failure: Some((Vec::new(), Failure::Language(error, String::new()))),
+                failure: Some((Vec::new(), language(error))),
                 stopped: false,
             }
         }
@@ -103,7 +101,7 @@ fn compute_grid(grid: &Grid, cells: &Cells<'_>, limits: &Limits) -> Run {
                     ),
                     Span::default(),
                 );
-                Failure::Language(error, String::new())
+                language(error)
             }
         };
         (failed.values, failure)
@@ -117,18 +115,19 @@ fn compute_grid(grid: &Grid, cells: &Cells<'_>, limits: &Limits) -> Run {
 
 /// The library's limits of `limits`: one thread, as the package has always
 /// computed a table.
-fn workflow_limits(limits: &Limits) -> grundy::workflow::Limits {
-    grundy::workflow::Limits {
-        states: limits.max_states,
-        digits: limits.max_digits,
-        largest_heap: limits.max_heap,
-        bytes: limits.max_memory,
-        work: limits.max_work,
-        time: limits
-            .max_time
-            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok()),
+fn workflow_limits(limits: &Limits) -> Limits {
+    Limits {
         threads: Some(1),
+        ..*limits
     }
+}
+
+/// A failure of a cell said without a source text.
+fn language(error: LangError) -> Failure {
+    Failure::Language(grundy::workflow::parts::BadPart {
+        error,
+        source: String::new(),
+    })
 }
 
 /// The position of the cell with `values`.
@@ -142,24 +141,19 @@ fn position(
     match cells {
         Cells::Template(template) => {
             let source = template.instantiate(values);
-            position_of(
-                &[PartArg::Text(source)],
-                limits.max_digits,
-                limits.build(),
-                &Play::default(),
-            )
+            position_of(&[Part::Text(source)], limits, &Play::default()).map_err(Failure::Language)
         }
         Cells::Function(function) => {
-            let parts = Python::attach(|py| -> PyResult<Vec<PartArg>> {
+            let parts = Python::attach(|py| -> PyResult<Vec<Part>> {
                 let arguments = PyDict::new(py);
                 for (variable, value) in variables.iter().zip(values) {
                     arguments.set_item(&variable.name, value.clone())?;
                 }
                 let parts = function.bind(py).call((), Some(&arguments))?;
-                PartArg::all_from_python(&parts)
+                parts_of(&parts)
             })
             .map_err(Failure::Python)?;
-            position_of(&parts, limits.max_digits, limits.build(), &Play::default())
+            position_of(&parts, limits, &Play::default()).map_err(Failure::Language)
         }
         Cells::Positions(position) => position(index),
     }
