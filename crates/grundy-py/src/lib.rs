@@ -14,8 +14,8 @@ mod sequence;
 mod survey;
 mod table;
 
-use grundy::sums::analysis::{Answer, SolveOptions, solve as solve_position};
 use grundy::catalogue::{Catalogue, entries};
+use grundy::sums::analysis::{Answer, SolveOptions, solve as solve_position};
 use grundy::sums::position::Position;
 use grundy::sums::position::PositionText;
 use grundy::sums::report::{answer_json, big_json};

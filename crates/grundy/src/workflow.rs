@@ -6,7 +6,8 @@
 //! positions ([`table`]), a position given in parts ([`parts`]: Python's
 //! `grundy.solve`), the sequences of many rules at once ([`survey`]) and the
 //! web playground's answers ([`play`]: a position analysed move by move, the
-//! engine's move).
+//! engine's move); and a workflow run on a thread of its own, watched by the
+//! caller's ([`watch`]).
 //!
 //! A front end parses its arguments into these types, calls the workflow and
 //! prints what it returns; it computes nothing itself.
@@ -19,6 +20,7 @@ pub mod quotient;
 pub mod seq;
 pub mod survey;
 pub mod table;
+pub mod watch;
 
 pub use crate::theory::limits::Door;
 pub use failure::Failure;

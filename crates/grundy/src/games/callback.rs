@@ -337,10 +337,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::sums::analysis::{SolveOptions, solve};
     use crate::family::parts;
-    use crate::theory::game::Convention;
+    use crate::sums::analysis::{SolveOptions, solve};
     use crate::sums::position::{Group, Position};
+    use crate::theory::game::Convention;
 
     /// Subtraction of 1, 3 or 4 on integers; a pair `(a, b)` splits into two
     /// heaps; `describe` says `take k`; 13 raises, 14 returns a non-list.

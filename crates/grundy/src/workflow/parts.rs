@@ -7,11 +7,11 @@
 use num_bigint::BigUint;
 
 use super::{Failure, Limits};
-use crate::sums::analysis::{SolveOptions, solve};
 use crate::catalogue::build_with;
-use crate::theory::game::Convention;
 use crate::lang::{LangError, Span, parse_with_limits};
+use crate::sums::analysis::{SolveOptions, solve};
 use crate::sums::position::{Compound, Group, Position};
+use crate::theory::game::Convention;
 
 /// The most components whose nimbers [`component_nimbers`] gives, each
 /// searched alone.
