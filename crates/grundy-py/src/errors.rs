@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use grundy::lang::LangError;
 use grundy::theory::limits::{Limit, SearchError};
 use grundy::workflow::{Door, Failure};
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
 thread_local! {
@@ -145,6 +145,30 @@ pub fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
         Failure::Output(error) => error.into(),
         Failure::Reported(_) => PyKeyboardInterrupt::new_err(""),
     }
+}
+
+/// A setting's failure: `ValueError` for a bad value, `LimitError` naming
+/// the keyword for a limit that allows nothing.
+pub fn setting_error(py: Python<'_>, failure: Failure) -> PyErr {
+    match failure {
+        Failure::Input { message, .. } => value_error(&message),
+        Failure::Limit { message, raised_by } => limit_error(
+            py,
+            message.strip_prefix("error: ").unwrap_or(&message),
+            raised_by.map(|limit| Door::Python.setting_name(limit)),
+        ),
+        failure => failure_error(py, failure),
+    }
+}
+
+/// `ValueError(message)`, the message without its `error: `.
+pub fn value_error(message: &str) -> PyErr {
+    PyValueError::new_err(
+        message
+            .strip_prefix("error: ")
+            .unwrap_or(message)
+            .to_owned(),
+    )
 }
 
 /// The time limit (`max_time`) passed.

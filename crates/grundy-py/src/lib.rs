@@ -11,30 +11,27 @@ mod position;
 mod quotient;
 mod run;
 mod sequence;
+mod survey;
 mod table;
 
 use grundy::catalogue::{Catalogue, entries};
-use grundy::lang::DEFAULT_MAX_DIGITS;
-use grundy::registry::BuildLimits;
-use grundy::sums::analysis::{
-    Answer, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, SolveOptions, solve as solve_position,
-};
+use grundy::sums::analysis::{Answer, SolveOptions, solve as solve_position};
 use grundy::sums::position::Position;
-use grundy::sums::position::{Compound, PositionText};
+use grundy::sums::position::PositionText;
 use grundy::sums::report::{answer_json, big_json};
-use grundy::theory::game::Convention;
+use grundy::workflow::Limits;
+use grundy::workflow::parts::{Part, Play, component_nimbers, position_of};
 use num_bigint::BigUint;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::limits::Limits;
-use crate::position::{Failure, PartArg, Play, position_of};
+use crate::errors::value_error;
+use crate::limits::read as read_limits;
+use crate::position::{Failure, part_of};
 use crate::run::{Stoppable, watched};
 
 /// The default of `max_cells`, as `grundy table --max-cells`.
 const DEFAULT_MAX_CELLS: u64 = 10_000_000;
-/// The most components whose nimbers `Solved.parts` gives, each searched alone.
-const MOST_PARTS: usize = 64;
 
 impl<T> Stoppable for Result<T, Failure> {
     fn was_cancelled(&self) -> bool {
@@ -42,25 +39,13 @@ impl<T> Stoppable for Result<T, Failure> {
     }
 }
 
-/// Reads the limits as the package passes them: `(max_states, max_digits,
-/// max_heap, max_memory, max_work, max_time)`.
-fn read_limits(py: Python<'_>, given: &Bound<'_, PyTuple>) -> PyResult<Limits> {
-    let item = |index: usize| given.get_item(index);
-    let limits = Limits {
-        max_states: item(0)?.extract()?,
-        max_digits: item(1)?.extract()?,
-        max_heap: item(2)?.extract()?,
-        max_memory: limits::bytes(&item(3)?)?,
-        max_work: item(4)?.extract()?,
-        max_time: item(5)?.extract()?,
-    };
-    limits.check(py)?;
-    Ok(limits)
-}
-
 /// The end of a watched computation: its result, or the interrupt or time
 /// limit that stopped it, as the exception to raise.
-fn finished<T>(py: Python<'_>, limits: &Limits, ran: run::Ran<Result<T, Failure>>) -> PyResult<T> {
+fn finished<T>(
+    py: Python<'_>,
+    limits: &limits::Limits,
+    ran: run::Ran<Result<T, Failure>>,
+) -> PyResult<T> {
     if let Some(interrupt) = ran.interrupt {
         return Err(interrupt);
     }
@@ -119,31 +104,7 @@ impl Solved {
     /// `misere(...)`, `every(...)`, `rounds[k](...)` and for sums of more than
     /// 64 components.
     fn parts(&self, py: Python<'_>) -> Vec<(String, Option<BigUint>)> {
-        let position = &self.position;
-        if position.compound != Compound::Sum || position.component_count() > MOST_PARTS {
-            return Vec::new();
-        }
-        let options = SolveOptions {
-            winning_moves: false,
-            ..self.limits.solve_options(0)
-        };
-        py.detach(|| {
-            position
-                .groups
-                .iter()
-                .flat_map(|group| {
-                    group.parts.iter().map(|part| {
-                        let alone = group.with_parts(vec![part.clone()]);
-                        let term = alone.term_with(&alone.parts);
-                        let single = Position::sum(Convention::Normal, vec![alone]);
-                        let nimber = solve_position(&single, &options)
-                            .ok()
-                            .and_then(|answer| answer.nimber);
-                        (term, nimber)
-                    })
-                })
-                .collect()
-        })
+        py.detach(|| component_nimbers(&self.position, &self.limits))
     }
 }
 
@@ -161,17 +122,17 @@ fn solve(
     rounds: Option<BigUint>,
 ) -> PyResult<Solved> {
     let limits = read_limits(py, limits)?;
-    let play = Play::from_python(play, rounds)?;
+    let play = Play::read(play, rounds).map_err(|failure| value_error(&failure.message()))?;
     let parts = parts
         .iter()
-        .map(|part| PartArg::from_python(&part))
+        .map(|part| part_of(&part))
         .collect::<PyResult<Vec<_>>>()?;
     let options = SolveOptions {
         winning_moves: !no_moves,
         ..limits.solve_options(max_moves)
     };
     let ran = watched(py, limits.deadline(), || {
-        let position = position_of(&parts, limits.max_digits, limits.build(), &play)?;
+        let position = position_of(&parts, &limits, &play).map_err(Failure::Language)?;
         let answer = solve_position(&position, &options).map_err(Failure::Search)?;
         Ok((answer, position))
     })?;
@@ -179,7 +140,7 @@ fn solve(
     Ok(Solved {
         answer,
         position,
-        limits,
+        limits: limits.library,
     })
 }
 
@@ -187,10 +148,11 @@ fn solve(
 #[pyfunction]
 fn parse(py: Python<'_>, expression: String, limits: &Bound<'_, PyTuple>) -> PyResult<String> {
     let limits = read_limits(py, limits)?;
-    let parts = [PartArg::Text(expression)];
+    let parts = [Part::Text(expression)];
     let ran = watched(py, limits.deadline(), || {
-        position_of(&parts, limits.max_digits, limits.build(), &Play::default())
+        position_of(&parts, &limits, &Play::default())
             .map(|position| PositionText::new(&position).as_str().to_owned())
+            .map_err(Failure::Language)
     })?;
     finished(py, &limits, ran)
 }
@@ -224,14 +186,14 @@ fn contract_integer(value: BigUint) -> String {
 
 /// The defaults of the limits, by keyword.
 fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    let build = BuildLimits::default();
+    let limits = Limits::default();
     let defaults = PyDict::new(py);
     defaults.set_item("max_moves", 100)?;
-    defaults.set_item("max_states", DEFAULT_MAX_STATES)?;
-    defaults.set_item("max_digits", DEFAULT_MAX_DIGITS)?;
-    defaults.set_item("max_heap", build.largest_heap)?;
-    defaults.set_item("max_memory", DEFAULT_MAX_MEMORY)?;
-    defaults.set_item("max_work", build.work)?;
+    defaults.set_item("max_states", limits.states)?;
+    defaults.set_item("max_digits", limits.digits)?;
+    defaults.set_item("max_heap", limits.largest_heap)?;
+    defaults.set_item("max_memory", limits.bytes)?;
+    defaults.set_item("max_work", limits.work)?;
     defaults.set_item("max_cells", DEFAULT_MAX_CELLS)?;
     defaults.set_item("seq_max_heap", sequence::UNTIL_PROVEN_REACH)?;
     Ok(defaults)
@@ -247,6 +209,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(contract_integer, module)?)?;
     module.add_function(wrap_pyfunction!(sequence::seq, module)?)?;
     module.add_function(wrap_pyfunction!(table::table, module)?)?;
+    module.add_function(wrap_pyfunction!(survey::survey, module)?)?;
     module.add_function(wrap_pyfunction!(quotient::quotient, module)?)?;
     module.add_function(wrap_pyfunction!(quotient::genera, module)?)?;
     module.add_class::<Solved>()?;

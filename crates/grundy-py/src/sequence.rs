@@ -4,40 +4,36 @@
 //! search over its positions `g(0), ..., g(n)`), with the period found.
 //! Ctrl-C keeps the values computed.
 
-use std::ops::ControlFlow;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use grundy::sequence::{GrundyValues, Method, Periodicity, Progress, find_unproven_periodicity};
-use grundy::sums::position::Group;
-use grundy::sums::position::Position;
-use grundy::theory::game::Convention;
-use grundy::theory::limits::{Limit, Refusal, SearchError};
+use grundy::sequence::{GrundyValues, Periodicity};
+use grundy::theory::limits::Limit;
 pub use grundy::workflow::seq::UNTIL_PROVEN_REACH;
-use grundy::workflow::seq::{self as workflow, Answer, Finish, Request, Watcher};
-use grundy::workflow::{self as flow, Door};
-use num_bigint::BigInt;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use grundy::workflow::seq::{self as workflow, Answer, Finish, Request, Sequence, Tally};
+use grundy::workflow::{self as flow, Door, Limits};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::errors::{failure_error, search_error, time_error};
-use crate::game::{Game, PyPosition};
-use crate::limits::Limits;
-use crate::position::Failure;
+use crate::errors::{failure_error, time_error, value_error};
+use crate::game::Game;
 use crate::run::{Stoppable, watched, watched_reporting};
-use crate::table::{self, Cell, Cells, Variable};
 
 /// The values of a sequence and its period: `(rule, values as little-endian
 /// 32-bit words, (period, preperiod, saltus, proven, proof) or None, complete,
 /// interrupted)`.
-type Found<'py> = (
-    String,
-    Bound<'py, PyBytes>,
-    Option<(usize, usize, u32, bool, String)>,
-    bool,
-    bool,
-);
+type Found<'py> = (String, Bound<'py, PyBytes>, Period, bool, bool);
+
+/// A period as the package takes it: `(period, preperiod, saltus, proven,
+/// proof)`, or `None`.
+pub type Period = Option<(usize, usize, u32, bool, String)>;
+
+impl Stoppable for Result<Sequence, flow::Failure> {
+    fn was_cancelled(&self) -> bool {
+        self.as_ref()
+            .is_ok_and(|sequence| sequence.finish != Finish::Complete)
+    }
+}
 
 impl Stoppable for Result<Answer, flow::Failure> {
     fn was_cancelled(&self) -> bool {
@@ -56,42 +52,12 @@ impl Stoppable for Result<Answer, flow::Failure> {
 }
 
 /// The workflow's limits: memory and work, and `max_heap` for `until_proven`.
-pub fn workflow_limits(limits: &Limits, max_heap: usize) -> flow::Limits {
-    flow::Limits {
-        bytes: limits.max_memory,
-        work: limits.max_work,
+pub fn workflow_limits(limits: &Limits, max_heap: usize) -> Limits {
+    Limits {
+        bytes: limits.bytes,
+        work: limits.work,
         largest_heap: max_heap as u64,
-        ..flow::Limits::default()
-    }
-}
-
-/// What the workflow tells of a run, kept for the thread that watches it:
-/// the values done and wanted, and what a long run will cost, said once.
-struct Told<'a> {
-    done: &'a AtomicUsize,
-    total: &'a AtomicUsize,
-    announced: &'a Mutex<Option<String>>,
-    warned: &'a AtomicBool,
-}
-
-impl Watcher for Told<'_> {
-    fn progress(&mut self, report: Progress) -> ControlFlow<()> {
-        self.done.store(report.done, Ordering::Relaxed);
-        self.total.store(report.total, Ordering::Relaxed);
-        ControlFlow::Continue(())
-    }
-
-    fn wants_estimate(&self) -> bool {
-        true
-    }
-
-    // Said once: the run after a quick attempt may say it again.
-    fn estimate(&mut self, said: &str) {
-        if !self.warned.swap(true, Ordering::Relaxed)
-            && let Ok(mut slot) = self.announced.lock()
-        {
-            *slot = Some(said.to_owned());
-        }
+        ..Limits::default()
     }
 }
 
@@ -115,15 +81,8 @@ pub fn seq<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Found<'py>> {
     let limits = crate::read_limits(py, limits)?;
-    let method = match method {
-        "fast" | "sparse" => Method::SparseSpace,
-        "plain" => Method::PlainMex,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "method={other:?}: the methods are \"fast\" (closed forms, sparse space) and \"plain\" (the mex of every option)"
-            )));
-        }
-    };
+    let method =
+        workflow::method_named(method).map_err(|failure| value_error(&failure.message()))?;
     let last = workflow::allowed_last_heap(n, Door::Python)
         .map_err(|failure| failure_error(py, failure))?;
     if let Ok(game) = rule.cast::<Game>() {
@@ -142,18 +101,13 @@ pub fn seq<'py>(
         ..Request::new(text, last)
     };
     let bounds = workflow_limits(&limits, max_heap);
-    // The values done and wanted, as the computation reports them, handed to
-    // `progress(done, total)` by the thread that watches it.
-    let done = AtomicUsize::new(0);
-    let total = AtomicUsize::new(0);
+    // The values done and wanted, handed to `progress(done, total)`, and
+    // what a long run will cost, warned of, by the thread that watches it.
+    let tally = Tally::default();
     let told = AtomicUsize::new(0);
-    // What a long run will cost, said by the computation before the long work
-    // and warned of by the thread that watches it.
-    let announced: Mutex<Option<String>> = Mutex::new(None);
-    let warned = AtomicBool::new(false);
     let report = |py: Python<'_>| -> PyResult<()> {
-        warn_of_long_run(py, &announced)?;
-        let (now, all) = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
+        warn_of_long_run(py, &tally)?;
+        let (now, all) = tally.progress();
         match &progress {
             Some(progress) if all > 0 && told.swap(now, Ordering::Relaxed) != now => {
                 progress.call1(py, (now, all)).map(drop)
@@ -162,15 +116,9 @@ pub fn seq<'py>(
         }
     };
     let ran = watched_reporting(py, limits.deadline(), &report, || {
-        let mut watcher = Told {
-            done: &done,
-            total: &total,
-            announced: &announced,
-            warned: &warned,
-        };
-        workflow::run(&request, &bounds, Door::Python, &mut watcher)
+        workflow::run(&request, &bounds, Door::Python, &mut &tally)
     })?;
-    warn_of_long_run(py, &announced)?;
+    warn_of_long_run(py, &tally)?;
     // An exception of the `progress` callable (or of its warning) stopped the
     // work: it is the caller's, raised as it is; Ctrl-C keeps the values.
     if let Some(raised) = ran.interrupt.as_ref()
@@ -213,8 +161,8 @@ pub fn seq<'py>(
 ///
 /// # Errors
 /// The exception the warning raises when warnings are errors.
-fn warn_of_long_run(py: Python<'_>, announced: &Mutex<Option<String>>) -> PyResult<()> {
-    let Some(said) = announced.lock().ok().and_then(|mut slot| slot.take()) else {
+fn warn_of_long_run(py: Python<'_>, tally: &Tally) -> PyResult<()> {
+    let Some(said) = tally.take_estimate() else {
         return Ok(());
     };
     let message =
@@ -224,84 +172,35 @@ fn warn_of_long_run(py: Python<'_>, announced: &Mutex<Option<String>>) -> PyResu
     PyErr::warn(py, &category, &message, 2)
 }
 
-/// The values of a one-integer Python game, `g(0), ..., g(last)`, by one
-/// shared search; no theorem covers it, so a period seen is not proven.
+/// The values of a one-integer Python game, `g(0), ..., g(last)`
+/// ([`workflow::game_sequence`]).
 fn game_sequence<'py>(
     py: Python<'py>,
     game: &Game,
     last: usize,
-    limits: &Limits,
+    limits: &crate::limits::Limits,
 ) -> PyResult<Found<'py>> {
-    let family = &game.family;
-    let name = family.name().to_owned();
-    let cell = |k: u64| -> Result<Position, Failure> {
-        let heap = i64::try_from(k).map_err(|_| {
-            Failure::Search(SearchError::Script {
-                message: format!("{k} is not a 64-bit integer"),
-            })
-        })?;
-        let parts = Python::attach(|py| family.parts_of(py, PyPosition::Integer(heap)))
-            .map_err(Failure::Search)?;
-        Ok(Position::sum(
-            Convention::Normal,
-            vec![Group::new(
-                name.as_str(),
-                grundy::family::parts(family, parts),
-            )],
-        ))
-    };
-    let variables = [Variable {
-        name: "n".to_owned(),
-        first: BigInt::from(0),
-        count: last as u64 + 1,
-    }];
-    let cells = Cells::Positions(&cell);
     let ran = watched(py, limits.deadline(), || {
-        table::compute(&cells, &variables, false, limits, last as u64 + 1)
+        workflow::game_sequence(&game.family, last, limits, Door::Python)
     })?;
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(time_error(py, limits.max_time));
     }
-    let run = ran.result;
-    if let Some((values, failure)) = run.failure {
-        return Err(table::cell_failure(
-            py,
-            failure,
-            &table::cell_name(&variables, &values),
-        ));
-    }
-    let mut values = GrundyValues::new();
-    for cell in &run.cells {
-        let value = match cell {
-            Cell::Nimber(n) => u32::try_from(n).ok(),
-            Cell::Outcome(_) => None,
-        };
-        let Some(value) = value else {
-            let refusal = Refusal::new(
-                format!(
-                    "the value of {name}({}) does not fit in the 32 bits values of a sequence are stored in",
-                    values.len()
-                ),
-                &[],
-            );
-            return Err(search_error(py, &SearchError::TheoryLimit { refusal }));
-        };
-        values.push(value);
-    }
-    let complete = values.len() == last + 1;
-    let periodicity = complete
-        .then(|| find_unproven_periodicity(&values))
-        .flatten();
+    let sequence = ran.result.map_err(|failure| failure_error(py, failure))?;
+    let complete = sequence.finish == Finish::Complete;
+    let periodicity = sequence.periodicity.as_ref();
+    let interrupted = ran.interrupt.is_some();
     Ok(found(
         py,
-        name,
-        &values,
-        periodicity.as_ref(),
+        sequence.rule,
+        &sequence.values,
+        periodicity,
         complete,
-        ran.interrupt.is_some(),
+        interrupted,
     ))
 }
 
+/// The answer of `seq` as the package takes it ([`Found`]).
 fn found<'py>(
     py: Python<'py>,
     rule: String,
@@ -310,7 +209,18 @@ fn found<'py>(
     complete: bool,
     interrupted: bool,
 ) -> Found<'py> {
-    let bytes: Vec<u8> = values.iter().flat_map(u32::to_le_bytes).collect();
+    let (values, period) = values_and_period(py, values.iter(), periodicity);
+    (rule, values, period, complete, interrupted)
+}
+
+/// Values as little-endian 32-bit words, and the period as
+/// `(period, preperiod, saltus, proven, proof)`.
+pub fn values_and_period<'py>(
+    py: Python<'py>,
+    values: impl Iterator<Item = u32>,
+    periodicity: Option<&Periodicity>,
+) -> (Bound<'py, PyBytes>, Period) {
+    let bytes: Vec<u8> = values.flat_map(u32::to_le_bytes).collect();
     let period = periodicity.map(|p| {
         (
             p.period,
@@ -320,11 +230,5 @@ fn found<'py>(
             p.proof.describe(),
         )
     });
-    (
-        rule,
-        PyBytes::new(py, &bytes),
-        period,
-        complete,
-        interrupted,
-    )
+    (PyBytes::new(py, &bytes), period)
 }

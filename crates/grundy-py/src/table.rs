@@ -6,167 +6,76 @@
 //! keeping the cells done. This module gives the cells' positions and turns
 //! the results and failures into Python's.
 
-use std::time::Duration;
-
 use grundy::lang::{LangError, Span, Template};
-use grundy::sums::position::Position;
-use grundy::workflow::table::{CellError, Computed, Grid, Measure};
-use grundy::workflow::{Door, Failure as WorkflowFailure};
+use grundy::sums::position::{Position, PositionText};
+use grundy::workflow::parts::{BadPart, Part, Play, position_of};
+use grundy::workflow::table::{Axis, Cell, CellError, Computed, Grid, Measure, cell_name};
+use grundy::workflow::{Door, Failure as WorkflowFailure, Limits};
 use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::{failure_error, limit_error};
-use crate::limits::Limits;
-use crate::position::{Failure, PartArg, Play, position_of};
+use crate::position::{Failure, parts_of};
 use crate::run::{Stoppable, watched};
 
-pub use grundy::workflow::table::{Axis as Variable, Cell, cell_name};
-
 /// What gives each cell's position.
-pub enum Cells<'a> {
+enum Cells<'a> {
     /// An expression with the variables in it.
     Template(&'a Template),
     /// A Python function of the variables (by keyword) returning the parts.
     Function(&'a Py<PyAny>),
-    /// Where each cell is given by its index: `g(k)` for a sequence.
-    Positions(&'a (dyn Fn(u64) -> Result<Position, Failure> + Sync)),
 }
 
-/// The cells computed, in row-major order.
-#[derive(Debug)]
-pub struct Run {
-    /// The cells done.
-    pub cells: Vec<Cell>,
-    /// Why the next cell has no answer (with the cell's values), if one failed.
-    pub failure: Option<(Vec<BigInt>, Failure)>,
-    /// Stopped by its cancel signal before the end.
-    pub stopped: bool,
-}
-
-impl Stoppable for Run {
+impl Stoppable for Computed<Failure> {
     fn was_cancelled(&self) -> bool {
         self.stopped
-    }
-}
-
-/// Every cell of the `total` cells over `variables`, row by row, until done,
-/// a failure or the cancel signal: the library's grid
-/// ([`Grid::compute`]), on one thread.
-pub fn compute(
-    cells: &Cells<'_>,
-    variables: &[Variable],
-    outcome: bool,
-    limits: &Limits,
-    total: u64,
-) -> Run {
-    let measure = if outcome {
-        Measure::Outcome
-    } else {
-        Measure::Nimber
-    };
-    match Grid::new(variables.to_vec(), measure, total, Door::Python) {
-        Ok(grid) => compute_grid(&grid, cells, limits),
-        Err(failure) => {
-            let message = failure.message();
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            let error = LangError::new(message.to_owned(), Span::default());
-            Run {
-                cells: Vec::new(),
-                failure: Some((Vec::new(), Failure::Language(error, String::new()))),
-                stopped: false,
-            }
-        }
-    }
-}
-
-/// The cells of `grid`, whose positions `cells` give, within `limits`.
-fn compute_grid(grid: &Grid, cells: &Cells<'_>, limits: &Limits) -> Run {
-    let variables = grid.axes();
-    let position =
-        |index: u64, values: &[BigInt]| position(cells, variables, values, index, limits);
-    let Computed {
-        cells,
-        failed,
-        stopped,
-    } = grid.compute(&workflow_limits(limits), &position, &());
-    let failure = failed.map(|failed| {
-        let failure = match failed.error {
-            CellError::Position(failure) => failure,
-            CellError::Search(error) => Failure::Search(error),
-            CellError::NoNimber(position) => {
-                let text = grundy::sums::position::PositionText::new(&position);
-                let error = LangError::new(
-                    format!(
-                        "`{}` has no nimber (misère play); tabulate who wins with outcome=True",
-                        text.as_str()
-                    ),
-                    Span::default(),
-                );
-                Failure::Language(error, String::new())
-            }
-        };
-        (failed.values, failure)
-    });
-    Run {
-        cells,
-        failure,
-        stopped,
-    }
-}
-
-/// The library's limits of `limits`: one thread, as the package has always
-/// computed a table.
-fn workflow_limits(limits: &Limits) -> grundy::workflow::Limits {
-    grundy::workflow::Limits {
-        states: limits.max_states,
-        digits: limits.max_digits,
-        largest_heap: limits.max_heap,
-        bytes: limits.max_memory,
-        work: limits.max_work,
-        time: limits
-            .max_time
-            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok()),
-        threads: Some(1),
     }
 }
 
 /// The position of the cell with `values`.
 fn position(
     cells: &Cells<'_>,
-    variables: &[Variable],
+    axes: &[Axis],
     values: &[BigInt],
-    index: u64,
     limits: &Limits,
 ) -> Result<Position, Failure> {
-    match cells {
-        Cells::Template(template) => {
-            let source = template.instantiate(values);
-            position_of(
-                &[PartArg::Text(source)],
-                limits.max_digits,
-                limits.build(),
-                &Play::default(),
-            )
-        }
-        Cells::Function(function) => {
-            let parts = Python::attach(|py| -> PyResult<Vec<PartArg>> {
-                let arguments = PyDict::new(py);
-                for (variable, value) in variables.iter().zip(values) {
-                    arguments.set_item(&variable.name, value.clone())?;
-                }
-                let parts = function.bind(py).call((), Some(&arguments))?;
-                PartArg::all_from_python(&parts)
+    let parts = match cells {
+        Cells::Template(template) => vec![Part::Text(template.instantiate(values))],
+        Cells::Function(function) => Python::attach(|py| -> PyResult<Vec<Part>> {
+            let arguments = PyDict::new(py);
+            for (axis, value) in axes.iter().zip(values) {
+                arguments.set_item(&axis.name, value.clone())?;
+            }
+            parts_of(&function.bind(py).call((), Some(&arguments))?)
+        })
+        .map_err(Failure::Python)?,
+    };
+    position_of(&parts, limits, &Play::default()).map_err(Failure::Language)
+}
+
+/// Why a cell has no answer, as the package says it.
+fn cell_error(error: CellError<Failure>) -> Failure {
+    match error {
+        CellError::Position(failure) => failure,
+        CellError::Search(error) => Failure::Search(error),
+        CellError::NoNimber(position) => {
+            let text = PositionText::new(&position);
+            let why = format!(
+                "`{}` has no nimber (misère play); tabulate who wins with outcome=True",
+                text.as_str()
+            );
+            let error = LangError::new(why, Span::default());
+            Failure::Language(BadPart {
+                error,
+                source: String::new(),
             })
-            .map_err(Failure::Python)?;
-            position_of(&parts, limits.max_digits, limits.build(), &Play::default())
         }
-        Cells::Positions(position) => position(index),
     }
 }
 
 /// The failure of a cell, as the exception it is, saying which cell.
-pub fn cell_failure(py: Python<'_>, failure: Failure, cell: &str) -> PyErr {
+fn cell_failure(py: Python<'_>, failure: Failure, cell: &str) -> PyErr {
     let error = failure.into_python(py);
     let value = error.value(py);
     match value.call_method1("at", (format!("in the cell {cell}"),)) {
@@ -195,9 +104,9 @@ pub fn table(
     max_cells: u64,
 ) -> PyResult<Tabulated> {
     let limits = crate::read_limits(py, limits)?;
-    let variables: Vec<Variable> = variables
+    let variables: Vec<Axis> = variables
         .into_iter()
-        .map(|(name, first, count)| Variable { name, first, count })
+        .map(|(name, first, count)| Axis { name, first, count })
         .collect();
     if variables.is_empty() || variables.len() > 2 {
         return Err(pyo3::exceptions::PyTypeError::new_err(
@@ -240,23 +149,30 @@ pub fn table(
             expression.get_type().name()?
         )));
     };
+    // One thread, as the package has always computed a table.
+    let one_thread = Limits {
+        threads: Some(1),
+        ..*limits
+    };
     let ran = watched(py, limits.deadline(), || {
-        compute_grid(&grid, &cells, &limits)
+        let position = |_: u64, values: &[BigInt]| position(&cells, variables, values, &limits);
+        grid.compute(&one_thread, &position, &())
     })?;
     if ran.out_of_time && ran.interrupt.is_none() {
         return Err(crate::errors::time_error(py, limits.max_time));
     }
-    let run = ran.result;
-    if let Some((values, failure)) = run.failure {
-        return Err(cell_failure(py, failure, &cell_name(variables, &values)));
+    let computed = ran.result;
+    if let Some(failed) = computed.failed {
+        let cell = cell_name(variables, &failed.values);
+        return Err(cell_failure(py, cell_error(failed.error), &cell));
     }
-    let complete = run.cells.len() as u64 == grid.cells();
+    let complete = computed.cells.len() as u64 == grid.cells();
     let patterns = if complete {
-        grid.patterns(&run.cells)
+        grid.patterns(&computed.cells)
     } else {
         Vec::new()
     };
-    let cells = run
+    let cells = computed
         .cells
         .iter()
         .map(|cell| match cell {

@@ -32,3 +32,18 @@ def test_a_long_sequence_in_a_notebook_shows_a_progress_bar() -> None:
     shown = "".join(o.get("text", "") for o in outputs) + "".join(str(o.get("data", "")) for o in outputs)
     assert "1000001" in shown
     assert "values" in shown, f"no progress bar: {shown[:500]}"
+
+
+def test_a_long_survey_in_a_notebook_shows_a_progress_bar() -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(
+        nbformat.v4.new_code_cell(
+            "import grundy\nframe = grundy.survey(['grundy_game', 'kayles'], 1_000_000, prove=False, threads=1)\nprint(len(frame))"
+        )
+    )
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[0].outputs
+    assert not [o for o in outputs if o.output_type == "error"], outputs
+    shown = "".join(o.get("text", "") for o in outputs) + "".join(str(o.get("data", "")) for o in outputs)
+    assert "2\n" in shown
+    assert "rules" in shown, f"no progress bar: {shown[:500]}"

@@ -161,3 +161,36 @@ def test_ctrl_c_stops_a_survey_and_its_running_tasks(tmp_path: Path) -> None:
     assert process.returncode != 0
     assert "KeyboardInterrupt" in stderr, stderr
     assert took < 10, f"stopped {took:.1f} s after Ctrl-C"
+
+
+def test_the_readmes_survey_line_as_written_runs_in_a_plain_script(tmp_path: Path) -> None:
+    """The README's line itself, to heap 10**5, in a script without a
+    `if __name__ == "__main__":` guard: the survey is the library's, on its
+    own threads."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "readme.py"
+    script.write_text('import grundy\nframe = grundy.survey(["0.137", "0.07", "kayles"], 10**5)\nprint(frame["error"].tolist())\n')
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[None, None, None]"
+    assert ran.stderr == "", "no progress bar where no one watches"
+
+
+def test_a_surveys_progress_is_reported_to_a_callable() -> None:
+    seen = []
+    frame = grundy.survey(["0.07", "kayles", "0.137"], 1000, threads=2, progress=lambda done, total: seen.append((done, total)))
+    assert len(frame) == 3
+    assert [done for done, _ in seen] == [1, 2, 3] and {total for _, total in seen} == {3}
+    with pytest.raises(TypeError, match="survey: `progress`"):
+        grundy.survey(["kayles"], 10, progress="yes")  # type: ignore[arg-type]
+
+
+def test_a_progress_bar_is_drawn_only_when_asked(capfd: pytest.CaptureFixture[str]) -> None:
+    # Not interactive under pytest: no bar by default, nor with progress=False.
+    grundy.survey(["0.07", "kayles"], 1000)
+    grundy.survey(["0.07", "kayles"], 1000, progress=False)
+    assert capfd.readouterr().err == ""
+    grundy.survey(["0.07", "kayles"], 1000, progress=True)
+    assert "rules" in capfd.readouterr().err

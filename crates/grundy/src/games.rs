@@ -7,6 +7,7 @@
 //! the theorem and its source in the module documentation, and the tests that
 //! check the one against the other.
 
+pub mod callback;
 pub(crate) mod chomp;
 pub(crate) mod coins;
 pub mod cram;

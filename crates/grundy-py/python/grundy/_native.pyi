@@ -73,3 +73,12 @@ def table(
     outcome: bool = ...,
     max_cells: int = ...,
 ) -> Tuple[List[Union[int, str]], bool, List[str], bool]: ...
+def survey(
+    rules: List[str],
+    n: int,
+    limits: Limits,
+    prove: bool,
+    max_heap: int,
+    threads: Optional[int],
+    on_row: Callable[[int, Tuple[Optional[bytes], Optional[Tuple[int, int, int, bool, str]], float, Optional[BaseException]]], Any],
+) -> None: ...

@@ -16,6 +16,10 @@ from ._limits import DEFAULTS, Bytes, limits
 if TYPE_CHECKING:
     import numpy as np
 
+#: What ``progress=`` takes: ``None`` (a bar when shown interactively),
+#: ``True``, ``False``, or a callable taking ``(done, total)``.
+Progress = Union[None, bool, Callable[[int, int], Any]]
+
 
 @dataclass(frozen=True, eq=False)
 class Sequence:
@@ -97,7 +101,7 @@ def seq(
     max_work: int = DEFAULTS["max_work"],
     max_time: Optional[float] = None,
     genus: bool = False,
-    progress: Union[None, bool, Callable[[int, int], Any]] = None,
+    progress: Progress = None,
 ) -> Any:
     """The Grundy values of heaps ``0..=n`` of ``rule`` and its period, as
     ``grundy seq --json RULE -n N``.
@@ -164,20 +168,23 @@ def seq(
 
 
 class _Progress:
-    """The ``progress`` of :func:`seq`: called by the computation with
-    ``(done, total)``; draws a tqdm bar or hands the figures on."""
+    """The ``progress`` of :func:`seq` and of the surveys: called by the
+    computation with ``(done, total)``; draws a tqdm bar (counting ``unit``)
+    or hands the figures on. ``caller`` names the function in errors."""
 
     #: A run shows a bar by default once it has lasted this long (seconds).
     QUIET_FOR = 1.0
 
-    def __init__(self, progress: Union[None, bool, Callable[[int, int], Any]], label: str) -> None:
+    def __init__(self, progress: Progress, label: str, unit: str = " values", caller: str = "seq") -> None:
         if progress is not None and not isinstance(progress, bool) and not callable(progress):
             raise TypeError(
-                f"seq: `progress` is True, False, None (a bar when shown interactively) or a callable "
+                f"{caller}: `progress` is True, False, None (a bar when shown interactively) or a callable "
                 f"taking (done, total), not {type(progress).__name__}"
             )
         self._given = progress
         self._label = label
+        self._unit = unit
+        self._caller = caller
         self._started = time.monotonic()
         self._bar: Any = None
         self._tqdm: Any = None
@@ -188,7 +195,7 @@ class _Progress:
                 self._tqdm = tqdm
             except ImportError:
                 if progress is True:
-                    raise ImportError("seq: progress=True draws its bar with tqdm: pip install tqdm") from None
+                    raise ImportError(f"{caller}: progress=True draws its bar with tqdm: pip install tqdm") from None
 
     def __call__(self, done: int, total: int) -> None:
         if callable(self._given):
@@ -199,7 +206,7 @@ class _Progress:
         if self._bar is None:
             if self._given is None and time.monotonic() - self._started < self.QUIET_FOR:
                 return
-            options = dict(total=total, unit=" values", unit_scale=True, desc=self._label, leave=False)
+            options = dict(total=total, unit=self._unit, unit_scale=True, desc=self._label, leave=False)
             try:
                 self._bar = self._tqdm(**options)
             except ImportError:

@@ -5,8 +5,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::{Door, Failure};
 use crate::registry::BuildLimits;
 use crate::sums::analysis::{DEFAULT_MAX_STATES, SolveOptions};
+use crate::theory::limits::Limit;
 
 /// What one answer, sequence or table may take. A limit reached stops the
 /// work and says which setting raises it ([`super::Failure::Limit`]).
@@ -71,6 +73,50 @@ impl Limits {
         self.time
             .and_then(|limit| Instant::now().checked_add(limit))
     }
+
+    /// The limits a front end's settings give, by name as `door` spells them
+    /// (`max_memory=`, `--max-memory`): `seconds` is the time limit as given
+    /// (beyond what a [`Duration`] holds, no limit). The settings that would
+    /// allow nothing are refused rather than read as "no limit".
+    ///
+    /// # Errors
+    /// [`Failure::Input`] for a time that is not a number of seconds (negative,
+    /// not finite); [`Failure::Limit`] for a zero time or memory, naming the
+    /// setting that raises it.
+    pub fn with_settings(self, seconds: Option<f64>, door: Door) -> Result<Self, Failure> {
+        let name = |limit| door.setting_name(limit);
+        let given = |limit, value: &str| match door {
+            Door::CommandLine => format!("--{} {value}", name(limit)),
+            Door::Python => format!("{}={value}", name(limit)),
+        };
+        let refused = |limit, why: &str, example: &str| Failure::Limit {
+            message: format!(
+                "error: {} leaves no {why}; raise it with {}{example}",
+                given(limit, "0"),
+                door.setting(limit)
+            ),
+            raised_by: Some(limit),
+        };
+        if let Some(seconds) = seconds {
+            if !seconds.is_finite() || seconds < 0.0 {
+                return Err(Failure::input(format!(
+                    "error: {} is not a number of seconds (e.g. 30 or 0.5)",
+                    given(Limit::Time, &seconds.to_string())
+                )));
+            }
+            if seconds == 0.0 {
+                return Err(refused(Limit::Time, "time to compute", ""));
+            }
+        }
+        if self.bytes == 0 {
+            let example = format!(" (e.g. {})", given(Limit::Memory, "\"512M\""));
+            return Err(refused(Limit::Memory, "memory to compute with", &example));
+        }
+        Ok(Self {
+            time: seconds.and_then(|seconds| Duration::try_from_secs_f64(seconds).ok()),
+            ..self
+        })
+    }
 }
 
 #[cfg(test)]
@@ -86,5 +132,48 @@ mod tests {
         assert_eq!(options.max_memory, SolveOptions::default().max_memory);
         assert_eq!(options.max_moves, 5);
         assert_eq!(limits.deadline(), None);
+    }
+
+    #[test]
+    fn settings_that_allow_nothing_are_refused_by_name() {
+        let limits = Limits::default();
+        let read = limits.with_settings(Some(0.5), Door::Python).unwrap();
+        assert_eq!(read.time, Some(Duration::from_millis(500)));
+        assert_eq!(
+            limits
+                .with_settings(Some(1e300), Door::Python)
+                .unwrap()
+                .time,
+            None
+        );
+        let Err(Failure::Input { message, .. }) = limits.with_settings(Some(-1.0), Door::Python)
+        else {
+            panic!("a negative time is bad input");
+        };
+        assert_eq!(
+            message,
+            "error: max_time=-1 is not a number of seconds (e.g. 30 or 0.5)"
+        );
+        let Err(Failure::Limit { message, raised_by }) =
+            limits.with_settings(Some(0.0), Door::Python)
+        else {
+            panic!("no time is a limit");
+        };
+        assert_eq!(
+            message,
+            "error: max_time=0 leaves no time to compute; raise it with max_time=SECONDS"
+        );
+        assert_eq!(raised_by, Some(Limit::Time));
+        let no_memory = Limits { bytes: 0, ..limits };
+        let Err(Failure::Limit { message, raised_by }) =
+            no_memory.with_settings(None, Door::Python)
+        else {
+            panic!("no memory is a limit");
+        };
+        assert_eq!(
+            message,
+            "error: max_memory=0 leaves no memory to compute with; raise it with max_memory=BYTES (e.g. max_memory=\"512M\")"
+        );
+        assert_eq!(raised_by, Some(Limit::Memory));
     }
 }

@@ -21,14 +21,18 @@
 //! stopped by the watcher or by the library's cancellation
 //! ([`crate::theory::cancel`]); it then keeps the values computed ([`Finish`]).
 
+mod game;
 mod genus;
 mod out;
 mod report;
+mod tally;
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
+pub use game::game_sequence;
 pub use genus::Genera;
+pub use tally::{Tally, method_named};
 
 use super::{Door, Failure, Limits};
 use crate::catalogue::parse_rule;

@@ -1,0 +1,186 @@
+//! A workflow run on a thread of its own while the caller's thread watches
+//! it: for a front end whose own thread must stay responsive (Python's,
+//! which alone sees Ctrl-C, between bytecodes).
+//!
+//! The work runs under a [`Cancel`] (every search loop of the library checks
+//! it), and the watching thread calls its `poll` every [`POLL_EVERY`]: a poll
+//! that says stop raises the signal, and the work stops at its next
+//! checkpoint (within milliseconds), handing back what it kept.
+//!
+//! A thread costs tens of microseconds to start, more than a small answer
+//! takes, so the work first runs on the calling thread for [`QUICK`]; only
+//! work that takes longer starts again on a thread of its own, watched. The
+//! work must therefore be repeatable: it may run twice, the first run cut
+//! short.
+
+use std::io;
+use std::ops::ControlFlow;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::theory::cancel::{Cancel, Kept};
+
+/// How long work runs on the calling thread before it moves to a watched thread.
+pub const QUICK: Duration = Duration::from_millis(20);
+/// How often the watcher polls.
+pub const POLL_EVERY: Duration = Duration::from_millis(20);
+/// The stack of the thread that computes: as the command line's main thread
+/// has, with room to spare for a front end's deep callbacks.
+const STACK_BYTES: usize = 64 << 20;
+
+/// How a watched computation ended.
+#[derive(Debug)]
+pub struct Watched<T> {
+    /// What the work returned (cut short when stopped or out of time).
+    pub result: T,
+    /// A poll said stop before the work was done.
+    pub stopped: bool,
+    /// The time limit passed before the work was done.
+    pub out_of_time: bool,
+    /// The work ran on a watched thread (it took longer than [`QUICK`]); the
+    /// calling thread was not polled otherwise.
+    pub watched: bool,
+}
+
+/// Runs `work` until `deadline`, first on this thread, then, if it takes
+/// longer than [`QUICK`], on a thread of its own while this one calls `poll`
+/// every [`POLL_EVERY`] (and once before the thread starts): `Break` stops
+/// the work. `cut` says whether a result was cut short by its signal (the
+/// library returns its typed error, never a partial answer, so work that
+/// finished is kept even when the deadline passed just after). What the
+/// work's callbacks keep of their failures goes to `kept`.
+///
+/// # Errors
+/// The error of starting the thread. A panic of the work is resumed here.
+pub fn watch<T: Send>(
+    deadline: Option<Instant>,
+    kept: &Kept,
+    cut: &dyn Fn(&T) -> bool,
+    poll: &(dyn Fn() -> ControlFlow<()> + Sync),
+    work: &(dyn Fn() -> T + Sync),
+) -> io::Result<Watched<T>> {
+    let quick_end = Instant::now() + QUICK;
+    let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
+    let result = quick.keeping(kept).run(work);
+    let was_cut = cut(&result);
+    if !was_cut || deadline.is_some_and(|d| Instant::now() >= d) {
+        return Ok(Watched {
+            result,
+            stopped: false,
+            out_of_time: was_cut,
+            watched: false,
+        });
+    }
+    // A stop asked during the quick run stops the work before it starts again.
+    if poll().is_break() {
+        return Ok(Watched {
+            result,
+            stopped: true,
+            out_of_time: false,
+            watched: false,
+        });
+    }
+    let cancel = deadline
+        .map_or_else(Cancel::new, Cancel::with_deadline)
+        .keeping(kept);
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel::<()>();
+        let worker_cancel = cancel.clone();
+        let handle = std::thread::Builder::new()
+            .name("grundy".to_owned())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                let result = worker_cancel.run(work);
+                let _ = done.send(());
+                result
+            })?;
+        let mut stopped = false;
+        while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(POLL_EVERY) {
+            if poll().is_break() {
+                cancel.cancel();
+                stopped = true;
+                break;
+            }
+        }
+        match handle.join() {
+            Ok(result) => Ok(Watched {
+                out_of_time: !stopped
+                    && (cut(&result) || deadline.is_some_and(|_| cancel.is_cancelled())),
+                result,
+                stopped,
+                watched: true,
+            }),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::theory::cancel::stop_requested;
+
+    /// Work that runs until it is stopped, or `for_long` has passed.
+    fn until_stopped(for_long: Duration) -> bool {
+        let end = Instant::now() + for_long;
+        while Instant::now() < end {
+            if stop_requested() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        false
+    }
+
+    #[test]
+    fn quick_work_runs_here_unwatched() {
+        let kept = Kept::new();
+        let ran = watch(None, &kept, &|_| false, &|| ControlFlow::Break(()), &|| 7).unwrap();
+        assert_eq!(
+            (ran.result, ran.stopped, ran.out_of_time, ran.watched),
+            (7, false, false, false)
+        );
+    }
+
+    #[test]
+    fn long_work_is_watched_and_stopped_by_a_poll() {
+        let polls = AtomicUsize::new(0);
+        let poll = || {
+            if polls.fetch_add(1, Ordering::Relaxed) >= 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let kept = Kept::new();
+        let work = || until_stopped(Duration::from_secs(30));
+        let ran = watch(None, &kept, &|&cut| cut, &poll, &work).unwrap();
+        assert!(ran.result && ran.stopped && ran.watched && !ran.out_of_time);
+    }
+
+    #[test]
+    fn the_deadline_stops_long_work() {
+        let deadline = Instant::now() + Duration::from_millis(100);
+        let kept = Kept::new();
+        let work = || until_stopped(Duration::from_secs(30));
+        let ran = watch(
+            Some(deadline),
+            &kept,
+            &|&cut| cut,
+            &|| ControlFlow::Continue(()),
+            &work,
+        )
+        .unwrap();
+        assert!(ran.result && ran.out_of_time && !ran.stopped);
+        let finished = watch(
+            None,
+            &kept,
+            &|&cut| cut,
+            &|| ControlFlow::Continue(()),
+            &|| until_stopped(Duration::from_millis(60)),
+        );
+        assert!(!finished.unwrap().out_of_time);
+    }
+}
