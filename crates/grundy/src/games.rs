@@ -14,7 +14,7 @@ pub mod cram;
 pub(crate) mod divisors;
 pub mod dynamic_subtraction;
 pub mod graph;
-pub(crate) mod grid_nim;
+pub mod grid_nim;
 pub mod heap;
 pub mod moore;
 #[cfg(feature = "script")]
