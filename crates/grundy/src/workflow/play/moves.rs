@@ -54,6 +54,23 @@ pub(super) struct Listed {
 }
 
 impl Listed {
+    /// A winning move of the whole position (of `every(...)` or
+    /// `rounds[k](...)`): it leaves the opponent a lost position, with no
+    /// replies counted and no click target.
+    fn winning_whole(description: String, to: String, term: usize, component: usize) -> Self {
+        Self {
+            description,
+            after: Ok((false, None)),
+            replies: 0,
+            target: None,
+            change: Change::Whole {
+                to,
+                term,
+                component,
+            },
+        }
+    }
+
     /// Whether the move wins: it leaves the opponent a lost position.
     pub(super) fn wins(&self) -> Option<bool> {
         self.after.as_ref().ok().map(|(next_wins, _)| !next_wins)
@@ -502,17 +519,12 @@ fn list_round_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
     let budget = list.budget;
     let whole_winning: Vec<&WinningMove> = solved.answer.winning_moves.iter().collect();
     for m in whole_winning.iter().take(list.room()) {
-        list.push(Listed {
-            description: m.description.clone(),
-            after: Ok((false, None)),
-            replies: 0,
-            target: None,
-            change: Change::Whole {
-                to: solved.answer.target(m),
-                term: m.group,
-                component: m.part,
-            },
-        });
+        list.push(Listed::winning_whole(
+            m.description.clone(),
+            solved.answer.target(m),
+            m.group,
+            m.part,
+        ));
     }
     if solved.answer.truncated || !solved.answer.moves_counted {
         list.complete = false;
@@ -574,17 +586,12 @@ fn list_every_moves(solved: &Solved, list: &mut MoveList) -> Result<(), Failure>
         if list.room() == 0 {
             break;
         }
-        list.push(Listed {
-            description: m.description.clone(),
-            after: Ok((false, None)),
-            replies: 0,
-            target: None,
-            change: Change::Whole {
-                to: to.clone(),
-                term: 0,
-                component: 0,
-            },
-        });
+        list.push(Listed::winning_whole(
+            m.description.clone(),
+            to.clone(),
+            0,
+            0,
+        ));
     }
     if solved.answer.truncated || !solved.answer.moves_counted {
         list.complete = false;
