@@ -190,9 +190,7 @@ class _Progress:
         self._tqdm: Any = None
         if progress is True or (progress is None and _interactive()):
             try:
-                from tqdm.auto import tqdm
-
-                self._tqdm = tqdm
+                self._tqdm = _bar_class()
             except ImportError:
                 if progress is True:
                     raise ImportError(f"{caller}: progress=True draws its bar with tqdm: pip install tqdm") from None
@@ -223,6 +221,23 @@ class _Progress:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+def _bar_class() -> Any:
+    """tqdm's widget bar in a notebook that has ipywidgets, its text bar
+    otherwise (chosen here, so that a notebook without ipywidgets gets the
+    text bar without tqdm's warning about it)."""
+    if "ipykernel" in sys.modules:
+        try:
+            import ipywidgets  # noqa: F401
+            from tqdm.notebook import tqdm
+
+            return tqdm
+        except ImportError:
+            pass
+    from tqdm.std import tqdm
+
+    return tqdm
 
 
 def _interactive() -> bool:
