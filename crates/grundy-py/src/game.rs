@@ -9,11 +9,13 @@ use std::sync::Arc;
 use grundy::family::parts;
 use grundy::games::callback::{Function, Functions, Game as Rules, Value, Wrong};
 use grundy::sums::position::Group;
+use grundy::theory::cancel;
+use grundy::workflow::{Door, Failure};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
-use crate::errors::keep_callback_error;
+use crate::errors::failure_error;
 
 /// Reads a Python value as a position: an int (64-bit), a str, or a tuple or
 /// list of them.
@@ -88,7 +90,7 @@ impl Functions for Callables {
                 let kind = error.get_type(py).name();
                 let kind = kind.map_or_else(|_| "an exception".to_owned(), |name| name.to_string());
                 let message = error.value(py).to_string();
-                keep_callback_error(error);
+                cancel::keep(error);
                 Wrong::Raised { kind, message }
             })?;
             let items = result
@@ -192,7 +194,8 @@ impl Game {
             .collect::<PyResult<Vec<_>>>()?;
         let positions = self.family.term(given).map_err(PyTypeError::new_err)?;
         let parts = self.family.parts_of(positions);
-        let parts = parts.map_err(|error| crate::errors::search_error(py, &error))?;
+        let parts =
+            parts.map_err(|error| failure_error(py, Failure::search(&error, Door::Python)))?;
         Ok(GamePosition {
             family: Arc::clone(&self.family),
             parts,

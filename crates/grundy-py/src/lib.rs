@@ -15,52 +15,26 @@ mod survey;
 mod table;
 
 use grundy::catalogue::{Catalogue, entries};
-use grundy::sums::analysis::{Answer, SolveOptions, solve as solve_position};
-use grundy::sums::position::Position;
+use grundy::sums::analysis::SolveOptions;
 use grundy::sums::position::PositionText;
 use grundy::sums::report::{answer_json, big_json};
-use grundy::workflow::Limits;
-use grundy::workflow::parts::{Part, Play, component_nimbers, position_of};
+use grundy::workflow::parts::{self, Part, Play, component_nimbers, position_of, solve_parts};
+use grundy::workflow::table::DEFAULT_MAX_CELLS;
+use grundy::workflow::{Door, Limits};
 use num_bigint::BigUint;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::value_error;
+use crate::errors::setting_error;
 use crate::limits::read as read_limits;
-use crate::position::{Failure, part_of};
-use crate::run::{Stoppable, watched};
-
-/// The default of `max_cells`, as `grundy table --max-cells`.
-const DEFAULT_MAX_CELLS: u64 = 10_000_000;
-
-impl<T> Stoppable for Result<T, Failure> {
-    fn was_cancelled(&self) -> bool {
-        self.as_ref().err().is_some_and(Failure::was_cancelled)
-    }
-}
-
-/// The end of a watched computation: its result, or the interrupt or time
-/// limit that stopped it, as the exception to raise.
-fn finished<T>(
-    py: Python<'_>,
-    limits: &limits::Limits,
-    ran: run::Ran<Result<T, Failure>>,
-) -> PyResult<T> {
-    if let Some(interrupt) = ran.interrupt {
-        return Err(interrupt);
-    }
-    if ran.out_of_time {
-        return Err(errors::time_error(py, limits.max_time));
-    }
-    ran.result.map_err(|failure| failure.into_python(py))
-}
+use crate::position::part_of;
+use crate::run::{finished, watched};
 
 /// An answer, with the position it answers.
 #[derive(Debug)]
 #[pyclass(frozen, module = "grundy._native", name = "Solved")]
 pub struct Solved {
-    answer: Answer,
-    position: Position,
+    solved: parts::Solved,
     limits: Limits,
 }
 
@@ -69,33 +43,34 @@ impl Solved {
     /// The command line's `solve --json` object, as text.
     #[getter]
     fn json(&self) -> String {
-        answer_json(&self.answer, &self.position)
+        answer_json(&self.solved.answer, &self.solved.position)
     }
 
     /// The canonical text of the position.
     #[getter]
     fn position(&self) -> &str {
-        self.answer.position.as_str()
+        self.solved.answer.position.as_str()
     }
 
     /// `"N"` or `"P"`.
     #[getter]
     fn outcome(&self) -> String {
-        self.answer.outcome.letter().to_string()
+        self.solved.answer.outcome.letter().to_string()
     }
 
     /// The nimber, `None` where the position has none (misère play).
     #[getter]
     fn nimber(&self) -> Option<BigUint> {
-        self.answer.nimber.clone()
+        self.solved.answer.nimber.clone()
     }
 
     /// The exact number of winning moves, `None` when they were not counted.
     #[getter]
     fn winning_move_count(&self) -> Option<BigUint> {
-        self.answer
+        self.solved
+            .answer
             .moves_counted
-            .then(|| self.answer.winning_move_count.clone())
+            .then(|| self.solved.answer.winning_move_count.clone())
     }
 
     /// The nimber of each component alone under normal play, with its term
@@ -104,7 +79,7 @@ impl Solved {
     /// `misere(...)`, `every(...)`, `rounds[k](...)` and for sums of more than
     /// 64 components.
     fn parts(&self, py: Python<'_>) -> Vec<(String, Option<BigUint>)> {
-        py.detach(|| component_nimbers(&self.position, &self.limits))
+        py.detach(|| component_nimbers(&self.solved.position, &self.limits))
     }
 }
 
@@ -122,7 +97,7 @@ fn solve(
     rounds: Option<BigUint>,
 ) -> PyResult<Solved> {
     let limits = read_limits(py, limits)?;
-    let play = Play::read(play, rounds).map_err(|failure| value_error(&failure.message()))?;
+    let play = Play::read(play, rounds).map_err(|failure| setting_error(py, failure))?;
     let parts = parts
         .iter()
         .map(|part| part_of(&part))
@@ -132,16 +107,10 @@ fn solve(
         ..limits.solve_options(max_moves)
     };
     let ran = watched(py, limits.deadline(), || {
-        let position = position_of(&parts, &limits, &play).map_err(Failure::Language)?;
-        let answer = solve_position(&position, &options).map_err(Failure::Search)?;
-        Ok((answer, position))
+        solve_parts(&parts, &play, &limits, &options, Door::Python)
     })?;
-    let (answer, position) = finished(py, &limits, ran)?;
-    Ok(Solved {
-        answer,
-        position,
-        limits: limits.library,
-    })
+    let solved = finished(py, &limits, ran)?;
+    Ok(Solved { solved, limits })
 }
 
 /// The canonical text of a position given as an expression.
@@ -150,11 +119,10 @@ fn parse(py: Python<'_>, expression: String, limits: &Bound<'_, PyTuple>) -> PyR
     let limits = read_limits(py, limits)?;
     let parts = [Part::Text(expression)];
     let ran = watched(py, limits.deadline(), || {
-        position_of(&parts, &limits, &Play::default())
-            .map(|position| PositionText::new(&position).as_str().to_owned())
-            .map_err(Failure::Language)
+        position_of(&parts, &limits, &Play::default(), Door::Python)
     })?;
-    finished(py, &limits, ran)
+    let position = finished(py, &limits, ran)?;
+    Ok(PositionText::new(&position).as_str().to_owned())
 }
 
 /// The catalogue: one dict per game (`name`, `summary`, `rules`, `syntax`,

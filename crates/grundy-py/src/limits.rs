@@ -1,34 +1,12 @@
 //! The limits of a call, given as keyword arguments with the command line's
 //! names (`max_states=`, `max_memory=`, ...; `grundy solve --help`), read into
-//! the library's [`grundy::workflow::Limits`], which checks them.
-
-use std::ops::Deref;
+//! the library's [`Limits`], which checks them.
 
 use grundy::theory::limits::parse_bytes;
-use grundy::workflow::{self, Door};
+use grundy::workflow::{Door, Limits};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-
-/// The library's limits, with the time and memory limits as given (for
-/// messages).
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// The limits as the library takes them.
-    pub library: workflow::Limits,
-    /// `max_time`: seconds, a last resort; `None` for no limit.
-    pub max_time: Option<f64>,
-    /// `max_memory`: bytes.
-    pub max_memory: u64,
-}
-
-impl Deref for Limits {
-    type Target = workflow::Limits;
-
-    fn deref(&self) -> &workflow::Limits {
-        &self.library
-    }
-}
 
 /// Reads the limits as the package passes them: `(max_states, max_digits,
 /// max_heap, max_memory, max_work, max_time)`, `max_memory` an int or a size
@@ -40,7 +18,7 @@ impl Deref for Limits {
 pub fn read(py: Python<'_>, given: &Bound<'_, PyTuple>) -> PyResult<Limits> {
     let item = |index: usize| given.get_item(index);
     let memory = item(3)?;
-    let max_memory = match (memory.extract::<u64>(), memory.extract::<String>()) {
+    let bytes = match (memory.extract::<u64>(), memory.extract::<String>()) {
         (Ok(bytes), _) => bytes,
         (_, Ok(text)) => parse_bytes(&text).map_err(PyValueError::new_err)?,
         _ => {
@@ -51,21 +29,16 @@ pub fn read(py: Python<'_>, given: &Bound<'_, PyTuple>) -> PyResult<Limits> {
             )));
         }
     };
-    let max_time: Option<f64> = item(5)?.extract()?;
-    let library = workflow::Limits {
+    let seconds: Option<f64> = item(5)?.extract()?;
+    let limits = Limits {
         states: item(0)?.extract()?,
         digits: item(1)?.extract()?,
         largest_heap: item(2)?.extract()?,
-        bytes: max_memory,
+        bytes,
         work: item(4)?.extract()?,
-        ..workflow::Limits::default()
+        ..Limits::default()
     };
-    let library = library
-        .with_settings(max_time, Door::Python)
-        .map_err(|failure| crate::errors::setting_error(py, failure))?;
-    Ok(Limits {
-        library,
-        max_time,
-        max_memory,
-    })
+    limits
+        .with_settings(seconds, Door::Python)
+        .map_err(|failure| crate::errors::setting_error(py, failure))
 }

@@ -1,13 +1,11 @@
 //! The parts of `grundy.solve(*parts)` and of a table's cells as the library
 //! takes them ([`grundy::workflow::parts`]): expression strings and positions
-//! of Python games; and why a position could not be had, as Python says it.
+//! of Python games.
 
-use grundy::theory::limits::SearchError;
-use grundy::workflow::parts::{BadPart, Part};
+use grundy::workflow::parts::Part;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::errors::{language_error, search_error};
 use crate::game::GamePosition;
 
 /// Reads a part: a str or a position of a Python game.
@@ -39,35 +37,4 @@ pub fn parts_of(value: &Bound<'_, PyAny>) -> PyResult<Vec<Part>> {
         return items.map(|item| part_of(&item?)).collect();
     }
     Ok(vec![part_of(value)?])
-}
-
-/// Why a position could not be had.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad input (or a limit of the input), in the source text given.
-    Language(BadPart),
-    /// A search stopped.
-    Search(SearchError),
-    /// A Python exception, raised by a function of the caller's.
-    Python(PyErr),
-}
-
-impl Failure {
-    /// Whether the computation was cancelled (Ctrl-C or the time limit).
-    pub fn was_cancelled(&self) -> bool {
-        match self {
-            Self::Search(error) => matches!(error, SearchError::Cancelled),
-            Self::Language(bad) => bad.error.cancelled,
-            Self::Python(_) => false,
-        }
-    }
-
-    /// The Python exception.
-    pub fn into_python(self, py: Python<'_>) -> PyErr {
-        match self {
-            Self::Language(bad) => language_error(py, &bad.error, &bad.source),
-            Self::Search(error) => search_error(py, &error),
-            Self::Python(error) => error,
-        }
-    }
 }

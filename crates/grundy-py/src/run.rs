@@ -9,17 +9,12 @@ use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use grundy::theory::cancel::Kept;
-use grundy::workflow::watch::watch;
+use grundy::workflow::watch::{CutShort, watch};
+use grundy::workflow::{Door, Failure, Limits};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-/// What a computation says of itself: whether it stopped because its cancel
-/// signal was raised (the work is then cut short, not failed).
-pub trait Stoppable {
-    /// Whether the work stopped because it was cancelled.
-    fn was_cancelled(&self) -> bool;
-}
+use crate::errors::failure_error;
 
 /// How a watched computation ended.
 #[derive(Debug)]
@@ -41,7 +36,7 @@ pub struct Ran<T> {
 /// panicked (a bug in grundy, reported as `PanicException` by PyO3).
 pub fn watched<T, F>(py: Python<'_>, deadline: Option<Instant>, work: F) -> PyResult<Ran<T>>
 where
-    T: Stoppable + Send,
+    T: CutShort + Send,
     F: Fn() -> T + Sync,
 {
     watched_reporting(py, deadline, &|_| Ok(()), work)
@@ -61,12 +56,9 @@ pub fn watched_reporting<T, F>(
     work: F,
 ) -> PyResult<Ran<T>>
 where
-    T: Stoppable + Send,
+    T: CutShort + Send,
     F: Fn() -> T + Sync,
 {
-    // The exceptions the game's callbacks raise are kept for this call alone,
-    // whichever threads its work runs on.
-    let kept = Kept::new();
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let poll = || match Python::attach(|py| py.check_signals().and_then(|()| on_poll(py))) {
         Ok(()) => ControlFlow::Continue(()),
@@ -77,9 +69,9 @@ where
             ControlFlow::Break(())
         }
     };
-    let ran = py.detach(|| watch(deadline, &kept, &T::was_cancelled, &poll, &work));
-    let error = kept.take().and_then(|error| error.downcast::<PyErr>().ok());
-    crate::errors::set_callback_error(error.map(|error| *error));
+    // The exceptions the game's callbacks raise are kept for this call alone,
+    // whichever threads its work runs on, and handed back to this thread.
+    let ran = py.detach(|| watch(deadline, &T::cut_short, &poll, &work));
     let ran = ran.map_err(|e| {
         PyRuntimeError::new_err(format!(
             "grundy could not start a thread to compute on: {e}"
@@ -94,4 +86,24 @@ where
         interrupt,
         out_of_time: ran.out_of_time,
     })
+}
+
+/// The end of a watched workflow: what it answered, or the interrupt, the
+/// time limit (`limits.time`) or its failure as the exception to raise.
+///
+/// # Errors
+/// That exception.
+pub fn finished<T>(py: Python<'_>, limits: &Limits, ran: Ran<Result<T, Failure>>) -> PyResult<T> {
+    if let Some(interrupt) = ran.interrupt {
+        return Err(interrupt);
+    }
+    if ran.out_of_time {
+        return Err(out_of_time(py, limits));
+    }
+    ran.result.map_err(|failure| failure_error(py, failure))
+}
+
+/// The time limit's `LimitError`, naming the seconds of `limits.time`.
+pub fn out_of_time(py: Python<'_>, limits: &Limits) -> PyErr {
+    failure_error(py, Failure::out_of_time(limits.time, Door::Python))
 }

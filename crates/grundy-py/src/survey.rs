@@ -5,22 +5,15 @@
 
 use std::sync::Mutex;
 
-use grundy::theory::limits::Limit;
-use grundy::workflow::survey::{Request, Row, Survey, run};
-use grundy::workflow::{Door, Failure, Limits};
+use grundy::workflow::survey::{Request, Row, run};
+use grundy::workflow::{Door, Limits};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::errors::{failure_error, time_error};
-use crate::run::{Stoppable, watched_reporting};
+use crate::errors::failure_error;
+use crate::run::watched_reporting;
 use crate::sequence::values_and_period;
-
-impl Stoppable for Survey {
-    fn was_cancelled(&self) -> bool {
-        self.stopped
-    }
-}
 
 /// Surveys `rules` to heap `n`: `on_row(index, (values, period, seconds,
 /// error))` is called as each row finishes, `values` and `period` as `seq`
@@ -51,7 +44,7 @@ pub fn survey(
     let bounds = Limits {
         largest_heap: max_heap,
         threads,
-        ..*limits
+        ..limits
     };
     let finished: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let hand_on = |py: Python<'_>| -> PyResult<()> {
@@ -65,13 +58,8 @@ pub fn survey(
                         values_and_period(py, values, sequence.periodicity.as_ref());
                     (Some(values), period, None)
                 }
-                Err(Failure::Limit {
-                    raised_by: Some(Limit::Time),
-                    ..
-                }) => (None, None, Some(time_error(py, limits.max_time))),
-                Err(failure) => (None, None, Some(failure_error(py, failure))),
+                Err(failure) => (None, None, Some(failure_error(py, failure).into_value(py))),
             };
-            let error = error.map(|error| error.into_value(py));
             on_row.call1(py, (row.index, (values, period, seconds, error)))?;
         }
         Ok(())

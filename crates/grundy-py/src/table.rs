@@ -8,16 +8,19 @@
 
 use grundy::lang::{LangError, Span, Template};
 use grundy::sums::position::{Position, PositionText};
-use grundy::workflow::parts::{BadPart, Part, Play, position_of};
-use grundy::workflow::table::{Axis, Cell, CellError, Computed, Grid, Measure, cell_name};
-use grundy::workflow::{Door, Failure as WorkflowFailure, Limits};
+use grundy::workflow::parts::{Part, Play, position_of};
+use grundy::workflow::table::{
+    Axis, Cell, CellError, DEFAULT_MAX_CELLS, Grid, Measure, cell_name, no_nimber,
+};
+use grundy::workflow::{Door, Failure, Limits};
 use num_bigint::BigInt;
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::{failure_error, limit_error};
-use crate::position::{Failure, parts_of};
-use crate::run::{Stoppable, watched};
+use crate::errors::failure_error;
+use crate::position::parts_of;
+use crate::run::{out_of_time, watched};
 
 /// What gives each cell's position.
 enum Cells<'a> {
@@ -27,10 +30,12 @@ enum Cells<'a> {
     Function(&'a Py<PyAny>),
 }
 
-impl Stoppable for Computed<Failure> {
-    fn was_cancelled(&self) -> bool {
-        self.stopped
-    }
+/// Why a cell has no position.
+enum Unmade {
+    /// The library's failure.
+    Failed(Failure),
+    /// The exception the caller's function raised.
+    Raised(PyErr),
 }
 
 /// The position of the cell with `values`.
@@ -39,7 +44,7 @@ fn position(
     axes: &[Axis],
     values: &[BigInt],
     limits: &Limits,
-) -> Result<Position, Failure> {
+) -> Result<Position, Unmade> {
     let parts = match cells {
         Cells::Template(template) => vec![Part::Text(template.instantiate(values))],
         Cells::Function(function) => Python::attach(|py| -> PyResult<Vec<Part>> {
@@ -49,36 +54,32 @@ fn position(
             }
             parts_of(&function.bind(py).call((), Some(&arguments))?)
         })
-        .map_err(Failure::Python)?,
+        .map_err(Unmade::Raised)?,
     };
-    position_of(&parts, limits, &Play::default()).map_err(Failure::Language)
+    position_of(&parts, limits, &Play::default(), Door::Python).map_err(Unmade::Failed)
 }
 
-/// Why a cell has no answer, as the package says it.
-fn cell_error(error: CellError<Failure>) -> Failure {
-    match error {
-        CellError::Position(failure) => failure,
-        CellError::Search(error) => Failure::Search(error),
+/// Why the cell with `values` has no answer, as the exception it is, saying
+/// which cell.
+fn cell_failure(
+    py: Python<'_>,
+    error: CellError<Unmade>,
+    axes: &[Axis],
+    values: &[BigInt],
+) -> PyErr {
+    let error = match error {
+        CellError::Position(Unmade::Raised(error)) => error,
+        CellError::Position(Unmade::Failed(failure)) => failure_error(py, failure),
+        CellError::Search(error) => failure_error(py, Failure::search(&error, Door::Python)),
+        // Said as an error of the language, without a source.
         CellError::NoNimber(position) => {
-            let text = PositionText::new(&position);
-            let why = format!(
-                "`{}` has no nimber (misère play); tabulate who wins with outcome=True",
-                text.as_str()
-            );
+            let why = no_nimber(PositionText::new(&position).as_str(), Door::Python);
             let error = LangError::new(why, Span::default());
-            Failure::Language(BadPart {
-                error,
-                source: String::new(),
-            })
+            failure_error(py, Failure::language(&error, "", Door::Python))
         }
-    }
-}
-
-/// The failure of a cell, as the exception it is, saying which cell.
-fn cell_failure(py: Python<'_>, failure: Failure, cell: &str) -> PyErr {
-    let error = failure.into_python(py);
-    let value = error.value(py);
-    match value.call_method1("at", (format!("in the cell {cell}"),)) {
+    };
+    let cell = format!("in the cell {}", cell_name(axes, values));
+    match error.value(py).call_method1("at", (cell,)) {
         Ok(relabelled) => PyErr::from_value(relabelled),
         // Not one of grundy's exceptions (the caller's function raised it).
         Err(_) => error,
@@ -90,11 +91,11 @@ fn cell_failure(py: Python<'_>, failure: Failure, cell: &str) -> PyErr {
 type Tabulated = (Vec<Py<PyAny>>, bool, Vec<String>, bool);
 
 /// Computes a table. `expression` is an expression string or a Python
-/// function; `variables` are `(name, first, count)`. Returns the cells (ints,
+/// function (the package checks which); `variables` are `(name, first, count)`. Returns the cells (ints,
 /// or `"P"`/`"N"` with `outcome`), whether it is complete, the patterns of a
 /// complete table, and whether Ctrl-C stopped it.
 #[pyfunction]
-#[pyo3(signature = (expression, variables, limits, outcome=false, max_cells=10_000_000))]
+#[pyo3(signature = (expression, variables, limits, outcome=false, max_cells=DEFAULT_MAX_CELLS))]
 pub fn table(
     py: Python<'_>,
     expression: &Bound<'_, PyAny>,
@@ -108,63 +109,40 @@ pub fn table(
         .into_iter()
         .map(|(name, first, count)| Axis { name, first, count })
         .collect();
-    if variables.is_empty() || variables.len() > 2 {
-        return Err(pyo3::exceptions::PyTypeError::new_err(
-            "a table has one or two variables, given as keywords: table(\"wythoff(x, y)\", x=range(10), y=range(10))",
-        ));
-    }
     let measure = if outcome {
         Measure::Outcome
     } else {
         Measure::Nimber
     };
-    let grid = Grid::new(variables, measure, max_cells, Door::Python).map_err(|failure| {
-        match failure {
-            // The only limit of a grid: its cells.
-            WorkflowFailure::Limit {
-                message,
-                raised_by: None,
-            } => limit_error(
-                py,
-                message.strip_prefix("error: ").unwrap_or(&message),
-                Some("max_cells"),
-            ),
-            failure => failure_error(py, failure),
-        }
-    })?;
+    let grid = Grid::new(variables, measure, max_cells, Door::Python)
+        .map_err(|failure| failure_error(py, failure))?;
     let variables = grid.axes();
     let template;
     let function;
     let cells = if let Ok(source) = expression.extract::<String>() {
         let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
         template = Template::new(&source, &names)
-            .map_err(|error| crate::errors::language_error(py, &error, &source))?;
+            .map_err(|error| failure_error(py, Failure::language(&error, &source, Door::Python)))?;
         Cells::Template(&template)
-    } else if expression.is_callable() {
+    } else {
         function = expression.clone().unbind();
         Cells::Function(&function)
-    } else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a table's expression is a str with its variables (\"wythoff(x, y)\") or a function of them, not {}",
-            expression.get_type().name()?
-        )));
     };
     // One thread, as the package has always computed a table.
     let one_thread = Limits {
         threads: Some(1),
-        ..*limits
+        ..limits
     };
     let ran = watched(py, limits.deadline(), || {
         let position = |_: u64, values: &[BigInt]| position(&cells, variables, values, &limits);
         grid.compute(&one_thread, &position, &())
     })?;
     if ran.out_of_time && ran.interrupt.is_none() {
-        return Err(crate::errors::time_error(py, limits.max_time));
+        return Err(out_of_time(py, &limits));
     }
     let computed = ran.result;
     if let Some(failed) = computed.failed {
-        let cell = cell_name(variables, &failed.values);
-        return Err(cell_failure(py, cell_error(failed.error), &cell));
+        return Err(cell_failure(py, failed.error, variables, &failed.values));
     }
     let complete = computed.cells.len() as u64 == grid.cells();
     let patterns = if complete {
@@ -176,13 +154,8 @@ pub fn table(
         .cells
         .iter()
         .map(|cell| match cell {
-            Cell::Nimber(n) => Ok(n.into_pyobject(py)?.into_any().unbind()),
-            Cell::Outcome(o) => Ok(o
-                .letter()
-                .to_string()
-                .into_pyobject(py)?
-                .into_any()
-                .unbind()),
+            Cell::Nimber(n) => n.into_py_any(py),
+            Cell::Outcome(o) => o.letter().to_string().into_py_any(py),
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok((cells, complete, patterns, ran.interrupt.is_some()))

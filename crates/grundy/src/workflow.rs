@@ -23,7 +23,7 @@ pub mod table;
 pub mod watch;
 
 pub use crate::theory::limits::Door;
-pub use failure::Failure;
 #[cfg(not(feature = "script"))]
 pub use failure::WITHOUT_SCRIPT;
+pub use failure::{Failure, Said};
 pub use limits::Limits;

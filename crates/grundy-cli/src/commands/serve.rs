@@ -56,6 +56,7 @@ use grundy::theory::caches::Caches;
 use grundy::theory::cancel::Cancel;
 use grundy::workflow::Limits;
 use grundy::workflow::play::{self, RequestLimits, message_of, refuse_files};
+use grundy::workflow::watch::CutShort;
 use grundy::workflow::{seq, table};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -647,12 +648,13 @@ async fn seq(State(server): State<Shared>, body: Result<Bytes, BytesRejection>) 
         };
         // Computed on this thread under its cancellation signal, with no
         // progress bar and no note; a run stopped early is out of time.
-        match seq::run(&asked, &limits, Door::CommandLine, &mut seq::Quiet)? {
-            seq::Answer::Values(values) if values.finish != seq::Finish::Complete => Err(
-                Failure::limit("error: the computation was cancelled (the time limit)"),
-            ),
-            answer => Ok(answer.json()),
+        let answer = seq::run(&asked, &limits, Door::CommandLine, &mut seq::Quiet)?;
+        if answer.cut_short() {
+            return Err(Failure::limit(
+                "error: the computation was cancelled (the time limit)",
+            ));
         }
+        Ok(answer.json())
     })
     .await
 }

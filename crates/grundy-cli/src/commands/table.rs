@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long)]
     no_patterns: bool,
     /// The most cells a table may have.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "N", default_value_t = table::DEFAULT_MAX_CELLS)]
     max_cells: u64,
     #[command(flatten)]
     threads: Threads,

@@ -69,6 +69,12 @@ impl Kept {
         self.0.lock().ok().and_then(|mut kept| kept.take())
     }
 
+    /// Hands what was kept, or nothing, to this thread ([`take_kept`]), in
+    /// place of what it held: the computation it called has ended.
+    pub fn hand_back(&self) {
+        KEPT_HERE.set(self.take());
+    }
+
     fn keep_first(&self, value: Box<dyn Any + Send>) {
         if let Ok(mut kept) = self.0.lock()
             && kept.is_none()
@@ -86,20 +92,23 @@ impl std::fmt::Debug for Kept {
 
 /// Keeps `value` in the keeping place of the computation running on this
 /// thread ([`Cancel::keeping`]), unless it holds something already (the
-/// first failure stops the work; later ones follow from it). Gives `value`
-/// back when the work runs under no such place.
-///
-/// # Errors
-/// `value`, when there is nowhere to keep it.
-pub fn keep<T: Any + Send>(value: T) -> Result<(), T> {
+/// first failure stops the work; later ones follow from it). Work under no
+/// such place keeps it for this thread instead, in place of what was kept
+/// there before ([`take_kept`]).
+pub fn keep<T: Any + Send>(value: T) {
     let kept = CURRENT.with(|current| current.borrow().as_ref().and_then(|c| c.kept.clone()));
     match kept {
-        Some(kept) => {
-            kept.keep_first(Box::new(value));
-            Ok(())
-        }
-        None => Err(value),
+        Some(kept) => kept.keep_first(Box::new(value)),
+        None => KEPT_HERE.set(Some(Box::new(value))),
     }
+}
+
+/// What was kept for this thread ([`keep`] outside a computation, or a
+/// computation's keeping place handed back, [`Kept::hand_back`]), leaving
+/// nothing.
+#[must_use]
+pub fn take_kept() -> Option<Box<dyn Any + Send>> {
+    KEPT_HERE.take()
 }
 
 impl Cancel {
@@ -256,6 +265,8 @@ thread_local! {
     static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };
     /// Checkpoints passed since the clock was last read.
     static TICKS: Cell<u32> = const { Cell::new(0) };
+    /// What was kept for this thread ([`take_kept`]).
+    static KEPT_HERE: Cell<Option<Box<dyn Any + Send>>> = const { Cell::new(None) };
 }
 
 /// `Err(SearchError::Cancelled)` when the work on this thread runs under a
@@ -296,11 +307,19 @@ mod tests {
 
     use super::*;
 
+    fn taken() -> Option<&'static str> {
+        take_kept().and_then(|value| value.downcast::<&str>().ok().map(|value| *value))
+    }
+
     /// Two computations at once each keep their own first failure, on every
-    /// thread of their work; work under no keeping place gets its value back.
+    /// thread of their work; work under no keeping place keeps its value for
+    /// its thread, the last one.
     #[test]
     fn each_computation_keeps_its_own_first_failure() {
-        assert_eq!(keep("nowhere"), Err("nowhere"));
+        keep("before");
+        keep("nowhere");
+        assert_eq!(taken(), Some("nowhere"));
+        assert_eq!(taken(), None);
         let places = [Kept::new(), Kept::new()];
         std::thread::scope(|scope| {
             for (number, kept) in places.iter().enumerate() {
@@ -311,7 +330,7 @@ mod tests {
                         std::thread::scope(|inner| {
                             inner.spawn(|| run_under(handed.as_ref(), || keep(number)));
                         });
-                        assert_eq!(keep(number + 10), Ok(()));
+                        keep(number + 10);
                     });
                 });
             }
@@ -322,6 +341,10 @@ mod tests {
             assert_eq!(first.map(|value| *value), Some(number), "place {number}");
             assert!(kept.take().is_none(), "taken once");
         }
+        assert_eq!(taken(), None, "nothing kept outside the computations");
+        places[0].keep_first(Box::new("handed"));
+        places[0].hand_back();
+        assert_eq!(taken(), Some("handed"));
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub enum Limit {
     /// The elements a misère quotient may have (Plambeck-Siegel): one may be
     /// infinite, so its construction gives up at this order.
     Order,
+    /// The cells a table may have.
+    Cells,
 }
 
 /// The front end a workflow is asked through: it decides how a limit's
@@ -50,6 +52,7 @@ impl Door {
             (Self::CommandLine, Limit::Digits) => "--max-digits N",
             (Self::CommandLine, Limit::Time) => "--max-time SECONDS",
             (Self::CommandLine, Limit::Order) => "--max-order N",
+            (Self::CommandLine, Limit::Cells) => "--max-cells N",
             (Self::Python, Limit::States) => "max_states=N",
             (Self::Python, Limit::Work) => "max_work=STEPS",
             (Self::Python, Limit::Memory) => "max_memory=BYTES",
@@ -57,6 +60,7 @@ impl Door {
             (Self::Python, Limit::Digits) => "max_digits=N",
             (Self::Python, Limit::Time) => "max_time=SECONDS",
             (Self::Python, Limit::Order) => "max_order=N",
+            (Self::Python, Limit::Cells) => "max_cells=N",
         }
     }
 

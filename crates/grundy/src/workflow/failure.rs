@@ -7,6 +7,7 @@
 
 use std::io;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::lang::LangError;
 use crate::theory::limits::{Door, Limit, SearchError};
@@ -114,6 +115,8 @@ impl Failure {
             ),
             SearchError::Cycle => Self::Game(format!("error: {error}")),
             SearchError::Script { message } => Self::Game(format!("error: {message}")),
+            // In Python a stop is the time limit's: Ctrl-C raises its own exception.
+            SearchError::Cancelled if door == Door::Python => Self::out_of_time(None, door),
             SearchError::Cancelled => limited(
                 format!("error: {error} (the time limit)"),
                 Some(Limit::Time),
@@ -137,6 +140,21 @@ impl Failure {
                 ),
                 refusal.raised_by.first().copied(),
             ),
+        }
+    }
+
+    /// The computation did not finish within the time limit `limit` (said
+    /// without its seconds when `None`).
+    pub fn out_of_time(limit: Option<Duration>, door: Door) -> Self {
+        let within = limit.map_or_else(String::new, |limit| {
+            format!(" within {} s", limit.as_secs_f64())
+        });
+        Self::Limit {
+            message: format!(
+                "error: the computation did not finish{within} (the time limit); raise it with {}",
+                door.setting(Limit::Time)
+            ),
+            raised_by: Some(Limit::Time),
         }
     }
 
@@ -186,6 +204,38 @@ impl Failure {
         }
     }
 
+    /// The message in pieces, for a front end that shows them apart
+    /// (Python's `ParseError`: its text, message, column and caret).
+    pub fn said(&self) -> Said {
+        let message = self.message();
+        let text = message
+            .strip_prefix("error: ")
+            .unwrap_or(&message)
+            .to_owned();
+        let (reason, place) = match self {
+            // A language error rendered against its source: the first line
+            // says what is wrong and where, the next ones show the place.
+            Self::Input {
+                column: Some(_), ..
+            } => {
+                let first = text.lines().next().unwrap_or(&text);
+                let reason = first
+                    .rsplit_once(" (")
+                    .filter(|(_, place)| place.contains("column "))
+                    .map_or(first, |(reason, _)| reason);
+                let place = text.lines().skip(1);
+                let place = place.take_while(|line| !line.starts_with("help: "));
+                (reason.to_owned(), place.collect::<Vec<_>>().join("\n"))
+            }
+            _ => (text.clone(), String::new()),
+        };
+        Said {
+            text,
+            reason,
+            place,
+        }
+    }
+
     /// The exit code of the command line: 2 for bad input or a game that
     /// cannot be played, 3 for a limit, 4 for an answer that could not be
     /// written (0 when its reader went away).
@@ -198,6 +248,19 @@ impl Failure {
             Self::Reported(code) => *code,
         }
     }
+}
+
+/// A failure's message in pieces ([`Failure::said`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The whole message, without its `error: `.
+    pub text: String,
+    /// What is wrong: for a language error, its first line without the
+    /// place (`(column 8)`); otherwise the whole text.
+    pub reason: String,
+    /// For a language error, the source line and the caret under the place
+    /// (without the help); otherwise empty.
+    pub place: String,
 }
 
 impl From<io::Error> for Failure {
@@ -220,6 +283,7 @@ mod tests {
             Limit::Digits,
             Limit::Time,
             Limit::Order,
+            Limit::Cells,
         ] {
             let flag = Door::CommandLine.setting(limit);
             let keyword = Door::Python.setting(limit);
@@ -253,5 +317,52 @@ mod tests {
         };
         assert!(message.starts_with("error: "), "{message}");
         assert_eq!(column, Some(8));
+    }
+
+    #[test]
+    fn a_language_error_is_said_in_pieces() {
+        let source = "nim(3, %)";
+        let error = crate::lang::parse(source).unwrap_err();
+        let said = Failure::language(&error, source, Door::Python).said();
+        assert_eq!(
+            said.text,
+            error.render(source).trim_start_matches("error: ")
+        );
+        assert_eq!(said.reason, error.message);
+        assert_eq!(said.place, "  nim(3, %)\n         ^");
+        let help = error.clone().with_help("a help");
+        let said = Failure::language(&help, source, Door::Python).said();
+        assert_eq!(said.place, "  nim(3, %)\n         ^");
+        assert!(said.text.ends_with("\nhelp: a help"), "{}", said.text);
+        let plain = Failure::input("error: no such thing").said();
+        assert_eq!(
+            (
+                plain.text.as_str(),
+                plain.reason.as_str(),
+                plain.place.as_str()
+            ),
+            ("no such thing", "no such thing", "")
+        );
+    }
+
+    #[test]
+    fn out_of_time_says_the_time_limit_and_its_setting() {
+        let failure = Failure::out_of_time(Some(Duration::from_millis(250)), Door::Python);
+        assert_eq!(
+            failure.message(),
+            "error: the computation did not finish within 0.25 s (the time limit); raise it with max_time=SECONDS"
+        );
+        let cancelled = Failure::search(&SearchError::Cancelled, Door::Python);
+        assert_eq!(
+            cancelled.message(),
+            "error: the computation did not finish (the time limit); raise it with max_time=SECONDS"
+        );
+        assert!(matches!(
+            cancelled,
+            Failure::Limit {
+                raised_by: Some(Limit::Time),
+                ..
+            }
+        ));
     }
 }

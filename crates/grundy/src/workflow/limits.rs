@@ -68,6 +68,20 @@ impl Limits {
         }
     }
 
+    /// The limits of a Grundy sequence ([`super::seq`]): the memory and work
+    /// of these, and `max_heap` as the furthest heap a run until its period
+    /// is proven computes ([`Self::largest_heap`]); the rest are the
+    /// defaults, with no time limit (the caller's signal stops the run).
+    #[must_use]
+    pub fn for_sequence(&self, max_heap: usize) -> Self {
+        Self {
+            bytes: self.bytes,
+            work: self.work,
+            largest_heap: max_heap as u64,
+            ..Self::default()
+        }
+    }
+
     /// When the time limit passes, counted from now.
     pub fn deadline(&self) -> Option<Instant> {
         self.time

@@ -6,10 +6,11 @@
 
 use num_bigint::BigUint;
 
-use super::{Failure, Limits};
+use super::watch::CutShort;
+use super::{Door, Failure, Limits};
 use crate::catalogue::build_with;
 use crate::lang::{LangError, Span, parse_with_limits};
-use crate::sums::analysis::{SolveOptions, solve};
+use crate::sums::analysis::{Answer, SolveOptions, solve};
 use crate::sums::position::{Compound, Group, Position};
 use crate::theory::game::Convention;
 
@@ -104,15 +105,6 @@ impl Play {
     }
 }
 
-/// An expression that could not be read, with its text.
-#[derive(Debug, Clone)]
-pub struct BadPart {
-    /// What is wrong, and where.
-    pub error: LangError,
-    /// The expression (empty when no part was given).
-    pub source: String,
-}
-
 /// The sum of `parts`, played as `play` says, built within `limits`.
 /// Expressions alone, played normally, are read as one expression, `" + "`
 /// between them, so that the answer is the command line's for that text;
@@ -121,26 +113,27 @@ pub struct BadPart {
 /// whole sum).
 ///
 /// # Errors
-/// A [`BadPart`] for no part at all, or an expression that does not parse or
-/// build (a cancelled build is a [`LangError`] marked cancelled).
-pub fn position_of(parts: &[Part], limits: &Limits, play: &Play) -> Result<Position, BadPart> {
+/// A [`Failure`] said in the words of `door`, rendered against the
+/// expression at fault: no part at all, or an expression that does not parse
+/// or build (a cancelled build is the time limit's).
+pub fn position_of(
+    parts: &[Part],
+    limits: &Limits,
+    play: &Play,
+    door: Door,
+) -> Result<Position, Failure> {
+    let bad = |error: LangError, source: &str| Failure::language(&error, source, door);
     let built = |source: &str| {
         parse_with_limits(source, limits.digits)
             .and_then(|sum| build_with(&sum, limits.build()))
-            .map_err(|error| BadPart {
-                error,
-                source: source.to_owned(),
-            })
+            .map_err(|error| bad(error, source))
     };
     if parts.is_empty() {
         let error = LangError::new(
             "give a position: an expression such as \"nim(3, 5)\", or a position of a grundy.Game",
             Span::default(),
         );
-        return Err(BadPart {
-            error,
-            source: String::new(),
-        });
+        return Err(bad(error, ""));
     }
     let texts: Option<Vec<&str>> = parts
         .iter()
@@ -166,16 +159,54 @@ pub fn position_of(parts: &[Part], limits: &Limits, play: &Play) -> Result<Posit
                             end: text.len(),
                         },
                     );
-                    return Err(BadPart {
-                        error,
-                        source: text.clone(),
-                    });
+                    return Err(bad(error, text));
                 }
                 groups.extend(position.groups);
             }
         }
     }
     Ok(play.position(groups))
+}
+
+/// A position is built whole, or its build fails.
+impl CutShort for Position {
+    fn cut_short(&self) -> bool {
+        false
+    }
+}
+
+/// An answer, with the position it answers.
+#[derive(Debug)]
+pub struct Solved {
+    /// The answer.
+    pub answer: Answer,
+    /// The position answered.
+    pub position: Position,
+}
+
+/// A search stopped by the signal fails.
+impl CutShort for Solved {
+    fn cut_short(&self) -> bool {
+        false
+    }
+}
+
+/// Answers the sum of `parts` played as `play` ([`position_of`]) with
+/// `options`, within `limits`.
+///
+/// # Errors
+/// A [`Failure`] said in the words of `door`: a position that cannot be
+/// built, or a search that stopped (a limit, a game that cannot be played).
+pub fn solve_parts(
+    parts: &[Part],
+    play: &Play,
+    limits: &Limits,
+    options: &SolveOptions,
+    door: Door,
+) -> Result<Solved, Failure> {
+    let position = position_of(parts, limits, play, door)?;
+    let answer = solve(&position, options).map_err(|error| Failure::search(&error, door))?;
+    Ok(Solved { answer, position })
 }
 
 /// The nimber of each component of `position` alone under normal play, with
@@ -219,8 +250,13 @@ mod tests {
     #[test]
     fn expressions_played_normally_are_one_expression() {
         let limits = Limits::default();
-        let position =
-            position_of(&text(&["nim(3)", "nim(5, 7)"]), &limits, &Play::default()).unwrap();
+        let position = position_of(
+            &text(&["nim(3)", "nim(5, 7)"]),
+            &limits,
+            &Play::default(),
+            Door::Python,
+        )
+        .unwrap();
         let nimbers = component_nimbers(&position, &limits);
         assert_eq!(
             nimbers,
@@ -233,20 +269,54 @@ mod tests {
     fn play_applies_to_the_whole_sum() {
         let limits = Limits::default();
         let misere = Play::read("misere", None).unwrap();
-        let position = position_of(&text(&["nim(1)", "nim(1)"]), &limits, &misere).unwrap();
+        let position =
+            position_of(&text(&["nim(1)", "nim(1)"]), &limits, &misere, Door::Python).unwrap();
         assert_eq!(position.convention, Convention::Misere);
         let every = Play::read("every", None).unwrap();
-        let position = position_of(&text(&["nim(1)"]), &limits, &every).unwrap();
+        let position = position_of(&text(&["nim(1)"]), &limits, &every, Door::Python).unwrap();
         assert!(component_nimbers(&position, &limits).is_empty());
-        let bad = position_of(&text(&["misere(nim(1))"]), &limits, &misere).unwrap_err();
-        assert!(
-            bad.error.message.contains("plain sum"),
-            "{}",
-            bad.error.message
-        );
+        let bad = position_of(&text(&["misere(nim(1))"]), &limits, &misere, Door::Python);
+        let Err(Failure::Input { message, column }) = bad else {
+            panic!("not bad input");
+        };
+        assert!(message.contains("plain sum"), "{message}");
+        assert_eq!(column, Some(1));
         let rounds = Play::read("normal", Some(3u32.into())).unwrap();
-        let position = position_of(&text(&["nim(2)"]), &limits, &rounds).unwrap();
+        let position = position_of(&text(&["nim(2)"]), &limits, &rounds, Door::Python).unwrap();
         assert!(matches!(position.compound, Compound::Rounds { .. }));
+    }
+
+    #[test]
+    fn parts_are_answered_with_their_position() {
+        let limits = Limits::default();
+        let options = limits.solve_options(5);
+        let solved = solve_parts(
+            &text(&["nim(1)", "nim(2)"]),
+            &Play::default(),
+            &limits,
+            &options,
+            Door::Python,
+        )
+        .unwrap();
+        assert_eq!(solved.answer.nimber, Some(BigUint::from(3u32)));
+        assert_eq!(solved.position.component_count(), 2);
+        let small = SolveOptions {
+            max_states: 10,
+            ..options
+        };
+        let limited = solve_parts(
+            &text(&["cram(5, 5)"]),
+            &Play::default(),
+            &limits,
+            &small,
+            Door::Python,
+        );
+        assert!(
+            limited
+                .unwrap_err()
+                .message()
+                .ends_with("raise it with max_states=N")
+        );
     }
 
     #[test]
@@ -254,7 +324,8 @@ mod tests {
         assert!(Play::read("loopy", None).is_err());
         assert!(Play::read("normal", Some(0u32.into())).is_err());
         assert!(Play::read("every", Some(2u32.into())).is_err());
-        let none = position_of(&[], &Limits::default(), &Play::default()).unwrap_err();
-        assert!(none.error.message.starts_with("give a position"));
+        let none = position_of(&[], &Limits::default(), &Play::default(), Door::Python);
+        let message = none.unwrap_err().message();
+        assert!(message.starts_with("error: give a position"), "{message}");
     }
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::seq::{setting, words};
+use super::watch::CutShort;
 use super::{Door, Failure, Limits};
 use crate::catalogue::parse_rule;
 use crate::quotient::genus::Genus;
@@ -169,6 +170,13 @@ impl Quotient {
             quotient.heaps(),
             orders_text(quotient.orders())
         )
+    }
+}
+
+/// A quotient is built whole: a construction stopped fails.
+impl CutShort for Quotient {
+    fn cut_short(&self) -> bool {
+        false
     }
 }
 

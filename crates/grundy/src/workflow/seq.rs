@@ -34,6 +34,7 @@ pub use game::game_sequence;
 pub use genus::Genera;
 pub use tally::{Tally, method_named};
 
+use super::watch::CutShort;
 use super::{Door, Failure, Limits};
 use crate::catalogue::parse_rule;
 use crate::rules::HeapRule;
@@ -184,8 +185,32 @@ pub enum Answer {
     Genera(Genera),
 }
 
+/// A run stopped early kept what it computed, or dropped it.
+impl CutShort for Sequence {
+    fn cut_short(&self) -> bool {
+        self.finish != Finish::Complete
+    }
+}
+
+/// Genera are all found, or their quotient failed.
+impl CutShort for Genera {
+    fn cut_short(&self) -> bool {
+        false
+    }
+}
+
+impl CutShort for Answer {
+    fn cut_short(&self) -> bool {
+        match self {
+            Self::Values(sequence) => sequence.cut_short(),
+            Self::Genera(genera) => genera.cut_short(),
+        }
+    }
+}
+
 /// Runs `request` within `limits`, its failures said in the words of `door`
-/// and its progress told to `watcher`.
+/// and its progress told to `watcher`: the genera ([`genera`]) when
+/// [`Request::genus`] asks for them, otherwise the values ([`values`]).
 ///
 /// ```
 /// use grundy::workflow::seq::{self, Answer, Quiet, Request};
@@ -199,19 +224,38 @@ pub enum Answer {
 /// ```
 ///
 /// # Errors
-/// A [`Failure`]: a rule that does not parse, a limit reached (by estimate
-/// before the work, or memory refused during it), a file that cannot be
-/// used or written.
+/// A [`Failure`], as [`values`] and [`genera`] give it.
 pub fn run(
     request: &Request,
     limits: &Limits,
     door: Door,
     watcher: &mut dyn Watcher,
 ) -> Result<Answer, Failure> {
+    if request.genus {
+        genera(&request.rule, request.last_heap, limits, door).map(Answer::Genera)
+    } else {
+        values(request, limits, door, watcher).map(Answer::Values)
+    }
+}
+
+/// The values `request` asks for (its [`Request::genus`] aside), of a heap
+/// rule or of a `script[...]` rule, within `limits`, its failures said in the
+/// words of `door` and its progress told to `watcher`.
+///
+/// # Errors
+/// A [`Failure`]: a rule that does not parse, a limit reached (by estimate
+/// before the work, or memory refused during it), a file that cannot be
+/// used or written.
+pub fn values(
+    request: &Request,
+    limits: &Limits,
+    door: Door,
+    watcher: &mut dyn Watcher,
+) -> Result<Sequence, Failure> {
     #[cfg(feature = "script")]
     if let Some(script) = crate::games::script::sequence_rule(&request.rule, limits.work) {
         let (script, rule) = script.map_err(|e| Failure::language(&e, &request.rule, door))?;
-        return out::script_sequence(request, &script, rule, door, watcher).map(Answer::Values);
+        return out::script_sequence(request, &script, rule, door, watcher);
     }
     #[cfg(not(feature = "script"))]
     if request.rule.trim_start().starts_with("script[") {
@@ -219,11 +263,36 @@ pub fn run(
     }
     let (rule, rule_text) =
         parse_rule(&request.rule).map_err(|e| Failure::language(&e, &request.rule, door))?;
-    if request.genus {
-        return genus::genera(&rule, rule_text, request.last_heap as u64, limits, door)
-            .map(Answer::Genera);
+    heap_sequence(request, &rule, rule_text, limits, door, watcher)
+}
+
+/// Conway's genus of heaps `0..=last_heap` of the heap rule `rule`, read from
+/// a misère quotient ([`crate::workflow::quotient`]), within `limits`.
+///
+/// # Errors
+/// A [`Failure`]: a rule that does not parse or is a `script[...]` rule (a
+/// quotient is built from a heap rule's moves), or a quotient out of reach.
+pub fn genera(
+    rule: &str,
+    last_heap: usize,
+    limits: &Limits,
+    door: Door,
+) -> Result<Genera, Failure> {
+    if names_a_script(rule) {
+        return Err(Failure::input(
+            "error: the genus needs a heap rule (`kayles`, `octal[0.75]`, `sub[1, 3, 4]`, ...): \
+             it is read from a misère quotient, which is built from a heap rule's moves, not from \
+             a script's",
+        ));
     }
-    heap_sequence(request, &rule, rule_text, limits, door, watcher).map(Answer::Values)
+    let (parsed, rule_text) = parse_rule(rule).map_err(|e| Failure::language(&e, rule, door))?;
+    genus::genera(&parsed, rule_text, last_heap as u64, limits, door)
+}
+
+/// Whether `rule` is a `script[...]` rule (its script unread).
+fn names_a_script(rule: &str) -> bool {
+    crate::lang::parse(&format!("{rule}()"))
+        .is_ok_and(|sum| matches!(sum.terms.as_slice(), [term] if term.name == "script"))
 }
 
 /// `last_heap`, when its value can be stored: values are 32-bit, so heaps

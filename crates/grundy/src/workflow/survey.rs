@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::seq::{self, Answer, Finish, Quiet, Sequence};
+use super::seq::{self, Quiet, Sequence};
+use super::watch::CutShort;
 use super::{Door, Failure, Limits};
 use crate::theory::cancel;
-use crate::theory::limits::Limit;
 
 /// What a survey is asked.
 #[derive(Clone, Debug)]
@@ -52,6 +52,13 @@ pub struct Survey {
     /// Whether the signal the survey ran under stopped it before every row
     /// was finished.
     pub stopped: bool,
+}
+
+/// A survey stopped by its signal has finished some rows, not all.
+impl CutShort for Survey {
+    fn cut_short(&self) -> bool {
+        self.stopped
+    }
 }
 
 /// The rule of [`seq`] a survey's rule stands for: an octal (or
@@ -99,15 +106,7 @@ pub fn run(request: &Request, limits: &Limits, door: Door, told: &(dyn Fn(Row) +
             .run(|| rule_row(request, &request.rules[index], limits, door))
             .or_else(|| {
                 // Stopped by its own time limit, not by the survey's signal.
-                (!signal.is_cancelled()).then(|| {
-                    Err(Failure::Limit {
-                        message: format!(
-                            "error: the computation did not finish (the time limit); raise it with {}",
-                            door.setting(Limit::Time)
-                        ),
-                        raised_by: Some(Limit::Time),
-                    })
-                })
+                (!signal.is_cancelled()).then(|| Err(Failure::out_of_time(limits.time, door)))
             });
         let Some(sequence) = sequence else { return };
         done.fetch_add(1, Ordering::Relaxed);
@@ -153,14 +152,10 @@ fn rule_row(
         time: None,
         ..*limits
     };
-    match seq::run(&asked, &limits, door, &mut Quiet) {
-        Ok(Answer::Values(sequence)) if sequence.finish == Finish::Complete => Some(Ok(sequence)),
-        Ok(Answer::Values(_)) => None,
-        Ok(Answer::Genera(_)) => Some(Err(Failure::input(
-            "error: a survey computes values, not genera",
-        ))),
+    match seq::values(&asked, &limits, door, &mut Quiet) {
+        Ok(sequence) if sequence.cut_short() => None,
         Err(_) if cancel::stop_requested() => None,
-        Err(failure) => Some(Err(failure)),
+        found => Some(found),
     }
 }
 
@@ -170,6 +165,7 @@ mod tests {
 
     use super::*;
     use crate::theory::cancel::Cancel;
+    use crate::theory::limits::Limit;
 
     fn survey(rules: &[&str], last_heap: usize, threads: Option<usize>) -> (Vec<Row>, Survey) {
         let request = Request {
@@ -266,9 +262,9 @@ mod tests {
             panic!("no time limit");
         };
         assert_eq!(*raised_by, Some(Limit::Time));
-        assert!(
-            message.ends_with("raise it with max_time=SECONDS"),
-            "{message}"
+        assert_eq!(
+            message,
+            "error: the computation did not finish within 0.05 s (the time limit); raise it with max_time=SECONDS"
         );
     }
 

@@ -19,12 +19,16 @@ use std::io::{self, Write};
 use num_bigint::{BigInt, BigUint};
 use serde_json::{Value, json};
 
+use super::watch::CutShort;
 use super::{Door, Failure, Limits};
 use crate::catalogue::build_with;
 use crate::lang::{Template, parse_with_limits};
 use crate::sums::position::Position;
 use crate::theory::game::Outcome;
-use crate::theory::limits::SearchError;
+use crate::theory::limits::{Limit, SearchError};
+
+/// The most cells a table may have by default (`--max-cells`, `max_cells=`).
+pub const DEFAULT_MAX_CELLS: u64 = 10_000_000;
 
 /// A variable of a table and its values: `first`, `first + 1`, ...,
 /// `first + count - 1`.
@@ -178,7 +182,7 @@ impl Grid {
     /// # Errors
     /// [`Failure::Input`] for no axis, more than two or a name given twice;
     /// [`Failure::Limit`] for more than `max_cells` cells (the cell limit,
-    /// raised by no limit of [`Limits`]: its `raised_by` is `None`).
+    /// [`Limit::Cells`]).
     pub fn new(
         axes: Vec<Axis>,
         measure: Measure,
@@ -194,18 +198,16 @@ impl Grid {
                 axes[0].name
             )));
         }
-        let setting = match door {
-            Door::CommandLine => "--max-cells N",
-            Door::Python => "max_cells=N",
-        };
         let cells = axes
             .iter()
             .try_fold(1u64, |n, axis| n.checked_mul(axis.count))
             .filter(|&n| n <= max_cells)
-            .ok_or_else(|| {
-                Failure::limit(format!(
-                    "error: the table has more than {max_cells} cells (the cell limit); raise it with {setting}"
-                ))
+            .ok_or_else(|| Failure::Limit {
+                message: format!(
+                    "error: the table has more than {max_cells} cells (the cell limit); raise it with {}",
+                    door.setting(Limit::Cells)
+                ),
+                raised_by: Some(Limit::Cells),
             })?;
         Ok(Self {
             axes,
@@ -310,6 +312,18 @@ pub enum CellError<E> {
     NoNimber(Position),
 }
 
+/// Why a cell whose position, `position` in words, has no nimber cannot be
+/// tabulated, and how its outcome can be ([`Measure::Outcome`]), in the
+/// words of `door`.
+#[must_use]
+pub fn no_nimber(position: &str, door: Door) -> String {
+    let outcome = match door {
+        Door::CommandLine => "--outcome",
+        Door::Python => "outcome=True",
+    };
+    format!("`{position}` has no nimber (misère play); tabulate who wins with {outcome}")
+}
+
 /// The first cell, in row order, without an answer.
 #[derive(Debug)]
 pub struct FailedCell<E> {
@@ -332,6 +346,13 @@ pub struct Computed<E> {
     pub failed: Option<FailedCell<E>>,
     /// Whether the signal the work ran under stopped it before the end.
     pub stopped: bool,
+}
+
+/// Cells stopped by the signal are fewer than the grid's.
+impl<E> CutShort for Computed<E> {
+    fn cut_short(&self) -> bool {
+        self.stopped
+    }
 }
 
 /// A table: the grid's cells in row order (fewer than all when the work was
@@ -384,13 +405,10 @@ pub fn tabulate(
             CellError::Search(error) => Failure::search(&error, door),
             // The position's text names the cell.
             CellError::NoNimber(_) => {
-                let outcome = match door {
-                    Door::CommandLine => "--outcome",
-                    Door::Python => "outcome=True",
-                };
+                let position = template.instantiate(&failed.values);
                 return Err(Failure::input(format!(
-                    "error: `{}` has no nimber (misère play); tabulate who wins with {outcome}",
-                    template.instantiate(&failed.values)
+                    "error: {}",
+                    no_nimber(&position, door)
                 )));
             }
         };
@@ -607,7 +625,7 @@ mod tests {
             panic!("not refused");
         };
         assert!(message.ends_with("raise it with max_cells=N"), "{message}");
-        assert_eq!(raised_by, None);
+        assert_eq!(raised_by, Some(Limit::Cells));
     }
 
     #[test]

@@ -18,7 +18,9 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::Failure;
 use crate::theory::cancel::{Cancel, Kept};
+use crate::theory::limits::Limit;
 
 /// How long work runs on the calling thread before it moves to a watched thread.
 pub const QUICK: Duration = Duration::from_millis(20);
@@ -27,6 +29,38 @@ pub const POLL_EVERY: Duration = Duration::from_millis(20);
 /// The stack of the thread that computes: as the command line's main thread
 /// has, with room to spare for a front end's deep callbacks.
 const STACK_BYTES: usize = 64 << 20;
+
+/// What a workflow's result says of how it ended: cut short by the
+/// cancellation signal it ran under (Ctrl-C, a deadline), rather than
+/// finished or failed. A watcher runs cut work again, or reports the stop;
+/// every front end reads it the same way.
+pub trait CutShort {
+    /// Whether the signal stopped the work before its end.
+    fn cut_short(&self) -> bool;
+}
+
+/// A failure is a stop when it is the time limit's: the library says every
+/// cancellation so ([`Failure::search`] of a cancelled search).
+impl CutShort for Failure {
+    fn cut_short(&self) -> bool {
+        matches!(
+            self,
+            Self::Limit {
+                raised_by: Some(Limit::Time),
+                ..
+            }
+        )
+    }
+}
+
+impl<T: CutShort> CutShort for Result<T, Failure> {
+    fn cut_short(&self) -> bool {
+        match self {
+            Ok(done) => done.cut_short(),
+            Err(failure) => failure.cut_short(),
+        }
+    }
+}
 
 /// How a watched computation ended.
 #[derive(Debug)]
@@ -48,11 +82,25 @@ pub struct Watched<T> {
 /// the work. `cut` says whether a result was cut short by its signal (the
 /// library returns its typed error, never a partial answer, so work that
 /// finished is kept even when the deadline passed just after). What the
-/// work's callbacks keep of their failures goes to `kept`.
+/// work's callbacks keep of their failures ([`crate::theory::cancel::keep`]) is handed to
+/// this thread when it returns ([`crate::theory::cancel::take_kept`]).
 ///
 /// # Errors
 /// The error of starting the thread. A panic of the work is resumed here.
 pub fn watch<T: Send>(
+    deadline: Option<Instant>,
+    cut: &dyn Fn(&T) -> bool,
+    poll: &(dyn Fn() -> ControlFlow<()> + Sync),
+    work: &(dyn Fn() -> T + Sync),
+) -> io::Result<Watched<T>> {
+    let kept = Kept::new();
+    let watched = watch_keeping(deadline, &kept, cut, poll, work);
+    kept.hand_back();
+    watched
+}
+
+/// [`watch`], the work keeping its failures in `kept`.
+fn watch_keeping<T: Send>(
     deadline: Option<Instant>,
     kept: &Kept,
     cut: &dyn Fn(&T) -> bool,
@@ -120,7 +168,7 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::theory::cancel::stop_requested;
+    use crate::theory::cancel::{self, stop_requested};
 
     /// Work that runs until it is stopped, or `for_long` has passed.
     fn until_stopped(for_long: Duration) -> bool {
@@ -135,9 +183,23 @@ mod tests {
     }
 
     #[test]
+    fn what_the_work_keeps_is_handed_back() {
+        let work = || {
+            cancel::keep("failed");
+            1
+        };
+        let ran = watch(None, &|_| false, &|| ControlFlow::Continue(()), &work).unwrap();
+        assert_eq!(ran.result, 1);
+        let kept = cancel::take_kept().and_then(|value| value.downcast::<&str>().ok());
+        assert_eq!(kept.map(|value| *value), Some("failed"));
+        let quiet = watch(None, &|_| false, &|| ControlFlow::Continue(()), &|| 2).unwrap();
+        assert_eq!(quiet.result, 2);
+        assert!(cancel::take_kept().is_none(), "nothing kept by quiet work");
+    }
+
+    #[test]
     fn quick_work_runs_here_unwatched() {
-        let kept = Kept::new();
-        let ran = watch(None, &kept, &|_| false, &|| ControlFlow::Break(()), &|| 7).unwrap();
+        let ran = watch(None, &|_| false, &|| ControlFlow::Break(()), &|| 7).unwrap();
         assert_eq!(
             (ran.result, ran.stopped, ran.out_of_time, ran.watched),
             (7, false, false, false)
@@ -154,33 +216,26 @@ mod tests {
                 ControlFlow::Continue(())
             }
         };
-        let kept = Kept::new();
         let work = || until_stopped(Duration::from_secs(30));
-        let ran = watch(None, &kept, &|&cut| cut, &poll, &work).unwrap();
+        let ran = watch(None, &|&cut| cut, &poll, &work).unwrap();
         assert!(ran.result && ran.stopped && ran.watched && !ran.out_of_time);
     }
 
     #[test]
     fn the_deadline_stops_long_work() {
         let deadline = Instant::now() + Duration::from_millis(100);
-        let kept = Kept::new();
         let work = || until_stopped(Duration::from_secs(30));
         let ran = watch(
             Some(deadline),
-            &kept,
             &|&cut| cut,
             &|| ControlFlow::Continue(()),
             &work,
         )
         .unwrap();
         assert!(ran.result && ran.out_of_time && !ran.stopped);
-        let finished = watch(
-            None,
-            &kept,
-            &|&cut| cut,
-            &|| ControlFlow::Continue(()),
-            &|| until_stopped(Duration::from_millis(60)),
-        );
+        let finished = watch(None, &|&cut| cut, &|| ControlFlow::Continue(()), &|| {
+            until_stopped(Duration::from_millis(60))
+        });
         assert!(!finished.unwrap().out_of_time);
     }
 }

@@ -17,6 +17,8 @@ use crate::workflow::Failure;
 pub struct Tally {
     done: AtomicUsize,
     total: AtomicUsize,
+    /// The values done when [`Tally::news`] last told them.
+    told: AtomicUsize,
     estimate: Mutex<Option<String>>,
     estimated: AtomicBool,
 }
@@ -28,6 +30,14 @@ impl Tally {
             self.done.load(Ordering::Relaxed),
             self.total.load(Ordering::Relaxed),
         )
+    }
+
+    /// The values done and wanted, when values are wanted and more are done
+    /// than when it last told them: for a front end that reports progress
+    /// only as it changes.
+    pub fn news(&self) -> Option<(usize, usize)> {
+        let (done, total) = self.progress();
+        (total > 0 && self.told.swap(done, Ordering::Relaxed) != done).then_some((done, total))
     }
 
     /// The estimate the run said (`about 5 min for the values of ...`), once.
@@ -86,6 +96,8 @@ mod tests {
         run(&request, &Limits::default(), Door::Python, &mut watcher).unwrap();
         let (done, total) = tally.progress();
         assert!(done > 0 && done <= total, "{done} of {total}");
+        assert_eq!(tally.news(), Some((done, total)));
+        assert_eq!(tally.news(), None, "told once");
         watcher.estimate("about 5 min");
         watcher.estimate("about 6 min");
         assert_eq!(tally.take_estimate().as_deref(), Some("about 5 min"));
