@@ -6,27 +6,19 @@
 //! the work, which hands back whatever it kept.
 
 use std::ops::ControlFlow;
-use std::sync::Mutex;
 use std::time::Instant;
 
-use grundy::workflow::watch::{CutShort, watch};
+use grundy::workflow::watch::{CutShort, Watched, watch};
 use grundy::workflow::{Door, Failure, Limits};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::errors::failure_error;
 
-/// How a watched computation ended.
-#[derive(Debug)]
-pub struct Ran<T> {
-    /// What the work returned (cut short when interrupted or out of time).
-    pub result: T,
-    /// The `KeyboardInterrupt` (or other exception a signal handler raised)
-    /// that stopped it, if one did.
-    pub interrupt: Option<PyErr>,
-    /// The caller's time limit passed before the work was done.
-    pub out_of_time: bool,
-}
+/// How a watched computation ended: `stopped` is the `KeyboardInterrupt` (or
+/// the exception a signal handler or the caller's report raised) that stopped
+/// it, if one did.
+pub type Ran<T> = Watched<T, PyErr>;
 
 /// Runs `work` with the GIL released, stoppable by Ctrl-C and by `deadline`
 /// (the caller's time limit, if any).
@@ -59,33 +51,22 @@ where
     T: CutShort + Send,
     F: Fn() -> T + Sync,
 {
-    let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let poll = || match Python::attach(|py| py.check_signals().and_then(|()| on_poll(py))) {
         Ok(()) => ControlFlow::Continue(()),
-        Err(error) => {
-            if let Ok(mut slot) = raised.lock() {
-                *slot = Some(error);
-            }
-            ControlFlow::Break(())
-        }
+        Err(error) => ControlFlow::Break(error),
     };
     // The exceptions the game's callbacks raise are kept for this call alone,
     // whichever threads its work runs on, and handed back to this thread.
     let ran = py.detach(|| watch(deadline, &T::cut_short, &poll, &work));
-    let ran = ran.map_err(|e| {
+    let mut ran = ran.map_err(|e| {
         PyRuntimeError::new_err(format!(
             "grundy could not start a thread to compute on: {e}"
         ))
     })?;
-    let mut interrupt = raised.into_inner().ok().flatten();
-    if !ran.watched && !ran.stopped {
-        interrupt = py.check_signals().err();
+    if !ran.watched && ran.stopped.is_none() {
+        ran.stopped = py.check_signals().err();
     }
-    Ok(Ran {
-        result: ran.result,
-        interrupt,
-        out_of_time: ran.out_of_time,
-    })
+    Ok(ran)
 }
 
 /// The end of a watched workflow: what it answered, or the interrupt, the
@@ -94,7 +75,7 @@ where
 /// # Errors
 /// That exception.
 pub fn finished<T>(py: Python<'_>, limits: &Limits, ran: Ran<Result<T, Failure>>) -> PyResult<T> {
-    if let Some(interrupt) = ran.interrupt {
+    if let Some(interrupt) = ran.stopped {
         return Err(interrupt);
     }
     if ran.out_of_time {

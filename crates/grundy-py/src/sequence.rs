@@ -89,7 +89,7 @@ pub fn seq<'py>(
     warn_of_long_run(py, &tally)?;
     // An exception of the `progress` callable (or of its warning) stopped the
     // work: it is the caller's, raised as it is; Ctrl-C keeps the values.
-    let interrupt = match ran.interrupt {
+    let interrupt = match ran.stopped {
         Some(raised) if !raised.is_instance_of::<PyKeyboardInterrupt>(py) => return Err(raised),
         interrupt => interrupt,
     };

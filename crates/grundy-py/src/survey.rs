@@ -72,7 +72,7 @@ pub fn survey(
         })
     })?;
     hand_on(py)?;
-    if let Some(interrupt) = ran.interrupt {
+    if let Some(interrupt) = ran.stopped {
         return Err(interrupt);
     }
     if ran.result.stopped {

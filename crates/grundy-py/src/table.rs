@@ -137,7 +137,7 @@ pub fn table(
         let position = |_: u64, values: &[BigInt]| position(&cells, variables, values, &limits);
         grid.compute(&one_thread, &position, &())
     })?;
-    if ran.out_of_time && ran.interrupt.is_none() {
+    if ran.out_of_time && ran.stopped.is_none() {
         return Err(out_of_time(py, &limits));
     }
     let computed = ran.result;
@@ -158,5 +158,5 @@ pub fn table(
             Cell::Outcome(o) => o.letter().to_string().into_py_any(py),
         })
         .collect::<PyResult<Vec<_>>>()?;
-    Ok((cells, complete, patterns, ran.interrupt.is_some()))
+    Ok((cells, complete, patterns, ran.stopped.is_some()))
 }

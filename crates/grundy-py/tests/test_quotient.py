@@ -43,3 +43,15 @@ def test_a_genus_out_of_reach_is_a_limit_error() -> None:
         grundy.seq("octal[0.75]", 8, genus=True)
     assert "the genera of octal[0.75] up to heap 8 are out of reach" in str(caught.value)
     assert "max_order" not in str(caught.value)
+
+
+def test_the_genus_of_a_script_is_refused_as_the_command_line_refuses_it(grundy_bin: str) -> None:
+    import subprocess
+
+    script = 'script["fn moves(n) { if n > 0 { [n - 1] } else { [] } }"]'
+    with pytest.raises(grundy.ParseError) as caught:
+        grundy.seq(script, 5, genus=True)
+    cli = subprocess.run([grundy_bin, "seq", "--genus", script, "-n", "5"], capture_output=True, text=True)
+    assert cli.returncode == 2 and cli.stdout == ""
+    assert cli.stderr == f"error: {caught.value}\n"
+    assert str(caught.value).startswith("the genus needs a heap rule")

@@ -94,6 +94,35 @@ fn genera_out_of_reach_say_so() {
     assert!(!stderr.contains("--max-order"), "{stderr}");
 }
 
+/// The genus is read from a misère quotient, which is built from a heap
+/// rule's moves: a `script[...]` rule is refused (exit 2, in words), never
+/// answered with its values instead.
+#[test]
+fn the_genus_of_a_script_is_refused() {
+    let script = r#"script["fn moves(n) { let m = []; for i in 1..=n { if i <= 3 { m.push(n - i); } } m }"]"#;
+    for args in [
+        ["seq", "--genus", script, "-n", "5"].as_slice(),
+        ["seq", "--genus", "--json", script, "-n", "5"].as_slice(),
+        ["seq", "--genus", "script[@no/such/file.rhai]", "-n", "5"].as_slice(),
+    ] {
+        let out = grundy(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: values printed");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: the genus needs a heap rule (`kayles`, `octal[0.75]`"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("not from a script's"), "{stderr}");
+    }
+    // Without --genus the script's values are its answer.
+    #[cfg(feature = "script")]
+    {
+        let answer = json(&["seq", "--json", script, "-n", "5"]);
+        assert_eq!(answer["values"], serde_json::json!([0, 1, 2, 3, 0, 1]));
+    }
+}
+
 /// Conway's genus, as Winning Ways lists Kayles'.
 #[test]
 fn genus() {

@@ -64,11 +64,11 @@ impl<T: CutShort> CutShort for Result<T, Failure> {
 
 /// How a watched computation ended.
 #[derive(Debug)]
-pub struct Watched<T> {
+pub struct Watched<T, E = ()> {
     /// What the work returned (cut short when stopped or out of time).
     pub result: T,
-    /// A poll said stop before the work was done.
-    pub stopped: bool,
+    /// Why a poll said stop, when one did before the work was done.
+    pub stopped: Option<E>,
     /// The time limit passed before the work was done.
     pub out_of_time: bool,
     /// The work ran on a watched thread (it took longer than [`QUICK`]); the
@@ -79,7 +79,7 @@ pub struct Watched<T> {
 /// Runs `work` until `deadline`, first on this thread, then, if it takes
 /// longer than [`QUICK`], on a thread of its own while this one calls `poll`
 /// every [`POLL_EVERY`] (and once before the thread starts): `Break` stops
-/// the work. `cut` says whether a result was cut short by its signal (the
+/// the work, saying why. `cut` says whether a result was cut short by its signal (the
 /// library returns its typed error, never a partial answer, so work that
 /// finished is kept even when the deadline passed just after). What the
 /// work's callbacks keep of their failures ([`crate::theory::cancel::keep`]) is handed to
@@ -87,12 +87,12 @@ pub struct Watched<T> {
 ///
 /// # Errors
 /// The error of starting the thread. A panic of the work is resumed here.
-pub fn watch<T: Send>(
+pub fn watch<T: Send, E>(
     deadline: Option<Instant>,
     cut: &dyn Fn(&T) -> bool,
-    poll: &(dyn Fn() -> ControlFlow<()> + Sync),
+    poll: &dyn Fn() -> ControlFlow<E>,
     work: &(dyn Fn() -> T + Sync),
-) -> io::Result<Watched<T>> {
+) -> io::Result<Watched<T, E>> {
     let kept = Kept::new();
     let watched = watch_keeping(deadline, &kept, cut, poll, work);
     kept.hand_back();
@@ -100,13 +100,13 @@ pub fn watch<T: Send>(
 }
 
 /// [`watch`], the work keeping its failures in `kept`.
-fn watch_keeping<T: Send>(
+fn watch_keeping<T: Send, E>(
     deadline: Option<Instant>,
     kept: &Kept,
     cut: &dyn Fn(&T) -> bool,
-    poll: &(dyn Fn() -> ControlFlow<()> + Sync),
+    poll: &dyn Fn() -> ControlFlow<E>,
     work: &(dyn Fn() -> T + Sync),
-) -> io::Result<Watched<T>> {
+) -> io::Result<Watched<T, E>> {
     let quick_end = Instant::now() + QUICK;
     let quick = Cancel::with_deadline(deadline.map_or(quick_end, |d| d.min(quick_end)));
     let result = quick.keeping(kept).run(work);
@@ -114,16 +114,16 @@ fn watch_keeping<T: Send>(
     if !was_cut || deadline.is_some_and(|d| Instant::now() >= d) {
         return Ok(Watched {
             result,
-            stopped: false,
+            stopped: None,
             out_of_time: was_cut,
             watched: false,
         });
     }
     // A stop asked during the quick run stops the work before it starts again.
-    if poll().is_break() {
+    if let ControlFlow::Break(why) = poll() {
         return Ok(Watched {
             result,
-            stopped: true,
+            stopped: Some(why),
             out_of_time: false,
             watched: false,
         });
@@ -142,17 +142,17 @@ fn watch_keeping<T: Send>(
                 let _ = done.send(());
                 result
             })?;
-        let mut stopped = false;
+        let mut stopped = None;
         while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(POLL_EVERY) {
-            if poll().is_break() {
+            if let ControlFlow::Break(why) = poll() {
                 cancel.cancel();
-                stopped = true;
+                stopped = Some(why);
                 break;
             }
         }
         match handle.join() {
             Ok(result) => Ok(Watched {
-                out_of_time: !stopped
+                out_of_time: stopped.is_none()
                     && (cut(&result) || deadline.is_some_and(|_| cancel.is_cancelled())),
                 result,
                 stopped,
@@ -188,11 +188,11 @@ mod tests {
             cancel::keep("failed");
             1
         };
-        let ran = watch(None, &|_| false, &|| ControlFlow::Continue(()), &work).unwrap();
+        let ran = watch(None, &|_| false, &|| ControlFlow::<()>::Continue(()), &work).unwrap();
         assert_eq!(ran.result, 1);
         let kept = cancel::take_kept().and_then(|value| value.downcast::<&str>().ok());
         assert_eq!(kept.map(|value| *value), Some("failed"));
-        let quiet = watch(None, &|_| false, &|| ControlFlow::Continue(()), &|| 2).unwrap();
+        let quiet = watch(None, &|_| false, &|| ControlFlow::<()>::Continue(()), &|| 2).unwrap();
         assert_eq!(quiet.result, 2);
         assert!(cancel::take_kept().is_none(), "nothing kept by quiet work");
     }
@@ -202,7 +202,7 @@ mod tests {
         let ran = watch(None, &|_| false, &|| ControlFlow::Break(()), &|| 7).unwrap();
         assert_eq!(
             (ran.result, ran.stopped, ran.out_of_time, ran.watched),
-            (7, false, false, false)
+            (7, None, false, false)
         );
     }
 
@@ -211,14 +211,15 @@ mod tests {
         let polls = AtomicUsize::new(0);
         let poll = || {
             if polls.fetch_add(1, Ordering::Relaxed) >= 3 {
-                ControlFlow::Break(())
+                ControlFlow::Break("enough")
             } else {
                 ControlFlow::Continue(())
             }
         };
         let work = || until_stopped(Duration::from_secs(30));
         let ran = watch(None, &|&cut| cut, &poll, &work).unwrap();
-        assert!(ran.result && ran.stopped && ran.watched && !ran.out_of_time);
+        assert!(ran.result && ran.watched && !ran.out_of_time);
+        assert_eq!(ran.stopped, Some("enough"));
     }
 
     #[test]
@@ -228,14 +229,17 @@ mod tests {
         let ran = watch(
             Some(deadline),
             &|&cut| cut,
-            &|| ControlFlow::Continue(()),
+            &|| ControlFlow::<()>::Continue(()),
             &work,
         )
         .unwrap();
-        assert!(ran.result && ran.out_of_time && !ran.stopped);
-        let finished = watch(None, &|&cut| cut, &|| ControlFlow::Continue(()), &|| {
-            until_stopped(Duration::from_millis(60))
-        });
+        assert!(ran.result && ran.out_of_time && ran.stopped.is_none());
+        let finished = watch(
+            None,
+            &|&cut| cut,
+            &|| ControlFlow::<()>::Continue(()),
+            &|| until_stopped(Duration::from_millis(60)),
+        );
         assert!(!finished.unwrap().out_of_time);
     }
 }
