@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use grundy::family::parts;
 use grundy::games::callback::{Function, Functions, Game as Rules, Value, Wrong};
 use grundy::sums::position::Group;
 use grundy::theory::cancel;
@@ -78,8 +77,8 @@ impl Functions for Callables {
         &self,
         function: Function,
         position: &Value,
-        limit: usize,
-    ) -> Result<Vec<Value>, Wrong> {
+        read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+    ) -> Result<(), Wrong> {
         Python::attach(|py| {
             let callable = match function {
                 Function::Moves => &self.moves,
@@ -96,19 +95,11 @@ impl Functions for Callables {
             let items = result
                 .try_iter()
                 .map_err(|_| Wrong::NotAList(type_name(&result)))?;
-            let mut positions = Vec::new();
-            for (index, item) in items.enumerate() {
+            for item in items {
                 let item = item.map_err(|e| Wrong::Unreadable(e.to_string()))?;
-                let why = |e: PyErr| Wrong::NotAPosition {
-                    index,
-                    why: e.to_string(),
-                };
-                positions.push(value_of(&item).map_err(why)?);
-                if positions.len() > limit {
-                    return Err(Wrong::TooMany);
-                }
+                read(value_of(&item).map_err(|e| e.to_string()))?;
             }
-            Ok(positions)
+            Ok(())
         })
     }
 
@@ -224,17 +215,15 @@ pub struct GamePosition {
 impl GamePosition {
     /// The term of a sum this position is.
     pub fn group(&self) -> Group {
-        Group::new(
-            self.family.name(),
-            parts(&self.family, self.parts.iter().cloned()),
-        )
+        self.family.group(&self.parts)
     }
 }
 
 #[pymethods]
 impl GamePosition {
     fn __repr__(&self) -> String {
-        self.group().term_with(&self.group().parts)
+        let group = self.group();
+        group.term_with(&group.parts)
     }
 
     fn __str__(&self) -> String {

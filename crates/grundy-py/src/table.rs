@@ -7,7 +7,7 @@
 //! the results and failures into Python's.
 
 use grundy::lang::{LangError, Span, Template};
-use grundy::sums::position::{Position, PositionText};
+use grundy::sums::position::PositionText;
 use grundy::workflow::parts::{Part, Play, position_of};
 use grundy::workflow::table::{
     Axis, Cell, CellError, DEFAULT_MAX_CELLS, Grid, Measure, cell_name, no_nimber,
@@ -22,41 +22,12 @@ use crate::errors::failure_error;
 use crate::position::parts_of;
 use crate::run::{out_of_time, watched};
 
-/// What gives each cell's position.
-enum Cells<'a> {
-    /// An expression with the variables in it.
-    Template(&'a Template),
-    /// A Python function of the variables (by keyword) returning the parts.
-    Function(&'a Py<PyAny>),
-}
-
 /// Why a cell has no position.
 enum Unmade {
     /// The library's failure.
     Failed(Failure),
     /// The exception the caller's function raised.
     Raised(PyErr),
-}
-
-/// The position of the cell with `values`.
-fn position(
-    cells: &Cells<'_>,
-    axes: &[Axis],
-    values: &[BigInt],
-    limits: &Limits,
-) -> Result<Position, Unmade> {
-    let parts = match cells {
-        Cells::Template(template) => vec![Part::Text(template.instantiate(values))],
-        Cells::Function(function) => Python::attach(|py| -> PyResult<Vec<Part>> {
-            let arguments = PyDict::new(py);
-            for (axis, value) in axes.iter().zip(values) {
-                arguments.set_item(&axis.name, value.clone())?;
-            }
-            parts_of(&function.bind(py).call((), Some(&arguments))?)
-        })
-        .map_err(Unmade::Raised)?,
-    };
-    position_of(&parts, limits, &Play::default(), Door::Python).map_err(Unmade::Failed)
 }
 
 /// Why the cell with `values` has no answer, as the exception it is, saying
@@ -117,24 +88,37 @@ pub fn table(
     let grid = Grid::new(variables, measure, max_cells, Door::Python)
         .map_err(|failure| failure_error(py, failure))?;
     let variables = grid.axes();
-    let template;
-    let function;
-    let cells = if let Ok(source) = expression.extract::<String>() {
+    // The parts of each cell: the expression with the variables' values, or
+    // what the function returns for them.
+    let parts_at: Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync> = if let Ok(source) =
+        expression.extract::<String>()
+    {
         let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
-        template = Template::new(&source, &names)
+        let template = Template::new(&source, &names)
             .map_err(|error| failure_error(py, Failure::language(&error, &source, Door::Python)))?;
-        Cells::Template(&template)
+        Box::new(move |values| Ok(vec![Part::Text(template.instantiate(values))]))
     } else {
-        function = expression.clone().unbind();
-        Cells::Function(&function)
+        let function = expression.clone().unbind();
+        Box::new(move |values| {
+            Python::attach(|py| {
+                let arguments = PyDict::new(py);
+                for (axis, value) in variables.iter().zip(values) {
+                    arguments.set_item(&axis.name, value.clone())?;
+                }
+                parts_of(&function.bind(py).call((), Some(&arguments))?)
+            })
+        })
     };
     // One thread, as the package has always computed a table.
     let one_thread = Limits {
         threads: Some(1),
         ..limits
     };
+    let position = |_: u64, values: &[BigInt]| {
+        let parts = parts_at(values).map_err(Unmade::Raised)?;
+        position_of(&parts, &limits, &Play::default(), Door::Python).map_err(Unmade::Failed)
+    };
     let ran = watched(py, limits.deadline(), || {
-        let position = |_: u64, values: &[BigInt]| position(&cells, variables, values, &limits);
         grid.compute(&one_thread, &position, &())
     })?;
     if ran.out_of_time && ran.stopped.is_none() {

@@ -11,9 +11,11 @@
 //! writes positions and moves.
 
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::family::Family;
+use crate::family::{Family, parts};
+use crate::sums::position::Group;
 use crate::theory::limits::SearchError;
 
 /// A position of a game given by functions.
@@ -130,13 +132,18 @@ pub enum Wrong {
 /// lock, for Python).
 pub trait Functions: Send + Sync + 'static {
     /// Calls `function` (`split` only when the game has one) on `position`
-    /// and reads the list it returns: more than `limit` positions are
-    /// [`Wrong::TooMany`].
+    /// and hands each entry of the list it returns to `read`, as a position
+    /// or why it is not one, until `read` refuses one.
     ///
     /// # Errors
-    /// What went wrong, in the front end's words ([`Wrong`]).
-    fn call(&self, function: Function, position: &Value, limit: usize)
-    -> Result<Vec<Value>, Wrong>;
+    /// What went wrong, in the front end's words ([`Wrong`]), or what `read`
+    /// refused.
+    fn call(
+        &self,
+        function: Function,
+        position: &Value,
+        read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+    ) -> Result<(), Wrong>;
 
     /// The text `describe(from, to)` gives a move, `to` being the parts the
     /// move leaves (handed to the function as a list when `as_list`, else
@@ -238,6 +245,12 @@ impl Game {
         }
     }
 
+    /// The term of a sum whose parts are `positions` of this game: `name(7)`.
+    #[must_use]
+    pub fn group(self: &Arc<Self>, positions: &[Value]) -> Group {
+        Group::new(self.name.as_str(), parts(self, positions.iter().cloned()))
+    }
+
     /// The parts of `positions`: `split` of each, or the positions
     /// themselves without `split`.
     ///
@@ -274,8 +287,18 @@ impl Game {
     ) -> Result<Vec<Value>, SearchError> {
         let name = function.name();
         let call = format!("{name}({})", position.written());
-        let why = match self.functions.call(function, position, limit) {
-            Ok(positions) => return Ok(positions),
+        // Each entry read in turn: more than `limit` are too many.
+        let mut positions = Vec::new();
+        let mut read = |entry: Result<Value, String>| {
+            let index = positions.len();
+            positions.push(entry.map_err(|why| Wrong::NotAPosition { index, why })?);
+            if positions.len() > limit {
+                return Err(Wrong::TooMany);
+            }
+            Ok(())
+        };
+        let why = match self.functions.call(function, position, &mut read) {
+            Ok(()) => return Ok(positions),
             Err(Wrong::TooMany) => return Err(SearchError::StateLimit { limit }),
             Err(Wrong::Argument(why)) => return Err(SearchError::Script { message: why }),
             Err(Wrong::Raised { kind, message }) => format!("raised {kind}: {message}"),
@@ -343,7 +366,8 @@ mod tests {
     use crate::theory::game::Convention;
 
     /// Subtraction of 1, 3 or 4 on integers; a pair `(a, b)` splits into two
-    /// heaps; `describe` says `take k`; 13 raises, 14 returns a non-list.
+    /// heaps; `describe` says `take k`; 13 raises, 14 returns a non-list, -1
+    /// a list whose second entry is not a position.
     struct Heaps {
         split: bool,
     }
@@ -353,8 +377,8 @@ mod tests {
             &self,
             function: Function,
             position: &Value,
-            limit: usize,
-        ) -> Result<Vec<Value>, Wrong> {
+            read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+        ) -> Result<(), Wrong> {
             let found = match (function, position) {
                 (Function::Split, Value::Tuple(items)) => items.to_vec(),
                 (Function::Split, other) => vec![other.clone()],
@@ -372,12 +396,13 @@ mod tests {
                     .filter(|&&k| k <= *n)
                     .map(|k| Value::Integer(n - k))
                     .collect(),
+                (Function::Moves, Value::Integer(-1)) => {
+                    read(Ok(Value::Integer(14)))?;
+                    return read(Err("a float".into()));
+                }
                 (Function::Moves, _) => Vec::new(),
             };
-            if found.len() > limit {
-                return Err(Wrong::TooMany);
-            }
-            Ok(found)
+            found.into_iter().try_for_each(|value| read(Ok(value)))
         }
 
         fn describe(&self, from: &Value, to: &[Value], _as_list: bool) -> Option<String> {
@@ -399,10 +424,7 @@ mod tests {
         positions: Vec<Value>,
     ) -> Result<crate::sums::analysis::Answer, SearchError> {
         let found = game.parts_of(game.term(positions).unwrap())?;
-        let position = Position::sum(
-            Convention::Normal,
-            vec![Group::new(game.name(), parts(game, found))],
-        );
+        let position = Position::sum(Convention::Normal, vec![game.group(&found)]);
         solve(&position, &SolveOptions::default())
     }
 
@@ -465,6 +487,13 @@ mod tests {
         assert!(
             message.contains("moves(14) returned a int, not a list"),
             "{message}"
+        );
+        let Err(SearchError::Script { message }) = game.moves(&Value::Integer(-1), 10) else {
+            panic!("no script error");
+        };
+        assert_eq!(
+            message,
+            "game `game`: moves(-1) returned a list whose element 1 (from 0) is not a position: a float"
         );
         assert!(matches!(
             game.moves(&Value::Integer(9), 2),

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 
 use super::{Finish, Sequence};
-use crate::family::parts;
 use crate::games::callback::{Game, Value};
 use crate::sequence::{GrundyValues, find_unproven_periodicity};
-use crate::sums::position::{Group, Position};
+use crate::sums::position::Position;
 use crate::theory::game::Convention;
 use crate::theory::limits::{Refusal, SearchError};
 use crate::workflow::table::{Axis, Cell, CellError, Grid, Measure, cell_name};
@@ -43,8 +42,7 @@ pub fn game_sequence(
             message: format!("{n} is not a 64-bit integer"),
         })?;
         let found = game.parts_of(vec![Value::Integer(heap)])?;
-        let group = Group::new(game.name(), parts(game, found));
-        Ok(Position::sum(Convention::Normal, vec![group]))
+        Ok(Position::sum(Convention::Normal, vec![game.group(&found)]))
     };
     let one_thread = Limits {
         threads: Some(1),
