@@ -28,7 +28,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::errors::setting_error;
 use crate::limits::read as read_limits;
 use crate::position::part_of;
-use crate::run::{finished, watched};
+use crate::run::answered;
 
 /// An answer, with the position it answers.
 #[derive(Debug)]
@@ -106,10 +106,9 @@ fn solve(
         winning_moves: !no_moves,
         ..limits.solve_options(max_moves)
     };
-    let ran = watched(py, limits.deadline(), || {
+    let solved = answered(py, &limits, || {
         solve_parts(&parts, &play, &limits, &options, Door::Python)
     })?;
-    let solved = finished(py, &limits, ran)?;
     Ok(Solved { solved, limits })
 }
 
@@ -118,10 +117,9 @@ fn solve(
 fn parse(py: Python<'_>, expression: String, limits: &Bound<'_, PyTuple>) -> PyResult<String> {
     let limits = read_limits(py, limits)?;
     let parts = [Part::Text(expression)];
-    let ran = watched(py, limits.deadline(), || {
+    let position = answered(py, &limits, || {
         position_of(&parts, &limits, &Play::default(), Door::Python)
     })?;
-    let position = finished(py, &limits, ran)?;
     Ok(PositionText::new(&position).as_str().to_owned())
 }
 

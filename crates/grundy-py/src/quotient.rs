@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::errors::value_error;
-use crate::run::{finished, watched};
+use crate::run::answered;
 
 /// The misère quotient of `rule` for heaps `0..=n` (or, without `n`, until its
 /// period is proven), as the JSON text of `grundy quotient --json`: the
@@ -36,10 +36,10 @@ pub fn quotient(
     };
     // A heap or an order out of range is a bad argument here: `ValueError`.
     flow::check(&request, &bounds, Door::Python).map_err(|failure| value_error(&failure))?;
-    let ran = watched(py, limits.deadline(), || {
+    let found = answered(py, &limits, || {
         flow::run(&request, &bounds, Door::Python, &mut Quiet)
     })?;
-    finished(py, &limits, ran).map(|found| found.json().to_string())
+    Ok(found.json().to_string())
 }
 
 /// Conway's genus of heaps `0..=n` of `rule`, as the JSON text of `grundy seq
@@ -50,8 +50,8 @@ pub fn genera(py: Python<'_>, rule: &str, n: u64, limits: &Bound<'_, PyTuple>) -
     let limits = crate::read_limits(py, limits)?;
     let last_heap = usize::try_from(n).unwrap_or(usize::MAX);
     let bounds = limits.for_sequence(seq::UNTIL_PROVEN_REACH);
-    let ran = watched(py, limits.deadline(), || {
+    let found = answered(py, &limits, || {
         seq::genera(rule, last_heap, &bounds, Door::Python)
     })?;
-    finished(py, &limits, ran).map(|found| found.json().to_string())
+    Ok(found.json().to_string())
 }

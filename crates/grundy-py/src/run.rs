@@ -21,27 +21,15 @@ use crate::errors::failure_error;
 pub type Ran<T> = Watched<T, PyErr>;
 
 /// Runs `work` with the GIL released, stoppable by Ctrl-C and by `deadline`
-/// (the caller's time limit, if any).
+/// (the caller's time limit, if any), calling `on_poll` with the interpreter
+/// each time the watcher looks for Ctrl-C (every 20 ms once the work has left
+/// the calling thread): a progress report to the caller, on the thread that
+/// called. An exception it raises stops the work as Ctrl-C does.
 ///
 /// # Errors
 /// A Python exception when the computing thread cannot be started or
 /// panicked (a bug in grundy, reported as `PanicException` by PyO3).
-pub fn watched<T, F>(py: Python<'_>, deadline: Option<Instant>, work: F) -> PyResult<Ran<T>>
-where
-    T: CutShort + Send,
-    F: Fn() -> T + Sync,
-{
-    watched_reporting(py, deadline, &|_| Ok(()), work)
-}
-
-/// As [`watched`], calling `on_poll` with the interpreter each time the
-/// watcher looks for Ctrl-C (every 20 ms once the work has left the calling
-/// thread): a progress report to the caller, on the thread that called. An
-/// exception it raises stops the work as Ctrl-C does.
-///
-/// # Errors
-/// As [`watched`].
-pub fn watched_reporting<T, F>(
+pub fn watched<T, F>(
     py: Python<'_>,
     deadline: Option<Instant>,
     on_poll: &(dyn Fn(Python<'_>) -> PyResult<()> + Sync),
@@ -69,12 +57,19 @@ where
     Ok(ran)
 }
 
-/// The end of a watched workflow: what it answered, or the interrupt, the
-/// time limit (`limits.time`) or its failure as the exception to raise.
+/// Runs the workflow `work` watched ([`watched`]) until the time limit of
+/// `limits`, and gives what it answered.
 ///
 /// # Errors
-/// That exception.
-pub fn finished<T>(py: Python<'_>, limits: &Limits, ran: Ran<Result<T, Failure>>) -> PyResult<T> {
+/// The interrupt, the time limit or the workflow's failure, as the exception
+/// to raise.
+pub fn answered<T, F>(py: Python<'_>, limits: &Limits, work: F) -> PyResult<T>
+where
+    T: Send,
+    Result<T, Failure>: CutShort,
+    F: Fn() -> Result<T, Failure> + Sync,
+{
+    let ran = watched(py, limits.deadline(), &|_| Ok(()), work)?;
     if let Some(interrupt) = ran.stopped {
         return Err(interrupt);
     }

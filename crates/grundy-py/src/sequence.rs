@@ -17,7 +17,7 @@ use pyo3::types::{PyBytes, PyTuple};
 
 use crate::errors::{failure_error, setting_error};
 use crate::game::Game;
-use crate::run::{out_of_time, watched_reporting};
+use crate::run::{out_of_time, watched};
 
 /// The values of a sequence and its period: `(rule, values as little-endian
 /// 32-bit words, (period, preperiod, saltus, proven, proof) or None, complete,
@@ -85,7 +85,7 @@ pub fn seq<'py>(
             _ => Ok(()),
         }
     };
-    let ran = watched_reporting(py, limits.deadline(), &report, || work())?;
+    let ran = watched(py, limits.deadline(), &report, || work())?;
     warn_of_long_run(py, &tally)?;
     // An exception of the `progress` callable (or of its warning) stopped the
     // work: it is the caller's, raised as it is; Ctrl-C keeps the values.

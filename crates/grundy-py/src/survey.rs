@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::errors::failure_error;
-use crate::run::watched_reporting;
+use crate::run::watched;
 use crate::sequence::values_and_period;
 
 /// Surveys `rules` to heap `n`: `on_row(index, (values, period, seconds,
@@ -64,7 +64,7 @@ pub fn survey(
         }
         Ok(())
     };
-    let ran = watched_reporting(py, None, &hand_on, || {
+    let ran = watched(py, None, &hand_on, || {
         run(&request, &bounds, Door::Python, &|row| {
             if let Ok(mut rows) = finished.lock() {
                 rows.push(row);

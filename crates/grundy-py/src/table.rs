@@ -62,9 +62,10 @@ fn cell_failure(
 type Tabulated = (Vec<Py<PyAny>>, bool, Vec<String>, bool);
 
 /// Computes a table. `expression` is an expression string or a Python
-/// function (the package checks which); `variables` are `(name, first, count)`. Returns the cells (ints,
-/// or `"P"`/`"N"` with `outcome`), whether it is complete, the patterns of a
-/// complete table, and whether Ctrl-C stopped it.
+/// function (the package checks which); `variables` are `(name, first,
+/// count)`. Returns the cells (ints, or `"P"`/`"N"` with `outcome`), whether
+/// it is complete, the patterns of a complete table, and whether Ctrl-C
+/// stopped it.
 #[pyfunction]
 #[pyo3(signature = (expression, variables, limits, outcome=false, max_cells=DEFAULT_MAX_CELLS))]
 pub fn table(
@@ -118,7 +119,7 @@ pub fn table(
         let parts = parts_at(values).map_err(Unmade::Raised)?;
         position_of(&parts, &limits, &Play::default(), Door::Python).map_err(Unmade::Failed)
     };
-    let ran = watched(py, limits.deadline(), || {
+    let ran = watched(py, limits.deadline(), &|_| Ok(()), || {
         grid.compute(&one_thread, &position, &())
     })?;
     if ran.out_of_time && ran.stopped.is_none() {
@@ -129,11 +130,7 @@ pub fn table(
         return Err(cell_failure(py, failed.error, variables, &failed.values));
     }
     let complete = computed.cells.len() as u64 == grid.cells();
-    let patterns = if complete {
-        grid.patterns(&computed.cells)
-    } else {
-        Vec::new()
-    };
+    let patterns = grid.patterns(&computed.cells);
     let cells = computed
         .cells
         .iter()

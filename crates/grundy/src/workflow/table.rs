@@ -251,12 +251,16 @@ impl Grid {
         values
     }
 
-    /// The patterns found in `cells`, all the cells of this grid
+    /// The patterns found in `cells`, the cells of this grid in row order
     /// ([`crate::pattern::table_patterns`]), as sentences, each stating the
-    /// range it was checked on. None for a nimber beyond 32 bits or a
-    /// variable below 0 or beyond 64 bits.
+    /// range it was checked on. None for fewer cells than the grid's (a table
+    /// stopped early), a nimber beyond 32 bits or a variable below 0 or
+    /// beyond 64 bits.
     #[must_use]
     pub fn patterns(&self, cells: &[Cell]) -> Vec<String> {
+        if cells.len() as u64 != self.cells {
+            return Vec::new();
+        }
         let Some(values) = cells.iter().map(Cell::small).collect::<Option<Vec<u32>>>() else {
             return Vec::new();
         };
@@ -415,8 +419,7 @@ pub fn tabulate(
         let cell = cell_name(&grid.axes, &failed.values);
         return Err(failure.reworded(|message| format!("{message}\nin the cell {cell}")));
     }
-    let complete = computed.cells.len() as u64 == grid.cells;
-    let patterns = if patterns && complete {
+    let patterns = if patterns {
         grid.patterns(&computed.cells)
     } else {
         Vec::new()
@@ -646,6 +649,10 @@ mod tests {
             "012012012"
         );
         assert!(table.patterns.iter().any(|p| p.contains("n = 0 (mod 3)")));
+        assert!(
+            table.grid.patterns(&table.cells[..8]).is_empty(),
+            "no patterns in a table stopped early"
+        );
         let failure = tabulate(
             "misere(nim(n))",
             grid(&["n=0..2"], Measure::Nimber),
