@@ -183,6 +183,7 @@ pub fn table(
                 .into_pyobject(py)?
                 .into_any()
                 .unbind()),
+            Cell::Infinite(value) => Ok(value.to_string().into_pyobject(py)?.into_any().unbind()),
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok((cells, complete, patterns, ran.interrupt.is_some()))

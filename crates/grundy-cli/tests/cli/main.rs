@@ -15,6 +15,7 @@ mod defects_fuzzing;
 mod docs_examples;
 mod graph_games;
 mod input_files;
+mod loopy_games;
 mod interrupt;
 mod memory_limits;
 mod moves;

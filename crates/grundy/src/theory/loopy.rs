@@ -117,8 +117,8 @@ impl LoopyValue {
             .fold(Self::Finite(BigUint::ZERO), |total, value| total.plus(value))
     }
 
-    /// The value in words, for people: `3`, or `∞ with options of values 0, 2
-    /// (infinite: no nimber)`.
+    /// The value in words, for people: `3`, or `∞{0, 2} (infinite: no
+    /// nimber; its options of finite value have nimbers 0, 2)`.
     #[must_use]
     pub fn in_words(&self) -> String {
         match self {
@@ -127,7 +127,9 @@ impl LoopyValue {
                 "∞{} (infinite: no nimber, and no option of finite value)".to_owned()
             }
             Self::Infinite(set) => format!(
-                "{self} (infinite: no nimber; its options of finite value have nimbers {})",
+                "∞{{{}}} (infinite: no nimber; its options of finite value have nimber{} {})",
+                join(set, ", "),
+                if set.len() == 1 { "" } else { "s" },
                 join(set, ", ")
             ),
         }
