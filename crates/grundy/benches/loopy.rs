@@ -79,7 +79,9 @@ fn main() -> std::io::Result<()> {
          ({total:.3} s in all): outcome {}, value {}, {} winning moves",
         total - built,
         answer.outcome.letter(),
-        answer.loopy_value.map_or_else(String::new, |v| v.to_string()),
+        answer
+            .loopy_value
+            .map_or_else(String::new, |v| v.to_string()),
         answer.winning_move_count
     );
     std::fs::remove_file(&path)

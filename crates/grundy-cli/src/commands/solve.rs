@@ -9,8 +9,8 @@ use grundy::catalogue::{Catalogue, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use grundy::sums::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
 use grundy::sums::position::Position;
-use grundy::theory::game::Outcome;
 use grundy::sums::report::{compact_moves, write_answer_json};
+use grundy::theory::game::Outcome;
 use grundy::theory::loopy::LoopyValue;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
@@ -179,9 +179,8 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
             let position = serde_json::to_string(&every.position(vertex))
                 .map_err(|e| Failure::input(format!("error: {e}")))?;
             let nimber = nimber.unwrap_or_else(|| "null".to_owned());
-            let loopy = loopy.map_or_else(String::new, |value| {
-                format!(",\"loopy_value\":\"{value}\"")
-            });
+            let loopy =
+                loopy.map_or_else(String::new, |value| format!(",\"loopy_value\":\"{value}\""));
             writeln!(
                 out,
                 "{{\"vertex\":{},\"position\":{position},\"outcome\":\"{}\",\

@@ -558,7 +558,9 @@ fn solve_infinite(
         winning_move_count: BigUint::zero(),
         moves_counted: true,
         truncated: false,
-        method: format!("{method}: two components of infinite value make a draw (Smith's sum rule)"),
+        method: format!(
+            "{method}: two components of infinite value make a draw (Smith's sum rule)"
+        ),
         notes: Vec::new(),
         search: SearchCost::default(),
     };

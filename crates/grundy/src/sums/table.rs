@@ -106,7 +106,10 @@ impl Tabulator {
     ///
     /// # Errors
     /// As [`nimber`](Self::nimber).
-    pub fn infinite_value(&mut self, position: &Position) -> Result<Option<LoopyValue>, SearchError> {
+    pub fn infinite_value(
+        &mut self,
+        position: &Position,
+    ) -> Result<Option<LoopyValue>, SearchError> {
         if !is_plain_sum(position) || !has_infinite_part(position) {
             return Ok(None);
         }

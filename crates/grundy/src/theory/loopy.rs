@@ -89,9 +89,7 @@ impl LoopyValue {
         match self {
             Self::Finite(nimber) if *nimber == BigUint::ZERO => Outcome::PreviousPlayerWins,
             Self::Finite(_) => Outcome::NextPlayerWins,
-            Self::Infinite(set) if set.first() == Some(&BigUint::ZERO) => {
-                Outcome::NextPlayerWins
-            }
+            Self::Infinite(set) if set.first() == Some(&BigUint::ZERO) => Outcome::NextPlayerWins,
             Self::Infinite(_) => Outcome::Draw,
         }
     }
@@ -114,7 +112,9 @@ impl LoopyValue {
     pub fn sum<'a>(values: impl IntoIterator<Item = &'a Self>) -> Self {
         values
             .into_iter()
-            .fold(Self::Finite(BigUint::ZERO), |total, value| total.plus(value))
+            .fold(Self::Finite(BigUint::ZERO), |total, value| {
+                total.plus(value)
+            })
     }
 
     /// The value in words, for people: `3`, or `∞{0, 2} (infinite: no
@@ -247,7 +247,9 @@ pub fn vertex_values(
     let predecessors =
         |v: u32| &into[into_offsets[v as usize] as usize..into_offsets[v as usize + 1] as usize];
     // Options not (yet) labelled with a finite value.
-    let mut open: Vec<u32> = (0..n).map(|v| (offsets[v + 1] - offsets[v]) as u32).collect();
+    let mut open: Vec<u32> = (0..n)
+        .map(|v| (offsets[v + 1] - offsets[v]) as u32)
+        .collect();
     let mut values = vec![UNLABELLED; n];
     let mut counters = vec![0u32; n];
     // `answered[v] == stamp`: v has an option labelled in this stage.

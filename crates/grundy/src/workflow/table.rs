@@ -24,8 +24,8 @@ use crate::catalogue::build_with;
 use crate::lang::{Template, parse_with_limits};
 use crate::sums::position::Position;
 use crate::theory::game::Outcome;
-use crate::theory::loopy::LoopyValue;
 use crate::theory::limits::SearchError;
+use crate::theory::loopy::LoopyValue;
 
 /// A variable of a table and its values: `first`, `first + 1`, ...,
 /// `first + count - 1`.

@@ -76,9 +76,14 @@ fn moves_of(out: &Csr, tokens: &[u32]) -> Vec<Vec<u32>> {
             let next: Vec<u32> = if w == t {
                 tokens.to_vec()
             } else if tokens.binary_search(&w).is_ok() {
-                tokens.iter().copied().filter(|&x| x != t && x != w).collect()
+                tokens
+                    .iter()
+                    .copied()
+                    .filter(|&x| x != t && x != w)
+                    .collect()
             } else {
-                let mut next: Vec<u32> = tokens.iter().map(|&x| if x == t { w } else { x }).collect();
+                let mut next: Vec<u32> =
+                    tokens.iter().map(|&x| if x == t { w } else { x }).collect();
                 next.sort_unstable();
                 next
             };
@@ -190,7 +195,10 @@ impl Family for Annihilation {
         if count > limit {
             return Err(SearchError::StateLimit { limit });
         }
-        Ok(moves_of(&self.out, tokens).into_iter().map(|to| vec![to]).collect())
+        Ok(moves_of(&self.out, tokens)
+            .into_iter()
+            .map(|to| vec![to])
+            .collect())
     }
 
     fn describe_move(&self, from: &Vec<u32>, to: &[Vec<u32>]) -> String {
@@ -243,7 +251,11 @@ impl Family for Annihilation {
             .collect();
         moves.count = found.len().into();
         found.sort_by_key(|&(counter, _)| counter);
-        moves.listed = found.into_iter().take(max).map(|(_, to)| vec![to]).collect();
+        moves.listed = found
+            .into_iter()
+            .take(max)
+            .map(|(_, to)| vec![to])
+            .collect();
         Some(moves)
     }
 }
@@ -268,8 +280,10 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
     }
     tokens.sort_unstable();
     let span = super::arguments_span(term);
-    let game = Annihilation::new(input, tokens.clone(), context.limits.bytes).map_err(|error| {
-        match error {
+    let game =
+        Annihilation::new(input, tokens.clone(), context.limits.bytes).map_err(
+            |error| {
+                match error {
             SearchError::MemoryLimit { limit } => LangError::new(
                 format!(
                     "the positions reached from these tokens need more than the memory limit of \
@@ -287,8 +301,12 @@ fn build(term: &Term, context: &BuildContext<'_>) -> Result<Group, LangError> {
             .as_limit(Limit::Time),
             other => LangError::new(other.to_string(), span),
         }
-    })?;
-    Ok(Group::new("annihilation", vec![part(&Arc::new(game), tokens)]))
+            },
+        )?;
+    Ok(Group::new(
+        "annihilation",
+        vec![part(&Arc::new(game), tokens)],
+    ))
 }
 
 /// The catalogue entry.

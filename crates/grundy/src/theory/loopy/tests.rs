@@ -111,7 +111,10 @@ fn check_definition(options: &[Vec<u32>], values: &VertexValues) {
             .map(|&w| values.values[w as usize])
             .filter(|&g| g != INFINITE)
             .collect();
-        assert!(!finite.contains(&own), "vertex {u} has an option of its own value");
+        assert!(
+            !finite.contains(&own),
+            "vertex {u} has an option of its own value"
+        );
         for below in 0..own {
             assert!(finite.contains(&below), "vertex {u} misses value {below}");
         }
@@ -121,8 +124,10 @@ fn check_definition(options: &[Vec<u32>], values: &VertexValues) {
                 continue;
             }
             assert!(
-                options[w as usize].iter().any(|&x| values.values[x as usize] == own
-                    && values.counters[x as usize] < values.counters[u]),
+                options[w as usize]
+                    .iter()
+                    .any(|&x| values.values[x as usize] == own
+                        && values.counters[x as usize] < values.counters[u]),
                 "option {w} of vertex {u} cannot be reversed to {own} with a smaller counter"
             );
         }
@@ -238,7 +243,10 @@ fn small_cases_worked_from_the_definition() {
         // A 3-cycle each of whose vertices can step out to a sink: moving
         // along the cycle cannot be reversed, so each is ∞(0), a win by
         // stepping out.
-        (&[&[1, 3], &[2, 3], &[0, 3], &[]], &["inf{0}", "inf{0}", "inf{0}", "0"]),
+        (
+            &[&[1, 3], &[2, 3], &[0, 3], &[]],
+            &["inf{0}", "inf{0}", "inf{0}", "0"],
+        ),
         // A vertex whose only move enters a loop: ∞(∅) though it is not on
         // a cycle itself.
         (&[&[1], &[1]], &["inf{}", "inf{}"]),
@@ -267,9 +275,15 @@ fn the_sum_rule_on_named_values() {
     assert_eq!(finite(3).plus(&finite(5)), finite(6));
     assert_eq!(infinite(&[0, 2]).plus(&finite(3)), infinite(&[1, 3]));
     assert_eq!(infinite(&[0, 2]).plus(&finite(3)).outcome(), Outcome::Draw);
-    assert_eq!(infinite(&[1, 2]).plus(&finite(2)).outcome(), Outcome::NextPlayerWins);
+    assert_eq!(
+        infinite(&[1, 2]).plus(&finite(2)).outcome(),
+        Outcome::NextPlayerWins
+    );
     assert_eq!(infinite(&[0]).plus(&infinite(&[0])), infinite(&[]));
-    assert_eq!(infinite(&[0]).plus(&infinite(&[0])).outcome(), Outcome::Draw);
+    assert_eq!(
+        infinite(&[0]).plus(&infinite(&[0])).outcome(),
+        Outcome::Draw
+    );
     assert_eq!(LoopyValue::sum([]), finite(0));
     assert_eq!(infinite(&[0, 2]).to_string(), "inf{0,2}");
     assert_eq!(infinite(&[]).to_string(), "inf{}");
@@ -307,7 +321,9 @@ fn acyclic_graphs_get_the_mex_of_their_options() {
 #[test]
 fn a_long_cycle_and_a_long_path_need_no_stack() {
     let n = 1_000_000u32;
-    let path: Vec<Vec<u32>> = (0..n).map(|v| if v + 1 < n { vec![v + 1] } else { vec![] }).collect();
+    let path: Vec<Vec<u32>> = (0..n)
+        .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
+        .collect();
     let values = values_of(&path);
     assert_eq!(values.values[0], (n - 1) % 2);
     let cycle: Vec<Vec<u32>> = (0..n).map(|v| vec![(v + 1) % n]).collect();

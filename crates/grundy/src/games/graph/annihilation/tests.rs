@@ -77,7 +77,10 @@ fn retrograde(n: u32, edges: &[(u32, u32)]) -> Vec<Outcome> {
             }
         }
     }
-    outcome.into_iter().map(|o| o.unwrap_or(Outcome::Draw)).collect()
+    outcome
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::Draw))
+        .collect()
 }
 
 fn text_of(graph: &str, mask: u32, n: u32) -> String {
@@ -149,8 +152,8 @@ fn on_acyclic_graphs_the_value_is_the_nim_sum_of_the_tokens_dag_nimbers() {
         let graph = graph_text(n, &edges);
         for mask in 0..1u32 << n {
             let annihilation = try_answer(&text_of(&graph, mask, n)).unwrap();
-            let dag = try_answer(&text_of(&graph, mask, n).replacen("annihilation(", "dag(", 1))
-                .unwrap();
+            let dag =
+                try_answer(&text_of(&graph, mask, n).replacen("annihilation(", "dag(", 1)).unwrap();
             assert_eq!(annihilation.nimber, dag.nimber, "{graph} {mask}");
         }
     }

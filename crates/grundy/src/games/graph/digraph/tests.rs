@@ -139,7 +139,10 @@ fn retrograde(moves: &[Vec<usize>]) -> Vec<Outcome> {
             }
         }
     }
-    outcome.into_iter().map(|o| o.unwrap_or(Outcome::Draw)).collect()
+    outcome
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::Draw))
+        .collect()
 }
 
 /// The position's text: the tokens on the graph, and the heap if any.
@@ -180,7 +183,10 @@ fn check_graph(n: u32, edges: &[(u32, u32)], k: u32, heap: u32) -> [usize; 3] {
             assert_eq!(after.outcome, Outcome::PreviousPlayerWins, "{text}");
         }
         // The value printed agrees with the outcome.
-        let value = answer.loopy_value.clone().expect("a digraph answer has a loopy value");
+        let value = answer
+            .loopy_value
+            .clone()
+            .expect("a digraph answer has a loopy value");
         assert_eq!(value.outcome(), expected, "{text}");
         assert_eq!(answer.nimber.as_ref(), value.nimber(), "{text}");
         seen[match expected {
@@ -229,7 +235,10 @@ fn contract_fields(text: &str) -> Value {
     map.remove("loopy_value");
     let moves = map["winning_moves"].as_array_mut().unwrap();
     for winning in moves.iter_mut() {
-        let to = winning["to"].as_str().unwrap().replacen("digraph(", "dag(", 1);
+        let to = winning["to"]
+            .as_str()
+            .unwrap()
+            .replacen("digraph(", "dag(", 1);
         winning["to"] = Value::from(to);
     }
     // `digraph` lists a token's moves by Fraenkel's counter, `dag` by edge.
@@ -252,7 +261,9 @@ fn acyclic_graphs_answer_as_dag_does() {
             })
             .collect();
         let graph = graph_text(n, &edges);
-        let tokens: Vec<u32> = (0..1 + round % 3).map(|_| rng.below(u64::from(n)) as u32).collect();
+        let tokens: Vec<u32> = (0..1 + round % 3)
+            .map(|_| rng.below(u64::from(n)) as u32)
+            .collect();
         let heap = (round % 2 == 0).then_some((round % 5) as u32);
         let loopy = position_text(&graph, &tokens, heap);
         let dag = loopy.replacen("digraph(", "dag(", 1);
@@ -293,10 +304,16 @@ fn the_json_names_draws_and_infinite_values() {
     let escape = object("digraph(\"2 2; 1 1; 1 2\", 1)");
     assert_eq!(escape["outcome"], "N");
     assert_eq!(escape["loopy_value"], "inf{0}");
-    assert_eq!(escape["winning_moves"][0]["to"], "digraph(\"2 2; 1 1; 1 2\", 2)");
+    assert_eq!(
+        escape["winning_moves"][0]["to"],
+        "digraph(\"2 2; 1 1; 1 2\", 2)"
+    );
     // ∞(0) + *1 = ∞(1): a draw; ∞(0, 2) + *2 = ∞(0, 2): a win by moving
     // the infinite token to value 2.
-    assert_eq!(object("digraph(\"2 2; 1 1; 1 2\", 1) + nim(1)")["loopy_value"], "inf{1}");
+    assert_eq!(
+        object("digraph(\"2 2; 1 1; 1 2\", 1) + nim(1)")["loopy_value"],
+        "inf{1}"
+    );
     let finite = object("digraph(\"3 3; 1 2; 2 1; 2 3\", 1, 2)");
     assert_eq!(finite["loopy_value"], "1");
     assert_eq!(finite["nimber"], 1);
@@ -313,8 +330,14 @@ fn bad_graphs_and_vertices_are_refused_at_their_column() {
             "digraph(\"2 1; 1 2\", 18446744073709551615)",
             "vertex 18446744073709551615 is out of 1..2",
         ),
-        ("digraph(\"2 1; 1 3\", 1)", "in the graph string, line 2: vertex 3 is out of 1..2"),
-        ("digraph(\"2 1; 0 1\", 1)", "in the graph string, line 2: vertex 0 is out of 1..2"),
+        (
+            "digraph(\"2 1; 1 3\", 1)",
+            "in the graph string, line 2: vertex 3 is out of 1..2",
+        ),
+        (
+            "digraph(\"2 1; 0 1\", 1)",
+            "in the graph string, line 2: vertex 0 is out of 1..2",
+        ),
     ] {
         let error = crate::testing::try_answer(text).unwrap_err();
         assert_eq!(error.message, message, "{text}");
