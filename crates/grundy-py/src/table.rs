@@ -137,6 +137,7 @@ pub fn table(
         .map(|cell| match cell {
             Cell::Nimber(n) => n.into_py_any(py),
             Cell::Outcome(o) => o.letter().to_string().into_py_any(py),
+            Cell::Infinite(value) => value.to_string().into_py_any(py),
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok((cells, complete, patterns, ran.stopped.is_some()))

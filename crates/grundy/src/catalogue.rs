@@ -558,8 +558,8 @@ mod tests {
         let error = every("nim(3)").unwrap_err();
         assert_eq!(
             error.message,
-            "every start is asked of `dag(GRAPH)`, `geography(GRAPH)` or `tree_walk(GRAPH)`, \
-             not of `nim`"
+            "every start is asked of `dag(GRAPH)`, `digraph(GRAPH)`, `geography(GRAPH)` or \
+             `tree_walk(GRAPH)`, not of `nim`"
         );
         let error = every("dag(\"2 1; 1 2\", 1)").unwrap_err();
         assert!(error.message.contains("given its graph alone"), "{error}");

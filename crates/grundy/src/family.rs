@@ -56,6 +56,7 @@ use num_bigint::BigUint;
 use crate::drawing::Drawing;
 use crate::rules::HeapRule;
 use crate::theory::game::{ImpartialGame, Outcome};
+use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, Refusal, SearchError};
 
 /// The rules of a game family over typed positions.
@@ -125,6 +126,20 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The nimber under normal play by a theorem, with the method's name, for a
     /// position of any size; `None` sends the position to search.
     fn nimber_by_theory(&self, _position: &Self::Position) -> Option<(BigUint, &'static str)> {
+        None
+    }
+
+    /// The generalized Sprague-Grundy value (Smith; see
+    /// [`crate::theory::loopy`]) of a position of a game whose play may go on
+    /// for ever (tokens on a digraph with cycles): `None` (the default) for
+    /// a family whose games always end. A family that gives it gives the same
+    /// nimber by [`nimber_by_theory`](Family::nimber_by_theory) where the
+    /// value is finite and `None` there where it is infinite, and its
+    /// [`moves_to_nimber_by_theory`](Family::moves_to_nimber_by_theory)
+    /// counts the moves to positions of a finite value: a sum with an
+    /// infinite component is answered by Smith's rule from these alone. The
+    /// method's name comes with the value.
+    fn loopy_value(&self, _position: &Self::Position) -> Option<(LoopyValue, &'static str)> {
         None
     }
 
@@ -516,6 +531,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
     /// As [`Family::nimber_floor_by_theory`].
     fn nimber_floor_by_theory(&self, budget: Budget) -> Option<(BigUint, &'static str)>;
 
+    /// As [`Family::loopy_value`].
+    fn loopy_value(&self) -> Option<(LoopyValue, &'static str)>;
+
     /// As [`Family::every_steps_by_theory`].
     fn every_steps_by_theory(&self, max: usize) -> Option<EverySteps<Part>>;
 
@@ -635,6 +653,10 @@ impl<F: Family> Component for Typed<F> {
 
     fn nimber_floor_by_theory(&self, budget: Budget) -> Option<(BigUint, &'static str)> {
         self.family.nimber_floor_by_theory(&self.position, budget)
+    }
+
+    fn loopy_value(&self) -> Option<(LoopyValue, &'static str)> {
+        self.family.loopy_value(&self.position)
     }
 
     fn every_steps_by_theory(&self, max: usize) -> Option<EverySteps<Part>> {

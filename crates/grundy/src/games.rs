@@ -46,6 +46,8 @@ pub(crate) static ENTRIES: &[GameEntry] = &[
     moore::ENTRY,
     grid_nim::ENTRY,
     graph::dag::ENTRY,
+    graph::digraph::ENTRY,
+    graph::annihilation::ENTRY,
     graph::hackenbush::ENTRY,
     graph::geography::ENTRY,
     graph::geography::BOARD_ENTRY,

@@ -19,6 +19,7 @@ use crate::lang::{LangError, Sum, Term};
 use crate::rules::HeapRule;
 use crate::sums::position::{Group, Position};
 use crate::theory::game::{Convention, Outcome};
+use crate::theory::loopy::LoopyValue;
 
 /// How a catalogue entry turns a term into components.
 #[derive(Clone, Copy, Debug)]
@@ -146,6 +147,9 @@ pub struct EveryStart {
     pub outcomes: Vec<Outcome>,
     /// The nimber of each start, where theory gives it.
     pub nimbers: Option<Vec<u32>>,
+    /// The generalized Sprague-Grundy value of each start, for games that may
+    /// go on for ever (`digraph`; see [`crate::theory::loopy`]).
+    pub loopy: Option<Vec<LoopyValue>>,
     /// The theorem or algorithm used.
     pub method: &'static str,
 }

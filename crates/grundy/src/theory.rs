@@ -6,6 +6,7 @@ pub mod caches;
 pub mod cancel;
 pub mod game;
 pub mod limits;
+pub mod loopy;
 pub mod nimber;
 pub(crate) mod remoteness;
 pub mod solver;

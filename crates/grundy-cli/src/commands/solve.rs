@@ -10,6 +10,8 @@ use grundy::lang::{Sum, parse_with_limits};
 use grundy::sums::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
 use grundy::sums::position::Position;
 use grundy::sums::report::{compact_moves, write_answer_json};
+use grundy::theory::game::Outcome;
+use grundy::theory::loopy::LoopyValue;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 
@@ -53,9 +55,10 @@ pub struct Args {
     #[arg(long)]
     full_moves: bool,
     /// Answer every start vertex of a graph game given its graph alone
-    /// (`dag(GRAPH)`, `geography(GRAPH)`, `tree_walk(GRAPH)`) in one pass: one
-    /// line per vertex with the outcome of a token there (and its nimber for
-    /// `dag`); with --json, one JSON object a line.
+    /// (`dag(GRAPH)`, `digraph(GRAPH)`, `geography(GRAPH)`, `tree_walk(GRAPH)`)
+    /// in one pass: one line per vertex with the outcome of a token there (and
+    /// its nimber for `dag`, its value, finite or infinite, for `digraph`);
+    /// with --json, one JSON object a line.
     #[arg(long, requires = "expression")]
     all_starts: bool,
     /// Answer the outcome and the nimber only: the winning moves are neither
@@ -160,21 +163,28 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
         .every_start(&sum, args.limits.build())
         .map_err(|e| Failure::language(&e, source, Door::CommandLine))?;
     for (vertex, outcome) in every.outcomes.iter().enumerate() {
+        let loopy = every.loopy.as_ref().map(|values| &values[vertex]);
         // A P-position's nimber is 0 whether or not a formula gives nimbers.
-        let nimber = every
-            .nimbers
-            .as_ref()
-            .map(|nimbers| nimbers[vertex])
-            .or((!outcome.first_player_wins()).then_some(0));
+        let nimber = match loopy {
+            Some(value) => value.nimber().map(ToString::to_string),
+            None => every
+                .nimbers
+                .as_ref()
+                .map(|nimbers| nimbers[vertex])
+                .or(outcome.second_player_wins().then_some(0))
+                .map(|g| g.to_string()),
+        };
         if args.json {
             // Written by hand: a million `json!` objects cost twice the game.
             let position = serde_json::to_string(&every.position(vertex))
                 .map_err(|e| Failure::input(format!("error: {e}")))?;
-            let nimber = nimber.map_or_else(|| "null".to_owned(), |g| g.to_string());
+            let nimber = nimber.unwrap_or_else(|| "null".to_owned());
+            let loopy =
+                loopy.map_or_else(String::new, |value| format!(",\"loopy_value\":\"{value}\""));
             writeln!(
                 out,
                 "{{\"vertex\":{},\"position\":{position},\"outcome\":\"{}\",\
-                 \"first_player_wins\":{},\"nimber\":{nimber}}}",
+                 \"first_player_wins\":{},\"nimber\":{nimber}{loopy}}}",
                 vertex + 1,
                 outcome.letter(),
                 outcome.first_player_wins()
@@ -187,9 +197,12 @@ fn write_every_start(args: &Args, source: &str, out: &mut impl Write) -> Result<
                 outcome.in_words(),
                 outcome.letter()
             )?;
-            match nimber {
-                Some(nimber) => writeln!(out, ", nimber {nimber}")?,
-                None => writeln!(out)?,
+            match (loopy, nimber) {
+                (Some(value @ LoopyValue::Infinite(_)), _) => {
+                    writeln!(out, ", value {}", value.in_words())?;
+                }
+                (_, Some(nimber)) => writeln!(out, ", nimber {nimber}")?,
+                (_, None) => writeln!(out)?,
             }
         }
     }
@@ -399,7 +412,16 @@ fn write_human(out: &mut impl Write, answer: &Answer, max_moves: usize) -> io::R
     if let Some(nimber) = &answer.nimber {
         writeln!(out, "nimber: {nimber}")?;
     }
-    if answer.outcome.first_player_wins() {
+    if let Some(value @ LoopyValue::Infinite(_)) = &answer.loopy_value {
+        writeln!(out, "value: {}", value.in_words())?;
+    }
+    if answer.outcome == Outcome::Draw {
+        writeln!(
+            out,
+            "no move wins: with best play the game goes on for ever (a move to a position of \
+             infinite value keeps the draw)"
+        )?;
+    } else if answer.outcome.first_player_wins() {
         let count = &answer.winning_move_count;
         let plural = if *count == BigUint::from(1u32) {
             ""

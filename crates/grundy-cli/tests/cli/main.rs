@@ -16,6 +16,7 @@ mod docs_examples;
 mod graph_games;
 mod input_files;
 mod interrupt;
+mod loopy_games;
 mod memory_limits;
 mod moves;
 mod quotient;

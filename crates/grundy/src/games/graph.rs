@@ -8,11 +8,15 @@
 //! naming the line. Loops and repeated edges are read as given; each game says
 //! whether it allows them.
 //!
-//! The games: [`dag`] (tokens on a directed acyclic graph), [`hackenbush`]
+//! The games: [`dag`] (tokens on a directed acyclic graph), [`digraph`]
+//! (tokens on any directed graph, draws included), [`annihilation`] (tokens
+//! that vanish in pairs when they collide), [`hackenbush`]
 //! (Green Hackenbush), [`geography`] (undirected vertex geography, decided by
 //! maximum matchings) and `tree_walk` (the ancestor-descendant walk).
 
+pub mod annihilation;
 pub mod dag;
+pub mod digraph;
 pub mod geography;
 pub mod hackenbush;
 pub(crate) mod matching;

@@ -7,6 +7,7 @@ use crate::family::Part;
 use crate::sums::explorer::{Explorer, ProgressHook};
 use crate::sums::position::PositionText;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
+use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, Solver};
 
 /// The default budget of a search for one answer: two million components or
@@ -138,8 +139,14 @@ pub struct Answer {
     pub play: &'static str,
     /// Who wins.
     pub outcome: Outcome,
-    /// The nimber, where the position has one (not under misère play).
+    /// The nimber, where the position has one (not under misère play, nor
+    /// where its value is infinite).
     pub nimber: Option<BigUint>,
+    /// The generalized Sprague-Grundy value of the sum (Smith; see
+    /// [`crate::theory::loopy`]), when a component's game may go on for ever
+    /// (a `digraph` token): a nimber, or `∞(K)`. `None` for the sums of games
+    /// that always end.
+    pub loopy_value: Option<LoopyValue>,
     /// The first winning moves, at most [`SolveOptions::max_moves`].
     pub winning_moves: Vec<WinningMove>,
     /// The number of winning moves: exact when

@@ -18,6 +18,7 @@ use crate::sums::misere::solve_misere;
 use crate::sums::position::{Position, PositionText};
 use crate::theory::cancel::{self, Cancel};
 use crate::theory::game::{Convention, Outcome};
+use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, SearchError, Solver};
 
 /// How a component's nimber is known.
@@ -120,6 +121,7 @@ fn solve_alone(position: &Position, options: &SolveOptions) -> Result<Option<Ans
         play: "normal",
         outcome: alone.outcome,
         nimber,
+        loopy_value: None,
         winning_moves: moves,
         winning_move_count: alone.winning.count,
         moves_counted: true,
@@ -233,9 +235,19 @@ fn searched_by_family(
 }
 
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(answer) = solve_infinite(position, options)? {
+        return Ok(answer);
+    }
     if let Some(answer) = solve_alone(position, options)? {
         return Ok(answer);
     }
+    // A component of a game that may go on for ever, of finite value here:
+    // the answer gives the sum's value as the loopy value it is.
+    let loopy = position
+        .groups
+        .iter()
+        .flat_map(|group| &group.parts)
+        .any(|part| part.loopy_value().is_some());
     let mut methods = BTreeSet::new();
     let by_theory: Vec<Vec<Option<BigUint>>> = position
         .groups
@@ -493,6 +505,7 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
         } else {
             Outcome::NextPlayerWins
         },
+        loopy_value: (loopy && floor.is_none()).then(|| LoopyValue::Finite(total.clone())),
         nimber: floor.is_none().then_some(total),
         winning_moves: moves,
         winning_move_count: count,
@@ -506,6 +519,109 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             .collect(),
         search,
     })
+}
+
+/// A sum with a component of infinite generalized Sprague-Grundy value
+/// (a token on a cycle of `digraph`), by Smith's rule (see
+/// [`crate::theory::loopy`]): two such components make a draw, `∞(∅)`; one,
+/// of value `∞(K)`, beside the rest of nim-sum `x` makes `∞(K ⊕ x)`, a
+/// first-player win exactly when `x ∈ K`, whose winning moves are the moves
+/// of that component to a position of value `x` (every other move leaves the
+/// sum infinite). `None` when no component is infinite.
+///
+/// # Errors
+/// As [`solve_normal`] for the rest of the sum; [`SearchError::TheoryLimit`]
+/// when the rest's nimber is not known exactly.
+fn solve_infinite(
+    position: &Position,
+    options: &SolveOptions,
+) -> Result<Option<Answer>, SearchError> {
+    let mut infinite = Vec::new();
+    for (g, group) in position.groups.iter().enumerate() {
+        for (i, part) in group.parts.iter().enumerate() {
+            if let Some((value @ LoopyValue::Infinite(_), method)) = part.loopy_value() {
+                infinite.push((g, i, value, method));
+            }
+        }
+    }
+    let Some((g, i, value, method)) = infinite.first().cloned() else {
+        return Ok(None);
+    };
+    let mut answer = Answer {
+        position: PositionText::new(position),
+        convention: Convention::Normal,
+        play: "normal",
+        outcome: Outcome::Draw,
+        nimber: None,
+        loopy_value: Some(LoopyValue::Infinite(Vec::new())),
+        winning_moves: Vec::new(),
+        winning_move_count: BigUint::zero(),
+        moves_counted: true,
+        truncated: false,
+        method: format!(
+            "{method}: two components of infinite value make a draw (Smith's sum rule)"
+        ),
+        notes: Vec::new(),
+        search: SearchCost::default(),
+    };
+    if infinite.len() > 1 {
+        return Ok(Some(answer));
+    }
+    // The rest of the sum: every other component, each of finite value.
+    let mut rest = position.clone();
+    rest.groups[g].parts.remove(i);
+    let rest_answer = solve_normal(
+        &rest,
+        &SolveOptions {
+            winning_moves: false,
+            ..options.clone()
+        },
+    )?;
+    let part = &position.groups[g].parts[i];
+    let Some(x) = rest_answer.nimber else {
+        return Err(SearchError::TheoryLimit {
+            refusal: crate::theory::limits::Refusal::new(
+                format!(
+                    "the outcome is not known: {}({}) has an infinite value, and the nimber                      of the rest of the sum is not known exactly ({})",
+                    position.groups[g].head,
+                    arguments_of(part),
+                    rest_answer.notes.join("; ")
+                ),
+                &[crate::theory::limits::Limit::States],
+            ),
+        });
+    };
+    let total = value.plus(&LoopyValue::Finite(x.clone()));
+    answer.outcome = total.outcome();
+    answer.loopy_value = Some(total);
+    answer.search = rest_answer.search;
+    answer.method = if rest.groups.iter().all(|group| group.parts.is_empty()) {
+        method.to_owned()
+    } else {
+        format!(
+            "Smith's sum rule, ∞(K) + x = ∞(K xor x): the infinite component by {method}, the \
+             rest (nim-sum {x}) by {}",
+            rest_answer.method
+        )
+    };
+    if answer.outcome != Outcome::NextPlayerWins {
+        return Ok(Some(answer));
+    }
+    if !options.winning_moves {
+        answer.moves_counted = false;
+        answer
+            .notes
+            .push("the winning moves were not looked for (asked for the nimber alone)".to_owned());
+        return Ok(Some(answer));
+    }
+    let (count, listed) = moves_to_nimber(part, &x, options.max_moves, options)?;
+    answer.truncated = count > BigUint::from(listed.len());
+    answer.winning_move_count = count;
+    answer.winning_moves = listed
+        .into_iter()
+        .map(|leaves| WinningMove::in_component(part, g, i, leaves))
+        .collect();
+    Ok(Some(answer))
 }
 
 /// The component of a sum whose nimber theory knows only from below.

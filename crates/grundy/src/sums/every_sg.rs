@@ -811,6 +811,7 @@ pub(crate) fn solve_every(
         play: "every",
         outcome,
         nimber: None,
+        loopy_value: None,
         winning_moves: moves,
         winning_move_count: count,
         truncated,

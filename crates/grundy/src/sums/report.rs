@@ -74,6 +74,11 @@ pub fn write_answer_json(
         "nimber",
         &answer.nimber.as_ref().map_or(Value::Null, big_json),
     )?;
+    // Only for the sums of games that may go on for ever (`digraph`).
+    if let Some(value) = &answer.loopy_value {
+        out.write_all(b",")?;
+        field(out, "loopy_value", &Value::from(value.to_string()))?;
+    }
     out.write_all(b",\"winning_moves\":[")?;
     for (i, winning) in answer.winning_moves.iter().enumerate() {
         if i > 0 {

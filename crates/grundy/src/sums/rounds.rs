@@ -231,6 +231,7 @@ pub(crate) fn solve_rounds(
         play: "rounds",
         outcome: answer.outcome,
         nimber: None,
+        loopy_value: None,
         winning_moves,
         winning_move_count: answer.winning_move_count,
         moves_counted: answer.moves_counted,

@@ -23,6 +23,7 @@ use crate::sums::explorer::Explorer;
 use crate::sums::position::{Compound, Position};
 use crate::theory::cancel::checkpoint;
 use crate::theory::game::{Convention, Outcome};
+use crate::theory::loopy::LoopyValue;
 use crate::theory::nimber::MexSet;
 use crate::theory::solver::SearchError;
 
@@ -68,7 +69,7 @@ impl Tabulator {
     /// [`SearchError::StateLimit`] when the shared graph would pass its limit,
     /// [`SearchError::Cycle`] for a loopy game, and whatever `solve` returns.
     pub fn nimber(&mut self, position: &Position) -> Result<Option<BigUint>, SearchError> {
-        if !is_plain_sum(position) {
+        if !is_plain_sum(position) || has_infinite_part(position) {
             return Ok(solve(position, &self.quiet())?.nimber);
         }
         let mut total = BigUint::default();
@@ -89,13 +90,30 @@ impl Tabulator {
         let lone_by_theory = matches!(position.groups.as_slice(), [group]
             if matches!(group.parts.as_slice(), [part]
                 if part.nimber_by_theory().is_none() && part.outcome_by_theory(0).is_some()));
-        if !is_plain_sum(position) || lone_by_theory {
+        if !is_plain_sum(position) || lone_by_theory || has_infinite_part(position) {
             return Ok(solve(position, &self.quiet())?.outcome);
         }
         Ok(match self.nimber(position)? {
             Some(nimber) if nimber == BigUint::default() => Outcome::PreviousPlayerWins,
             _ => Outcome::NextPlayerWins,
         })
+    }
+
+    /// The generalized Sprague-Grundy value of `position` when a component
+    /// of it has an infinite one (a `digraph` token that may go round a
+    /// cycle; see [`crate::theory::loopy`]), answered by `solve`; `None`
+    /// when every component's value is finite.
+    ///
+    /// # Errors
+    /// As [`nimber`](Self::nimber).
+    pub fn infinite_value(
+        &mut self,
+        position: &Position,
+    ) -> Result<Option<LoopyValue>, SearchError> {
+        if !is_plain_sum(position) || !has_infinite_part(position) {
+            return Ok(None);
+        }
+        Ok(solve(position, &self.quiet())?.loopy_value)
     }
 
     /// The options of a one-by-one answer: no winning moves listed.
@@ -186,6 +204,16 @@ impl Tabulator {
         }
         SearchError::Cycle
     }
+}
+
+/// Whether a component of `position` has an infinite generalized
+/// Sprague-Grundy value: such a sum is answered by `solve` (Smith's rule).
+fn has_infinite_part(position: &Position) -> bool {
+    position
+        .groups
+        .iter()
+        .flat_map(|group| &group.parts)
+        .any(|part| matches!(part.loopy_value(), Some((LoopyValue::Infinite(_), _))))
 }
 
 fn is_plain_sum(position: &Position) -> bool {

@@ -99,16 +99,28 @@ pub enum Outcome {
     NextPlayerWins,
     /// The player who just moved (the *previous* player) wins: a P-position.
     PreviousPlayerWins,
+    /// Neither player can force a win: with best play the game goes on for
+    /// ever (a D-position, in games whose positions may repeat; see
+    /// [`crate::theory::loopy`]).
+    Draw,
 }
 
 impl Outcome {
-    /// The standard letter: `N` for a first-player win, `P` for a first-player loss.
+    /// The standard letter: `N` for a first-player win, `P` for a first-player
+    /// loss, `D` for a draw.
     #[must_use]
     pub const fn letter(self) -> char {
         match self {
             Self::NextPlayerWins => 'N',
             Self::PreviousPlayerWins => 'P',
+            Self::Draw => 'D',
         }
+    }
+
+    /// Whether the player to move loses: a P-position (not a draw).
+    #[must_use]
+    pub const fn second_player_wins(self) -> bool {
+        matches!(self, Self::PreviousPlayerWins)
     }
 
     /// Whether the player to move wins.
@@ -123,6 +135,7 @@ impl Outcome {
         match self {
             Self::NextPlayerWins => "first player wins",
             Self::PreviousPlayerWins => "second player wins",
+            Self::Draw => "draw (neither player can force a win)",
         }
     }
 

@@ -431,6 +431,8 @@ impl<'g, G: ImpartialGame> Solver<'g, G> {
                         break;
                     }
                     Some(Outcome::NextPlayerWins) => frame.next += 1,
+                    // This search stores no draws: it stops at a cycle.
+                    Some(Outcome::Draw) => return Err(SearchError::Cycle),
                     None => {
                         descend = Some(child.clone());
                         break;

@@ -26,6 +26,7 @@ use crate::lang::{Template, parse_with_limits};
 use crate::sums::position::Position;
 use crate::theory::game::Outcome;
 use crate::theory::limits::{Limit, SearchError};
+use crate::theory::loopy::LoopyValue;
 
 /// The most cells a table may have by default (`--max-cells`, `max_cells=`).
 pub const DEFAULT_MAX_CELLS: u64 = 10_000_000;
@@ -122,15 +123,20 @@ pub enum Cell {
     Nimber(BigUint),
     /// Who wins its position.
     Outcome(Outcome),
+    /// The infinite value `∞(K)` of its position, in a table of nimbers: a
+    /// game that may go on for ever (a `digraph` token; see
+    /// [`crate::theory::loopy`]).
+    Infinite(LoopyValue),
 }
 
 impl Cell {
-    /// The cell as a table writes it: the nimber, or `P`/`N`.
+    /// The cell as a table writes it: the nimber, `inf{0,2}`, or `P`/`N`/`D`.
     #[must_use]
     pub fn text(&self) -> String {
         match self {
             Self::Nimber(n) => n.to_string(),
             Self::Outcome(o) => o.letter().to_string(),
+            Self::Infinite(value) => value.to_string(),
         }
     }
 
@@ -139,17 +145,24 @@ impl Cell {
     pub fn is_p(&self) -> bool {
         match self {
             Self::Nimber(n) => *n == BigUint::default(),
-            Self::Outcome(o) => !o.first_player_wins(),
+            Self::Outcome(o) => o.second_player_wins(),
+            Self::Infinite(_) => false,
         }
     }
 
-    /// The nimber as a small number (an outcome as 0 for P, 1 for N), for
-    /// patterns and plots; `None` beyond 32 bits.
+    /// The nimber as a small number (an outcome as 0 for P, 1 for N, 2 for
+    /// a draw), for patterns and plots; `None` beyond 32 bits and for an
+    /// infinite value.
     #[must_use]
     pub fn small(&self) -> Option<u32> {
         match self {
             Self::Nimber(n) => u32::try_from(n).ok(),
-            Self::Outcome(o) => Some(u32::from(o.first_player_wins())),
+            Self::Outcome(o) => Some(match o {
+                Outcome::PreviousPlayerWins => 0,
+                Outcome::NextPlayerWins => 1,
+                Outcome::Draw => 2,
+            }),
+            Self::Infinite(_) => None,
         }
     }
 
@@ -161,6 +174,7 @@ impl Cell {
                 .filter(|&n| n < 1 << 53)
                 .map_or_else(|| json!(n.to_string()), |n| json!(n)),
             Self::Outcome(o) => json!(o.letter().to_string()),
+            Self::Infinite(value) => json!(value.to_string()),
         }
     }
 }

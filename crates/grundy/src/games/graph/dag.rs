@@ -266,6 +266,7 @@ fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, La
             .map(|&g| Outcome::from_nimber(u64::from(g)))
             .collect(),
         nimbers: Some(nimbers),
+        loopy: None,
         method: "mex in reverse topological order",
     })
 }

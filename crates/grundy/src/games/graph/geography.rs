@@ -797,6 +797,7 @@ fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, La
             .map(|outcome| outcome.unwrap_or(Outcome::PreviousPlayerWins))
             .collect(),
         nimbers: None,
+        loopy: None,
         method: "maximum matchings (Gallai-Edmonds decomposition)",
     })
 }

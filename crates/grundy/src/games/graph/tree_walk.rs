@@ -409,6 +409,7 @@ fn every_start(term: &Term, context: &BuildContext<'_>) -> Result<EveryStart, La
         graph: super::graph_text(term),
         outcomes: walk.start_outcomes(),
         nimbers: None,
+        loopy: None,
         method: "greedy maximum matching of the ancestor-descendant graph",
     })
 }

@@ -39,6 +39,7 @@ pub(in crate::sums) fn misere_answer(
         play: "misere",
         outcome,
         nimber: None,
+        loopy_value: None,
         winning_moves,
         winning_move_count,
         moves_counted: true,

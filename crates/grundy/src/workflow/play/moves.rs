@@ -43,8 +43,9 @@ pub(super) enum Change {
 pub(super) struct Listed {
     pub(super) change: Change,
     description: String,
-    /// The answer after the move (whether the player then to move wins, and
-    /// the nimber); `Err` when it could not be found in budget.
+    /// The answer after the move (whether the player then to move does not
+    /// lose: wins, or draws a game that may go on for ever; and the nimber);
+    /// `Err` when it could not be found in budget.
     pub(super) after: Result<(bool, Option<BigUint>), String>,
     /// Moves the opponent has after it (the engine's measure of length when
     /// remoteness is out of reach).
@@ -390,7 +391,7 @@ fn list_sum_moves(solved: &Solved, nimbers: &Nimbers, list: &mut MoveList) -> Re
                         return match (rest_is_zero, leaves) {
                             (true, [only]) => only
                                 .outcome_by_theory(0)
-                                .map(|answer| (answer.outcome.first_player_wins(), None))
+                                .map(|answer| (!answer.outcome.second_player_wins(), None))
                                 .ok_or(message),
                             _ => Err(message),
                         };
@@ -677,7 +678,9 @@ fn whole_value(
     budget: &RequestLimits,
 ) -> Result<(bool, Option<BigUint>), String> {
     budget.value(|options| {
-        solve(after, options).map(|answer| (answer.outcome.first_player_wins(), answer.nimber))
+        // A move to a draw is no win: only a position the player to move
+        // loses (P) counts as won for the mover.
+        solve(after, options).map(|answer| (!answer.outcome.second_player_wins(), answer.nimber))
     })
 }
 

@@ -62,7 +62,7 @@ pub fn game_sequence(
     for cell in &computed.cells {
         let value = match cell {
             Cell::Nimber(n) => u32::try_from(n).ok(),
-            Cell::Outcome(_) => None,
+            Cell::Outcome(_) | Cell::Infinite(_) => None,
         };
         let Some(value) = value else {
             let reason = format!(

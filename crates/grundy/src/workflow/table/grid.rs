@@ -303,9 +303,13 @@ impl<E: Send> Cells<'_, E> {
         };
         let answer = match self.grid.measure() {
             Measure::Outcome => tabulator.outcome(&position).map(Cell::Outcome),
-            Measure::Nimber => match tabulator.nimber(&position) {
-                Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
-                Ok(None) => return Done::Failed(CellError::NoNimber(position)),
+            Measure::Nimber => match tabulator.infinite_value(&position) {
+                Ok(Some(value)) => Ok(Cell::Infinite(value)),
+                Ok(None) => match tabulator.nimber(&position) {
+                    Ok(Some(nimber)) => Ok(Cell::Nimber(nimber)),
+                    Ok(None) => return Done::Failed(CellError::NoNimber(position)),
+                    Err(error) => Err(error),
+                },
                 Err(error) => Err(error),
             },
         };
