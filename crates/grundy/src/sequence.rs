@@ -47,6 +47,7 @@ pub use file::{
     FileError, FileFormat, SequenceFile, check_rule_of_file, compute_into_file, read_values,
     save_to_file, write_values,
 };
+pub use simd::{Kernel, KernelError};
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
     find_unproven_periodicity, until_proven,
@@ -147,19 +148,39 @@ pub struct SequenceSolver {
     engine: Engine,
     /// The values come from the rule's closed form, not from the engine.
     by_formula: bool,
+    /// The instructions the engine computes with.
+    kernel: Kernel,
 }
 
 impl SequenceSolver {
-    /// A solver with no value computed yet.
+    /// A solver with no value computed yet, computing with the fastest kernel this
+    /// machine runs ([`Kernel::auto`]; see [`Self::with_kernel`]).
     pub fn new(rule: HeapRule, method: Method) -> Self {
-        let engine = Engine::new(&rule, method == Method::SparseSpace);
+        let kernel = Kernel::auto();
+        let engine = Engine::new(&rule, method == Method::SparseSpace, kernel.isa());
         let by_formula = method == Method::SparseSpace && closed_form_value(&rule, 0).is_some();
         Self {
             rule,
             values: GrundyValues::new(),
             engine,
             by_formula,
+            kernel,
         }
+    }
+
+    /// The same solver computing from now on with `kernel` (plain Rust, or the vector
+    /// instructions it names): the values are the same whatever the kernel; only the
+    /// speed differs.
+    #[must_use]
+    pub fn with_kernel(mut self, kernel: Kernel) -> Self {
+        self.engine.set_isa(kernel.isa());
+        self.kernel = kernel;
+        self
+    }
+
+    /// The kernel the engine computes with.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// Whether the values come from a proven closed form rather than the engine.
