@@ -206,7 +206,8 @@ impl SequenceSolver {
             end: values.len(),
         }];
         let mut never_stop = |_: Progress| ControlFlow::Continue(());
-        match Self::resume_checking(rule, method, values, &everything, &mut never_stop) {
+        let kernel = Kernel::auto();
+        match Self::resume_checking(rule, method, kernel, values, &everything, &mut never_stop) {
             Ok(solver) => Ok(solver),
             Err(ResumeStop::Wrong(error)) => Err(error),
             Err(ResumeStop::Interrupted) => unreachable!("the callback never stops"),
@@ -230,11 +231,12 @@ impl SequenceSolver {
     pub(crate) fn resume_checking(
         rule: HeapRule,
         method: Method,
+        kernel: Kernel,
         values: GrundyValues,
         recompute: &[Range<usize>],
         progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
     ) -> Result<Self, ResumeStop> {
-        let mut solver = Self::new(rule, method);
+        let mut solver = Self::new(rule, method).with_kernel(kernel);
         if solver.by_formula {
             for (heap, stored) in values.iter().enumerate() {
                 let computed = closed_form_value(&solver.rule, heap as u64)

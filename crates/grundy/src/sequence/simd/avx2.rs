@@ -51,12 +51,14 @@ pub(super) fn scan_u8(left: &[u8], right: &[u8], targets: &mut TargetSet) -> usi
 }
 
 /// The byte search, 32 pairs a step: for each code `x = l xor r`, `vpshufb` picks the
-/// set's byte `x >> 3` from one of two 16-byte halves of the 256-bit set (the top bit
-/// of `x` chooses, by `vpblendvb`) and the bit `x & 7` of it, giving a 32-bit mask of
-/// hits by `vpmovmskb`. Each step's codes and mask are kept, and the codes hit are
-/// taken out of the set after each batch of steps (a code met twice is taken out
-/// twice, harmlessly). Pair `i` is left out when bit `i % 64` of `skip[i / 64]` is
-/// set. The search stops once at most one code is left, counting `never_met` more.
+/// set's byte `x >> 3` from one of the two 16-byte halves of the 256-bit set (the top
+/// bit of `x` chooses, by `vpblendvb`) and the bit `x & 7` of it, giving a 32-bit mask
+/// of hits by `vpmovmskb`. Each step's mask is kept, and after each batch of steps the
+/// codes hit (read again from the slices) are taken out of the set, which stays in a
+/// register: a variable shift of a one into each of its four 64-bit words (a shift by
+/// 64 or more, or by a negative count, gives 0). A code met twice is taken out twice,
+/// harmlessly. Pair `i` is left out when bit `i % 64` of `skip[i / 64]` is set. The
+/// search stops once at most one code is left, counting `never_met` more.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2 and POPCNT.
@@ -75,29 +77,21 @@ unsafe fn scan_bytes(
     let bit_of: [u8; 32] = std::array::from_fn(|i| 1u8 << (i % 8));
     // SAFETY: `bit_of` is 32 bytes.
     let bit_of = unsafe { _mm256_loadu_si256(bit_of.as_ptr().cast()) };
-    let mut codes = [[0u8; 32]; BATCH];
+    let word_starts = _mm256_setr_epi64x(0, 64, 128, 192);
+    let ones = _mm256_set1_epi64x(1);
+    // SAFETY: `targets` is four 64-bit words, 32 bytes.
+    let mut set = unsafe { _mm256_loadu_si256(targets.as_ptr().cast()) };
     let mut hits = [0u32; BATCH];
     let mut at = 0;
-    let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum::<u32>() + never_met;
+    let mut remaining = count_ones(set) + never_met;
     let mut batch = 1;
     while remaining > 1 && at < len {
         // The set's bytes 0..16 and 16..32, each in both 128-bit lanes (`vpshufb`
         // looks up within a lane).
-        let mut bytes = [0u8; 32];
-        for (chunk, word) in bytes.chunks_exact_mut(8).zip(targets.iter()) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-        // SAFETY: `bytes` is 32 bytes: the loads read 0..16 and 16..32.
-        let (low, high) = unsafe {
-            (
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.as_ptr().cast())),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes[16..].as_ptr().cast())),
-            )
-        };
+        let low = _mm256_permute2x128_si256::<0x00>(set, set);
+        let high = _mm256_permute2x128_si256::<0x11>(set, set);
         let steps = batch.min((len - at).div_ceil(32));
-        for (step, (step_codes, step_hits)) in
-            codes.iter_mut().zip(hits.iter_mut()).enumerate().take(steps)
-        {
+        for (step, step_hits) in hits.iter_mut().enumerate().take(steps) {
             let from = at + 32 * step;
             // `from` is a multiple of 32: half a word of `skip`.
             let skipped = (skip.get(from / 64).copied().unwrap_or(0) >> (from % 64)) as u32;
@@ -136,22 +130,37 @@ unsafe fn scan_bytes(
             let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, seven));
             let hit = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit);
             *step_hits = _mm256_movemask_epi8(hit) as u32 & kept;
-            // SAFETY: `step_codes` is 32 bytes.
-            unsafe { _mm256_storeu_si256(step_codes.as_mut_ptr().cast(), x) };
         }
-        at += 32 * steps;
-        for (step_codes, &step_hits) in codes.iter().zip(&hits).take(steps) {
+        let mut met = _mm256_setzero_si256();
+        for (step, &step_hits) in hits.iter().enumerate().take(steps) {
+            let from = at + 32 * step;
             let mut mask = step_hits;
             while mask != 0 {
-                let code = step_codes[mask.trailing_zeros() as usize];
-                targets[usize::from(code >> 6)] &= !(1 << (code & 63));
+                let i = from + mask.trailing_zeros() as usize;
+                let code = i64::from(left[i] ^ right[i]);
+                let shifts = _mm256_sub_epi64(_mm256_set1_epi64x(code), word_starts);
+                met = _mm256_or_si256(met, _mm256_sllv_epi64(ones, shifts));
                 mask &= mask - 1;
             }
         }
-        remaining = targets.iter().map(|w| w.count_ones()).sum::<u32>() + never_met;
+        at += 32 * steps;
+        set = _mm256_andnot_si256(met, set);
+        remaining = count_ones(set) + never_met;
         batch = (2 * batch).min(BATCH);
     }
+    // SAFETY: `targets` is four 64-bit words, 32 bytes.
+    unsafe { _mm256_storeu_si256(targets.as_mut_ptr().cast(), set) };
     at.min(len)
+}
+
+/// The values in the 256-bit set `set`.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn count_ones(set: __m256i) -> u32 {
+    _mm256_extract_epi64::<0>(set).count_ones()
+        + _mm256_extract_epi64::<1>(set).count_ones()
+        + _mm256_extract_epi64::<2>(set).count_ones()
+        + _mm256_extract_epi64::<3>(set).count_ones()
 }
 
 /// [`super::scan`] for 16-bit values (below 1024).
@@ -162,9 +171,10 @@ pub(super) fn scan_u16(left: &[u16], right: &[u16], targets: &mut TargetSet) -> 
 }
 
 /// The search of 16-bit values, 16 pairs a step: each value `x` (below 1024) gathers
-/// the 32-bit word `x >> 5` of the set (`vpgatherdd`, eight lanes at a time) and tests
-/// bit `x & 31` of it. Hits are kept and taken out of the set after each batch of
-/// steps, as in [`scan_bytes`].
+/// the 32-bit word `x >> 5` of the set (`vpgatherdd`, eight lanes at a time: the set's
+/// sixteen 64-bit words read as 32 little-endian words of 32 bits) and tests bit
+/// `x & 31` of it. Each step's mask of hits is kept, and the values hit (read again
+/// from the slices) are taken out of the set after each batch of steps.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2 and POPCNT.
@@ -175,17 +185,13 @@ unsafe fn scan_words(left: &[u16], right: &[u16], targets: &mut TargetSet) -> us
     let below_1024 = _mm256_set1_epi32(1023);
     let thirty_one = _mm256_set1_epi32(31);
     let one = _mm256_set1_epi32(1);
-    let mut codes = [[0u16; 16]; 2 * BATCH];
     let mut hits = [0u32; 2 * BATCH];
     let mut at = 0;
     let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
     let mut batch = 1;
     while remaining > 1 && at < len {
-        let words: [u32; 32] = std::array::from_fn(|i| (targets[i / 2] >> (32 * (i % 2))) as u32);
         let steps = batch.min((len - at).div_ceil(16));
-        for (step, (step_codes, step_hits)) in
-            codes.iter_mut().zip(hits.iter_mut()).enumerate().take(steps)
-        {
+        for (step, step_hits) in hits.iter_mut().enumerate().take(steps) {
             let from = at + 16 * step;
             let (lanes, x) = if from + 16 <= len {
                 let l: &[u16; 16] = left[from..from + 16].try_into().expect("16 values");
@@ -221,9 +227,9 @@ unsafe fn scan_words(left: &[u16], right: &[u16], targets: &mut TargetSet) -> us
                 // Masked to 10 bits: every index below 32, inside `words`.
                 let x32 = _mm256_and_si256(_mm256_cvtepu16_epi32(x16), below_1024);
                 let index = _mm256_srli_epi32::<5>(x32);
-                // SAFETY: every index is below 32, and `words` holds 32 values of 32
-                // bits: each lane reads `words[index]`.
-                let word = unsafe { _mm256_i32gather_epi32::<4>(words.as_ptr().cast(), index) };
+                // SAFETY: every index is below 32, and `targets` is 128 bytes: each
+                // lane reads the 4 bytes at `4 * index`.
+                let word = unsafe { _mm256_i32gather_epi32::<4>(targets.as_ptr().cast(), index) };
                 let bit = _mm256_and_si256(
                     _mm256_srlv_epi32(word, _mm256_and_si256(x32, thirty_one)),
                     one,
@@ -232,18 +238,18 @@ unsafe fn scan_words(left: &[u16], right: &[u16], targets: &mut TargetSet) -> us
                 mask |= (_mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32) << (8 * half);
             }
             *step_hits = mask & lanes;
-            // SAFETY: `step_codes` is 16 values of 16 bits, 32 bytes.
-            unsafe { _mm256_storeu_si256(step_codes.as_mut_ptr().cast(), x) };
         }
-        at += 16 * steps;
-        for (step_codes, &step_hits) in codes.iter().zip(&hits).take(steps) {
+        for (step, &step_hits) in hits.iter().enumerate().take(steps) {
+            let from = at + 16 * step;
             let mut mask = step_hits;
             while mask != 0 {
-                let value = usize::from(step_codes[mask.trailing_zeros() as usize] & 1023);
+                let i = from + mask.trailing_zeros() as usize;
+                let value = usize::from((left[i] ^ right[i]) & 1023);
                 targets[value >> 6] &= !(1 << (value & 63));
                 mask &= mask - 1;
             }
         }
+        at += 16 * steps;
         remaining = targets.iter().map(|w| w.count_ones()).sum();
         batch = (2 * batch).min(2 * BATCH);
     }
@@ -349,18 +355,11 @@ unsafe fn mark_values_avx2<T: Lanes>(
     let len = left.len().min(right.len());
     let low_bits = _mm256_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
     let mut at = 0;
-    let mut values = [0u16; 16];
     while at + 16 <= len {
         // SAFETY: the features this function is compiled for; `load16` checks the
         // bounds.
         let x = unsafe { _mm256_xor_si256(T::load16(left, at), T::load16(right, at)) };
-        // SAFETY: `values` is 16 values of 16 bits, 32 bytes.
-        unsafe {
-            _mm256_storeu_si256(values.as_mut_ptr().cast(), _mm256_and_si256(x, low_bits));
-        }
-        for &v in &values {
-            row[usize::from(v)] = stamp;
-        }
+        store_at(row, _mm256_and_si256(x, low_bits), stamp);
         at += 16;
     }
     for i in at..len {
@@ -411,7 +410,6 @@ unsafe fn mark_pairs_avx2<T: Lanes>(
         ]
     };
     let low_bits = _mm256_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
-    let mut positions = [0u16; LANES];
     for &r in rare {
         let r = r as usize;
         let own = _mm256_set1_epi16(g[r].into() as i16);
@@ -420,18 +418,31 @@ unsafe fn mark_pairs_avx2<T: Lanes>(
             // the bounds of `g[base - r + 16 * half..][..16]`.
             let others = unsafe { T::load16(g, base - r + 16 * half) };
             let x = _mm256_and_si256(_mm256_xor_si256(own, others), low_bits);
-            // SAFETY: `positions[16 * half..]` holds 16 values of 16 bits, 32 bytes.
-            unsafe {
-                _mm256_storeu_si256(
-                    positions[16 * half..].as_mut_ptr().cast(),
-                    _mm256_add_epi16(x, *offsets),
-                );
-            }
+            // Lane `k` holds `k * width + x` with `x < 1 << bits <= width`: below
+            // `LANES * width = rows.len()`.
+            store_at(rows, _mm256_add_epi16(x, *offsets), stamp);
         }
-        // Lane `k` holds `k * width + x` with `x < 1 << bits <= width`: below
-        // `LANES * width = rows.len()`.
-        for &p in &positions {
-            rows[usize::from(p)] = stamp;
+    }
+}
+
+/// `bytes[p] = stamp` for the 16 offsets `p` in the 16-bit lanes of `positions`,
+/// taken out four per 64-bit word by shifts (ALU work; one extract a lane would
+/// queue on one port). A position beyond `bytes` panics.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store_at(bytes: &mut [u8], positions: __m256i, stamp: u8) {
+    let halves = [
+        _mm256_castsi256_si128(positions),
+        _mm256_extracti128_si256::<1>(positions),
+    ];
+    for half in halves {
+        for word in [
+            _mm_cvtsi128_si64(half) as u64,
+            _mm_extract_epi64::<1>(half) as u64,
+        ] {
+            for lane in 0..4 {
+                bytes[usize::from((word >> (16 * lane)) as u16)] = stamp;
+            }
         }
     }
 }
