@@ -1,16 +1,17 @@
 //! Times the Grundy-sequence engine on one rule.
 //!
 //! ```text
-//! cargo run --release -p grundy --example sequence_bench -- CODE N [plain] [--print]
+//! cargo run --release -p grundy --example sequence_bench -- CODE N [plain] [--print] [--kernel K]
 //! ```
 //! `CODE` is an octal or hexadecimal code (`0.6`), `4!.0` or `grundy` for Grundy's game.
 //! Prints the time, values per second, the engine's counters and the periodicity found;
-//! `--print` prints the values instead, one per line (to compare with other programs).
+//! `--print` prints the values instead, one per line (to compare with other programs);
+//! `--kernel K` computes with the kernel `K` (`scalar`, `avx2`, `avx512`; default `auto`).
 
 use std::time::Instant;
 
 use grundy::rules::HeapRule;
-use grundy::sequence::{Method, SequenceSolver, find_periodicity};
+use grundy::sequence::{Kernel, Method, SequenceSolver, find_periodicity};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,7 +35,17 @@ fn main() {
     } else {
         Method::SparseSpace
     };
-    let mut solver = SequenceSolver::new(rule.clone(), method);
+    let kernel = match args.iter().position(|a| a == "--kernel") {
+        Some(at) => {
+            let name = args.get(at + 1).map_or("", String::as_str);
+            Kernel::named(name).unwrap_or_else(|e| {
+                eprintln!("error: --kernel {name}: {e}");
+                std::process::exit(2)
+            })
+        }
+        None => Kernel::auto(),
+    };
+    let mut solver = SequenceSolver::new(rule.clone(), method).with_kernel(kernel);
     let start = Instant::now();
     solver.extend_to(last);
     let seconds = start.elapsed().as_secs_f64();
@@ -49,7 +60,7 @@ fn main() {
     }
     let values = solver.values();
     println!(
-        "rule {rule}, method {method:?}: {} values in {seconds:.3} s",
+        "rule {rule}, method {method:?}, kernel {kernel}: {} values in {seconds:.3} s",
         values.len()
     );
     println!(

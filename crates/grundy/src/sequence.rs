@@ -47,6 +47,7 @@ pub use file::{
     FileError, FileFormat, SequenceFile, check_rule_of_file, compute_into_file, read_values,
     save_to_file, write_values,
 };
+pub use simd::{Kernel, KernelError};
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
     find_unproven_periodicity, until_proven,
@@ -147,19 +148,39 @@ pub struct SequenceSolver {
     engine: Engine,
     /// The values come from the rule's closed form, not from the engine.
     by_formula: bool,
+    /// The instructions the engine computes with.
+    kernel: Kernel,
 }
 
 impl SequenceSolver {
-    /// A solver with no value computed yet.
+    /// A solver with no value computed yet, computing with the fastest kernel this
+    /// machine runs ([`Kernel::auto`]; see [`Self::with_kernel`]).
     pub fn new(rule: HeapRule, method: Method) -> Self {
-        let engine = Engine::new(&rule, method == Method::SparseSpace);
+        let kernel = Kernel::auto();
+        let engine = Engine::new(&rule, method == Method::SparseSpace, kernel.isa());
         let by_formula = method == Method::SparseSpace && closed_form_value(&rule, 0).is_some();
         Self {
             rule,
             values: GrundyValues::new(),
             engine,
             by_formula,
+            kernel,
         }
+    }
+
+    /// The same solver computing from now on with `kernel` (plain Rust, or the vector
+    /// instructions it names): the values are the same whatever the kernel; only the
+    /// speed differs.
+    #[must_use]
+    pub fn with_kernel(mut self, kernel: Kernel) -> Self {
+        self.engine.set_isa(kernel.isa());
+        self.kernel = kernel;
+        self
+    }
+
+    /// The kernel the engine computes with.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// Whether the values come from a proven closed form rather than the engine.
@@ -185,7 +206,8 @@ impl SequenceSolver {
             end: values.len(),
         }];
         let mut never_stop = |_: Progress| ControlFlow::Continue(());
-        match Self::resume_checking(rule, method, values, &everything, &mut never_stop) {
+        let kernel = Kernel::auto();
+        match Self::resume_checking(rule, method, kernel, values, &everything, &mut never_stop) {
             Ok(solver) => Ok(solver),
             Err(ResumeStop::Wrong(error)) => Err(error),
             Err(ResumeStop::Interrupted) => unreachable!("the callback never stops"),
@@ -209,11 +231,12 @@ impl SequenceSolver {
     pub(crate) fn resume_checking(
         rule: HeapRule,
         method: Method,
+        kernel: Kernel,
         values: GrundyValues,
         recompute: &[Range<usize>],
         progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
     ) -> Result<Self, ResumeStop> {
-        let mut solver = Self::new(rule, method);
+        let mut solver = Self::new(rule, method).with_kernel(kernel);
         if solver.by_formula {
             for (heap, stored) in values.iter().enumerate() {
                 let computed = closed_form_value(&solver.rule, heap as u64)

@@ -12,7 +12,7 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use grundy::sequence::{FileFormat, Method, Progress};
+use grundy::sequence::{FileFormat, Kernel, Method, Progress};
 use grundy::workflow::Limits;
 use grundy::workflow::seq::{self, Answer, Finish, Request, Sequence, Watcher};
 
@@ -65,6 +65,11 @@ pub struct Args {
     /// every option: the reference).
     #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
     method: MethodArg,
+    /// The instructions computing the values: auto (the fastest this machine runs),
+    /// scalar (plain Rust, the reference), avx2 or avx512 (x86-64). The values are the
+    /// same with every kernel; one this machine cannot run is refused (exit 2).
+    #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = parse_kernel, hide_short_help = true)]
+    kernel: Kernel,
     #[command(flatten)]
     threads: Threads,
     #[command(flatten)]
@@ -82,6 +87,11 @@ fn parse_heap(text: &str) -> Result<usize, String> {
     }
     // clap's message quotes the value already: `invalid value '-5' for '-n <N>': ...`.
     Err("a heap is a non-negative integer (0, 1, 2, ...), e.g. -n 100".to_owned())
+}
+
+/// Reads a kernel's name (`--kernel`): one of `Kernel::NAMES` this machine runs.
+fn parse_kernel(text: &str) -> Result<Kernel, String> {
+    Kernel::named(text).map_err(|error| error.to_string())
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -110,6 +120,7 @@ impl Args {
                 MethodArg::Fast => Method::SparseSpace,
                 MethodArg::Plain => Method::PlainMex,
             },
+            kernel: self.kernel,
             until_proven: self.until_proven,
             out: self.out.clone(),
             format: match self.format {

@@ -20,17 +20,17 @@
 //! The options of a heap are kept as a row of bytes (see `Block`). The pairs of a rare
 //! heap `r` are inserted for 32 consecutive heaps at once: the other halves
 //! `G(m - r), G(m + 1 - r), ...` are consecutive values, and `G(r)` is read once (with
-//! AVX-512 the 32 positions are computed in one vector, see [`simd::mark_pairs`]). These
+//! a vector kernel the 32 positions are computed in vectors, see [`simd::mark_pairs`]). These
 //! pairs bound the speed of games with many rare heaps (Officers: 1,583 per heap). A
 //! byte store each costs about one cycle; when the values a block's rare pairs can take
-//! are named by 8 bits, each heap's set of them is kept in vector registers instead
+//! are named by 8 bits, the AVX-512 kernel keeps each heap's set of them in vector registers instead
 //! (about 0.7 cycle per pair, see [`simd::mark_pairs_in_registers`]): values below 256,
 //! or below 512 with bit 8 in the mask and no rare heap among the other halves, since a
 //! rare heap and a common one give a value of known parity under the mask, which gives
 //! bit 8 back from the others (`Marking`).
 //!
 //! The common pairs are searched in one of two ways (`SearchMode`):
-//! - one pass for all wanted values (the default with AVX-512): every value missing
+//! - one pass for all wanted values (the default with a vector kernel): every value missing
 //!   below the least one no pair of common heaps can reach is wanted; the first 256
 //!   pairs are recorded outright (a byte store each: they hold most wanted values,
 //!   each of which would otherwise cost the search a mispredicted branch), then one
@@ -38,7 +38,7 @@
 //!   left (see [`super::simd`]; the last value is searched for alone by compares);
 //!   where the values have 8 bits, or 9 with bit 8 in the mask, the pass reads their
 //!   low bytes, 64 pairs a step (`Search::search_bytes`);
-//! - one candidate at a time (without AVX-512, or with values too large for the
+//! - one candidate at a time (with the scalar kernel, or with values too large for the
 //!   one-pass sets): a short scalar run, then a vectorisable search for `c`; on a hit
 //!   `c` is excluded and the next candidate checked. The pairs before a hit are looked
 //!   at again for each candidate, so where a heap's search looks at many pairs
@@ -76,7 +76,7 @@ use smallvec::SmallVec;
 
 use super::OutOfMemory;
 use super::runs::MoveRuns;
-use super::simd::{self, TARGET_LIMIT, TargetSet};
+use super::simd::{self, Isa, TARGET_LIMIT, TargetSet};
 use super::storage::{LowMirror, MIRROR_WINDOW, Mirror, Reversed, StoredValue};
 
 use std::borrow::Cow;
@@ -328,6 +328,8 @@ pub(crate) struct TableEngine {
     block: Block,
     /// Counts the rebuilds of the rare lists (a block prepared before is stale).
     generation: u64,
+    /// The kernel computing (see [`simd`]).
+    isa: Isa,
     /// How the common pairs are searched.
     search: SearchMode,
     /// For rules leaving three heaps: `two_heap_values[m]` = values of the splits of `m`.
@@ -378,7 +380,7 @@ pub(crate) struct TableEngine {
 }
 
 impl TableEngine {
-    fn new(table: MoveTable, sparse_enabled: bool) -> Self {
+    fn new(table: MoveTable, sparse_enabled: bool, isa: Isa) -> Self {
         let mut engine = Self {
             table,
             classes: Default::default(),
@@ -387,7 +389,8 @@ impl TableEngine {
             value_bits: 0,
             block: Block::default(),
             generation: 0,
-            search: SearchMode::default(),
+            isa,
+            search: SearchMode::for_isa(isa),
             two_heap_values: Vec::new(),
             two_heap_runs: MoveRuns::default(),
             single_two: Default::default(),
@@ -524,11 +527,6 @@ impl TableEngine {
         if self.prefix_on { PREFIX_TO } else { 0 }
     }
 
-    /// Whether rare pairs are marked by vector where the machine can.
-    fn marks_by_vector(&self) -> bool {
-        matches!(self.search, SearchMode::OnePass { vector: true })
-    }
-
     /// The value of heap `g.len()` with the blocks filled ahead by `ahead`'s thread.
     #[inline(always)]
     pub(crate) fn step_ahead<T: StoredValue>(&mut self, g: &[T], ahead: &mut RowsAhead) -> u32 {
@@ -537,7 +535,6 @@ impl TableEngine {
 
     /// Prepares the block of heaps starting at heap `g.len()` (see [`Block`]).
     fn prepare_block<T: StoredValue>(&mut self, g: &[T]) {
-        let vector = self.marks_by_vector();
         let prefix_to = self.prefix_to(g.len());
         let filling = BlockFilling {
             leave_two: &self.table.leave_two,
@@ -545,7 +542,7 @@ impl TableEngine {
             classes: &self.classes,
             value_bits: self.value_bits,
             generation: self.generation,
-            vector,
+            isa: self.isa,
             prefix_to,
         };
         let filled = filling.fill(&mut self.block, g, g.len(), BLOCK);
@@ -592,6 +589,7 @@ impl TableEngine {
             search,
             low_mirror,
             low_prefix,
+            isa,
             ..
         } = self;
         let (mut row, covered, prefix_to) = block.row(n);
@@ -613,7 +611,7 @@ impl TableEngine {
             options,
         );
         let mirror = T::mirror_of(mirror);
-        if let SearchMode::OnePass { vector } = *search
+        if *search == SearchMode::OnePass
             && let Some(mirror) = mirror
             && one_pass_applies(classes, *value_bits, g)
         {
@@ -625,7 +623,7 @@ impl TableEngine {
                 mirror,
                 low_prefix,
                 low_mirror: low_mirror.reversed(),
-                vector,
+                isa: *isa,
             };
             if let Some(value) = search.value(n, options, *value_bits) {
                 return value;
@@ -949,10 +947,19 @@ pub(crate) enum Engine {
 }
 
 impl Engine {
-    pub(crate) fn new(rule: &HeapRule, sparse: bool) -> Self {
+    pub(crate) fn new(rule: &HeapRule, sparse: bool, isa: Isa) -> Self {
         match MoveTable::for_rule(rule) {
-            Some(table) => Self::Table(Box::new(TableEngine::new(table, sparse))),
+            Some(table) => Self::Table(Box::new(TableEngine::new(table, sparse, isa))),
             None => Self::RestNim(RestNimEngine::default()),
+        }
+    }
+
+    /// Computes from now on with the kernel `isa` (and the search that suits it): the
+    /// values stay the same.
+    pub(crate) fn set_isa(&mut self, isa: Isa) {
+        if let Self::Table(engine) = self {
+            engine.isa = isa;
+            engine.search = SearchMode::for_isa(isa);
         }
     }
 
@@ -986,7 +993,8 @@ impl Engine {
         }
     }
 
-    /// Chooses how the common pairs are searched (tests compare the modes).
+    /// Chooses how the common pairs are searched (tests compare the modes, with each
+    /// kernel).
     #[cfg(test)]
     pub(crate) fn set_search(&mut self, mode: SearchMode) {
         if let Self::Table(engine) = self {
@@ -1046,7 +1054,7 @@ mod tests {
     /// Kayles keeps the histogram and the rows, and no counts.
     #[test]
     fn tables_by_value_are_kept_only_where_the_rule_uses_them() {
-        let mut engine = Engine::new(&HeapRule::all_but([15]).unwrap(), true);
+        let mut engine = Engine::new(&HeapRule::all_but([15]).unwrap(), true, Isa::Scalar);
         let g = computed(&mut engine, 100_000);
         assert_eq!(g[99_999], 50_004);
         let Engine::Table(all_but) = &engine else {
@@ -1056,7 +1064,7 @@ mod tests {
         assert_eq!(all_but.extended_counts.capacity(), 0);
         assert_eq!(all_but.transform.capacity(), 0);
         assert_eq!(all_but.block.rows.capacity(), 0);
-        let mut engine = Engine::new(&HeapRule::kayles(), true);
+        let mut engine = Engine::new(&HeapRule::kayles(), true, Isa::Scalar);
         computed(&mut engine, 1000);
         let Engine::Table(kayles) = &engine else {
             panic!("Kayles has a move table")
@@ -1071,13 +1079,13 @@ mod tests {
     /// an engine given values it did not compute (as when resuming) has them.
     #[test]
     fn rest_nim_rebuilds_its_sets_from_recorded_values() {
-        let mut engine = Engine::new(&HeapRule::RestNim, false);
+        let mut engine = Engine::new(&HeapRule::RestNim, false, Isa::Scalar);
         let g: Vec<u32> = (0..50).collect();
         for len in 1..=g.len() {
             engine.record(&g[..len]).unwrap();
         }
         assert_eq!(engine.step(&g), 50);
-        let mut fresh = Engine::new(&HeapRule::RestNim, false);
+        let mut fresh = Engine::new(&HeapRule::RestNim, false, Isa::Scalar);
         assert_eq!(computed(&mut fresh, 60), (0..60).collect::<Vec<u32>>());
     }
 
@@ -1103,7 +1111,7 @@ mod tests {
                     odd_parity(extended(value, heap) & mask) != common_parity
                 };
                 for base in [1000, 1001] {
-                    let marking = Marking::for_block(&class, 9, base, &[r as u32], true);
+                    let marking = Marking::for_block(&class, 9, base, &[r as u32], Isa::Avx512);
                     let Marking::Registers(Some(ninth)) = marking else {
                         panic!("mask {mask:#b}: {marking:?}");
                     };
@@ -1128,20 +1136,24 @@ mod tests {
         let mut class = SparseClass::default();
         class.set_mask(0b11_1101_1100, true);
         class.rare = vec![40, 900];
-        let block =
-            |class: &SparseClass, bits, base| Marking::for_block(class, bits, base, &[40], true);
+        let block = |class: &SparseClass, bits, base| {
+            Marking::for_block(class, bits, base, &[40], Isa::Avx512)
+        };
         // A rare heap (900) among the other halves: their value's bit 8 is not known.
-        assert_eq!(block(&class, 9, 930), Marking::Stores { vector: true });
+        assert_eq!(block(&class, 9, 930), Marking::Stores);
         assert!(matches!(block(&class, 9, 941), Marking::Registers(Some(_))));
         // 8-bit values need no parity, rare other halves or not.
         assert_eq!(block(&class, 8, 930), Marking::Registers(None));
         // Values of 10 bits, or a mask without bit 8 of the values.
-        assert_eq!(block(&class, 10, 2000), Marking::Stores { vector: true });
+        assert_eq!(block(&class, 10, 2000), Marking::Stores);
         class.set_mask(0b01_1101_1100, true);
-        assert_eq!(block(&class, 9, 2000), Marking::Stores { vector: true });
-        assert_eq!(
-            Marking::for_block(&class, 8, 2000, &[40], false),
-            Marking::Stores { vector: false }
-        );
+        assert_eq!(block(&class, 9, 2000), Marking::Stores);
+        // Only the AVX-512 kernel has the registers.
+        for isa in [Isa::Scalar, Isa::Avx2] {
+            assert_eq!(
+                Marking::for_block(&class, 8, 2000, &[40], isa),
+                Marking::Stores
+            );
+        }
     }
 }

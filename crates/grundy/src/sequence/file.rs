@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::check::{CheckWriter, check_file_path, ensure_replaceable, unchecked_heaps};
 use super::{
-    GrundyValues, Method, OutOfMemory, Progress, ResumeError, ResumeStop, SequenceSolver, StopCause,
+    GrundyValues, Kernel, Method, OutOfMemory, Progress, ResumeError, ResumeStop, SequenceSolver, StopCause,
 };
 use crate::rules::HeapRule;
 
@@ -270,7 +270,7 @@ pub fn compute_into_file(
     format: FileFormat,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<SequenceSolver, FileError> {
-    let mut file = SequenceFile::open(rule, method, path, format, progress)?;
+    let mut file = SequenceFile::open(rule, method, Kernel::auto(), path, format, progress)?;
     file.extend_to(last_heap, progress)?;
     Ok(file.into_solver())
 }
@@ -309,6 +309,7 @@ impl SequenceFile {
     pub fn open(
         rule: &HeapRule,
         method: Method,
+        kernel: Kernel,
         path: &Path,
         format: FileFormat,
         progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
@@ -328,13 +329,20 @@ impl SequenceFile {
             if format == FileFormat::Binary {
                 file.write_all(BINARY_MAGIC)?;
             }
-            SequenceSolver::new(rule.clone(), method)
+            SequenceSolver::new(rule.clone(), method).with_kernel(kernel)
         } else {
             let (values, complete) = read_with_length(&mut file, format)?;
             let recompute = unchecked_heaps(&check_path, rule, &values)?;
             let in_file = values.len();
             let solver =
-                SequenceSolver::resume_checking(rule.clone(), method, values, &recompute, progress)
+                SequenceSolver::resume_checking(
+                    rule.clone(),
+                    method,
+                    kernel,
+                    values,
+                    &recompute,
+                    progress,
+                )
                     .map_err(|stop| match stop {
                         ResumeStop::Wrong(error) => FileError::WrongValue(error),
                         // Nothing was cut or written: the file is as it was.

@@ -1,19 +1,36 @@
-//! The multi-target search over the splits of a heap: one pass over the pairs
-//! `(a, m - a)` that looks for every wanted value at once.
+//! The vector kernels of the sequence engine, and the portable loops that keep the
+//! same promises: the multi-target search over the splits of a heap, the search of one
+//! value, and the marking of the options of a block of heaps.
 //!
-//! A pair's value is `x = G(a) xor G(m - a)`; the wanted values are a bit set of values
-//! below 1024 ([`TargetSet`]). Each value met that is still wanted is taken out of the
-//! set, and the search stops as soon as the set is empty (or the pairs run out).
+//! The search looks at the pairs `(a, m - a)` in one pass for every wanted value at
+//! once. A pair's value is `x = G(a) xor G(m - a)`; the wanted values are a bit set of
+//! values below 1024 ([`TargetSet`]). Each value met that is still wanted is taken out
+//! of the set, and the search stops as soon as the set is empty (or the pairs run out).
 //!
-//! On x86-64 with AVX-512 (F, BW, VL, VBMI2; detected at run time) 32 pairs are looked
-//! at per step: the bit set sits in one vector register (two from value 512 on),
-//! `vpermw` (`vpermt2w`) picks the 16-bit word of each lane's value (`x >> 4`) and a
-//! variable shift by `x & 15` tests its bit. The values that hit are packed into a
-//! buffer without branching and taken out of the set every few steps. Elsewhere, and
-//! when asked to, a portable scalar loop keeps the same promise. [`scan_codes`] does
-//! the same on bytes, 64 pairs a step (with VBMI and BITALG too).
+//! Which instructions run is the [`Kernel`] the engine is given (by default the best
+//! this machine has, detected at run time):
+//! - `avx512` (x86-64 with AVX-512 F, BW, VL, VBMI2; module `avx512`): 32 pairs a
+//!   step, the bit set in one vector register (two from value 512 on), `vpermw`
+//!   (`vpermt2w`) picking the 16-bit word of each lane's value and a variable shift
+//!   testing its bit; the values that hit are packed (`vpcompressw`) and taken out of
+//!   the set every few steps. [`scan_codes`] does the same on bytes, 64 pairs a step,
+//!   with VBMI and BITALG too (without them, AVX2's byte search). The pairs of rare
+//!   heaps are gathered in bit sets in registers ([`mark_pairs_in_registers`]).
+//! - `avx2` (x86-64-v3: AVX2, BMI1, BMI2, POPCNT; module `avx2`): the byte search 32
+//!   pairs a step by `vpshufb` lookups into the two halves of the 256-bit set, 16-bit
+//!   values by gathers of the set's words, and the pairs of rare heaps by byte stores
+//!   whose positions are computed 16 at a time.
+//! - `scalar`: the portable loops, the reference, on every machine.
+//!
+//! The kernels are chosen once per run by the engine's options, never by the
+//! environment; tests compare every kernel the machine runs with the scalar one.
 
 use super::storage::StoredValue;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 /// A set of values below 1024: bit `v & 63` of word `v >> 6` is set when `v` is in it.
 pub(crate) type TargetSet = [u64; 16];
@@ -21,154 +38,316 @@ pub(crate) type TargetSet = [u64; 16];
 /// Values a [`TargetSet`] can hold.
 pub(crate) const TARGET_LIMIT: u32 = 1024;
 
-/// True when the vector search runs on this machine.
-pub(crate) fn available() -> bool {
-    x86::available()
-}
-
-/// Looks at the pairs `(left[i], right[i])` in order and takes each value
-/// `left[i] xor right[i]` found in `targets` out of it; may stop once at most one value
-/// is left in `targets` (the portable loop does: a single value is searched faster by
-/// plain compares; the vector search goes on until none is left). Returns how many
-/// pairs were looked at: the values left are in none of them (the vector search counts
-/// whole steps of 32).
-///
-/// Every value in `left` and `right` must be below [`TARGET_LIMIT`]. With `vector`
-/// false, or on a machine without AVX-512, the portable loop runs.
-pub(crate) fn scan<T: StoredValue>(
-    left: &[T],
-    right: &[T],
-    targets: &mut TargetSet,
-    vector: bool,
-) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if vector && x86::available() {
-        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
-            return x86::scan(l, r, targets);
-        }
-        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
-            return x86::scan(l, r, targets);
-        }
-    }
-    let _ = vector;
-    scan_portable(left, right, targets)
-}
-
 /// A set of byte values (codes below 256): bit `c & 63` of word `c >> 6`.
 pub(crate) type CodeSet = [u64; 4];
 
-/// [`scan`] over bytes, 64 pairs per step: takes out of `targets` each code
-/// `left[i] xor right[i]` met, leaving out pair `i` when bit `i % 64` of `skip[i / 64]`
-/// is set (words past the end of `skip` skip nothing); may stop once at most one code
-/// is left. Returns how many pairs were looked at (whole steps), or `None` (nothing
-/// done) when the vector version does not apply: no AVX-512 with VBMI, VBMI2 and
-/// BITALG. The caller then uses [`scan`].
-pub(crate) fn scan_codes(
-    left: &[u8],
-    right: &[u8],
-    skip: &[u64],
-    targets: &mut CodeSet,
-) -> Option<usize> {
-    if !codes_available() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    return Some(x86::scan_codes(left, right, skip, targets));
-    #[cfg(not(target_arch = "x86_64"))]
+/// The instruction sets the kernels are written for. A value other than `Scalar` is
+/// only made for a machine that runs it ([`Isa::runs`]), and each vector kernel
+/// asserts it again before it calls a function compiled for those instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Isa {
+    /// Plain Rust: the reference, on every machine.
+    Scalar,
+    /// x86-64 with AVX2, BMI1, BMI2 and POPCNT (x86-64-v3).
+    Avx2,
+    /// x86-64 with AVX-512 F, BW, VL and VBMI2, and AVX2; the byte search needs VBMI
+    /// and BITALG too (else it is AVX2's).
+    Avx512,
+}
+
+/// The CPU features of each vector instruction set, by `is_x86_feature_detected!`'s
+/// names.
+const AVX2_FEATURES: [&str; 4] = ["avx2", "bmi1", "bmi2", "popcnt"];
+const AVX512_FEATURES: [&str; 8] = [
+    "avx2",
+    "bmi1",
+    "bmi2",
+    "popcnt",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512vbmi2",
+];
+const AVX512_CODE_FEATURES: [&str; 2] = ["avx512vbmi", "avx512bitalg"];
+
+/// Whether this machine has the CPU feature `name`. Never under Miri, which
+/// interprets the portable loops only.
+fn has_feature(name: &str) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
-        let _ = (left, right, skip, targets);
-        None
+        match name {
+            "avx2" => std::arch::is_x86_feature_detected!("avx2"),
+            "bmi1" => std::arch::is_x86_feature_detected!("bmi1"),
+            "bmi2" => std::arch::is_x86_feature_detected!("bmi2"),
+            "popcnt" => std::arch::is_x86_feature_detected!("popcnt"),
+            "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+            "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+            "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
+            "avx512vbmi2" => std::arch::is_x86_feature_detected!("avx512vbmi2"),
+            "avx512vbmi" => std::arch::is_x86_feature_detected!("avx512vbmi"),
+            "avx512bitalg" => std::arch::is_x86_feature_detected!("avx512bitalg"),
+            _ => false,
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        let _ = name;
+        false
     }
 }
 
-/// True when [`scan_codes`] runs on this machine.
-pub(crate) fn codes_available() -> bool {
-    x86::codes_available()
+/// What this machine runs, detected once (the kernels ask per call).
+#[derive(Debug, Clone, Copy)]
+struct Detected {
+    avx2: bool,
+    avx512: bool,
+    avx512_codes: bool,
 }
 
-/// The vector paths a test compares with the portable ones, by what they need.
-#[cfg(test)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Paths {
-    /// Those of [`available`]: AVX-512 F, BW, VL and VBMI2.
-    Words,
-    /// Those of [`codes_available`]: the same, and VBMI and BITALG.
-    Bytes,
+fn detected() -> Detected {
+    static DETECTED: std::sync::OnceLock<Detected> = std::sync::OnceLock::new();
+    *DETECTED.get_or_init(|| {
+        let all = |features: &[&str]| features.iter().all(|f| has_feature(f));
+        let avx512 = all(&AVX512_FEATURES);
+        Detected {
+            avx2: all(&AVX2_FEATURES),
+            avx512,
+            avx512_codes: avx512 && all(&AVX512_CODE_FEATURES),
+        }
+    })
 }
 
-#[cfg(test)]
-impl Paths {
-    /// The CPU features, by `is_x86_feature_detected!`'s names.
-    const fn features(self) -> &'static [&'static str] {
-        const BYTES: [&str; 6] = [
-            "avx512f",
-            "avx512bw",
-            "avx512vl",
-            "avx512vbmi2",
-            "avx512vbmi",
-            "avx512bitalg",
-        ];
+/// Whether the AVX-512 byte search runs here (VBMI and BITALG besides the rest).
+fn avx512_codes_run() -> bool {
+    detected().avx512_codes
+}
+
+impl Isa {
+    /// Every instruction set, the reference first.
+    pub(crate) const ALL: [Self; 3] = [Self::Scalar, Self::Avx2, Self::Avx512];
+
+    /// Whether this machine runs the kernels of this instruction set.
+    pub(crate) fn runs(self) -> bool {
         match self {
-            Self::Words => BYTES.split_at(4).0,
-            Self::Bytes => &BYTES,
+            Self::Scalar => true,
+            Self::Avx2 => detected().avx2,
+            Self::Avx512 => detected().avx512,
+        }
+    }
+
+    /// The fastest instruction set this machine runs.
+    pub(crate) fn best() -> Self {
+        [Self::Avx512, Self::Avx2]
+            .into_iter()
+            .find(|isa| isa.runs())
+            .unwrap_or(Self::Scalar)
+    }
+
+    /// The CPU features this instruction set needs.
+    pub(crate) const fn features(self) -> &'static [&'static str] {
+        match self {
+            Self::Scalar => &[],
+            Self::Avx2 => &AVX2_FEATURES,
+            Self::Avx512 => &AVX512_FEATURES,
+        }
+    }
+
+    /// The features it needs that this machine lacks (all of them off x86-64).
+    pub(crate) fn missing_features(self) -> Vec<&'static str> {
+        missing_of(self.features(), has_feature)
+    }
+
+    /// The kernel's name, as `--kernel` takes it.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Scalar => "scalar",
+            Self::Avx2 => "avx2",
+            Self::Avx512 => "avx512",
         }
     }
 }
 
-/// The features `paths` need that `has` lacks.
+/// The features of `features` that `has` lacks.
+fn missing_of(features: &[&'static str], has: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    features.iter().copied().filter(|f| !has(f)).collect()
+}
+
+/// The instructions the sequence engine computes with: plain Rust (`scalar`, the
+/// reference, on every machine) or x86-64 vector instructions (`avx2`: AVX2, BMI1,
+/// BMI2 and POPCNT; `avx512`: AVX-512 F, BW, VL and VBMI2 besides, and VBMI and BITALG
+/// for its byte search). Every kernel gives the same values; only the speed differs.
+/// A `Kernel` always names one this machine runs: [`Kernel::auto`] (the default) is
+/// the fastest, and [`Kernel::named`] refuses one the machine lacks.
+///
+/// ```
+/// use grundy::sequence::{Kernel, Method, SequenceSolver};
+/// use grundy::rules::HeapRule;
+///
+/// let officers = HeapRule::octal("0.6").unwrap();
+/// let mut reference = SequenceSolver::new(officers.clone(), Method::SparseSpace)
+///     .with_kernel(Kernel::scalar());
+/// reference.extend_to(20_000);
+/// for kernel in Kernel::on_this_machine() {
+///     let mut solver = SequenceSolver::new(officers.clone(), Method::SparseSpace)
+///         .with_kernel(kernel);
+///     solver.extend_to(20_000);
+///     assert_eq!(solver.values(), reference.values(), "{kernel}");
+/// }
+/// assert!(Kernel::named("scalar").is_ok());
+/// assert!(Kernel::named("sse9").is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Kernel(Isa);
+
+impl Kernel {
+    /// The names [`Kernel::named`] reads: `auto` and one per kernel.
+    pub const NAMES: [&'static str; 4] = ["auto", "scalar", "avx2", "avx512"];
+
+    /// The fastest kernel this machine runs (detected once).
+    pub fn auto() -> Self {
+        Self(Isa::best())
+    }
+
+    /// The portable kernel, the reference: it runs everywhere.
+    pub const fn scalar() -> Self {
+        Self(Isa::Scalar)
+    }
+
+    /// The kernel named `name` (one of [`Kernel::NAMES`], any case).
+    ///
+    /// # Errors
+    /// [`KernelError::Unknown`] for another name, [`KernelError::NotHere`] for a
+    /// kernel whose instructions this machine lacks.
+    pub fn named(name: &str) -> Result<Self, KernelError> {
+        let name = name.trim().to_ascii_lowercase();
+        if name == "auto" {
+            return Ok(Self::auto());
+        }
+        let isa = Isa::ALL
+            .into_iter()
+            .find(|isa| isa.name() == name)
+            .ok_or_else(|| KernelError::Unknown(name.clone()))?;
+        if isa.runs() {
+            Ok(Self(isa))
+        } else {
+            Err(KernelError::NotHere {
+                kernel: isa.name(),
+                missing: isa.missing_features(),
+            })
+        }
+    }
+
+    /// The kernels this machine runs, the scalar one first.
+    pub fn on_this_machine() -> Vec<Self> {
+        Isa::ALL
+            .into_iter()
+            .filter(|isa| isa.runs())
+            .map(Self)
+            .collect()
+    }
+
+    /// Its name: `scalar`, `avx2` or `avx512`.
+    pub const fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    pub(crate) const fn isa(self) -> Isa {
+        self.0
+    }
+
+    /// The kernel of `isa`, which this machine must run.
+    #[cfg(test)]
+    pub(crate) fn of(isa: Isa) -> Self {
+        assert!(isa.runs(), "this machine does not run {isa:?}");
+        Self(isa)
+    }
+}
+
+impl Default for Kernel {
+    /// [`Kernel::auto`].
+    fn default() -> Self {
+        Self::auto()
+    }
+}
+
+impl std::fmt::Display for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Kernel {
+    type Err = KernelError;
+
+    fn from_str(name: &str) -> Result<Self, KernelError> {
+        Self::named(name)
+    }
+}
+
+/// A kernel asked for by name that cannot be had (see [`Kernel::named`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KernelError {
+    /// No kernel has this name.
+    #[error("no kernel is named {0:?} (the kernels: auto, scalar, avx2, avx512)")]
+    Unknown(String),
+    /// The kernel needs instructions this machine lacks.
+    #[error(
+        "this machine cannot run the {kernel} kernel: it lacks {}; it runs {}",
+        missing.join(", "),
+        runs_here()
+    )]
+    NotHere {
+        /// The kernel asked for.
+        kernel: &'static str,
+        /// The CPU features it lacks (all of them off x86-64).
+        missing: Vec<&'static str>,
+    },
+}
+
+/// The kernels this machine runs, for a message: `auto, scalar, avx2`.
+fn runs_here() -> String {
+    std::iter::once("auto")
+        .chain(Kernel::on_this_machine().into_iter().map(Kernel::name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The vector kernels a test compares with the scalar one: those this machine runs.
+/// For each it does not run (on such a machine the test would only run the portable
+/// loops again) the test says so on standard error, once per test and past the test
+/// harness's capture, as `SKIPPED: TEST: the avx512 kernel not compared with the scalar
+/// one (no avx512vbmi2, ...)`; built with the feature `require-simd` (for a CI machine
+/// that has AVX-512) an x86-64 kernel left out fails the test instead.
 #[cfg(test)]
-fn missing_of(paths: Paths, has: impl Fn(&str) -> bool) -> Vec<&'static str> {
-    paths
-        .features()
+pub(crate) fn vector_kernels(test: &str) -> Vec<Isa> {
+    Isa::ALL[1..]
         .iter()
         .copied()
-        .filter(|feature| !has(feature))
+        .filter(|&isa| kernel_runs(test, isa.name(), &isa.missing_features()))
         .collect()
 }
 
-/// The features `paths` need that this machine lacks (all on another architecture).
+/// Whether the part of the test `test` that needs `what` (a kernel, or the AVX-512
+/// byte search) runs: true when nothing is `missing`; otherwise it says so, as
+/// [`vector_kernels`] does, or fails with the feature `require-simd`.
 #[cfg(test)]
-pub(crate) fn missing_features(paths: Paths) -> Vec<&'static str> {
-    #[cfg(target_arch = "x86_64")]
-    let has = |feature: &str| match feature {
-        "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
-        "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
-        "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
-        "avx512vbmi2" => std::arch::is_x86_feature_detected!("avx512vbmi2"),
-        "avx512vbmi" => std::arch::is_x86_feature_detected!("avx512vbmi"),
-        "avx512bitalg" => std::arch::is_x86_feature_detected!("avx512bitalg"),
-        _ => false,
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let has = |_: &str| false;
-    missing_of(paths, has)
-}
-
-/// Whether the vector half of the test `test` runs: true when this machine has what
-/// `paths` need. Otherwise (on such a machine the vector calls would silently run the
-/// portable loop again) it says so on standard error, once per test and past the test
-/// harness's capture, as `SKIPPED: TEST: vector paths not compared (no avx512vbmi,
-/// ...)`, and returns false; built with the feature `require-simd` (for a CI machine
-/// that has AVX-512) it fails instead.
-#[cfg(test)]
-pub(crate) fn vector_half_runs(test: &str, paths: Paths) -> bool {
-    let missing = missing_features(paths);
+pub(crate) fn kernel_runs(test: &str, what: &str, missing: &[&str]) -> bool {
     if missing.is_empty() {
         return true;
     }
-    if cfg!(feature = "require-simd") {
+    if cfg!(feature = "require-simd") && cfg!(target_arch = "x86_64") && !cfg!(miri) {
         panic!(
-            "the feature require-simd is on, but {test} cannot compare the vector paths: no {}",
+            "the feature require-simd is on, but {test} cannot compare the {what} kernel: no {}",
             missing.join(", no ")
         );
     }
-    let line = skipped_line(test, &missing);
+    let line = skipped_line(test, what, missing);
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut said = SAID
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !said.iter().any(|t| t == test) {
-        said.push(test.to_owned());
+    if !said.contains(&line) {
+        said.push(line.clone());
         // Written to the stream itself: `eprintln!` would be captured, and shown only
         // if the test failed.
         use std::io::Write;
@@ -177,13 +356,86 @@ pub(crate) fn vector_half_runs(test: &str, paths: Paths) -> bool {
     false
 }
 
-/// The line [`vector_half_runs`] writes.
+/// Whether the AVX-512 byte search runs in the test `test` (see [`kernel_runs`]).
 #[cfg(test)]
-fn skipped_line(test: &str, missing: &[&str]) -> String {
+pub(crate) fn avx512_byte_search_runs(test: &str) -> bool {
+    let mut missing = Isa::Avx512.missing_features();
+    missing.extend(missing_of(&AVX512_CODE_FEATURES, has_feature));
+    kernel_runs(test, "avx512 byte search", &missing)
+}
+
+/// The line [`kernel_runs`] writes.
+#[cfg(test)]
+fn skipped_line(test: &str, what: &str, missing: &[&str]) -> String {
     format!(
-        "SKIPPED: {test}: vector paths not compared with the portable ones (no {})",
+        "SKIPPED: {test}: the {what} kernel not compared with the scalar one (no {})",
         missing.join(", no ")
     )
+}
+
+/// Looks at the pairs `(left[i], right[i])` in order and takes each value
+/// `left[i] xor right[i]` found in `targets` out of it; may stop once at most one value
+/// is left in `targets` (the portable loop does: a single value is searched faster by
+/// plain compares; the vector searches go on until none is left, or one for the
+/// search of bytes). Returns how many pairs were looked at: the values left are in none
+/// of them (the vector searches count whole steps).
+///
+/// Every value in `left` and `right` must be below [`TARGET_LIMIT`].
+pub(crate) fn scan<T: StoredValue>(
+    left: &[T],
+    right: &[T],
+    targets: &mut TargetSet,
+    isa: Isa,
+) -> usize {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx512::scan(l, r, targets);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx512::scan(l, r, targets);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx2::scan_u16(l, r, targets);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx2::scan_u8(l, r, targets);
+            }
+        }
+        _ => {}
+    }
+    scan_portable(left, right, targets)
+}
+
+/// [`scan`] over bytes, 64 pairs per step with AVX-512, 32 with AVX2: takes out of
+/// `targets` each code `left[i] xor right[i]` met, leaving out pair `i` when bit
+/// `i % 64` of `skip[i / 64]` is set (words past the end of `skip` skip nothing); may
+/// stop once at most one code is left. Returns how many pairs were looked at (whole
+/// steps), or `None` (nothing done) for the scalar kernel: the caller then uses
+/// [`scan`].
+pub(crate) fn scan_codes(
+    left: &[u8],
+    right: &[u8],
+    skip: &[u64],
+    targets: &mut CodeSet,
+    isa: Isa,
+) -> Option<usize> {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if avx512_codes_run() => {
+            Some(avx512::scan_codes(left, right, skip, targets))
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 | Isa::Avx2 => Some(avx2::scan_codes(left, right, skip, targets)),
+        _ => {
+            let _ = (left, right, skip, targets);
+            None
+        }
+    }
 }
 
 /// Heaps whose option rows [`mark_pairs`] fills at once.
@@ -191,12 +443,13 @@ pub(crate) const MARK_LANES: usize = 32;
 
 /// For each `r` of `rare` and `k < MARK_LANES`: `rows[k * width + (G(r) xor
 /// G(base + k - r))] = stamp`, where every value is below `1 << bits`. Returns false
-/// (and marks nothing) when the vector version does not apply: no AVX-512, values
+/// (and marks nothing) when no vector version applies: the scalar kernel, values
 /// wider than 16 bits, or `MARK_LANES * width` beyond 16 bits; the caller then marks
 /// the pairs itself.
 ///
 /// Panics unless `1 << bits <= width`, `rows` holds `MARK_LANES` rows, and every
 /// heap `base + k - r` is below `g.len()`.
+#[allow(clippy::too_many_arguments, reason = "the block's rows and the pairs' parts")]
 pub(crate) fn mark_pairs<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
@@ -205,19 +458,37 @@ pub(crate) fn mark_pairs<T: StoredValue>(
     g: &[T],
     base: usize,
     rare: &[u32],
+    isa: Isa,
 ) -> bool {
     assert!(bits < 16 && 1usize << bits <= width);
     assert!(rows.len() >= MARK_LANES * width);
-    #[cfg(target_arch = "x86_64")]
-    if MARK_LANES * width <= usize::from(u16::MAX) && x86::available() {
-        if let Some(g) = T::as_u16(g) {
-            x86::mark_pairs(rows, width, bits, stamp, g, base, rare);
-            return true;
+    if MARK_LANES * width > usize::from(u16::MAX) {
+        return false;
+    }
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            if let Some(g) = T::as_u16(g) {
+                avx512::mark_pairs(rows, width, bits, stamp, g, base, rare);
+                return true;
+            }
+            if let Some(g) = T::as_u8(g) {
+                avx512::mark_pairs(rows, width, bits, stamp, g, base, rare);
+                return true;
+            }
         }
-        if let Some(g) = T::as_u8(g) {
-            x86::mark_pairs(rows, width, bits, stamp, g, base, rare);
-            return true;
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            if let Some(g) = T::as_u16(g) {
+                avx2::mark_pairs(rows, width, bits, stamp, g, base, rare);
+                return true;
+            }
+            if let Some(g) = T::as_u8(g) {
+                avx2::mark_pairs(rows, width, bits, stamp, g, base, rare);
+                return true;
+            }
         }
+        _ => {}
     }
     let _ = (stamp, g, base, rare);
     false
@@ -251,13 +522,15 @@ impl NinthBit {
 /// `x` must then be below 256), else `ninth.value(x & 255, k)` (the caller knows it is
 /// `x`). Each heap's set of those bytes is kept as 256 bits in vector registers: per
 /// pair a rotate, then a compare and a masked or for each bucket of 32 bits (about 0.7
-/// cycle per pair here, against about 1 for a byte store); the sets are written to the
-/// rows once, 64 bytes per masked store. Returns false (and marks nothing) when the vector version does not
-/// apply: no AVX-512, or values wider than 16 bits.
+/// cycle per pair, against about 1 for a byte store); the sets are written to the
+/// rows once, 64 bytes per masked store. Returns false (and marks nothing) when this
+/// does not apply: a kernel other than AVX-512 (AVX2 has too few registers to hold
+/// the sets), or values wider than 16 bits.
 ///
 /// Panics unless `rows` holds `MARK_LANES` rows of `width` bytes, a multiple of 64 and
 /// above every value marked (at least 512 with `ninth`), and every heap
 /// `base + k - r` is below `g.len()`.
+#[allow(clippy::too_many_arguments, reason = "the block's rows and the pairs' parts")]
 pub(crate) fn mark_pairs_in_registers<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
@@ -266,16 +539,17 @@ pub(crate) fn mark_pairs_in_registers<T: StoredValue>(
     base: usize,
     rare: &[u32],
     ninth: Option<NinthBit>,
+    isa: Isa,
 ) -> bool {
     assert!(width.is_multiple_of(64) && (ninth.is_none() || width >= 512));
     assert!(rows.len() >= MARK_LANES * width);
     #[cfg(target_arch = "x86_64")]
-    if x86::available() {
+    if isa == Isa::Avx512 {
         let mut sets = [[0u64; 4]; MARK_LANES];
         if let Some(g) = T::as_u16(g) {
-            x86::byte_sets(g, base, rare, &mut sets);
+            avx512::byte_sets(g, base, rare, &mut sets);
         } else if let Some(g) = T::as_u8(g) {
-            x86::byte_sets(g, base, rare, &mut sets);
+            avx512::byte_sets(g, base, rare, &mut sets);
         } else {
             return false;
         }
@@ -293,12 +567,17 @@ pub(crate) fn mark_pairs_in_registers<T: StoredValue>(
                 }
                 _ => words[..4].copy_from_slice(codes),
             }
-            x86::store_stamps(row, &words, stamp);
+            avx512::store_stamps(row, &words, stamp);
         }
         return true;
     }
-    let _ = (stamp, g, base, rare, ninth);
+    let _ = (stamp, g, base, rare, ninth, isa);
     false
+}
+
+/// Whether [`mark_pairs_in_registers`] runs with `isa`.
+pub(crate) fn marks_in_registers(isa: Isa) -> bool {
+    isa == Isa::Avx512
 }
 
 /// `[t]`: the codes `c < 256` whose value has bit 8 set in a lane starting from parity
@@ -341,44 +620,67 @@ pub(crate) fn mark_values<T: StoredValue>(
     stamp: u8,
     left: &[T],
     right: &[T],
-    vector: bool,
+    isa: Isa,
 ) {
     assert!(bits < 16 && 1usize << bits <= row.len());
-    #[cfg(target_arch = "x86_64")]
-    if vector && x86::available() {
-        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
-            return x86::mark_values(row, bits, stamp, l, r);
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx512::mark_values(row, bits, stamp, l, r);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx512::mark_values(row, bits, stamp, l, r);
+            }
         }
-        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
-            return x86::mark_values(row, bits, stamp, l, r);
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx2::mark_values(row, bits, stamp, l, r);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx2::mark_values(row, bits, stamp, l, r);
+            }
         }
+        _ => {}
     }
-    let _ = vector;
     for (&l, &r) in left.iter().zip(right) {
         row[(l ^ r).get() as usize] = stamp;
     }
 }
 
-/// The first `i` with `left[i] xor right[i] == target`, by AVX-512 compares of 32
-/// pairs at a time; `None` also when the vector version does not apply (the caller
-/// then searches itself): check [`find_applies`] first.
-pub(crate) fn find<T: StoredValue>(left: &[T], right: &[T], target: u32) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if x86::available() {
-        if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
-            return x86::find(l, r, target);
+/// The first `i` with `left[i] xor right[i] == target`, by vector compares; `None`
+/// also when no vector version applies (the caller then searches itself): check
+/// [`find_applies`] first.
+pub(crate) fn find<T: StoredValue>(left: &[T], right: &[T], target: u32, isa: Isa) -> Option<usize> {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx512::find(l, r, target);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx512::find(l, r, target);
+            }
         }
-        if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
-            return x86::find(l, r, target);
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => {
+            if let (Some(l), Some(r)) = (T::as_u16(left), T::as_u16(right)) {
+                return avx2::find(l, r, target);
+            }
+            if let (Some(l), Some(r)) = (T::as_u8(left), T::as_u8(right)) {
+                return avx2::find(l, r, target);
+            }
         }
+        _ => {}
     }
     let _ = (left, right, target);
     None
 }
 
-/// True when [`find`] searches values of this type on this machine.
-pub(crate) fn find_applies<T: StoredValue>(values: &[T]) -> bool {
-    available() && (T::as_u16(values).is_some() || T::as_u8(values).is_some())
+/// True when [`find`] searches values of this type with `isa`.
+pub(crate) fn find_applies<T: StoredValue>(values: &[T], isa: Isa) -> bool {
+    isa != Isa::Scalar && (T::as_u16(values).is_some() || T::as_u8(values).is_some())
 }
 
 /// The portable version of [`scan`].
@@ -409,12 +711,14 @@ pub(crate) fn scan_portable<T: StoredValue>(
 
 /// For each `w < out.len()`: bit `i` of `out[w]` is set when `row[64 * w + i] != stamp`
 /// (`row` holds at least `64 * out.len()` bytes).
-pub(crate) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64], vector: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if vector && x86::available() {
-        return x86::unmarked(row, stamp, out);
+pub(crate) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64], isa: Isa) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => return avx512::unmarked(row, stamp, out),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => return avx2::unmarked(row, stamp, out),
+        _ => {}
     }
-    let _ = vector;
     let stamps = u64::from(stamp) * 0x0101_0101_0101_0101;
     for (word, bytes) in out.iter_mut().zip(row.chunks_exact(64)) {
         let mut bits = 0u64;
@@ -443,709 +747,89 @@ pub(crate) fn first(set: &TargetSet) -> Option<u32> {
         .map(|i| i as u32 * 64 + set[i].trailing_zeros())
 }
 
-/// Off x86-64 there is no vector search.
-#[cfg(not(target_arch = "x86_64"))]
-mod x86 {
-    pub(super) fn available() -> bool {
-        false
-    }
-
-    pub(super) fn codes_available() -> bool {
-        false
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! The AVX-512 search. Every `unsafe` here is either a call of a function compiled
-    //! for AVX-512 (made only after run-time detection) or a vector load from a slice
-    //! whose bounds are checked next to it.
-    #![allow(
-        unsafe_code,
-        reason = "AVX-512 intrinsics: target-feature calls after detection, and loads \
-                  from slices within their checked bounds"
-    )]
-
-    use std::arch::x86_64::*;
-
-    use super::TargetSet;
-
-    /// Detected once: the engine asks per heap.
-    pub(super) fn available() -> bool {
-        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVAILABLE.get_or_init(|| {
-            std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512vbmi2")
-        })
-    }
-
-    /// Detected once: the byte search needs VBMI (`vpermb`), VBMI2 (`vpcompressb`)
-    /// and BITALG (`vpshufbitqmb`) too.
-    pub(super) fn codes_available() -> bool {
-        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVAILABLE.get_or_init(|| {
-            available()
-                && std::arch::is_x86_feature_detected!("avx512vbmi")
-                && std::arch::is_x86_feature_detected!("avx512bitalg")
-        })
-    }
-
-    /// [`super::scan_codes`].
-    pub(super) fn scan_codes(
-        left: &[u8],
-        right: &[u8],
-        skip: &[u64],
-        targets: &mut super::CodeSet,
-    ) -> usize {
-        assert!(codes_available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL, VBMI, VBMI2 and BITALG (asserted above).
-        unsafe { scan_codes_avx512(left, right, skip, targets) }
-    }
-
-    /// The search of [`scan_avx512`] on bytes, 64 pairs a step. The 256-bit set is
-    /// held twice in one register; `vpermb` picks for each lane the byte of its code
-    /// (`x >> 3`; the sixth index bit, spilled over from the next byte by a 16-bit
-    /// shift, picks one of the two equal copies) and `vpshufbitqmb` tests bit `x & 7` of it (the byte sits
-    /// at `8 * (lane % 8)` within its 64-bit lane). Hits are packed by `vpcompressb`
-    /// and taken out of the set after each batch of steps (a code met twice is packed
-    /// twice, harmlessly).
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW, VL, VBMI, VBMI2 and BITALG.
-    #[target_feature(
-        enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt"
-    )]
-    unsafe fn scan_codes_avx512(
-        left: &[u8],
-        right: &[u8],
-        skip: &[u64],
-        targets: &mut super::CodeSet,
-    ) -> usize {
-        let len = left.len().min(right.len());
-        let (left, right) = (&left[..len], &right[..len]);
-        let table = |targets: &super::CodeSet| {
-            // SAFETY: `targets` is four 64-bit words, 32 bytes.
-            _mm512_broadcast_i64x4(unsafe { _mm256_loadu_si256(targets.as_ptr().cast()) })
-        };
-        let mut set = table(targets);
-        let byte_offsets: [u8; 64] = std::array::from_fn(|j| (8 * (j % 8)) as u8);
-        // SAFETY: 64 bytes.
-        let byte_offsets = unsafe { _mm512_loadu_si512(byte_offsets.as_ptr().cast()) };
-        let seven = _mm512_set1_epi8(7);
-        let mut found = [0u8; 64 * BATCH];
-        let word_starts = _mm256_setr_epi64x(0, 64, 128, 192);
-        let ones = _mm256_set1_epi64x(1);
-        let mut at = 0;
-        let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
-        let mut batch = 1;
-        while remaining > 1 && at < len {
-            let steps = batch.min((len - at).div_ceil(64));
-            let mut count = 0;
-            for step in 0..steps {
-                let from = at + 64 * step;
-                let kept = !skip.get(from / 64).copied().unwrap_or(0);
-                let (kept, l, r) = if from + 64 <= len {
-                    // SAFETY: `from + 64 <= len`, the length of both slices.
-                    unsafe {
-                        (
-                            kept,
-                            _mm512_loadu_si512(left.as_ptr().add(from).cast()),
-                            _mm512_loadu_si512(right.as_ptr().add(from).cast()),
-                        )
-                    }
-                } else {
-                    let lanes = (1u64 << (len - from)) - 1;
-                    // SAFETY: the lanes read are below `len - from`, inside both
-                    // slices (checked by the slicing); masked-off lanes are not read.
-                    unsafe {
-                        (
-                            kept & lanes,
-                            _mm512_maskz_loadu_epi8(lanes, left[from..].as_ptr().cast()),
-                            _mm512_maskz_loadu_epi8(lanes, right[from..].as_ptr().cast()),
-                        )
-                    }
-                };
-                let x = _mm512_xor_si512(l, r);
-                let bytes = _mm512_permutexvar_epi8(_mm512_srli_epi16::<3>(x), set);
-                // (x & 7) | byte offset.
-                let index = _mm512_ternarylogic_epi32::<0xEA>(x, seven, byte_offsets);
-                let hits = _mm512_mask_bitshuffle_epi64_mask(kept, bytes, index);
-                let packed = _mm512_maskz_compress_epi8(hits, x);
-                debug_assert!(count + 64 <= found.len());
-                // SAFETY: at most 64 codes per step were packed before, so
-                // `count + 64 <= 64 * (step + 1) <= found.len()`.
-                unsafe { _mm512_storeu_si512(found.as_mut_ptr().add(count).cast(), packed) };
-                count += hits.count_ones() as usize;
-            }
-            at += 64 * steps;
-            // The codes met as a 256-bit set in a register: bit `c - 64 q` of word `q`
-            // (a shift by 64 or more, or by a negative count, gives 0). No chain of
-            // updates through memory.
-            let mut met = _mm256_setzero_si256();
-            for &c in &found[..count] {
-                let shifts = _mm256_sub_epi64(_mm256_set1_epi64x(i64::from(c)), word_starts);
-                met = _mm256_or_si256(met, _mm256_sllv_epi64(ones, shifts));
-            }
-            let mut met_words = [0u64; 4];
-            // SAFETY: four 64-bit words, 32 bytes.
-            unsafe { _mm256_storeu_si256(met_words.as_mut_ptr().cast(), met) };
-            for (word, met) in targets.iter_mut().zip(met_words) {
-                *word &= !met;
-            }
-            remaining = targets.iter().map(|w| w.count_ones()).sum();
-            set = table(targets);
-            batch = (2 * batch).min(BATCH);
-        }
-        at.min(len)
-    }
-
-    /// [`super::scan`] for 8- and 16-bit values.
-    pub(super) fn scan<T: Lanes>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { scan_avx512(left, right, targets) }
-    }
-
-    /// [`super::mark_pairs`] for 8- and 16-bit values (the caller checked the sizes).
-    pub(super) fn mark_pairs<T: Lanes>(
-        rows: &mut [u8],
-        width: usize,
-        bits: u32,
-        stamp: u8,
-        g: &[T],
-        base: usize,
-        rare: &[u32],
-    ) {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { mark_pairs_avx512(rows, width, bits, stamp, g, base, rare) }
-    }
-
-    /// The 32 positions `k * width + (G(r) xor G(base + k - r))` of one rare heap are
-    /// computed in one vector (the value masked to `bits` bits, so each position lies
-    /// in row `k`), then stored to one by one: a load and a byte store per pair.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VL.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn mark_pairs_avx512<T: Lanes>(
-        rows: &mut [u8],
-        width: usize,
-        bits: u32,
-        stamp: u8,
-        g: &[T],
-        base: usize,
-        rare: &[u32],
-    ) {
-        const LANES: usize = super::MARK_LANES;
-        assert!(bits < 16 && 1usize << bits <= width && LANES * width <= 1 << 16);
-        let rows = &mut rows[..LANES * width];
-        let offsets: [u16; LANES] = std::array::from_fn(|k| (k * width) as u16);
-        // SAFETY: `offsets` is 32 values of 16 bits, 64 bytes.
-        let offsets = unsafe { _mm512_loadu_si512(offsets.as_ptr().cast()) };
-        let low_bits = _mm512_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
-        for &r in rare {
-            let r = r as usize;
-            let own = _mm512_set1_epi16(g[r].into() as i16);
-            // SAFETY: the features this function is compiled for; `load_all` checks
-            // the bounds of `g[base - r..][..32]`.
-            let others = unsafe { T::load_all(g, base - r) };
-            let x = _mm512_and_si512(_mm512_xor_si512(own, others), low_bits);
-            let positions = _mm512_add_epi16(x, offsets);
-            // SAFETY: lane `k` holds `k * width + x` with `x < 1 << bits <= width`,
-            // below `LANES * width = rows.len()`.
-            unsafe { store_at(rows, positions, stamp) };
-        }
-    }
-
-    /// For each heap `k < MARK_LANES`: `sets[k]` gains bit `x & 255` for every pair
-    /// value `x = G(r) xor G(base + k - r)`, `r` in `rare`.
-    pub(super) fn byte_sets<T: Lanes>(
-        g: &[T],
-        base: usize,
-        rare: &[u32],
-        sets: &mut [[u64; 4]; super::MARK_LANES],
-    ) {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { byte_sets_avx512(g, base, rare, sets) }
-    }
-
-    /// Heaps in 32-bit lanes, 16 per vector; each heap's 256-bit set is eight 32-bit
-    /// buckets in eight registers. A pair sets bit `x & 31` (a rotate) of the bucket
-    /// `(x >> 5) & 7` (eight compares, eight masked ors): about 21 operations per 16
-    /// pairs, all in registers.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VL.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn byte_sets_avx512<T: Lanes>(
-        g: &[T],
-        base: usize,
-        rare: &[u32],
-        sets: &mut [[u64; 4]; super::MARK_LANES],
-    ) {
-        let one = _mm512_set1_epi32(1);
-        let low_byte = _mm512_set1_epi32(255);
-        let buckets: [__m512i; 8] = std::array::from_fn(|b| _mm512_set1_epi32(b as i32));
-        let mut low = [_mm512_setzero_si512(); 8];
-        let mut high = [_mm512_setzero_si512(); 8];
-        for &r in rare {
-            let r = r as usize;
-            let own = _mm512_set1_epi32(i32::from(g[r].into()));
-            for (half, acc) in [&mut low, &mut high].into_iter().enumerate() {
-                // SAFETY: the features this function is compiled for; `load16` checks
-                // the bounds of `g[base - r + 16 * half..][..16]`.
-                let others = unsafe { T::load16(g, base - r + 16 * half) };
-                let x = _mm512_and_si512(_mm512_xor_si512(own, others), low_byte);
-                let bit = _mm512_rolv_epi32(one, x);
-                let bucket = _mm512_srli_epi32::<5>(x);
-                for (set, b) in acc.iter_mut().zip(&buckets) {
-                    let lanes = _mm512_cmpeq_epi32_mask(bucket, *b);
-                    *set = _mm512_mask_or_epi32(*set, lanes, *set, bit);
-                }
-            }
-        }
-        let mut words = [[0u32; 16]; 16];
-        for (out, set) in words.iter_mut().zip(low.iter().chain(&high)) {
-            // SAFETY: `out` is 16 values of 32 bits, 64 bytes.
-            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), *set) };
-        }
-        for (k, set) in sets.iter_mut().enumerate() {
-            let (half, lane) = (k / 16, k % 16);
-            for (q, word) in set.iter_mut().enumerate() {
-                let bucket = 8 * half + 2 * q;
-                *word |= u64::from(words[bucket][lane]) | u64::from(words[bucket + 1][lane]) << 32;
-            }
-        }
-    }
-
-    /// `row[64 * w + i] = stamp` for every bit `i` of `words[w]`: one masked store per
-    /// word.
-    pub(super) fn store_stamps(row: &mut [u8], words: &[u64; 8], stamp: u8) {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { store_stamps_avx512(row, words, stamp) }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn store_stamps_avx512(row: &mut [u8], words: &[u64; 8], stamp: u8) {
-        assert!(
-            words[(row.len() / 64).min(8)..].iter().all(|&w| w == 0),
-            "a value beyond the row"
-        );
-        let stamps = _mm512_set1_epi8(stamp as i8);
-        for (chunk, &word) in row.chunks_exact_mut(64).zip(words) {
-            if word != 0 {
-                // SAFETY: `chunk` is 64 bytes.
-                unsafe { _mm512_mask_storeu_epi8(chunk.as_mut_ptr().cast(), word, stamps) };
-            }
-        }
-    }
-
-    /// [`super::find`] for 8- and 16-bit values.
-    pub(super) fn find<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<usize> {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { find_avx512(left, right, target) }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VL.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1")]
-    unsafe fn find_avx512<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<usize> {
-        let len = left.len().min(right.len());
-        if target > u32::from(u16::MAX) {
-            return None;
-        }
-        let wanted = _mm512_set1_epi16(target as u16 as i16);
-        let mut at = 0;
-        // Two steps per test: the branch is taken once.
-        while at + 64 <= len {
-            // SAFETY: the features this function is compiled for; `load_all` checks
-            // the bounds.
-            let (a, b) = unsafe {
-                (
-                    _mm512_xor_si512(T::load_all(left, at), T::load_all(right, at)),
-                    _mm512_xor_si512(T::load_all(left, at + 32), T::load_all(right, at + 32)),
-                )
-            };
-            let hits = u64::from(_mm512_cmpeq_epi16_mask(a, wanted))
-                | u64::from(_mm512_cmpeq_epi16_mask(b, wanted)) << 32;
-            if hits != 0 {
-                return Some(at + hits.trailing_zeros() as usize);
-            }
-            at += 64;
-        }
-        (at..len).find(|&i| u32::from(left[i].into() ^ right[i].into()) == target)
-    }
-
-    /// [`super::mark_values`] for 8- and 16-bit values (the caller checked the sizes).
-    pub(super) fn mark_values<T: Lanes>(
-        row: &mut [u8],
-        bits: u32,
-        stamp: u8,
-        left: &[T],
-        right: &[T],
-    ) {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { mark_values_avx512(row, bits, stamp, left, right) }
-    }
-
-    /// Stores `stamp` at the 32 bytes whose offsets are the 16-bit lanes of
-    /// `positions`, taken out four per 64-bit word by shifts (ALU ports; lane extracts
-    /// would all queue on one port).
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VL, and every lane of `positions` must be
-    /// below `bytes.len()`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn store_at(bytes: &mut [u8], positions: __m512i, stamp: u8) {
-        let quarters = [
-            _mm512_castsi512_si128(positions),
-            _mm512_extracti32x4_epi32::<1>(positions),
-            _mm512_extracti32x4_epi32::<2>(positions),
-            _mm512_extracti32x4_epi32::<3>(positions),
-        ];
-        for quarter in quarters {
-            for word in [
-                _mm_cvtsi128_si64(quarter) as u64,
-                _mm_extract_epi64::<1>(quarter) as u64,
-            ] {
-                for lane in 0..4 {
-                    let p = usize::from((word >> (16 * lane)) as u16);
-                    debug_assert!(p < bytes.len());
-                    // SAFETY: every lane is below `bytes.len()` (the caller's promise).
-                    unsafe { *bytes.get_unchecked_mut(p) = stamp };
-                }
-            }
-        }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VL.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn mark_values_avx512<T: Lanes>(
-        row: &mut [u8],
-        bits: u32,
-        stamp: u8,
-        left: &[T],
-        right: &[T],
-    ) {
-        assert!(bits < 16 && 1usize << bits <= row.len());
-        let len = left.len().min(right.len());
-        let low_bits = _mm512_set1_epi16(((1u32 << bits) - 1) as u16 as i16);
-        let mut at = 0;
-        while at + 32 <= len {
-            // SAFETY: the features this function is compiled for; `load_all` checks
-            // the bounds.
-            let x = unsafe { _mm512_xor_si512(T::load_all(left, at), T::load_all(right, at)) };
-            // SAFETY: masked to `bits` bits, every lane is below `row.len()`.
-            unsafe { store_at(row, _mm512_and_si512(x, low_bits), stamp) };
-            at += 32;
-        }
-        for i in at..len {
-            let x = usize::from(left[i].into() ^ right[i].into());
-            row[x] = stamp;
-        }
-    }
-
-    /// [`super::unmarked`] with one vector compare per 64 bytes.
-    pub(super) fn unmarked(row: &[u8], stamp: u8, out: &mut [u64]) {
-        assert!(available());
-        // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
-        unsafe { unmarked_avx512(row, stamp, out) }
-    }
-
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn unmarked_avx512(row: &[u8], stamp: u8, out: &mut [u64]) {
-        let stamps = _mm512_set1_epi8(stamp as i8);
-        for (word, bytes) in out.iter_mut().zip(row.chunks_exact(64)) {
-            // SAFETY: `bytes` is 64 bytes long.
-            let marks = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
-            *word = _mm512_cmpneq_epi8_mask(marks, stamps);
-        }
-    }
-
-    /// Values loaded 32 at a time into 16-bit lanes.
-    pub(super) trait Lanes: Sized + Copy + Into<u16> {
-        /// The 32 values `values[at..at + 32]` (those with their bit in `lanes`, zero
-        /// for the others) as 16-bit lanes; panics when a lane read is out of bounds.
-        ///
-        /// # Safety
-        /// The CPU must support AVX-512 F, BW and VL.
-        unsafe fn load(values: &[Self], at: usize, lanes: __mmask32) -> __m512i;
-
-        /// The 32 values `values[at..at + 32]`; panics when out of bounds.
-        ///
-        /// # Safety
-        /// The CPU must support AVX-512 F, BW and VL.
-        unsafe fn load_all(values: &[Self], at: usize) -> __m512i;
-
-        /// The 16 values `values[at..at + 16]` as 32-bit lanes; panics when out of
-        /// bounds.
-        ///
-        /// # Safety
-        /// The CPU must support AVX-512 F, BW and VL.
-        unsafe fn load16(values: &[Self], at: usize) -> __m512i;
-
-        /// The 32 values from `ptr` on, unchecked.
-        ///
-        /// # Safety
-        /// The CPU must support AVX-512 F, BW and VL, and `ptr` must point to 32
-        /// readable values.
-        unsafe fn load_unchecked(ptr: *const Self) -> __m512i;
-    }
-
-    impl Lanes for u16 {
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load16(values: &[u16], at: usize) -> __m512i {
-            let chunk: &[u16; 16] = values[at..at + 16].try_into().expect("16 values");
-            // SAFETY: `chunk` is 16 values of 16 bits, 32 bytes.
-            _mm512_cvtepu16_epi32(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load_unchecked(ptr: *const u16) -> __m512i {
-            // SAFETY: 32 values of 16 bits, 64 bytes, readable (the caller's promise).
-            unsafe { _mm512_loadu_si512(ptr.cast()) }
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load_all(values: &[u16], at: usize) -> __m512i {
-            let chunk: &[u16; 32] = values[at..at + 32].try_into().expect("32 values");
-            // SAFETY: `chunk` is 32 values of 16 bits, 64 bytes.
-            unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load(values: &[u16], at: usize, lanes: __mmask32) -> __m512i {
-            let read = 32 - lanes.leading_zeros() as usize;
-            let ptr = values[at..at + read].as_ptr();
-            if lanes == u32::MAX {
-                // SAFETY: `values[at..at + 32]` is in bounds (checked by the slicing).
-                unsafe { _mm512_loadu_si512(ptr.cast()) }
-            } else {
-                // SAFETY: the lanes read are below `read`, in bounds (checked by the
-                // slicing); masked-off lanes are not accessed.
-                unsafe { _mm512_maskz_loadu_epi16(lanes, ptr.cast()) }
-            }
-        }
-    }
-
-    impl Lanes for u8 {
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load16(values: &[u8], at: usize) -> __m512i {
-            let chunk: &[u8; 16] = values[at..at + 16].try_into().expect("16 values");
-            // SAFETY: `chunk` is 16 bytes.
-            _mm512_cvtepu8_epi32(unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) })
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load_unchecked(ptr: *const u8) -> __m512i {
-            // SAFETY: 32 bytes, readable (the caller's promise).
-            _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(ptr.cast()) })
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load_all(values: &[u8], at: usize) -> __m512i {
-            let chunk: &[u8; 32] = values[at..at + 32].try_into().expect("32 values");
-            // SAFETY: `chunk` is 32 bytes.
-            _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-        unsafe fn load(values: &[u8], at: usize, lanes: __mmask32) -> __m512i {
-            let read = 32 - lanes.leading_zeros() as usize;
-            let ptr = values[at..at + read].as_ptr();
-            let bytes = if lanes == u32::MAX {
-                // SAFETY: `values[at..at + 32]` is in bounds (checked by the slicing).
-                unsafe { _mm256_loadu_si256(ptr.cast()) }
-            } else {
-                // SAFETY: the lanes read are below `read`, in bounds (checked by the
-                // slicing); masked-off lanes are not accessed.
-                unsafe { _mm256_maskz_loadu_epi8(lanes, ptr.cast()) }
-            };
-            _mm512_cvtepu8_epi16(bytes)
-        }
-    }
-
-    /// Steps of 32 pairs between two updates of the wanted set, at most.
-    const BATCH: usize = 16;
-
-    /// The search, 32 pairs per step. The values that hit are packed into a buffer
-    /// (`vpcompressw`) without a branch; every `BATCH` steps they are taken out of the
-    /// set, in the registers. A value met again before that is packed again, harmlessly.
-    /// With every wanted value below 512 the set is one register (`vpermw`), else two
-    /// (`vpermt2w`).
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW, VL and VBMI2.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt,bmi1,bmi2")]
-    unsafe fn scan_avx512<T: Lanes>(left: &[T], right: &[T], targets: &mut TargetSet) -> usize {
-        let wide = targets[8..].iter().any(|&w| w != 0);
-        // SAFETY: the features these functions are compiled for.
-        unsafe {
-            if wide {
-                scan_in::<T, true>(left, right, targets)
-            } else {
-                scan_in::<T, false>(left, right, targets)
-            }
-        }
-    }
-
-    /// The lanes of `x` whose value is in the set (`low`, and `high` when `WIDE`).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    fn lookup<const WIDE: bool>(x: __m512i, low: __m512i, high: __m512i) -> __mmask32 {
-        let index = _mm512_srli_epi16::<4>(x);
-        let word = if WIDE {
-            _mm512_permutex2var_epi16(low, index, high)
-        } else {
-            _mm512_permutexvar_epi16(index, low)
-        };
-        // Bit `x & 15` of the word moved to the top, by `15 - (x & 15)`.
-        let top = _mm512_sllv_epi16(word, _mm512_andnot_si512(x, _mm512_set1_epi16(15)));
-        _mm512_movepi16_mask(top)
-    }
-
-    /// [`scan_avx512`] with the set in two registers (`WIDE`) or one.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW, VL and VBMI2.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt,bmi1,bmi2")]
-    unsafe fn scan_in<T: Lanes, const WIDE: bool>(
-        left: &[T],
-        right: &[T],
-        targets: &mut TargetSet,
-    ) -> usize {
-        let len = left.len().min(right.len());
-        let (left, right) = (&left[..len], &right[..len]);
-        // Values 0..512 in `low` and 512..1024 in `high`, 16 per 16-bit lane (32 per
-        // 32-bit lane).
-        // SAFETY: `targets` is 16 words: the loads read words 0..8 and 8..16.
-        let (mut low, mut high) = unsafe {
-            (
-                _mm512_loadu_si512(targets.as_ptr().cast()),
-                _mm512_loadu_si512(targets[8..].as_ptr().cast()),
-            )
-        };
-        let mut found = [0u16; 32 * BATCH];
-        let mut at = 0;
-        let mut remaining: u32 = targets.iter().map(|w| w.count_ones()).sum();
-        // Batches grow from one step: few wanted values are often met early.
-        let mut batch = 1;
-        while remaining > 1 && at < len {
-            let steps = batch.min((len - at).div_ceil(32));
-            let mut count = 0;
-            for step in 0..steps {
-                let from = at + 32 * step;
-                let (lanes, l, r) = if from + 32 <= len {
-                    // SAFETY: `from + 32 <= len`, the length of both slices.
-                    unsafe {
-                        (
-                            u32::MAX,
-                            T::load_unchecked(left.as_ptr().add(from)),
-                            T::load_unchecked(right.as_ptr().add(from)),
-                        )
-                    }
-                } else {
-                    let lanes = (1u32 << (len - from)) - 1;
-                    // SAFETY: `load` needs the features this function is compiled for.
-                    unsafe {
-                        (
-                            lanes,
-                            T::load(left, from, lanes),
-                            T::load(right, from, lanes),
-                        )
-                    }
-                };
-                let x = _mm512_xor_si512(l, r);
-                let hits = lookup::<WIDE>(x, low, high) & lanes;
-                let packed = _mm512_maskz_compress_epi16(hits, x);
-                debug_assert!(count + 32 <= found.len());
-                // SAFETY: at most 32 values per step were packed before, so
-                // `count + 32 <= 32 * (step + 1) <= found.len()`: the 64 bytes written
-                // are inside `found`.
-                unsafe { _mm512_storeu_si512(found.as_mut_ptr().add(count).cast(), packed) };
-                count += hits.count_ones() as usize;
-            }
-            at += 32 * steps;
-            for &v in &found[..count] {
-                // Lane `(v >> 5) & 15` of the half holding `v` loses bit `v & 31`;
-                // `targets` keeps the count (a value met twice counts once).
-                let v = u32::from(v);
-                let (w, b) = ((v >> 6) as usize, v & 63);
-                remaining -= ((targets[w] >> b) & 1) as u32;
-                targets[w] &= !(1 << b);
-                let lane = 1u16 << ((v >> 5) & 15);
-                let bit = _mm512_maskz_set1_epi32(lane, (1u32 << (v & 31)) as i32);
-                if v < 512 {
-                    low = _mm512_andnot_si512(bit, low);
-                } else {
-                    high = _mm512_andnot_si512(bit, high);
-                }
-            }
-            batch = (2 * batch).min(BATCH);
-        }
-        at.min(len)
-    }
-}
-
-/// The vector paths are compared with the portable ones where they run; on a machine
-/// without the AVX-512 features they need (F, BW, VL, VBMI2; and VBMI, BITALG for the
-/// byte search), each test still checks the portable path against the definition, and
-/// says on standard error `SKIPPED: TEST: vector paths not compared ... (no avx512vbmi,
-/// ...)` for its vector half ([`vector_half_runs`]); the feature `require-simd` turns
-/// that into a failure, for a CI machine that must run them.
+/// Every kernel is compared with the definition (and so with the scalar one) where
+/// the machine runs it; for each kernel it does not run, each test still checks the
+/// portable loops against the definition, and says on standard error `SKIPPED: TEST:
+/// the avx512 kernel not compared ... (no avx512vbmi2, ...)` ([`vector_kernels`]);
+/// the feature `require-simd` turns that into a failure, for a CI machine that must
+/// run them. Under Miri (no vector kernel runs) only the portable loops are checked.
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
 
-    /// The paths `test` compares: the portable one everywhere (`false`), the vector one
-    /// where it runs (`true`).
-    fn paths(test: &str) -> Vec<bool> {
-        if vector_half_runs(test, Paths::Words) {
-            vec![false, true]
-        } else {
-            vec![false]
-        }
+    /// The kernels `test` compares: the scalar one everywhere, and each vector kernel
+    /// this machine runs.
+    fn paths(test: &str) -> Vec<Isa> {
+        std::iter::once(Isa::Scalar)
+            .chain(vector_kernels(test))
+            .collect()
     }
 
     #[test]
     fn the_features_named_are_those_detected() {
-        assert_eq!(available(), missing_features(Paths::Words).is_empty());
-        assert_eq!(codes_available(), missing_features(Paths::Bytes).is_empty());
-        // A machine with AVX-512 but without VBMI and BITALG (Skylake-X, Cascade Lake).
-        let skylake = |feature: &str| !matches!(feature, "avx512vbmi" | "avx512bitalg");
-        assert!(missing_of(Paths::Words, skylake).is_empty());
-        let missing = missing_of(Paths::Bytes, skylake);
-        assert_eq!(missing, ["avx512vbmi", "avx512bitalg"]);
+        for isa in Isa::ALL {
+            assert_eq!(isa.runs(), isa.missing_features().is_empty(), "{isa:?}");
+        }
+        assert!(Isa::Scalar.runs());
+        assert!(Isa::best().runs());
         assert_eq!(
-            skipped_line("code_scan_keeps_its_promise", &missing),
-            "SKIPPED: code_scan_keeps_its_promise: vector paths not compared with the \
-             portable ones (no avx512vbmi, no avx512bitalg)"
+            avx512_codes_run(),
+            Isa::Avx512.runs() && missing_of(&AVX512_CODE_FEATURES, has_feature).is_empty()
         );
-        assert_eq!(missing_of(Paths::Words, |_| false).len(), 4);
+        // A machine with AVX-512 but without VBMI2, VBMI and BITALG (Skylake-X).
+        let skylake = |feature: &str| !matches!(feature, "avx512vbmi" | "avx512vbmi2" | "avx512bitalg");
+        assert!(missing_of(Isa::Avx2.features(), skylake).is_empty());
+        let missing = missing_of(Isa::Avx512.features(), skylake);
+        assert_eq!(missing, ["avx512vbmi2"]);
+        assert_eq!(
+            skipped_line("code_scan_keeps_its_promise", "avx512", &missing),
+            "SKIPPED: code_scan_keeps_its_promise: the avx512 kernel not compared with the \
+             scalar one (no avx512vbmi2)"
+        );
+        assert_eq!(missing_of(Isa::Avx512.features(), |_| false).len(), 8);
+    }
+
+    /// The public names: every kernel by its name, `auto` the best, and the errors.
+    #[test]
+    fn kernels_are_named() {
+        assert_eq!(Kernel::named("auto"), Ok(Kernel::auto()));
+        assert_eq!(Kernel::named(" Scalar "), Ok(Kernel::scalar()));
+        assert_eq!(Kernel::default(), Kernel::auto());
+        assert_eq!(Kernel::on_this_machine()[0], Kernel::scalar());
+        for isa in Isa::ALL {
+            match Kernel::named(isa.name()) {
+                Ok(kernel) => {
+                    assert!(isa.runs());
+                    assert_eq!(kernel.isa(), isa);
+                    assert_eq!(kernel.to_string(), isa.name());
+                    assert!(Kernel::on_this_machine().contains(&kernel));
+                }
+                Err(KernelError::NotHere { kernel, missing }) => {
+                    assert!(!isa.runs());
+                    assert_eq!(kernel, isa.name());
+                    assert!(!missing.is_empty());
+                }
+                Err(other) => panic!("{isa:?}: {other}"),
+            }
+            assert!(Kernel::NAMES.contains(&isa.name()));
+        }
+        let unknown = "sse9".parse::<Kernel>().unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "no kernel is named \"sse9\" (the kernels: auto, scalar, avx2, avx512)"
+        );
+        let not_here = KernelError::NotHere {
+            kernel: "avx512",
+            missing: vec!["avx512f", "avx512bw"],
+        };
+        assert!(
+            not_here
+                .to_string()
+                .starts_with("this machine cannot run the avx512 kernel: it lacks avx512f, avx512bw; it runs auto, scalar"),
+            "{not_here}"
+        );
     }
 
     fn set_of(values: &[u32]) -> TargetSet {
@@ -1163,9 +847,9 @@ mod tests {
             let expected: Vec<u64> = (0..words)
                 .map(|w| (0..64).fold(0, |acc, i| acc | u64::from(row[64 * w + i] != stamp) << i))
                 .collect();
-            for vector in paths("unmarked_matches_bytes") {
+            for isa in paths("unmarked_matches_bytes") {
                 let mut out = vec![0; words];
-                unmarked(&row, stamp, &mut out, vector);
+                unmarked(&row, stamp, &mut out, isa);
                 prop_assert_eq!(&out, &expected);
             }
         }
@@ -1178,10 +862,10 @@ mod tests {
         left: &[T],
         right: &[T],
         wanted: &TargetSet,
-        vector: bool,
+        isa: Isa,
     ) -> usize {
         let mut after = *wanted;
-        let looked = scan(left, right, &mut after, vector);
+        let looked = scan(left, right, &mut after, isa);
         assert!(looked <= left.len());
         let mut met = [0u64; 16];
         for (&l, &r) in left[..looked].iter().zip(right) {
@@ -1189,7 +873,7 @@ mod tests {
             met[(x >> 6) as usize] |= 1 << (x & 63);
         }
         for w in 0..16 {
-            assert_eq!(after[w], wanted[w] & !met[w], "word {w}, vector {vector}");
+            assert_eq!(after[w], wanted[w] & !met[w], "word {w}, {isa:?}");
         }
         let left_over: u32 = after.iter().map(|w| w.count_ones()).sum();
         assert!(
@@ -1211,10 +895,17 @@ mod tests {
         assert_eq!(targets, set_of(&[700, 800]));
         let mut targets = set_of(&[700]);
         assert_eq!(scan_portable(&left, &right, &mut targets), 0);
-        for vector in paths("finds_each_value_once_and_stops_when_one_is_left") {
-            check_scan(&left, &right, &set_of(&[3, 7, 90]), vector);
+        for isa in paths("finds_each_value_once_and_stops_when_one_is_left") {
+            check_scan(&left, &right, &set_of(&[3, 7, 90]), isa);
             assert_eq!(
-                check_scan(&left, &right, &set_of(&[3, 700, 800]), vector),
+                check_scan(&left, &right, &set_of(&[3, 700, 800]), isa),
+                100
+            );
+            let bytes: Vec<u8> = (0..100).collect();
+            let zeros = vec![0u8; 100];
+            // 700 and 800 cannot be met by bytes: the scan reads every pair.
+            assert_eq!(
+                check_scan(&bytes, &zeros, &set_of(&[3, 700, 800]), isa),
                 100
             );
         }
@@ -1222,9 +913,9 @@ mod tests {
         assert_eq!(first(&[0; 16]), None);
     }
 
-    /// The portable and the vector scan both keep [`scan`]'s promise, and the vector
-    /// one looks at least as far (it goes on past one value left); `test` names the
-    /// caller in the line saying the vector half is skipped.
+    /// The portable and the vector scans all keep [`scan`]'s promise, and the vector
+    /// ones look at least as far (they count whole steps); `test` names the caller in
+    /// the line saying a kernel is skipped.
     fn both_keep_the_promise<T: StoredValue>(
         test: &str,
         left: &[T],
@@ -1232,10 +923,10 @@ mod tests {
         wanted: &[u32],
     ) -> Result<(), TestCaseError> {
         let wanted = set_of(wanted);
-        let portable = check_scan(left, right, &wanted, false);
-        if vector_half_runs(test, Paths::Words) {
-            let vector = check_scan(left, right, &wanted, true);
-            prop_assert!(vector >= portable);
+        let portable = check_scan(left, right, &wanted, Isa::Scalar);
+        for isa in vector_kernels(test) {
+            let vector = check_scan(left, right, &wanted, isa);
+            prop_assert!(vector >= portable, "{:?}", isa);
         }
         Ok(())
     }
@@ -1279,8 +970,8 @@ mod tests {
             // Every target is met: the scan leaves at most one, and none it looked past.
             prop_assume!(!left.is_empty());
             let wanted: Vec<u32> = picks.iter().map(|&i| u32::from(left[i % left.len()] ^ right[i % left.len()])).collect();
-            for vector in paths("vector_scan_finds_values_met_early") {
-                check_scan(&left, &right, &set_of(&wanted), vector);
+            for isa in paths("vector_scan_finds_values_met_early") {
+                check_scan(&left, &right, &set_of(&wanted), isa);
             }
         }
     }
@@ -1320,7 +1011,7 @@ mod tests {
 
     proptest! {
         /// The vector marking stores exactly the bytes the definition names (it has no
-        /// portable twin: without AVX-512 the engine marks the pairs itself).
+        /// portable twin: with the scalar kernel the engine marks the pairs itself).
         #[test]
         fn mark_pairs_marks_every_pair_and_nothing_else(
             g in proptest::collection::vec(0u16..512, 300..400),
@@ -1339,30 +1030,33 @@ mod tests {
                     expected[k * width + usize::from(g[r] ^ g[base + k - r])] = stamp;
                 }
             }
-            let runs = vector_half_runs("mark_pairs_marks_every_pair_and_nothing_else", Paths::Words);
-            let marked = mark_pairs(&mut rows, width, bits, stamp, &g, base, &rare);
-            prop_assert_eq!(marked, runs);
-            if marked {
-                prop_assert_eq!(&rows, &expected);
-            }
-            // 8-bit values: the same with the top bit dropped.
-            let mut rows = vec![0u8; MARK_LANES * width];
-            let mut expected = vec![0u8; MARK_LANES * width];
+            let mut expected_narrow = vec![0u8; MARK_LANES * width];
             for &r in &rare {
                 let r = r as usize;
                 for k in 0..MARK_LANES {
-                    expected[k * width + usize::from(narrow[r] ^ narrow[base + k - r])] = stamp;
+                    expected_narrow[k * width + usize::from(narrow[r] ^ narrow[base + k - r])] = stamp;
                 }
             }
-            let marked = mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare);
-            prop_assert_eq!(marked, runs);
-            if marked {
-                prop_assert_eq!(&rows, &expected);
+            for isa in paths("mark_pairs_marks_every_pair_and_nothing_else") {
+                rows.fill(0);
+                let marked = mark_pairs(&mut rows, width, bits, stamp, &g, base, &rare, isa);
+                prop_assert_eq!(marked, isa != Isa::Scalar);
+                if marked {
+                    prop_assert_eq!(&rows, &expected);
+                }
+                // 8-bit values: the same with the top bit dropped.
+                rows.fill(0);
+                let marked = mark_pairs(&mut rows, width, 8, stamp, &narrow, base, &rare, isa);
+                prop_assert_eq!(marked, isa != Isa::Scalar);
+                if marked {
+                    prop_assert_eq!(&rows, &expected_narrow);
+                }
             }
         }
 
         /// The byte search keeps the promise of [`scan`], leaving the skipped heaps out
-        /// (no portable twin: without VBMI and BITALG the engine searches by [`scan`]).
+        /// (no portable twin: with the scalar kernel the engine searches by [`scan`]).
+        /// The AVX-512 kernel uses AVX2's byte search without VBMI and BITALG.
         #[test]
         fn code_scan_keeps_its_promise(
             pairs in proptest::collection::vec((0u8..=255, 0u8..=255), 0..700),
@@ -1377,13 +1071,16 @@ mod tests {
             }
             // Few skipped heaps, or about half.
             let bits: Vec<u64> = skip.iter().map(|&w| if sparse_skips { w & w >> 7 & w >> 13 } else { w }).collect();
-            let runs = vector_half_runs("code_scan_keeps_its_promise", Paths::Bytes);
-            for skip in [&[][..], &bits] {
+            let kernels = paths("code_scan_keeps_its_promise");
+            if kernels.contains(&Isa::Avx512) {
+                avx512_byte_search_runs("code_scan_keeps_its_promise");
+            }
+            for (isa, skip) in kernels.into_iter().flat_map(|isa| [(isa, &[][..]), (isa, &bits[..])]) {
                 let mut after = targets;
-                let looked = scan_codes(&left, &right, skip, &mut after);
-                prop_assert_eq!(looked.is_some(), runs);
+                let looked = scan_codes(&left, &right, skip, &mut after, isa);
+                prop_assert_eq!(looked.is_some(), isa != Isa::Scalar);
                 let Some(looked) = looked else {
-                    return Ok(());
+                    continue;
                 };
                 prop_assert!(looked <= left.len());
                 let mut met: CodeSet = [0; 4];
@@ -1428,17 +1125,16 @@ mod tests {
                         expected[k * width + x as usize] = stamp;
                     }
                 }
-                let mut rows = vec![0u8; MARK_LANES * width];
-                let marked = match ninth {
-                    None => mark_pairs_in_registers(&mut rows, width, stamp, &narrow, base, &rare, None),
-                    Some(_) => mark_pairs_in_registers(&mut rows, width, stamp, &g, base, &rare, ninth),
-                };
-                prop_assert_eq!(
-                    marked,
-                    vector_half_runs("mark_pairs_in_registers_marks_every_pair_and_nothing_else", Paths::Words)
-                );
-                if marked {
-                    prop_assert_eq!(&rows, &expected);
+                for isa in paths("mark_pairs_in_registers_marks_every_pair_and_nothing_else") {
+                    let mut rows = vec![0u8; MARK_LANES * width];
+                    let marked = match ninth {
+                        None => mark_pairs_in_registers(&mut rows, width, stamp, &narrow, base, &rare, None, isa),
+                        Some(_) => mark_pairs_in_registers(&mut rows, width, stamp, &g, base, &rare, ninth, isa),
+                    };
+                    prop_assert_eq!(marked, marks_in_registers(isa));
+                    if marked {
+                        prop_assert_eq!(&rows, &expected);
+                    }
                 }
             }
         }
@@ -1449,33 +1145,34 @@ mod tests {
             for (&l, &r) in left.iter().zip(&right) {
                 expected[usize::from(l ^ r)] = stamp;
             }
-            for vector in paths("mark_values_marks_every_pair") {
+            for isa in paths("mark_values_marks_every_pair") {
                 let mut row = vec![0u8; 1024 + 64];
-                mark_values(&mut row, 10, stamp, &left, &right, vector);
+                mark_values(&mut row, 10, stamp, &left, &right, isa);
                 prop_assert_eq!(&row, &expected);
             }
         }
 
         #[test]
         fn find_gives_the_first_pair((left, right, _w) in case(9), target in 0u32..512) {
-            // No portable twin: without AVX-512 the engine searches by compares itself.
-            let runs = vector_half_runs("find_gives_the_first_pair", Paths::Words);
-            prop_assert_eq!(find_applies(&left), runs);
+            // No portable twin: with the scalar kernel the engine searches by compares
+            // itself.
             let expected = left
                 .iter()
                 .zip(&right)
                 .position(|(&l, &r)| u32::from(l ^ r) == target);
-            if find_applies(&left) {
-                prop_assert_eq!(find(&left, &right, target), expected);
-            }
             let narrow = |v: &[u16]| v.iter().map(|&x| x as u8).collect::<Vec<u8>>();
             let (l8, r8) = (narrow(&left), narrow(&right));
-            let expected = l8
+            let expected_narrow = l8
                 .iter()
                 .zip(&r8)
                 .position(|(&l, &r)| u32::from(l ^ r) == target);
-            if find_applies(&l8) {
-                prop_assert_eq!(find(&l8, &r8, target), expected);
+            for isa in paths("find_gives_the_first_pair") {
+                prop_assert_eq!(find_applies(&left, isa), isa != Isa::Scalar);
+                prop_assert_eq!(find_applies(&l8, isa), isa != Isa::Scalar);
+                if find_applies(&left, isa) {
+                    prop_assert_eq!(find(&left, &right, target, isa), expected);
+                    prop_assert_eq!(find(&l8, &r8, target, isa), expected_narrow);
+                }
             }
         }
     }

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::*;
 use crate::testing::on_pool;
+use simd::Isa;
 
 /// Grundy values by the definition: enumerate the moves of each heap with
 /// `HeapRule::moves`, xor the values of the heaps left, take the mex.
@@ -117,25 +118,18 @@ fn sparse_space_matches_plain_mex() {
     );
 }
 
-/// The three ways of searching the common pairs give the same values: one candidate at
-/// a time, the one-pass search with its portable loop, and with AVX-512. On a machine
-/// without AVX-512 (F, BW, VL, VBMI2) the last would only run the portable loop again:
-/// it is left out, and the test says `SKIPPED: search_modes_agree: ...` on standard
-/// error (and fails with the feature `require-simd`; see [`simd::vector_half_runs`]);
-/// likewise for the byte search within it, which needs VBMI and BITALG too.
-/// `sparse_space_matches_plain_mex` checks the default one against the plain mex.
+/// The ways of searching the common pairs (one candidate at a time, one pass for all
+/// wanted values) give the same values with every kernel this machine runs: the scalar
+/// one (the one-pass search by its portable loop) and each vector kernel. A kernel the
+/// machine lacks is left out, and the test says `SKIPPED: search_modes_agree: ...` on
+/// standard error (and fails with the feature `require-simd`; see
+/// [`simd::vector_kernels`]); likewise for the AVX-512 byte search, which needs VBMI
+/// and BITALG too. `sparse_space_matches_plain_mex` checks the default one against the
+/// plain mex.
 #[test]
 #[ignore = "exhaustive (15-90 s): run with --include-ignored, as CI does"]
 fn search_modes_agree() {
-    use engine::SearchMode;
-    let mut modes = vec![
-        SearchMode::Candidates,
-        SearchMode::OnePass { vector: false },
-    ];
-    if simd::vector_half_runs("search_modes_agree", simd::Paths::Words) {
-        modes.push(SearchMode::OnePass { vector: true });
-        simd::vector_half_runs("search_modes_agree (byte search)", simd::Paths::Bytes);
-    }
+    let modes = search_modes("search_modes_agree");
     let last = if cfg!(debug_assertions) {
         5_000
     } else {
@@ -152,17 +146,14 @@ fn search_modes_agree() {
     for rule in rules {
         let mut results = Vec::new();
         for &mode in &modes {
-            let mut solver =
-                SequenceSolver::new(rule.clone(), Method::SparseSpace).with_search(mode);
+            let mut solver = searching(&rule, mode);
             solver.extend_to(last);
             results.push((mode, solver.into_values()));
         }
         // A mirror of 300 values: searches and recorded pairs reaching past it read
         // copies of the values instead.
         for &mode in &modes {
-            let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace)
-                .with_search(mode)
-                .with_mirror_window(300);
+            let mut solver = searching(&rule, mode).with_mirror_window(300);
             solver.extend_to(last / 4);
             let values = solver.into_values();
             assert!(
@@ -185,24 +176,50 @@ fn search_modes_agree() {
                 .iter()
                 .any(|&v| v >= 512)
         );
-        let mut solver = SequenceSolver::new(rule("0.6"), Method::SparseSpace);
-        solver.extend_to(last);
-        assert!(solver.values().iter().any(|v| v >= 256));
-        // With AVX-512, 0.6 past heap 40 000 marks its rare pairs in registers, bit 8
-        // of the values got back from the parity (the values have 9 bits).
-        // Its common pairs are searched by their low bytes, bit 8 got back the same way.
-        let before = solver.stats();
-        solver.extend_to(last + 3200);
-        let after = solver.stats();
-        let marked = after.register_pairs - before.register_pairs;
-        assert_eq!(marked > 100 * 32 * 1000, simd::available(), "{marked}");
-        let searched = after.byte_pairs - before.byte_pairs;
-        assert_eq!(
-            searched > 3200 * 1000,
-            simd::codes_available(),
-            "{searched}"
-        );
+        for kernel in Kernel::on_this_machine() {
+            let isa = kernel.isa();
+            let mut solver =
+                SequenceSolver::new(rule("0.6"), Method::SparseSpace).with_kernel(kernel);
+            solver.extend_to(last);
+            assert!(solver.values().iter().any(|v| v >= 256));
+            // With AVX-512, 0.6 past heap 40 000 marks its rare pairs in registers, bit
+            // 8 of the values got back from the parity (the values have 9 bits). With
+            // a vector kernel its common pairs are searched by their low bytes, bit 8
+            // got back the same way.
+            let before = solver.stats();
+            solver.extend_to(last + 3200);
+            let after = solver.stats();
+            let marked = after.register_pairs - before.register_pairs;
+            assert_eq!(marked > 100 * 32 * 1000, isa == Isa::Avx512, "{isa:?}: {marked}");
+            let searched = after.byte_pairs - before.byte_pairs;
+            assert_eq!(
+                searched > 3200 * 1000,
+                isa != Isa::Scalar,
+                "{isa:?}: {searched}"
+            );
+        }
     }
+}
+
+/// The searches of the common pairs a test compares, with the kernels: one candidate at
+/// a time and the one-pass search, with the scalar kernel and each vector kernel this
+/// machine runs (`test` names the caller in the lines saying one is skipped).
+fn search_modes(test: &str) -> Vec<(engine::SearchMode, Isa)> {
+    use engine::SearchMode;
+    let kernels = std::iter::once(Isa::Scalar).chain(simd::vector_kernels(test));
+    if Isa::Avx512.runs() {
+        simd::avx512_byte_search_runs(test);
+    }
+    kernels
+        .flat_map(|isa| [(SearchMode::Candidates, isa), (SearchMode::OnePass, isa)])
+        .collect()
+}
+
+/// A solver of `rule` by the fast method, searching by `mode`.
+fn searching(rule: &HeapRule, (mode, isa): (engine::SearchMode, Isa)) -> SequenceSolver {
+    SequenceSolver::new(rule.clone(), Method::SparseSpace)
+        .with_kernel(Kernel::of(isa))
+        .with_search(mode)
 }
 
 #[test]
@@ -219,13 +236,17 @@ fn sparse_space_is_actually_used() {
         "{stats:?}"
     );
     // Its values have 8 bits: with AVX-512 the rare pairs are marked in registers.
-    assert_eq!(stats.register_pairs > 0, simd::available(), "{stats:?}");
+    let best = Isa::best();
+    assert_eq!(stats.register_pairs > 0, best == Isa::Avx512, "{stats:?}");
     // So have Grundy's game's, with enough rare heaps for the one-pass search, which
-    // then looks at the common pairs by bytes.
-    let mut solver = SequenceSolver::new(HeapRule::GrundysGame, Method::SparseSpace);
-    solver.extend_to(20_000);
-    let stats = solver.stats();
-    assert_eq!(stats.byte_pairs > 0, simd::codes_available(), "{stats:?}");
+    // then looks at the common pairs by bytes with a vector kernel.
+    for kernel in Kernel::on_this_machine() {
+        let mut solver =
+            SequenceSolver::new(HeapRule::GrundysGame, Method::SparseSpace).with_kernel(kernel);
+        solver.extend_to(20_000);
+        let stats = solver.stats();
+        assert_eq!(stats.byte_pairs > 0, kernel.isa() != Isa::Scalar, "{kernel}: {stats:?}");
+    }
     // 0.106 needs the parity-twisted class (odd removals, position bit in the mask).
     let mut solver = SequenceSolver::new(rule("0.106"), Method::SparseSpace);
     solver.extend_to(20_000);
@@ -762,10 +783,19 @@ proptest::proptest! {
     }
 }
 
-/// The values computed on `threads` threads (a rayon pool of that size: the engine
-/// takes a helper thread for its blocks when the pool has more than one).
-fn values_on_threads(threads: usize, rule: &HeapRule, last_heap: usize) -> Vec<u32> {
-    on_pool(threads, || values(rule, Method::SparseSpace, last_heap))
+/// The values computed with `kernel` on `threads` threads (a rayon pool of that size:
+/// the engine takes a helper thread for its blocks when the pool has more than one).
+fn values_on_threads(
+    kernel: Kernel,
+    threads: usize,
+    rule: &HeapRule,
+    last_heap: usize,
+) -> Vec<u32> {
+    on_pool(threads, || {
+        let mut solver = SequenceSolver::new(rule.clone(), Method::SparseSpace).with_kernel(kernel);
+        solver.extend_to(last_heap);
+        solver.into_values().to_vec()
+    })
 }
 
 /// Codes whose values to 10^6 the engine computes in at most 6 s on one thread (no
@@ -803,22 +833,14 @@ fn a_second_thread_fills_the_blocks_of_officers() {
 /// block would miss.
 #[test]
 fn every_search_takes_blocks_filled_ahead_and_gives_the_same_values() {
-    use engine::SearchMode;
-    let mut modes = vec![
-        SearchMode::Candidates,
-        SearchMode::OnePass { vector: false },
-    ];
-    if simd::available() {
-        modes.push(SearchMode::OnePass { vector: true });
-    }
+    let modes = search_modes("every_search_takes_blocks_filled_ahead_and_gives_the_same_values");
     let last = 60_000;
     for code in ["0.6", "0.106"] {
         let rule = rule(code);
         for &mode in &modes {
             let run = |threads: usize| {
                 on_pool(threads, || {
-                    let mut solver =
-                        SequenceSolver::new(rule.clone(), Method::SparseSpace).with_search(mode);
+                    let mut solver = searching(&rule, mode);
                     solver.extend_to(last);
                     (solver.stats().blocks_filled_ahead, solver.into_values())
                 })
@@ -840,27 +862,51 @@ fn every_search_takes_blocks_filled_ahead_and_gives_the_same_values() {
     }
 }
 
-/// The values of each code to `last_heap` on 2 and 7 threads equal those on one.
-fn assert_the_same_on_one_two_and_seven_threads(codes: &[&str], last_heap: usize) {
+/// The values of each code to `last_heap` with every kernel this machine runs, on 1, 2
+/// and 7 threads, equal those of the scalar kernel on one thread (`test` names the
+/// caller in the lines saying a kernel is skipped).
+fn assert_every_kernel_the_same_on_one_two_and_seven_threads(
+    test: &str,
+    codes: &[&str],
+    last_heap: usize,
+) {
+    let kernels: Vec<Kernel> = std::iter::once(Isa::Scalar)
+        .chain(simd::vector_kernels(test))
+        .map(Kernel::of)
+        .collect();
     for &code in codes {
         let rule = rule(code);
-        let one = values_on_threads(1, &rule, last_heap);
-        for threads in [2, 7] {
-            assert!(
-                values_on_threads(threads, &rule, last_heap) == one,
-                "{code}: {threads} threads differ from one"
-            );
+        let reference = values_on_threads(Kernel::scalar(), 1, &rule, last_heap);
+        for &kernel in &kernels {
+            for threads in [1, 2, 7] {
+                if kernel == Kernel::scalar() && threads == 1 {
+                    continue;
+                }
+                assert!(
+                    values_on_threads(kernel, threads, &rule, last_heap) == reference,
+                    "{code}: the {kernel} kernel on {threads} threads differs from the \
+                     scalar one on one"
+                );
+            }
         }
     }
 }
 
 #[test]
-fn values_are_the_same_on_one_two_and_seven_threads() {
-    assert_the_same_on_one_two_and_seven_threads(&["0.6", "0.16", "0.106", "0.1777"], 100_000);
+fn values_are_the_same_with_every_kernel_on_one_two_and_seven_threads() {
+    assert_every_kernel_the_same_on_one_two_and_seven_threads(
+        "values_are_the_same_with_every_kernel_on_one_two_and_seven_threads",
+        &["0.6", "0.16", "0.106", "0.1777"],
+        100_000,
+    );
 }
 
 #[test]
-#[ignore = "exhaustive (1-3 minutes): run with --include-ignored, as CI does"]
-fn values_to_a_million_are_the_same_on_one_two_and_seven_threads() {
-    assert_the_same_on_one_two_and_seven_threads(&PARALLEL_CODES, 1_000_000);
+#[ignore = "exhaustive (minutes): run with --include-ignored, as CI does"]
+fn values_to_a_million_are_the_same_with_every_kernel_on_one_two_and_seven_threads() {
+    assert_every_kernel_the_same_on_one_two_and_seven_threads(
+        "values_to_a_million_are_the_same_with_every_kernel_on_one_two_and_seven_threads",
+        &PARALLEL_CODES,
+        1_000_000,
+    );
 }

@@ -41,7 +41,7 @@ use crate::rules::HeapRule;
 use crate::sequence::bounded::{LARGEST_HEAP, periodic_bytes, proven_shortcut};
 use crate::sequence::estimate::announcement;
 use crate::sequence::{
-    Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Method, Periodicity,
+    Cost, CostModel, FileError, FileFormat, GrundyValues, Interrupted, Kernel, Method, Periodicity,
     Progress, ResumeError, SequenceSolver, StopCause, check_rule_of_file, save_to_file,
     until_proven,
 };
@@ -73,6 +73,9 @@ pub struct Request {
     pub genus: bool,
     /// How the values are computed.
     pub method: Method,
+    /// The instructions the engine computes with (the values are the same with every
+    /// kernel): by default the fastest this machine runs.
+    pub kernel: Kernel,
     /// Keep computing past the last heap until a theorem proves the period.
     pub until_proven: bool,
     /// A period left unproven at the furthest heap allowed is a failure too
@@ -96,6 +99,7 @@ impl Request {
             last_heap,
             genus: false,
             method: Method::SparseSpace,
+            kernel: Kernel::auto(),
             until_proven: false,
             require_proof: false,
             out: None,
@@ -557,7 +561,7 @@ fn heap_sequence(
     // values grow. Rules costing more than linear keep computing from the
     // 1024; the others start again from 256, so that the period search starts
     // where it always does.
-    let mut probe = SequenceSolver::new(rule.clone(), method);
+    let mut probe = SequenceSolver::new(rule.clone(), method).with_kernel(request.kernel);
     probe.extend_to(wanted.min(FIRST_HEAPS - 1));
     let mut prediction = probe.clone();
     prediction.extend_to(wanted.min(PREDICTION_HEAPS - 1));

@@ -134,7 +134,7 @@ pub(crate) fn with_helper<T: StoredValue, R>(
     append_shared(g, |g, values| {
         let leave_two = engine.table.leave_two.clone();
         let unequal_split = engine.table.unequal_split;
-        let vector = engine.marks_by_vector();
+        let isa = engine.isa;
         let (jobs, job_inbox) = sync_channel::<Job>(DEPTH);
         let (filled_outbox, filled) = sync_channel::<Filled>(DEPTH);
         std::thread::scope(|scope| {
@@ -156,7 +156,7 @@ pub(crate) fn with_helper<T: StoredValue, R>(
                         classes: &classes,
                         value_bits: job.value_bits,
                         generation: job.generation,
-                        vector,
+                        isa,
                         prefix_to: job.prefix_to,
                     };
                     let pairs =

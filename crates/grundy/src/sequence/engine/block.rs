@@ -90,7 +90,7 @@ pub(crate) fn option_rows_bytes(bits: u32) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Marking {
     /// One byte store per pair (scalar, or positions computed by vector).
-    Stores { vector: bool },
+    Stores,
     /// Bit sets in vector registers ([`simd::mark_pairs_in_registers`]), with bit 8
     /// of the values got back as said.
     Registers(Option<simd::NinthBit>),
@@ -101,19 +101,19 @@ impl Marking {
     /// rare heaps of `class`): in registers when every value fits in 8 bits, or in 9
     /// bits with bit 8 in the mask and every other half common; then each value `x`
     /// has `2x + (m mod 2)` of odd parity under the mask (see the module doc), which
-    /// gives bit 8 from the others.
+    /// gives bit 8 from the others. Only the AVX-512 kernel keeps sets in registers.
     pub(super) fn for_block(
         class: &SparseClass,
         bits: u32,
         base: usize,
         rare: &[u32],
-        vector: bool,
+        isa: Isa,
     ) -> Self {
         let (Some(mask), Some(&largest)) = (class.mask, rare.last()) else {
-            return Self::Stores { vector };
+            return Self::Stores;
         };
-        if !vector {
-            return Self::Stores { vector };
+        if !simd::marks_in_registers(isa) {
+            return Self::Stores;
         }
         if bits <= 8 {
             return Self::Registers(None);
@@ -124,7 +124,7 @@ impl Marking {
             .last()
             .is_none_or(|&last| (last as usize) < base - largest as usize);
         if bits != 9 || value_mask >> 8 & 1 == 0 || !all_rare_below {
-            return Self::Stores { vector };
+            return Self::Stores;
         }
         // parity(x & value_mask) = 1 xor (m mod 2 when the mask uses the heap's parity),
         // with m = base + k.
@@ -148,8 +148,8 @@ pub(super) struct BlockFilling<'a> {
     pub(super) classes: &'a [SparseClass; 2],
     pub(super) value_bits: u32,
     pub(super) generation: u64,
-    /// Mark by vector where the machine can.
-    pub(super) vector: bool,
+    /// The kernel marking the pairs.
+    pub(super) isa: Isa,
     /// Put each heap's common pairs up to this one in the rows too (see [`Block`]).
     pub(super) prefix_to: usize,
 }
@@ -206,8 +206,9 @@ impl BlockFilling<'_> {
                         .max(lo);
                     let rare = &class.rare[lo..hi];
                     let marking =
-                        Marking::for_block(class, self.value_bits, start - j, rare, self.vector);
-                    if insert_rare_pairs(block, self.value_bits, g, start - j, rare, marking) {
+                        Marking::for_block(class, self.value_bits, start - j, rare, self.isa);
+                    let base = start - j;
+                    if insert_rare_pairs(block, self.value_bits, g, base, rare, marking, self.isa) {
                         register_pairs += (rare.len() * BLOCK) as u64;
                     }
                 }
@@ -274,8 +275,9 @@ impl BlockFilling<'_> {
 
 /// Inserts into the `BLOCK` rows of `block` the values `G(r) xor G(base + k - r)` for
 /// each `r` of `rare` and `k < BLOCK`, every value being below `1 << bits`; every
-/// `base + k - r` must be below `g.len()`. By the `marking` asked for where the machine
-/// allows, else by scalar stores. True when the pairs went through registers.
+/// `base + k - r` must be below `g.len()`. By the `marking` asked for with the kernel
+/// `isa` where it applies, else by scalar stores. True when the pairs went through
+/// registers.
 pub(super) fn insert_rare_pairs<T: StoredValue>(
     block: &mut Block,
     bits: u32,
@@ -283,21 +285,21 @@ pub(super) fn insert_rare_pairs<T: StoredValue>(
     base: usize,
     rare: &[u32],
     marking: Marking,
+    isa: Isa,
 ) -> bool {
     let (width, stamp) = (block.width, block.stamp);
     let rows = &mut block.rows;
     match marking {
         Marking::Registers(ninth) => {
-            if simd::mark_pairs_in_registers(rows, width, stamp, g, base, rare, ninth) {
+            if simd::mark_pairs_in_registers(rows, width, stamp, g, base, rare, ninth, isa) {
                 return true;
             }
         }
-        Marking::Stores { vector: true } => {
-            if simd::mark_pairs(rows, width, bits, stamp, g, base, rare) {
+        Marking::Stores => {
+            if simd::mark_pairs(rows, width, bits, stamp, g, base, rare, isa) {
                 return false;
             }
         }
-        Marking::Stores { vector: false } => {}
     }
     let mut chunks = rows.chunks_exact_mut(width);
     let mut rows: [&mut [u8]; BLOCK] =

@@ -115,21 +115,21 @@ pub(crate) enum SearchMode {
     /// One candidate value at a time: a short scalar run, then a search for the
     /// candidate alone (vectorised by the compiler), the next candidate on a hit.
     Candidates,
-    /// All wanted values in one pass ([`Search`]), by the AVX-512 search when `vector`
-    /// and the machine has it, else by its portable loop. Used while every value is
-    /// below [`TARGET_LIMIT`] and held in 8 or 16 bits; [`Self::Candidates`] beyond.
-    OnePass { vector: bool },
+    /// All wanted values in one pass ([`Search`]), by the engine's kernel (its
+    /// portable loop with the scalar kernel). Used while every value is below
+    /// [`TARGET_LIMIT`] and held in 8 or 16 bits; [`Self::Candidates`] beyond.
+    OnePass,
 }
 
-impl Default for SearchMode {
-    /// The one-pass AVX-512 search where the machine has AVX-512, else candidates
-    /// one at a time: the one-pass search is only faster with vectors. (Tests
-    /// choose a mode through the sequence options' `with_search`.)
-    fn default() -> Self {
-        if simd::available() {
-            Self::OnePass { vector: true }
-        } else {
-            Self::Candidates
+impl SearchMode {
+    /// The mode for a kernel: the one-pass search with vector instructions,
+    /// candidates one at a time with the scalar kernel (the one-pass search is only
+    /// faster with vectors). Tests choose a mode through the sequence options'
+    /// `with_search`.
+    pub(crate) fn for_isa(isa: Isa) -> Self {
+        match isa {
+            Isa::Scalar => Self::Candidates,
+            Isa::Avx2 | Isa::Avx512 => Self::OnePass,
         }
     }
 }
@@ -147,8 +147,8 @@ pub(super) struct Search<'a, T> {
     /// The low bytes of the first values and of the mirror, for 9-bit values.
     pub(super) low_prefix: &'a [u8],
     pub(super) low_mirror: Reversed<'a, u8>,
-    /// Use the vector search (false in tests of the portable loop).
-    pub(super) vector: bool,
+    /// The kernel searching (the scalar one runs the portable loops).
+    pub(super) isa: Isa,
 }
 
 impl<'a, T: StoredValue> Search<'a, T> {
@@ -188,7 +188,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
     ) -> Option<usize> {
         let class = &self.classes[parity];
         let mask = class.mask?;
-        if !self.vector || from > half || bits > 9 {
+        if self.isa == Isa::Scalar || from > half || bits > 9 {
             return None;
         }
         let (left, right, skip, ninth) = if let Some(g) = T::as_u8(self.g) {
@@ -223,7 +223,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
             *code = wanted[q] | wanted[q + 4];
             debug_assert_eq!(wanted[q] & wanted[q + 4], 0);
         }
-        let looked = simd::scan_codes(left, right, skip, &mut codes)?;
+        let looked = simd::scan_codes(left, right, skip, &mut codes, self.isa)?;
         self.stats.scanned_pairs += looked as u64;
         self.stats.byte_pairs += looked as u64;
         let high = match ninth {
@@ -258,7 +258,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
         while from <= half && !simd::is_empty(wanted) {
             let (to, others) = self.others(m, from, half);
             let left = &self.g[from..=to];
-            let looked = simd::scan(left, &others, wanted, self.vector);
+            let looked = simd::scan(left, &others, wanted, self.isa);
             self.stats.scanned_pairs += looked as u64;
             if looked == left.len() {
                 from = to + 1;
@@ -273,8 +273,8 @@ impl<'a, T: StoredValue> Search<'a, T> {
             loop {
                 let offset = at - from;
                 let (l, r) = (&self.g[at..=chunk_to], &others[offset..]);
-                let found = if self.vector && simd::find_applies(self.g) {
-                    simd::find(l, r, last)
+                let found = if simd::find_applies(self.g, self.isa) {
+                    simd::find(l, r, last, self.isa)
                 } else {
                     l.iter()
                         .zip(r)
@@ -342,7 +342,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
                     options.stamp,
                     &self.g[1..=run],
                     &others,
-                    self.vector,
+                    self.isa,
                 );
                 self.stats.scanned_pairs += run as u64;
             }
@@ -354,7 +354,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
             options.marks,
             options.stamp,
             &mut absent[..words],
-            self.vector,
+            self.isa,
         );
         if limit < 64 {
             absent[0] &= (1u64 << limit) - 1;

@@ -223,9 +223,14 @@ pub(super) fn open(
             check.display()
         ));
     }
-    let file = SequenceFile::open(rule, request.method, path, request.format, &mut |report| {
-        watcher.progress(report)
-    })
+    let file = SequenceFile::open(
+        rule,
+        request.method,
+        request.kernel,
+        path,
+        request.format,
+        &mut |report| watcher.progress(report),
+    )
     .map_err(|error| file_failure(&error, path, request.format, rule_text, door))?;
     note_more_values(watcher, path, file.values().len(), request.last_heap);
     Ok(file)
