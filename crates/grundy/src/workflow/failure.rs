@@ -9,6 +9,7 @@ use std::io;
 use std::path::Path;
 
 use crate::lang::LangError;
+use crate::theory::checkpoint::CheckpointError;
 use crate::theory::limits::{Door, Limit, SearchError};
 
 /// Why `script[...]` is refused by a grundy built without the `script` feature.
@@ -129,6 +130,35 @@ impl Failure {
                 },
                 refusal.raised_by.first().copied(),
             ),
+            SearchError::Checkpoint(CheckpointError::TooLarge {
+                path,
+                positions,
+                limit,
+                by_memory,
+                bytes_each,
+            }) => {
+                let (what, raised_by) = if *by_memory {
+                    (
+                        format!(
+                            "the memory limit of {limit} bytes allows ({bytes_each} bytes a position)"
+                        ),
+                        Limit::Memory,
+                    )
+                } else {
+                    (
+                        format!("the state limit of {limit} positions allows"),
+                        Limit::States,
+                    )
+                };
+                limited(
+                    format!(
+                        "error: the checkpoint `{path}` holds {positions} positions, more than {what}; raise it with {}",
+                        door.setting(raised_by)
+                    ),
+                    Some(raised_by),
+                )
+            }
+            SearchError::Checkpoint(error) => Self::input(format!("error: {error}")),
             SearchError::TheoryLimit { refusal } => limited(
                 format!(
                     "error: {}{}",

@@ -44,6 +44,7 @@
 //! Boards of at most [`MOST_CELLS`] cells are supported (11 x 11, 8 x 15,
 //! 4 x 30, 1 x 121); larger ones are refused when the term is read.
 
+mod checkpoint;
 mod region;
 mod search;
 mod transposition;
@@ -59,6 +60,7 @@ use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::checkpoint::CheckpointFile;
 use crate::theory::solver::{Budget, SearchError};
 
 /// The most cells a board may have: a cropped region of `h x w <= 121` cells
@@ -294,9 +296,14 @@ impl Family for Cram {
             search: BoardSearch::new(
                 board.empty,
                 board.cols(),
-                Search::for_threads(budget.positions(24)),
+                Search::for_threads(budget.positions(checkpoint::BYTES_PER_REGION)),
             ),
+            budget,
         }))
+    }
+
+    fn keeps_checkpoints(&self) -> bool {
+        true
     }
 
     fn canonical_form(&self, board: &Board) -> Option<Board> {
@@ -325,11 +332,22 @@ impl Family for Cram {
 struct Searching {
     board: Board,
     search: BoardSearch,
+    /// What the search may store, which a checkpoint read must fit.
+    budget: Budget,
 }
 
 impl PositionSearch<Board> for Searching {
     fn nimber(&mut self) -> Result<BigUint, SearchError> {
-        self.search.nimber().map(BigUint::from)
+        let found = self.search.nimber();
+        self.search.saved(found).map(BigUint::from)
+    }
+
+    fn keep_progress(&mut self, file: CheckpointFile) -> Option<Result<(), SearchError>> {
+        Some(self.search.keep_progress(file, self.budget))
+    }
+
+    fn progress_note(&self) -> Option<String> {
+        self.search.progress_note()
     }
 
     fn moves_to_nimber(
@@ -347,12 +365,13 @@ impl PositionSearch<Board> for Searching {
         }
         let board = self.board;
         let mut count = 0usize;
-        self.search.moves_to(target, |a, b| {
+        let searched = self.search.moves_to(target, |a, b| {
             count += 1;
             if found.listed.len() < max {
                 found.listed.push(vec![board.without(a, b)]);
             }
-        })?;
+        });
+        self.search.saved(searched)?;
         found.count = count.into();
         Ok(found)
     }
