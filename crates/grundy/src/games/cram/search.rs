@@ -790,7 +790,7 @@ impl BoardSearch {
     }
 
     /// Regions searched by this run, on every thread.
-    fn searched(&self) -> u64 {
+    pub(super) fn searched(&self) -> u64 {
         self.search.visits + self.helpers.iter().map(|h| h.visits).sum::<u64>()
     }
 
