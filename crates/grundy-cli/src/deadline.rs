@@ -6,7 +6,8 @@
 //! error (exit 3, naming the flag). Output already written stays written (a
 //! `seq --out` file resumes from it: the reader checks what it finds there).
 //! Work that never looks at the signal (writing a very long answer, say) is
-//! ended by a watchdog [`LAST_RESORT`] later, with the same message.
+//! ended by a watchdog [`LAST_RESORT`] later, with the same message; the
+//! watchdog waits for a checkpoint being saved (`solve --checkpoint`).
 
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,11 @@ pub fn signal(limit: Duration) -> Cancel {
     let signal = Cancel::with_deadline(Instant::now() + limit);
     std::thread::spawn(move || {
         std::thread::sleep(limit + LAST_RESORT);
+        // A search stopped by the limit saves its checkpoint before it
+        // returns: that save is let finish.
+        while grundy::theory::checkpoint::saving() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         print_error(&message(limit));
         std::process::exit(3)
     });

@@ -130,8 +130,19 @@ fn main() -> ExitCode {
     // Work stopped by the time limit fails its own way (a search cancelled, a
     // cell stopped): the command's error is the time limit's.
     let result = match (result, &signal, max_time) {
-        (Err(_), Some(signal), Some(limit)) if signal.is_cancelled() => {
-            Err(deadline::out_of_time(limit))
+        (Err(failure), Some(signal), Some(limit)) if signal.is_cancelled() => {
+            // What the command noted (a checkpoint saved) stays said.
+            let message = failure.message();
+            let notes: Vec<&str> = message
+                .lines()
+                .filter(|line| line.starts_with("note: "))
+                .collect();
+            Err(deadline::out_of_time(limit).reworded(|text| {
+                std::iter::once(text.as_str())
+                    .chain(notes.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }))
         }
         (result, ..) => result,
     };

@@ -55,6 +55,7 @@ use num_bigint::BigUint;
 
 use crate::drawing::Drawing;
 use crate::rules::HeapRule;
+use crate::theory::checkpoint::CheckpointFile;
 use crate::theory::game::{ImpartialGame, Outcome};
 use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, Refusal, SearchError};
@@ -257,6 +258,14 @@ pub trait Family: fmt::Debug + PartialEq + Send + Sync + 'static {
         _budget: Budget,
     ) -> Option<Box<dyn PositionSearch<Self::Position>>> {
         None
+    }
+
+    /// Whether the family's [`position_search`](Family::position_search)
+    /// keeps its progress in a checkpoint file
+    /// ([`PositionSearch::keep_progress`]; `solve --checkpoint FILE`). False
+    /// (the default) for a family that has none, or whose search cannot.
+    fn keeps_checkpoints(&self) -> bool {
+        false
     }
 
     /// A representative of the positions equivalent to `position` (the same
@@ -488,6 +497,26 @@ pub trait PositionSearch<P>: Send {
     /// # Errors
     /// [`SearchError::StateLimit`] when the search needs more than its limit.
     fn moves_to_nimber(&mut self, target: &BigUint, max: usize) -> Result<MovesTo<P>, SearchError>;
+
+    /// Keeps the search's progress in `file` (`solve --checkpoint FILE`):
+    /// reads what an earlier search saved there (a file of another position or
+    /// version is refused), then saves as the search goes and whenever
+    /// [`nimber`](PositionSearch::nimber) or
+    /// [`moves_to_nimber`](PositionSearch::moves_to_nimber) returns, answered
+    /// or stopped. `None` (the default) for a search that cannot.
+    ///
+    /// # Errors
+    /// [`SearchError::Checkpoint`] when the file cannot be read or written,
+    /// is refused, or holds more than the search may store.
+    fn keep_progress(&mut self, _file: CheckpointFile) -> Option<Result<(), SearchError>> {
+        None
+    }
+
+    /// What the checkpoint gave and what the search did since, for the
+    /// answer's notes; `None` without a checkpoint.
+    fn progress_note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A position's nimber and its options' nimbers, found by a family's own search.
@@ -581,6 +610,9 @@ pub trait Component: fmt::Debug + Send + Sync + sealed::Sealed {
 
     /// As [`Family::position_search`].
     fn position_search(&self, budget: Budget) -> Option<Box<dyn PositionSearch<Part>>>;
+
+    /// As [`Family::keeps_checkpoints`].
+    fn keeps_checkpoints(&self) -> bool;
 
     /// See [`Family::as_heap`].
     fn as_heap(&self) -> Option<(HeapRule, BigUint)>;
@@ -778,6 +810,10 @@ impl<F: Family> Component for Typed<F> {
         }))
     }
 
+    fn keeps_checkpoints(&self) -> bool {
+        self.family.keeps_checkpoints()
+    }
+
     fn position_hash(&self) -> u64 {
         rustc_hash::FxBuildHasher.hash_one(&self.position)
     }
@@ -812,6 +848,14 @@ impl<F: Family> PositionSearch<Part> for TypedSearch<F> {
     ) -> Result<MovesTo<Part>, SearchError> {
         let found = self.search.moves_to_nimber(target, max)?;
         Ok(found.map(|p| part(&self.family, p)))
+    }
+
+    fn keep_progress(&mut self, file: CheckpointFile) -> Option<Result<(), SearchError>> {
+        self.search.keep_progress(file)
+    }
+
+    fn progress_note(&self) -> Option<String> {
+        self.search.progress_note()
     }
 }
 

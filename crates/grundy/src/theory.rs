@@ -4,6 +4,7 @@
 
 pub mod caches;
 pub mod cancel;
+pub mod checkpoint;
 pub mod game;
 pub mod limits;
 pub mod loopy;

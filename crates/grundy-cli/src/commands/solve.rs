@@ -3,19 +3,23 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use grundy::catalogue::{Catalogue, build_with};
 use grundy::lang::{Sum, parse_with_limits};
 use grundy::sums::analysis::{Answer, ProgressHook, SearchProgress, SolveOptions, solve};
 use grundy::sums::position::Position;
 use grundy::sums::report::{compact_moves, write_answer_json};
+use grundy::theory::checkpoint::{Checkpoint, DEFAULT_EVERY};
 use grundy::theory::game::Outcome;
+use grundy::theory::limits::SearchError;
 use grundy::theory::loopy::LoopyValue;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::BigUint;
 
-use crate::failure::{Door, Failure, Told};
+use crate::failure::{Door, Failure, Told, print_error};
 use crate::limits::{SearchLimits, Threads};
 
 /// Arguments of `grundy solve`.
@@ -66,6 +70,24 @@ pub struct Args {
     /// where skipping them saves work, as in a searched board (`cram(5, 8)`).
     #[arg(long)]
     no_moves: bool,
+    /// Keep the search's progress in FILE, and resume from it: a search stopped by
+    /// --max-time, Ctrl-C or a crash, run again with the same command, does not
+    /// redo the work saved.
+    ///
+    /// The search saves what it has proved (the nimbers of the regions it met) as
+    /// it goes (see --checkpoint-every) and when it stops, answered or not, writing
+    /// a new file and renaming it over FILE. A FILE of another position or of
+    /// another grundy version, or damaged, is refused (exit 2); one holding more
+    /// than --max-memory or --max-states allow is exit 3. It applies to one Cram
+    /// board searched alone under normal play (`cram(r, c)`, `cram("..#./....")`);
+    /// any other position is refused (exit 2).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "all_starts"])]
+    checkpoint: Option<PathBuf>,
+    /// With --checkpoint: save at least every SECONDS of search (a decimal number;
+    /// default 10). A save that takes long puts the next one off by twenty times
+    /// its duration, so saving takes at most about a twentieth of the search.
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", value_parser = crate::deadline::parse_seconds)]
+    checkpoint_every: Option<Duration>,
 }
 
 /// The human form cuts positions longer than this.
@@ -89,7 +111,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             Ok(())
         }
         (Some(expression), _) => {
-            let solved = solve_source(args, expression)?;
+            let solved = if args.checkpoint.is_some() {
+                solve_until_interrupted(args, expression)?
+            } else {
+                solve_source(args, expression)?
+            };
             write_answer(args, &solved, &mut out)?;
             out.flush()?;
             // The process ends right after: freeing a million heaps one by one
@@ -228,6 +254,30 @@ fn search_spinner() -> Option<ProgressBar> {
     })
 }
 
+/// Answers the position `source` with a checkpoint: the first Ctrl-C stops
+/// the search as the time limit does, and the search saves its progress
+/// before the process ends (exit 130).
+fn solve_until_interrupted(args: &Args, source: &str) -> Result<Solved, Failure> {
+    let signal = grundy::theory::cancel::current()
+        .unwrap_or_default()
+        .child();
+    crate::interrupt::cancel_on_ctrl_c(&signal);
+    match signal.run(|| solve_source(args, source)) {
+        Err(failure) if crate::interrupt::requested() => {
+            let message = failure.message();
+            let notes = message.lines().filter(|line| line.starts_with("note: "));
+            print_error(
+                &std::iter::once("error: interrupted (Ctrl-C)")
+                    .chain(notes)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+            Err(Failure::Reported(crate::interrupt::EXIT_CODE))
+        }
+        solved => solved,
+    }
+}
+
 /// Answers the position `source`.
 fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
     let sum = parse_with_limits(source, args.limits.max_digits)
@@ -248,13 +298,33 @@ fn solve_source(args: &Args, source: &str) -> Result<Solved, Failure> {
             hook
         }),
         winning_moves: !args.no_moves,
+        checkpoint: args.checkpoint.as_ref().map(|path| {
+            Checkpoint::new(path).every(args.checkpoint_every.unwrap_or(DEFAULT_EVERY))
+        }),
         ..args.limits.solve_options(args.max_moves)
     };
     let answer = solve(&position, &options);
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let answer = answer.map_err(|e| Failure::search(&e, Door::CommandLine))?;
+    let answer = answer.map_err(|error| {
+        let failure = Failure::search(&error, Door::CommandLine);
+        match (&args.checkpoint, &error) {
+            // A search stopped by a limit or Ctrl-C saved what it had done.
+            (
+                Some(path),
+                SearchError::Cancelled
+                | SearchError::StateLimit { .. }
+                | SearchError::MemoryLimit { .. },
+            ) if path.is_file() => failure.reworded(|message| {
+                format!(
+                    "{message}\nnote: the search's progress is saved in `{}`: the same command resumes it",
+                    path.display()
+                )
+            }),
+            _ => failure,
+        }
+    })?;
     Ok((answer, position, sum))
 }
 

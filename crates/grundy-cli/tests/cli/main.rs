@@ -7,6 +7,7 @@ mod support;
 mod basics;
 mod batch;
 mod board_games;
+mod checkpoint;
 mod coin_games;
 mod completions;
 mod contract;

@@ -23,7 +23,9 @@
 //! assert_eq!(answer.winning_move_count, 3u32.into()); // 3 → 2, 5 → 4, 7 → 6
 //! ```
 
-use crate::sums::position::{Compound, Position};
+use crate::sums::position::{Compound, Position, PositionText};
+use crate::theory::checkpoint::{Checkpoint, CheckpointError};
+use crate::theory::game::Convention;
 use crate::theory::solver::SearchError;
 
 pub use crate::sums::answer::{
@@ -39,6 +41,9 @@ pub use crate::sums::explorer::{ProgressHook, SearchProgress};
 /// a component are beyond counting (a Rest Nim heap above 1024 tokens);
 /// [`SearchError::Cycle`] for a loopy game.
 pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
+    if let Some(checkpoint) = &options.checkpoint {
+        check_checkpoint(position, checkpoint)?;
+    }
     match &position.compound {
         Compound::Sum => {}
         Compound::Every => return crate::sums::every_sg::solve_every(position, options),
@@ -47,4 +52,51 @@ pub fn solve(position: &Position, options: &SolveOptions) -> Result<Answer, Sear
         }
     }
     crate::sums::disjunctive::solve_sum(position, options)
+}
+
+/// Whether `position` can keep its search's progress in `checkpoint`: one
+/// component under normal play whose family's search keeps checkpoints
+/// (Cram's board search); and, if the file exists, whether it is a
+/// checkpoint of this position by this grundy (so that a wrong file is
+/// refused even when the answer needs no search).
+///
+/// # Errors
+/// [`SearchError::Checkpoint`] saying why not.
+fn check_checkpoint(position: &Position, checkpoint: &Checkpoint) -> Result<(), SearchError> {
+    let text = PositionText::new(position);
+    let refuse = |why: String| {
+        Err(SearchError::Checkpoint(CheckpointError::NotApplicable {
+            reason: format!(
+                "a checkpoint (--checkpoint) keeps the progress of one Cram board searched alone \
+                 under normal play (`cram(r, c)` or `cram(\"..#./....\")`), and {why}"
+            ),
+        }))
+    };
+    if !matches!(position.compound, Compound::Sum) || position.convention != Convention::Normal {
+        return refuse(format!(
+            "`{}` is not played under normal play",
+            text.as_str()
+        ));
+    }
+    let parts: Vec<_> = position.groups.iter().flat_map(|g| &g.parts).collect();
+    match parts.as_slice() {
+        [part] if part.keeps_checkpoints() => {}
+        [_] => {
+            return refuse(format!(
+                "`{}` is answered otherwise (its game keeps no checkpoint)",
+                text.as_str()
+            ));
+        }
+        parts => {
+            return refuse(format!(
+                "`{}` is a sum of {} components: ask for each board alone",
+                text.as_str(),
+                parts.len()
+            ));
+        }
+    }
+    checkpoint
+        .of(text.as_str())
+        .check()
+        .map_err(SearchError::Checkpoint)
 }

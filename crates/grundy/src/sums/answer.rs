@@ -6,6 +6,7 @@ use num_bigint::BigUint;
 use crate::family::Part;
 use crate::sums::explorer::{Explorer, ProgressHook};
 use crate::sums::position::PositionText;
+use crate::theory::checkpoint::Checkpoint;
 use crate::theory::game::{Convention, ImpartialGame, Outcome};
 use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, Solver};
@@ -37,6 +38,14 @@ pub struct SolveOptions {
     /// lists none and says its count is unknown (`moves_counted` false, with
     /// a note).
     pub winning_moves: bool,
+    /// Where the search keeps its progress (`solve --checkpoint FILE`): read
+    /// back before it starts, saved as it goes and when it stops. Only a
+    /// position of one component under normal play whose family's search
+    /// keeps one ([`crate::family::Family::keeps_checkpoints`]: Cram's) takes
+    /// it; any other is refused with [`SearchError::Checkpoint`].
+    ///
+    /// [`SearchError::Checkpoint`]: crate::theory::limits::SearchError::Checkpoint
+    pub checkpoint: Option<Checkpoint>,
 }
 
 impl std::fmt::Debug for SolveOptions {
@@ -47,6 +56,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("max_memory", &self.max_memory)
             .field("progress", &self.progress.is_some())
             .field("winning_moves", &self.winning_moves)
+            .field("checkpoint", &self.checkpoint)
             .finish()
     }
 }
@@ -59,6 +69,7 @@ impl Default for SolveOptions {
             max_memory: DEFAULT_MAX_MEMORY,
             progress: None,
             winning_moves: true,
+            checkpoint: None,
         }
     }
 }

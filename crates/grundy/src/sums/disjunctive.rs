@@ -17,6 +17,7 @@ use crate::sums::explorer::GraphGame;
 use crate::sums::misere::solve_misere;
 use crate::sums::position::{Position, PositionText};
 use crate::theory::cancel::{self, Cancel};
+use crate::theory::checkpoint::{CheckpointError, CheckpointFile};
 use crate::theory::game::{Convention, Outcome};
 use crate::theory::loopy::LoopyValue;
 use crate::theory::solver::{Budget, SearchError, Solver};
@@ -194,16 +195,25 @@ fn searched_by_family(
     let signal = cancel::current().unwrap_or_default();
     let signals: Vec<Cancel> = unknown.iter().map(|_| signal.child()).collect();
     let first_failed = AtomicUsize::new(usize::MAX);
+    // The checkpoint names the whole position (one component: see
+    // `analysis::solve`).
+    let checkpoint = options
+        .checkpoint
+        .as_ref()
+        .map(|checkpoint| checkpoint.of(PositionText::new(position).as_str()));
     let search = |(index, part): (usize, &&Part)| {
         if index > first_failed.load(Ordering::Relaxed) {
             return ByFamily::Skipped;
         }
         let found = signals[index].run(|| match part.position_search(budget) {
-            Some(mut search) => Some(
-                search
-                    .nimber()
-                    .map(|nimber| Known::Searching(search, nimber)),
-            ),
+            Some(mut search) => Some(resumed(search.as_mut(), checkpoint.as_ref()).and_then(
+                |()| {
+                    search
+                        .nimber()
+                        .map(|nimber| Known::Searching(search, nimber))
+                },
+            )),
+            None if checkpoint.is_some() => Some(Err(not_kept(part))),
             None => part
                 .nimbers_by_search(budget)
                 .map(|found| found.map(Known::Searched)),
@@ -232,6 +242,38 @@ fn searched_by_family(
     } else {
         unknown.iter().enumerate().map(search).collect()
     }
+}
+
+/// Gives `search` the checkpoint, if there is one: what it saved is read.
+///
+/// # Errors
+/// The checkpoint's, or [`CheckpointError::NotApplicable`] when the search
+/// keeps none.
+fn resumed(
+    search: &mut dyn PositionSearch<Part>,
+    checkpoint: Option<&CheckpointFile>,
+) -> Result<(), SearchError> {
+    let Some(file) = checkpoint else {
+        return Ok(());
+    };
+    match search.keep_progress(file.clone()) {
+        Some(kept) => kept,
+        None => Err(SearchError::Checkpoint(CheckpointError::NotApplicable {
+            reason: "this search keeps no checkpoint".to_owned(),
+        })),
+    }
+}
+
+/// The refusal of a checkpoint for `part`, whose family's search keeps none.
+fn not_kept(part: &Part) -> SearchError {
+    let mut name = String::new();
+    part.write_arguments(&mut name);
+    SearchError::Checkpoint(CheckpointError::NotApplicable {
+        reason: format!(
+            "a checkpoint (--checkpoint) keeps the progress of Cram's board search alone; \
+             the component `{name}` is searched otherwise"
+        ),
+    })
 }
 
 fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, SearchError> {
@@ -494,6 +536,23 @@ fn solve_normal(position: &Position, options: &SolveOptions) -> Result<Answer, S
             methods.into_iter().collect::<Vec<_>>().join(", ")
         )
     };
+    if let Some(checkpoint) = &options.checkpoint {
+        let kept: Vec<String> = known
+            .iter()
+            .flatten()
+            .filter_map(|known| match known {
+                Known::Searching(search, _) => search.progress_note(),
+                _ => None,
+            })
+            .collect();
+        if kept.is_empty() {
+            notes.push(format!(
+                "the checkpoint `{}` was neither read nor written: the answer needed no search",
+                checkpoint.path.display()
+            ));
+        }
+        notes.extend(kept);
+    }
     let truncated = count > BigUint::from(moves.len());
     let search = SearchCost::of(&explorer, &solver);
     Ok(Answer {

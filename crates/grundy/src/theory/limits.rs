@@ -154,6 +154,10 @@ pub enum SearchError {
     /// finished (see [`crate::theory::cancel`]).
     #[error("the computation was stopped before it finished (cancelled, or out of time)")]
     Cancelled,
+    /// A checkpoint file (`solve --checkpoint FILE`) could not be used: read,
+    /// written, or trusted (see [`crate::theory::checkpoint`]).
+    #[error("{0}")]
+    Checkpoint(crate::theory::checkpoint::CheckpointError),
 }
 
 /// The default budget of stored positions: about 1 GiB for small positions.

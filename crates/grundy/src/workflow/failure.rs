@@ -10,6 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::lang::LangError;
+use crate::theory::checkpoint::CheckpointError;
 use crate::theory::limits::{Door, Limit, SearchError};
 
 /// Why `script[...]` is refused by a grundy built without the `script` feature.
@@ -132,6 +133,35 @@ impl Failure {
                 },
                 refusal.raised_by.first().copied(),
             ),
+            SearchError::Checkpoint(CheckpointError::TooLarge {
+                path,
+                positions,
+                limit,
+                by_memory,
+                bytes_each,
+            }) => {
+                let (what, raised_by) = if *by_memory {
+                    (
+                        format!(
+                            "the memory limit of {limit} bytes allows ({bytes_each} bytes a position)"
+                        ),
+                        Limit::Memory,
+                    )
+                } else {
+                    (
+                        format!("the state limit of {limit} positions allows"),
+                        Limit::States,
+                    )
+                };
+                limited(
+                    format!(
+                        "error: the checkpoint `{path}` holds {positions} positions, more than {what}; raise it with {}",
+                        door.setting(raised_by)
+                    ),
+                    Some(raised_by),
+                )
+            }
+            SearchError::Checkpoint(error) => Self::input(format!("error: {error}")),
             SearchError::TheoryLimit { refusal } => limited(
                 format!(
                     "error: {}{}",

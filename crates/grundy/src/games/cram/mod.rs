@@ -44,6 +44,7 @@
 //! Boards of at most [`MOST_CELLS`] cells are supported (11 x 11, 8 x 15,
 //! 4 x 30, 1 x 121); larger ones are refused when the term is read.
 
+mod checkpoint;
 mod region;
 mod search;
 mod transposition;
@@ -59,6 +60,7 @@ use crate::family::{Family, MovesTo, PositionSearch, part};
 use crate::lang::{LangError, Span, Term, ValueKind};
 use crate::registry::{BuildContext, DrawingKind, EntryKind, GameEntry};
 use crate::sums::position::Group;
+use crate::theory::checkpoint::CheckpointFile;
 use crate::theory::solver::{Budget, SearchError};
 
 /// The most cells a board may have: a cropped region of `h x w <= 121` cells
@@ -294,9 +296,14 @@ impl Family for Cram {
             search: BoardSearch::new(
                 board.empty,
                 board.cols(),
-                Search::for_threads(budget.positions(24)),
+                Search::for_threads(budget.positions(checkpoint::BYTES_PER_REGION)),
             ),
+            budget,
         }))
+    }
+
+    fn keeps_checkpoints(&self) -> bool {
+        true
     }
 
     fn canonical_form(&self, board: &Board) -> Option<Board> {
@@ -325,11 +332,22 @@ impl Family for Cram {
 struct Searching {
     board: Board,
     search: BoardSearch,
+    /// What the search may store, which a checkpoint read must fit.
+    budget: Budget,
 }
 
 impl PositionSearch<Board> for Searching {
     fn nimber(&mut self) -> Result<BigUint, SearchError> {
-        self.search.nimber().map(BigUint::from)
+        let found = self.search.nimber();
+        self.search.saved(found).map(BigUint::from)
+    }
+
+    fn keep_progress(&mut self, file: CheckpointFile) -> Option<Result<(), SearchError>> {
+        Some(self.search.keep_progress(file, self.budget))
+    }
+
+    fn progress_note(&self) -> Option<String> {
+        self.search.progress_note()
     }
 
     fn moves_to_nimber(
@@ -347,12 +365,13 @@ impl PositionSearch<Board> for Searching {
         }
         let board = self.board;
         let mut count = 0usize;
-        self.search.moves_to(target, |a, b| {
+        let searched = self.search.moves_to(target, |a, b| {
             count += 1;
             if found.listed.len() < max {
                 found.listed.push(vec![board.without(a, b)]);
             }
-        })?;
+        });
+        self.search.saved(searched)?;
         found.count = count.into();
         Ok(found)
     }
@@ -941,5 +960,330 @@ mod limits {
         // A board within the limit still answers.
         let board = Board::new(4, 5).unwrap();
         assert_eq!(Cram::nimber(&board, 2_000), Ok(2));
+    }
+}
+
+#[cfg(test)]
+mod checkpoints {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::testing::on_pool;
+    use crate::theory::checkpoint::{Checkpoint, CheckpointError, Checksum};
+
+    /// A scratch directory of its own for each test, and a file in it.
+    fn scratch(test: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "grundy-cram-checkpoint-{}-{test}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("board.ckpt")
+    }
+
+    /// The oracle: the generic solver over every board.
+    fn oracle(board: &Board) -> (u32, Vec<Vec<Vec<Board>>>) {
+        let rules = crate::family::Rules::new(Cram);
+        let mut solver = crate::theory::solver::Solver::new(&rules);
+        let g = solver.nimber(&vec![*board]).unwrap();
+        let mut to = vec![Vec::new(); 5];
+        for after in Cram.moves(board, usize::MAX).unwrap() {
+            let value = solver.nimber(&after).unwrap() as usize;
+            if let Some(list) = to.get_mut(value) {
+                list.push(after);
+            }
+        }
+        (g, to)
+    }
+
+    /// A search of `board` within `states` positions, keeping its progress
+    /// in `path`.
+    fn resumed(board: &Board, path: &PathBuf, states: usize) -> Result<Searching, SearchError> {
+        let budget = Budget::states(states);
+        let mut search = Searching {
+            board: *board,
+            search: BoardSearch::new(
+                board.empty,
+                board.cols(),
+                Search::for_threads(budget.positions(checkpoint::BYTES_PER_REGION)),
+            ),
+            budget,
+        };
+        search
+            .keep_progress(Checkpoint::new(path).of(&board.to_string()))
+            .unwrap()?;
+        Ok(search)
+    }
+
+    /// Asks `ask` of a search of `board` stopped by a state limit that starts
+    /// at `states` and doubles, each stop saved and resumed from, until it
+    /// answers: the answer, how many runs, and the regions each run searched.
+    /// `states` is left at the limit of the last run (a file is refused by a
+    /// search that may store less than it holds).
+    fn until_answered<T>(
+        board: &Board,
+        path: &PathBuf,
+        states: &mut usize,
+        ask: impl Fn(&mut Searching) -> Result<T, SearchError>,
+    ) -> (T, usize, Vec<u64>) {
+        let mut searched = Vec::new();
+        loop {
+            let mut search = resumed(board, path, *states).unwrap();
+            let found = ask(&mut search);
+            searched.push(search.search.searched());
+            match found {
+                Ok(answer) => return (answer, searched.len(), searched),
+                Err(SearchError::StateLimit { .. }) => *states = states.saturating_mul(2),
+                Err(other) => panic!("{board}: {other}"),
+            }
+        }
+    }
+
+    /// The nimber and the moves to each nimber up to 4 of `board`, asked of
+    /// searches stopped and resumed from `path`.
+    fn answered_in_pieces(
+        board: &Board,
+        path: &PathBuf,
+        first: usize,
+    ) -> (u32, Vec<Vec<Vec<Board>>>) {
+        let mut states = first;
+        let (g, ..) = until_answered(board, path, &mut states, |search| search.nimber());
+        let mut to = Vec::new();
+        for target in 0..5u32 {
+            let (moves, ..) = until_answered(board, path, &mut states, |search| {
+                search.nimber()?;
+                search.moves_to_nimber(&target.into(), usize::MAX)
+            });
+            to.push(moves.listed);
+        }
+        (u32::try_from(&g).unwrap(), to)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(60))]
+
+        /// Boards up to 5 x 6 with random holes, searched by runs each stopped
+        /// at a state limit (from a random one, doubling) and resumed from the
+        /// checkpoint the last one saved: the nimber and the moves to each
+        /// nimber are the generic solver's, on one thread and on two.
+        #[test]
+        fn searches_stopped_and_resumed_answer_as_the_oracle(
+            rows in 2usize..=5,
+            cols in 2usize..=6,
+            holes in proptest::prelude::any::<u128>(),
+            sparse in proptest::prelude::any::<u128>(),
+            first in 8usize..200,
+            threads in 1usize..=2,
+        ) {
+            let mut board = Board::new(rows, cols).unwrap();
+            board.empty &= !(holes & sparse & holes.rotate_left(7));
+            let path = scratch(&format!("stopped-{threads}"));
+            let found = on_pool(threads, || answered_in_pieces(&board, &path, first));
+            proptest::prop_assert_eq!(found, oracle(&board), "{}", board);
+        }
+    }
+
+    /// `cram(5, 6)`, stopped five times or more: the value of one run, and
+    /// each resumed run searches fewer regions than a run from nothing; the
+    /// runs together search about as many (what a stopped run had not yet
+    /// stored is searched again).
+    #[test]
+    fn a_resumed_search_does_less_than_a_search_from_nothing() {
+        let board = Board::new(5, 6).unwrap();
+        let path = scratch("less");
+        let mut unlimited = usize::MAX;
+        let (cold, runs, _) = until_answered(&board, &path, &mut unlimited, |s| s.nimber());
+        assert_eq!((u32::try_from(&cold).unwrap(), runs), (2, 1));
+        let cold_searched = resumed(
+            &Board::new(5, 6).unwrap(),
+            &scratch("less-cold"),
+            usize::MAX,
+        )
+        .map(|mut search| {
+            search.nimber().unwrap();
+            search.search.searched()
+        })
+        .unwrap();
+        let path = scratch("less-pieces");
+        let (g, runs, searched) = until_answered(&board, &path, &mut 300, |s| s.nimber());
+        assert_eq!(u32::try_from(&g).unwrap(), 2);
+        assert!(runs >= 5, "{runs} runs");
+        for (run, &count) in searched.iter().enumerate().skip(1) {
+            assert!(
+                count < cold_searched,
+                "run {run}: {count} of {cold_searched}"
+            );
+        }
+        let total: u64 = searched.iter().sum();
+        assert!(
+            total < 2 * cold_searched,
+            "{searched:?} against {cold_searched}"
+        );
+        // Answered, the file answers a new search at once.
+        let mut again = resumed(&board, &path, usize::MAX).unwrap();
+        assert_eq!(again.nimber(), Ok(2u32.into()));
+        assert_eq!(again.search.searched(), 0);
+        assert!(
+            again
+                .progress_note()
+                .unwrap()
+                .contains("0 regions searched in this run")
+        );
+    }
+
+    /// The file of the search as written, with its checksum made again after
+    /// `change` edits the bytes between the header (of `header` bytes) and
+    /// the checksum.
+    fn edited(path: &PathBuf, header: usize, change: impl FnOnce(&mut Vec<u8>)) {
+        let mut bytes = std::fs::read(path).unwrap();
+        bytes.truncate(bytes.len() - 8);
+        let mut body = bytes.split_off(header);
+        change(&mut body);
+        bytes.extend_from_slice(&body);
+        let mut sum = Checksum::default();
+        sum.update(&bytes);
+        bytes.extend_from_slice(&sum.finish().to_le_bytes());
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    fn refusal(found: Result<Searching, SearchError>) -> String {
+        match found {
+            Err(SearchError::Checkpoint(CheckpointError::Refused { reason, .. })) => reason,
+            Err(other) => panic!("refused otherwise: {other}"),
+            Ok(_) => panic!("read"),
+        }
+    }
+
+    /// Files whose checksum holds but whose contents cannot be right are
+    /// refused, naming what is wrong; one too large for the budget is
+    /// refused naming the limit that bounds it.
+    #[test]
+    fn wrong_contents_and_too_many_regions_are_refused() {
+        let board = Board::parse("...../...../..#../.....").unwrap();
+        let path = scratch("wrong");
+        let mut search = resumed(&board, &path, usize::MAX).unwrap();
+        let g = search.nimber().unwrap();
+        let stored = search.search.into_search().stored() as u64;
+        let clean = std::fs::read(&path).unwrap();
+        let text = board.to_string();
+        let header = 8 + 4 + 2 + crate::theory::checkpoint::GRUNDY_VERSION.len() + 4 + text.len();
+        // The body: width, board, counts, then the packed regions.
+        let first = 1 + 16 + 16;
+        let cases: [(&str, Box<dyn FnOnce(&mut Vec<u8>)>); 5] = [
+            ("another board", Box::new(|body| body[1] ^= 1)),
+            ("out of range", Box::new(move |body| body[first + 7] = 0xff)),
+            (
+                "out of range",
+                Box::new(move |body| body[first..first + 8].fill(0)),
+            ),
+            (
+                "twice with two nimbers",
+                Box::new(move |body| {
+                    // The second region, as the first with another nimber.
+                    let mut slot = [0u8; 8];
+                    slot.copy_from_slice(&body[first..first + 8]);
+                    let word = u64::from_le_bytes(slot);
+                    let other = word ^ 1 << 58 ^ 3 << 59;
+                    body[first + 8..first + 16].copy_from_slice(&other.to_le_bytes());
+                }),
+            ),
+            (
+                "more than its size can hold",
+                Box::new(|body| body[17] = 0xff),
+            ),
+        ];
+        for (why, change) in cases {
+            std::fs::write(&path, &clean).unwrap();
+            edited(&path, header, change);
+            let reason = refusal(resumed(&board, &path, usize::MAX));
+            assert!(reason.contains(why), "{why}: {reason}");
+        }
+        // Another board's file under this board's name and text.
+        std::fs::write(&path, &clean).unwrap();
+        let other = Board::parse("...../...../...#./.....").unwrap();
+        let mut wrong = Searching {
+            board: other,
+            search: BoardSearch::new(other.empty, other.cols(), Search::for_threads(usize::MAX)),
+            budget: Budget::UNLIMITED,
+        };
+        let Some(Err(SearchError::Checkpoint(CheckpointError::Refused { reason, .. }))) =
+            wrong.keep_progress(Checkpoint::new(&path).of(&text))
+        else {
+            panic!("another board read");
+        };
+        assert!(reason.contains("another board"), "{reason}");
+        // Too large: by the state limit, then by the memory limit.
+        std::fs::write(&path, &clean).unwrap();
+        let too_large = |budget: Budget| {
+            let mut search = Searching {
+                board,
+                search: BoardSearch::new(board.empty, board.cols(), Search::for_threads(1)),
+                budget,
+            };
+            search
+                .keep_progress(Checkpoint::new(&path).of(&text))
+                .unwrap()
+        };
+        assert_eq!(
+            too_large(Budget::states(stored as usize - 1)),
+            Err(SearchError::Checkpoint(CheckpointError::TooLarge {
+                path: path.display().to_string(),
+                positions: stored,
+                limit: stored - 1,
+                by_memory: false,
+                bytes_each: 24,
+            }))
+        );
+        let bytes = 24 * (stored - 1);
+        assert!(matches!(
+            too_large(Budget { states: usize::MAX, bytes }),
+            Err(SearchError::Checkpoint(CheckpointError::TooLarge { by_memory: true, limit, .. })) if limit == bytes
+        ));
+        // The clean file still answers.
+        let mut search = resumed(&board, &path, usize::MAX).unwrap();
+        assert_eq!(search.nimber(), Ok(g));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// A body of random bytes, or a saved one with random bytes written
+        /// over part of it, under a valid header and checksum: read or
+        /// refused, never a panic, and a search resumed from what was read
+        /// still answers (an entry that passes the checks may be false: the
+        /// checksum is what guards against damage).
+        #[test]
+        fn random_bodies_are_read_or_refused_without_a_panic(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            at in 0usize..2000,
+            whole in proptest::prelude::any::<bool>(),
+        ) {
+            let board = Board::parse("..../..../.#..").unwrap();
+            let path = scratch(&format!("fuzz-{}", at % 3));
+            let text = board.to_string();
+            let mut search = resumed(&board, &path, usize::MAX).unwrap();
+            search.nimber().unwrap();
+            drop(search);
+            let header = 8 + 4 + 2 + crate::theory::checkpoint::GRUNDY_VERSION.len() + 4 + text.len();
+            edited(&path, header, |body| {
+                if whole {
+                    *body = noise.clone();
+                } else {
+                    let at = at.min(body.len());
+                    let end = (at + noise.len()).min(body.len());
+                    body[at..end].copy_from_slice(&noise[..end - at]);
+                }
+            });
+            match resumed(&board, &path, usize::MAX) {
+                Ok(mut search) => {
+                    let _ = search.nimber();
+                }
+                Err(SearchError::Checkpoint(
+                    CheckpointError::Refused { .. } | CheckpointError::TooLarge { .. },
+                )) => {}
+                Err(other) => proptest::prop_assert!(false, "{other}"),
+            }
+        }
     }
 }

@@ -40,13 +40,15 @@
 //!   questions teach is kept per option, so that the moves to a given nimber
 //!   are then found with few new questions ([`BoardSearch`]).
 
+use super::checkpoint::{Fact, Progress};
 use super::region::{
     Bits, Shape, dominoes, each_region, each_region_cut, each_region_seeded, fits_u64,
     reduce_and_cut, row_of, spread,
 };
 use super::transposition::Store;
 use crate::theory::cancel::{checkpoint, run_under};
-use crate::theory::solver::SearchError;
+use crate::theory::checkpoint::CheckpointFile;
+use crate::theory::solver::{Budget, SearchError};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -181,6 +183,9 @@ pub(super) struct Search {
     small: Arc<SmallShapes>,
     /// The moves of each frame, centre first ([`Self::centre_out`]).
     orders: Vec<Vec<u16>>,
+    /// The checkpoint the search saves to as it goes, if any (shared with
+    /// the other threads' searches).
+    progress: Option<Arc<Progress>>,
 }
 
 /// How many regions may be searched per region the table may store. A
@@ -254,6 +259,7 @@ impl Search {
         let table = self.table.share()?;
         let mut helper = Self::with_store(table, self.table.limit());
         helper.small = Arc::clone(&self.small);
+        helper.progress.clone_from(&self.progress);
         helper.symmetry = self.symmetry;
         helper.reduction = self.reduction;
         Some(helper)
@@ -270,6 +276,7 @@ impl Search {
             most_visits: (limit as u64).saturating_mul(VISITS_PER_STATE),
             orders: Vec::new(),
             small: Arc::default(),
+            progress: None,
         }
     }
 
@@ -302,9 +309,28 @@ impl Search {
     }
 
     /// How many regions the table holds.
-    #[cfg(test)]
     pub(super) fn stored(&self) -> usize {
         self.table.len()
+    }
+
+    /// Saves the checkpoint, if the search keeps one: after waiting for the
+    /// turn (`wait`), or only if no other thread is saving. `searched` is the
+    /// regions searched by this run, when known; else this thread's count,
+    /// or the threads' count together.
+    fn save_progress(&self, wait: bool, searched: Option<u64>) -> Result<(), SearchError> {
+        let Some(progress) = &self.progress else {
+            return Ok(());
+        };
+        let Some(_turn) = progress.turn(wait) else {
+            return Ok(());
+        };
+        match &self.table {
+            Store::Own(table) => progress.write(table, searched.unwrap_or(self.visits)),
+            Store::Shared { shared, .. } => {
+                let searched = searched.unwrap_or_else(|| shared.visits.load(Ordering::Relaxed));
+                progress.write(&shared.table(), searched)
+            }
+        }
     }
 
     /// What is known of the connected set `m` of a frame of stride `w`.
@@ -520,6 +546,9 @@ impl Search {
                     });
                 }
             }
+            if self.progress.as_ref().is_some_and(|p| p.is_due()) {
+                self.save_progress(false, None)?;
+            }
         }
         if self.visits > self.most_visits {
             return Err(SearchError::StateLimit {
@@ -734,6 +763,94 @@ impl BoardSearch {
         }
     }
 
+    /// Keeps the search's progress in `file`: reads what it holds into the
+    /// table (the search's `budget` bounding it), or creates it; then the
+    /// search saves as it goes, and [`Self::saved`] when it stops.
+    ///
+    /// # Errors
+    /// [`SearchError::Checkpoint`] as [`Progress::open`].
+    pub(super) fn keep_progress(
+        &mut self,
+        file: CheckpointFile,
+        budget: Budget,
+    ) -> Result<(), SearchError> {
+        let (board, roots) = ((self.empty, self.w), self.regions.len());
+        let progress = self
+            .search
+            .table
+            .with_table(|table| Progress::open(file, board, roots, table, budget))?;
+        let progress = Arc::new(progress);
+        for search in std::iter::once(&mut self.search).chain(self.helpers.iter_mut()) {
+            search.progress = Some(Arc::clone(&progress));
+        }
+        for k in 0..self.regions.len() {
+            self.apply_facts(k);
+        }
+        Ok(())
+    }
+
+    /// Regions searched by this run, on every thread.
+    pub(super) fn searched(&self) -> u64 {
+        self.search.visits + self.helpers.iter().map(|h| h.visits).sum::<u64>()
+    }
+
+    /// `found`, after saving the checkpoint if the search keeps one: a
+    /// search that stopped keeps its error; one that answered fails if the
+    /// checkpoint cannot be written.
+    ///
+    /// # Errors
+    /// `found`'s, or the checkpoint's.
+    pub(super) fn saved<T>(&self, found: Result<T, SearchError>) -> Result<T, SearchError> {
+        let saved = self.search.save_progress(true, Some(self.searched()));
+        match (found, saved) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Ok(_), Err(error)) | (Err(error), _) => Err(error),
+        }
+    }
+
+    /// The answer's note on the checkpoint, if the search keeps one.
+    pub(super) fn progress_note(&self) -> Option<String> {
+        let progress = self.search.progress.as_ref()?;
+        Some(progress.note(self.search.stored(), self.searched()))
+    }
+
+    /// Puts what the checkpoint knows of root region `k`'s classes of
+    /// options into them (once they are listed).
+    fn apply_facts(&mut self, k: usize) {
+        let Some(progress) = &self.search.progress else {
+            return;
+        };
+        let classes = &mut self.regions[k].classes;
+        if classes.is_empty() {
+            return;
+        }
+        for (c, fact) in progress.facts_of(k) {
+            let Some((known, _)) = classes.get_mut(c) else {
+                continue;
+            };
+            match (known, fact) {
+                (known @ Known::Unknown { .. }, Fact::Exact(g)) => *known = Known::Exact(g),
+                (Known::Unknown { excluded, .. }, Fact::Not(set)) => *excluded |= set,
+                (Known::Exact(_), _) => {}
+            }
+        }
+    }
+
+    /// Sets what is known of class `c` of root region `k`, and records it
+    /// for the checkpoint.
+    fn learn(&mut self, k: usize, c: usize, known: Known) {
+        self.regions[k].classes[c].0 = known;
+        if let Some(progress) = &self.search.progress {
+            match known {
+                Known::Exact(g) => progress.record(k, c, Fact::Exact(g)),
+                Known::Unknown { excluded, .. } if excluded != 0 => {
+                    progress.record(k, c, Fact::Not(excluded));
+                }
+                Known::Unknown { .. } => {}
+            }
+        }
+    }
+
     /// How many other threads search, and how many regions they searched.
     #[cfg(test)]
     pub(super) fn helpers(&self) -> (usize, u64) {
@@ -815,6 +932,7 @@ impl BoardSearch {
         self.regions[k].options = options;
         self.regions[k].classes = classes;
         self.regions[k].regions = list;
+        self.apply_facts(k);
     }
 
     /// The nimber of the options of class `c` of root region `k` if it lies
@@ -822,7 +940,7 @@ impl BoardSearch {
     /// the search answers is kept.
     fn ask(&mut self, k: usize, c: usize, set: u64) -> Result<Option<u8>, SearchError> {
         let (answer, known) = ask_class(&mut self.search, &self.regions[k], c, set)?;
-        self.regions[k].classes[c].0 = known;
+        self.learn(k, c, known);
         Ok(answer)
     }
 
@@ -909,8 +1027,9 @@ impl BoardSearch {
             }
         });
         shared.stop.store(false, Ordering::Relaxed);
-        for (c, known) in lock(learnt).drain(..) {
-            self.regions[k].classes[c].0 = known;
+        let learnt = std::mem::take(&mut *lock(learnt));
+        for (c, known) in learnt {
+            self.learn(k, c, known);
         }
         if until_found && found.load(Ordering::Relaxed) {
             // What the stopped threads met is of no consequence.

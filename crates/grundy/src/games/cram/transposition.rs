@@ -173,6 +173,22 @@ const fn wide_key(image: u128, w: usize) -> u128 {
     image | (w as u128) << 121
 }
 
+/// A packed slot's image, width and nimber (`None` for the nimber of an
+/// empty slot, or of one whose nimber field is out of range).
+pub(super) const fn unpack(slot: u64) -> (u128, usize, Option<u8>) {
+    let image = (slot & ((1 << NARROW) - 1)) as u128;
+    let w = (slot >> NARROW & 15) as usize;
+    let g = (slot >> (NARROW + 4)) as u8;
+    (image, w, g.checked_sub(1))
+}
+
+/// A slot of the excluded-nimber cache's image, width and excluded set.
+pub(super) const fn unpack_excluded(slot: u64) -> (u128, usize, u64) {
+    let image = (slot & ((1 << EXCLUDED_IMAGE) - 1)) as u128;
+    let w = (slot >> EXCLUDED_IMAGE & 15) as usize;
+    (image, w, slot >> (EXCLUDED_IMAGE + 4))
+}
+
 impl Table {
     pub(super) fn new(limit: usize) -> Self {
         Self {
@@ -256,6 +272,48 @@ impl Table {
         all
     }
 
+    /// Every stored region's packed slot (image, width and nimber plus one,
+    /// as [`unpack`] reads it), in no order.
+    pub(super) fn each_packed(&self, mut visit: impl FnMut(u64)) {
+        for bucket in &self.slots.nimbers {
+            for slot in (0..8).map(|k| bucket.slot(k)).filter(|&slot| slot != 0) {
+                visit(slot);
+            }
+        }
+    }
+
+    /// How many regions are stored in packed slots, and how many apart.
+    pub(super) fn counts(&self) -> (usize, usize) {
+        (self.narrow, self.wide.len())
+    }
+
+    /// The regions stored apart (their images too wide for a slot): image,
+    /// width, nimber.
+    pub(super) fn each_wide(&self, mut visit: impl FnMut(u128, usize, u8)) {
+        for (&key, &nimber) in &self.wide {
+            visit(key & ((1 << 121) - 1), (key >> 121) as usize, nimber);
+        }
+    }
+
+    /// Every slot of the excluded-nimber cache (image, width and set, as
+    /// [`unpack_excluded`] reads it), in no order.
+    pub(super) fn each_excluded(&self, mut visit: impl FnMut(u64)) {
+        for bucket in &self.slots.excluded {
+            for slot in (0..8).map(|k| bucket.slot(k)).filter(|&slot| slot != 0) {
+                visit(slot);
+            }
+        }
+    }
+
+    /// Grows the slots at once to hold `more` packed regions beyond those
+    /// stored, rather than doubling step by step while they come.
+    pub(super) fn reserve(&mut self, more: usize) {
+        let wanted = self.narrow.saturating_add(more);
+        while wanted.saturating_mul(8) > self.slots.nimbers.len() * 8 * 7 {
+            self.grow();
+        }
+    }
+
     /// New slots twice as many; the cache starts again empty, a quarter of
     /// the new table.
     fn grow(&mut self) {
@@ -310,7 +368,7 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    fn table(&self) -> MutexGuard<'_, Table> {
+    pub(super) fn table(&self) -> MutexGuard<'_, Table> {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -409,7 +467,23 @@ impl Store {
         }
     }
 
-    #[cfg(test)]
+    /// Runs `work` on the table (under its lock when it is shared; new slots
+    /// are then published for the readers).
+    pub(super) fn with_table<T>(&mut self, work: impl FnOnce(&mut Table) -> T) -> T {
+        match self {
+            Self::Own(table) => work(table),
+            Self::Shared { shared, .. } => {
+                let mut table = shared.table();
+                let before = Arc::as_ptr(&table.slots);
+                let done = work(&mut table);
+                if Arc::as_ptr(&table.slots) != before {
+                    shared.slots.store(Arc::clone(&table.slots));
+                }
+                done
+            }
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
             Self::Own(table) => table.len(),
