@@ -360,9 +360,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::family::parts;
     use crate::sums::analysis::{SolveOptions, solve};
-    use crate::sums::position::{Group, Position};
+    use crate::sums::position::Position;
     use crate::theory::game::Convention;
 
     /// Subtraction of 1, 3 or 4 on integers; a pair `(a, b)` splits into two
@@ -391,15 +390,15 @@ mod tests {
                 (Function::Moves, Value::Integer(14)) => {
                     return Err(Wrong::NotAList("a int".into()));
                 }
+                (Function::Moves, Value::Integer(-1)) => {
+                    read(Ok(Value::Integer(14)))?;
+                    return read(Err("a float".into()));
+                }
                 (Function::Moves, Value::Integer(n)) => [1, 3, 4]
                     .iter()
                     .filter(|&&k| k <= *n)
                     .map(|k| Value::Integer(n - k))
                     .collect(),
-                (Function::Moves, Value::Integer(-1)) => {
-                    read(Ok(Value::Integer(14)))?;
-                    return read(Err("a float".into()));
-                }
                 (Function::Moves, _) => Vec::new(),
             };
             found.into_iter().try_for_each(|value| read(Ok(value)))

@@ -112,18 +112,17 @@ mod tests {
             &self,
             function: Function,
             position: &Value,
-            _: usize,
-        ) -> Result<Vec<Value>, Wrong> {
+            read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+        ) -> Result<(), Wrong> {
             match (function, position) {
                 (Function::Moves, Value::Integer(50)) => Err(Wrong::Raised {
                     kind: "ValueError".into(),
                     message: "no".into(),
                 }),
-                (Function::Moves, Value::Integer(n)) => Ok((1..=3)
+                (Function::Moves, Value::Integer(n)) => (1..=3)
                     .filter(|k| k <= n)
-                    .map(|k| Value::Integer(n - k))
-                    .collect()),
-                _ => Ok(vec![position.clone()]),
+                    .try_for_each(|k| read(Ok(Value::Integer(n - k)))),
+                _ => read(Ok(position.clone())),
             }
         }
 
