@@ -592,7 +592,7 @@ impl TableEngine {
             isa,
             ..
         } = self;
-        let (mut row, covered, prefix_to) = block.row(n);
+        let (mut row, covered, prefix_to) = block.row(n, *isa);
         let options = &mut row;
         insert_non_splitting_options(table, present, value_counts, g, options);
         insert_three_heap_options(
@@ -629,7 +629,8 @@ impl TableEngine {
                 return value;
             }
         }
-        mex_by_candidates(table, classes, stats, g, mirror, options, prefix_to)
+        let below_64 = *value_bits <= 6;
+        mex_by_candidates(table, classes, stats, g, mirror, options, prefix_to, below_64)
     }
 
     /// The value of heap `g.len()` for a rule that only takes, by an all-but set

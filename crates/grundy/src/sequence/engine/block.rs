@@ -70,12 +70,13 @@ impl Block {
     /// The options of heap `n`, a heap of the block, and which rare pairs the rows
     /// already hold (`covered`).
     #[inline]
-    pub(super) fn row(&mut self, n: usize) -> (Marks<'_>, &CoveredRare, usize) {
+    pub(super) fn row(&mut self, n: usize, isa: Isa) -> (Marks<'_>, &CoveredRare, usize) {
         let k = n - self.start;
-        let options = Marks {
-            marks: &mut self.rows[k * self.width..(k + 1) * self.width],
-            stamp: self.stamp,
-        };
+        let options = Marks::new(
+            &mut self.rows[k * self.width..(k + 1) * self.width],
+            self.stamp,
+            isa,
+        );
         (options, &self.covered, self.prefix_to)
     }
 }
@@ -317,32 +318,85 @@ pub(super) fn insert_rare_pairs<T: StoredValue>(
     false
 }
 
-/// The option set of one heap, borrowed as a plain slice (see [`Block`]).
+/// The option set of one heap, borrowed as a plain slice (see [`Block`]), with its
+/// options below 64 also kept as the bits of a word, `low`. The mex is read from that
+/// word first: a wide load of bytes stored just before waits until the stores are
+/// written (no store forwards to a load spanning several), and a heap's own options
+/// are stored just before its mex is looked for. The options below 64 are those of
+/// `low` ([`Marks::insert_below_64`] puts them there alone); a writer of `marks`
+/// other than [`Marks::insert`] and [`Marks::remove`] calls [`Marks::reread_low`]
+/// after it. Rows are at least 128 bytes wide.
 #[derive(Debug)]
 pub(super) struct Marks<'a> {
     pub(super) marks: &'a mut [u8],
     pub(super) stamp: u8,
+    low: u64,
+    isa: Isa,
+}
+
+impl<'a> Marks<'a> {
+    /// The set `marks`, `stamp` marking its options, read by the kernel `isa`.
+    #[inline(always)]
+    pub(super) fn new(marks: &'a mut [u8], stamp: u8, isa: Isa) -> Self {
+        debug_assert!(marks.len() >= 64);
+        let mut options = Self {
+            marks,
+            stamp,
+            low: 0,
+            isa,
+        };
+        options.reread_low();
+        options
+    }
 }
 
 impl Marks<'_> {
+    /// Takes into `low` the options below 64 written to `marks` directly.
+    #[inline(always)]
+    pub(super) fn reread_low(&mut self) {
+        let mut out = [u64::MAX];
+        simd::unmarked(self.marks, self.stamp, &mut out, self.isa);
+        self.low |= !out[0];
+    }
+
+    /// Inserts the values of the bits of `values`, all below 64, into `low` alone.
+    #[inline(always)]
+    pub(super) fn insert_below_64(&mut self, values: u64) {
+        self.low |= values;
+    }
+
     #[inline(always)]
     pub(super) fn insert(&mut self, value: u32) {
+        self.low |= u64::from(value < 64) << (value & 63);
         self.marks[value as usize] = self.stamp;
     }
 
     #[inline(always)]
     pub(super) fn remove(&mut self, value: u32) {
+        self.low &= !(u64::from(value < 64) << (value & 63));
         self.marks[value as usize] = 0;
     }
 
     #[inline(always)]
     pub(super) fn contains(&self, value: u32) -> bool {
+        if value < 64 {
+            return self.low >> value & 1 == 1;
+        }
         self.marks.get(value as usize) == Some(&self.stamp)
     }
 
     /// The smallest value from `from` on that is not an option (the mex when every
     /// value below `from` is known to be one).
+    #[inline(always)]
     pub(super) fn mex_from(&self, from: u32) -> u32 {
+        let mut from = from;
+        if from < 64 {
+            let free = !self.low & (u64::MAX << from);
+            if free != 0 {
+                return free.trailing_zeros();
+            }
+            from = 64;
+        }
         let stamp = self.stamp;
         let rest = &self.marks[from as usize..];
         // Eight marks at a time: the first byte differing from the stamp is the first

@@ -187,6 +187,7 @@ pub(super) fn insert_run_options(
         for runs in runs {
             runs.mark(n, options.marks, stamp, 0..values);
         }
+        options.reread_low();
         return;
     }
     const CHUNK: usize = 64;
@@ -204,7 +205,8 @@ pub(super) fn insert_run_options(
                     Err(_) => eight.iter().any(|&mark| mark != stamp),
                 });
         if missing {
-            return;
+            break;
         }
     }
+    options.reread_low();
 }

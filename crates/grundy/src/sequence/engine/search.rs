@@ -359,6 +359,8 @@ impl<'a, T: StoredValue> Search<'a, T> {
         if limit < 64 {
             absent[0] &= (1u64 << limit) - 1;
         }
+        // The rows were written directly: the word of the options below 64 follows.
+        options.reread_low();
         let mut reachable: [TargetSet; 2] = [[0; 16]; 2];
         for (parity, class) in self.classes.iter().enumerate() {
             if class.mask.is_some() {
@@ -443,6 +445,7 @@ pub(super) fn one_pass_applies<T: StoredValue>(
 /// otherwise a short scalar run over the next pairs, then a vectorised search for the
 /// candidate alone, and on a hit the next candidate.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the parts of the engine the search reads")]
 pub(super) fn mex_by_candidates<T: StoredValue>(
     table: &MoveTable,
     classes: &[SparseClass; 2],
@@ -451,6 +454,7 @@ pub(super) fn mex_by_candidates<T: StoredValue>(
     mirror: Option<Reversed<'_, T>>,
     options: &mut Marks,
     prefix_to: usize,
+    below_64: bool,
 ) -> u32 {
     if classes.iter().all(|class| class.mask.is_none()) {
         // Every pair is in `options` already.
@@ -511,8 +515,18 @@ pub(super) fn mex_by_candidates<T: StoredValue>(
                     // A short scalar run first: it usually excludes the candidate and
                     // the next few rare values.
                     let stop = half.min(*from + SCALAR_RUN - 1);
-                    for a in *from..=stop {
-                        options.insert((g[a] ^ g[m - a]).get());
+                    if below_64 {
+                        // Every value is below 64: the run's values gathered as bits
+                        // in a register, no store.
+                        let mut values = 0u64;
+                        for a in *from..=stop {
+                            values |= 1 << ((g[a] ^ g[m - a]).get() & 63);
+                        }
+                        options.insert_below_64(values);
+                    } else {
+                        for a in *from..=stop {
+                            options.insert((g[a] ^ g[m - a]).get());
+                        }
                     }
                     stats.scanned_pairs += (stop + 1 - *from) as u64;
                     *from = stop + 1;

@@ -359,7 +359,8 @@ unsafe fn mark_values_avx2<T: Lanes>(
         // SAFETY: the features this function is compiled for; `load16` checks the
         // bounds.
         let x = unsafe { _mm256_xor_si256(T::load16(left, at), T::load16(right, at)) };
-        store_at(row, _mm256_and_si256(x, low_bits), stamp);
+        // SAFETY: masked to `bits` bits, every lane is below `row.len()`.
+        unsafe { store_at(row, _mm256_and_si256(x, low_bits), stamp) };
         at += 16;
     }
     for i in at..len {
@@ -418,19 +419,23 @@ unsafe fn mark_pairs_avx2<T: Lanes>(
             // the bounds of `g[base - r + 16 * half..][..16]`.
             let others = unsafe { T::load16(g, base - r + 16 * half) };
             let x = _mm256_and_si256(_mm256_xor_si256(own, others), low_bits);
-            // Lane `k` holds `k * width + x` with `x < 1 << bits <= width`: below
-            // `LANES * width = rows.len()`.
-            store_at(rows, _mm256_add_epi16(x, *offsets), stamp);
+            // SAFETY: lane `k` holds `k * width + x` with `x < 1 << bits <= width`,
+            // below `LANES * width = rows.len()`.
+            unsafe { store_at(rows, _mm256_add_epi16(x, *offsets), stamp) };
         }
     }
 }
 
 /// `bytes[p] = stamp` for the 16 offsets `p` in the 16-bit lanes of `positions`,
 /// taken out four per 64-bit word by shifts (ALU work; one extract a lane would
-/// queue on one port). A position beyond `bytes` panics.
+/// queue on one port).
+///
+/// # Safety
+/// The CPU must support AVX2, and every lane of `positions` must be below
+/// `bytes.len()`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store_at(bytes: &mut [u8], positions: __m256i, stamp: u8) {
+unsafe fn store_at(bytes: &mut [u8], positions: __m256i, stamp: u8) {
     let halves = [
         _mm256_castsi256_si128(positions),
         _mm256_extracti128_si256::<1>(positions),
@@ -441,7 +446,10 @@ fn store_at(bytes: &mut [u8], positions: __m256i, stamp: u8) {
             _mm_extract_epi64::<1>(half) as u64,
         ] {
             for lane in 0..4 {
-                bytes[usize::from((word >> (16 * lane)) as u16)] = stamp;
+                let p = usize::from((word >> (16 * lane)) as u16);
+                debug_assert!(p < bytes.len());
+                // SAFETY: every lane is below `bytes.len()` (the caller's promise).
+                unsafe { *bytes.get_unchecked_mut(p) = stamp };
             }
         }
     }
