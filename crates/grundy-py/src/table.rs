@@ -66,6 +66,9 @@ type Tabulated = (Vec<Py<PyAny>>, bool, Vec<String>, bool);
 /// count)`. Returns the cells (ints, or `"P"`/`"N"` with `outcome`), whether
 /// it is complete, the patterns of a complete table, and whether Ctrl-C
 /// stopped it.
+/// What gives the parts of the cell with the given values.
+type PartsAt<'a> = Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync + 'a>;
+
 #[pyfunction]
 #[pyo3(signature = (expression, variables, limits, outcome=false, max_cells=DEFAULT_MAX_CELLS))]
 pub fn table(
@@ -91,9 +94,7 @@ pub fn table(
     let variables = grid.axes();
     // The parts of each cell: the expression with the variables' values, or
     // what the function returns for them.
-    let parts_at: Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync> = if let Ok(source) =
-        expression.extract::<String>()
-    {
+    let parts_at: PartsAt<'_> = if let Ok(source) = expression.extract::<String>() {
         let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
         let template = Template::new(&source, &names)
             .map_err(|error| failure_error(py, Failure::language(&error, &source, Door::Python)))?;

@@ -1170,7 +1170,8 @@ mod checkpoints {
         let header = 8 + 4 + 2 + crate::theory::checkpoint::GRUNDY_VERSION.len() + 4 + text.len();
         // The body: width, board, counts, then the packed regions.
         let first = 1 + 16 + 16;
-        let cases: [(&str, Box<dyn FnOnce(&mut Vec<u8>)>); 5] = [
+        type Damage = Box<dyn FnOnce(&mut Vec<u8>)>;
+        let cases: [(&str, Damage); 5] = [
             ("another board", Box::new(|body| body[1] ^= 1)),
             ("out of range", Box::new(move |body| body[first + 7] = 0xff)),
             (
