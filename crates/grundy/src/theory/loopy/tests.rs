@@ -143,10 +143,10 @@ fn outcomes_of_single_tokens_match_retrograde_analysis() {
         let values = values_of(&options);
         check_definition(&options, &values);
         let expected = retrograde(&options);
-        for v in 0..n as usize {
+        for (v, &expected) in expected.iter().enumerate() {
             assert_eq!(
                 value(&values, &options, v).outcome(),
-                expected[v],
+                expected,
                 "round {round}, vertex {v}, graph {options:?}"
             );
         }
@@ -348,8 +348,8 @@ proptest! {
         let values = values_of(&options);
         check_definition(&options, &values);
         let expected = retrograde(&options);
-        for v in 0..n as usize {
-            prop_assert_eq!(value(&values, &options, v).outcome(), expected[v]);
+        for (v, &expected) in expected.iter().enumerate() {
+            prop_assert_eq!(value(&values, &options, v).outcome(), expected);
         }
     }
 }

@@ -124,7 +124,7 @@ fn check_graph(n: u32, edges: &[(u32, u32)]) -> [usize; 3] {
 
 #[test]
 fn every_position_of_small_graphs_matches_retrograde_analysis() {
-    let mut rng = Xorshift::from_state(0xa221_1e5);
+    let mut rng = Xorshift::from_state(0x0a22_11e5);
     let mut seen = [0usize; 3];
     for round in 0..400u64 {
         let n = 1 + rng.below(5) as u32;
@@ -139,7 +139,7 @@ fn every_position_of_small_graphs_matches_retrograde_analysis() {
 #[test]
 fn on_acyclic_graphs_the_value_is_the_nim_sum_of_the_tokens_dag_nimbers() {
     // Fraenkel and Yesha: on an acyclic graph annihilation changes no value.
-    let mut rng = Xorshift::from_state(0xa221_1e6);
+    let mut rng = Xorshift::from_state(0x0a22_11e6);
     for _ in 0..200 {
         let n = 2 + rng.below(6) as u32;
         let edges: Vec<(u32, u32)> = (0..rng.below(3 * u64::from(n)))
