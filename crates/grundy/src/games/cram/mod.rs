@@ -1185,7 +1185,11 @@ mod checkpoints {
                     let mut slot = [0u8; 8];
                     slot.copy_from_slice(&body[first..first + 8]);
                     let word = u64::from_le_bytes(slot);
-                    let other = word ^ 1 << 58 ^ 3 << 59;
+                    // Nimber 0 made 1, any other made 0: both within every
+                    // region's bound, whichever region the threads stored first.
+                    let nimber_plus_one = word >> 58;
+                    let other_plus_one = if nimber_plus_one == 1 { 2 } else { 1 };
+                    let other = word & ((1 << 58) - 1) | other_plus_one << 58;
                     body[first + 8..first + 16].copy_from_slice(&other.to_le_bytes());
                 }),
             ),
