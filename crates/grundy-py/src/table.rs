@@ -22,6 +22,9 @@ use crate::errors::failure_error;
 use crate::position::parts_of;
 use crate::run::{out_of_time, watched};
 
+/// The parts of the cell with the variables' values given.
+type PartsAt<'a> = Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync + 'a>;
+
 /// Why a cell has no position.
 enum Unmade {
     /// The library's failure.
@@ -91,9 +94,7 @@ pub fn table(
     let variables = grid.axes();
     // The parts of each cell: the expression with the variables' values, or
     // what the function returns for them.
-    let parts_at: Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync> = if let Ok(source) =
-        expression.extract::<String>()
-    {
+    let parts_at: PartsAt<'_> = if let Ok(source) = expression.extract::<String>() {
         let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
         let template = Template::new(&source, &names)
             .map_err(|error| failure_error(py, Failure::language(&error, &source, Door::Python)))?;
