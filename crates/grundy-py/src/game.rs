@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use grundy::games::callback::{Function, Functions, Game as Rules, Value, Wrong};
+use grundy::games::callback::{Function, Functions, Game as Rules, Reader, Value, Wrong};
 use grundy::sums::position::Group;
 use grundy::theory::cancel;
 use grundy::workflow::{Door, Failure};
@@ -77,7 +77,7 @@ impl Functions for Callables {
         &self,
         function: Function,
         position: &Value,
-        read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+        read: &mut Reader<'_>,
     ) -> Result<(), Wrong> {
         Python::attach(|py| {
             let callable = match function {

@@ -85,7 +85,7 @@ pub fn seq<'py>(
             _ => Ok(()),
         }
     };
-    let ran = watched(py, limits.deadline(), &report, &*work)?;
+    let ran = watched(py, limits.deadline(), &report, work)?;
     warn_of_long_run(py, &tally)?;
     // An exception of the `progress` callable (or of its warning) stopped the
     // work: it is the caller's, raised as it is; Ctrl-C keeps the values.

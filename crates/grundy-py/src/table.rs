@@ -22,6 +22,9 @@ use crate::errors::failure_error;
 use crate::position::parts_of;
 use crate::run::{out_of_time, watched};
 
+/// The parts of the cell with the variables' values given.
+type PartsAt<'a> = Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync + 'a>;
+
 /// Why a cell has no position.
 enum Unmade {
     /// The library's failure.
@@ -66,9 +69,6 @@ type Tabulated = (Vec<Py<PyAny>>, bool, Vec<String>, bool);
 /// count)`. Returns the cells (ints, or `"P"`/`"N"` with `outcome`), whether
 /// it is complete, the patterns of a complete table, and whether Ctrl-C
 /// stopped it.
-/// What gives the parts of the cell with the given values.
-type PartsAt<'a> = Box<dyn Fn(&[BigInt]) -> PyResult<Vec<Part>> + Sync + 'a>;
-
 #[pyfunction]
 #[pyo3(signature = (expression, variables, limits, outcome=false, max_cells=DEFAULT_MAX_CELLS))]
 pub fn table(

@@ -128,6 +128,10 @@ pub enum Wrong {
     Argument(String),
 }
 
+/// What reads the entries of a list a function returned, one by one: a
+/// position, or why the entry is not one ([`Functions::call`]).
+pub type Reader<'a> = dyn FnMut(Result<Value, String>) -> Result<(), Wrong> + 'a;
+
 /// The functions of a game, called by its front end (with the interpreter's
 /// lock, for Python).
 pub trait Functions: Send + Sync + 'static {
@@ -142,7 +146,7 @@ pub trait Functions: Send + Sync + 'static {
         &self,
         function: Function,
         position: &Value,
-        read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+        read: &mut Reader<'_>,
     ) -> Result<(), Wrong>;
 
     /// The text `describe(from, to)` gives a move, `to` being the parts the
@@ -376,7 +380,7 @@ mod tests {
             &self,
             function: Function,
             position: &Value,
-            read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+            read: &mut Reader<'_>,
         ) -> Result<(), Wrong> {
             let found = match (function, position) {
                 (Function::Split, Value::Tuple(items)) => items.to_vec(),

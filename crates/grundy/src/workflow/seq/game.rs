@@ -101,7 +101,7 @@ pub fn game_sequence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::callback::{Function, Functions, Wrong};
+    use crate::games::callback::{Function, Functions, Reader, Wrong};
     use crate::theory::cancel::Cancel;
 
     /// Subtract 1, 2 or 3 (values `n mod 4`); 50 raises.
@@ -112,7 +112,7 @@ mod tests {
             &self,
             function: Function,
             position: &Value,
-            read: &mut dyn FnMut(Result<Value, String>) -> Result<(), Wrong>,
+            read: &mut Reader<'_>,
         ) -> Result<(), Wrong> {
             match (function, position) {
                 (Function::Moves, Value::Integer(50)) => Err(Wrong::Raised {
