@@ -868,6 +868,50 @@ mod tests {
         assert_eq!(nimber(7, 5), 1);
     }
 
+    /// The nimbers of Beling's table of rectangular boards (the README of
+    /// `impartial-games`, 2025; its values for the boards below were first
+    /// computed by Lemoine and Viennot's Glop), every one the search answers
+    /// within a few seconds in the tests profile, both ways round: rows 4 to
+    /// 6 up to 4 x 10, 5 x 8 and 6 x 6, and the even by even boards of the
+    /// table (4 x 12, 4 x 14, 6 x 8 to 6 x 14), which the symmetry strategy
+    /// answers. The larger ones are in docs/BENCHMARKS.md ("Cram: the
+    /// published values").
+    #[test]
+    #[ignore = "a few seconds"]
+    fn published_values_within_seconds() {
+        let table = [
+            (4, 4, 0),
+            (4, 5, 2),
+            (4, 6, 0),
+            (4, 7, 3),
+            (4, 8, 0),
+            (4, 9, 1),
+            (4, 10, 0),
+            (4, 12, 0),
+            (4, 14, 0),
+            (5, 5, 0),
+            (5, 6, 2),
+            (5, 7, 1),
+            (5, 8, 1),
+            (6, 6, 0),
+            (6, 8, 0),
+            (6, 10, 0),
+            (6, 12, 0),
+            (6, 14, 0),
+        ];
+        on_pool(2, || {
+            for (rows, cols, published) in table {
+                for (r, c) in [(rows, cols), (cols, rows)] {
+                    let Some(board) = Board::new(r, c) else {
+                        // 11 x 12 and larger: more than 121 cells both ways.
+                        continue;
+                    };
+                    assert_eq!(Cram::nimber(&board, usize::MAX), Ok(published), "{r} x {c}");
+                }
+            }
+        });
+    }
+
     /// With the threads of a pool sharing one table (more threads than this
     /// machine has cores too), every board with holes up to 3 x 4 has the
     /// oracle's nimber and moves to each nimber, and larger boards with holes
