@@ -47,11 +47,11 @@ pub use file::{
     FileError, FileFormat, SequenceFile, check_rule_of_file, compute_into_file, read_values,
     save_to_file, write_values,
 };
-pub use simd::{Kernel, KernelError};
 pub use periodicity::{
     Periodicity, Proof, ValueError, certification_length, closed_form_value, find_periodicity,
     find_unproven_periodicity, until_proven,
 };
+pub use simd::{Kernel, KernelError};
 pub use storage::GrundyValues;
 
 use engine::Engine;

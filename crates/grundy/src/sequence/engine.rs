@@ -630,7 +630,9 @@ impl TableEngine {
             }
         }
         let below_64 = *value_bits <= 6;
-        mex_by_candidates(table, classes, stats, g, mirror, options, prefix_to, below_64)
+        mex_by_candidates(
+            table, classes, stats, g, mirror, options, prefix_to, below_64,
+        )
     }
 
     /// The value of heap `g.len()` for a rule that only takes, by an all-but set

@@ -21,7 +21,8 @@ use std::path::Path;
 
 use super::check::{CheckWriter, check_file_path, ensure_replaceable, unchecked_heaps};
 use super::{
-    GrundyValues, Kernel, Method, OutOfMemory, Progress, ResumeError, ResumeStop, SequenceSolver, StopCause,
+    GrundyValues, Kernel, Method, OutOfMemory, Progress, ResumeError, ResumeStop, SequenceSolver,
+    StopCause,
 };
 use crate::rules::HeapRule;
 
@@ -334,24 +335,23 @@ impl SequenceFile {
             let (values, complete) = read_with_length(&mut file, format)?;
             let recompute = unchecked_heaps(&check_path, rule, &values)?;
             let in_file = values.len();
-            let solver =
-                SequenceSolver::resume_checking(
-                    rule.clone(),
-                    method,
-                    kernel,
-                    values,
-                    &recompute,
-                    progress,
-                )
-                    .map_err(|stop| match stop {
-                        ResumeStop::Wrong(error) => FileError::WrongValue(error),
-                        // Nothing was cut or written: the file is as it was.
-                        ResumeStop::Interrupted => FileError::Interrupted { done: in_file },
-                        ResumeStop::OutOfMemory(error) => FileError::OutOfMemory {
-                            done: in_file,
-                            error,
-                        },
-                    })?;
+            let solver = SequenceSolver::resume_checking(
+                rule.clone(),
+                method,
+                kernel,
+                values,
+                &recompute,
+                progress,
+            )
+            .map_err(|stop| match stop {
+                ResumeStop::Wrong(error) => FileError::WrongValue(error),
+                // Nothing was cut or written: the file is as it was.
+                ResumeStop::Interrupted => FileError::Interrupted { done: in_file },
+                ResumeStop::OutOfMemory(error) => FileError::OutOfMemory {
+                    done: in_file,
+                    error,
+                },
+            })?;
             // Cut only once the values are known to be right: a wrong file stays as it
             // was.
             file.set_len(complete)?;

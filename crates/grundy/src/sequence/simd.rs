@@ -426,9 +426,7 @@ pub(crate) fn scan_codes(
 ) -> Option<usize> {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if avx512_codes_run() => {
-            Some(avx512::scan_codes(left, right, skip, targets))
-        }
+        Isa::Avx512 if avx512_codes_run() => Some(avx512::scan_codes(left, right, skip, targets)),
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 | Isa::Avx2 => Some(avx2::scan_codes(left, right, skip, targets)),
         _ => {
@@ -449,7 +447,10 @@ pub(crate) const MARK_LANES: usize = 32;
 ///
 /// Panics unless `1 << bits <= width`, `rows` holds `MARK_LANES` rows, and every
 /// heap `base + k - r` is below `g.len()`.
-#[allow(clippy::too_many_arguments, reason = "the block's rows and the pairs' parts")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the block's rows and the pairs' parts"
+)]
 pub(crate) fn mark_pairs<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
@@ -530,7 +531,10 @@ impl NinthBit {
 /// Panics unless `rows` holds `MARK_LANES` rows of `width` bytes, a multiple of 64 and
 /// above every value marked (at least 512 with `ninth`), and every heap
 /// `base + k - r` is below `g.len()`.
-#[allow(clippy::too_many_arguments, reason = "the block's rows and the pairs' parts")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the block's rows and the pairs' parts"
+)]
 pub(crate) fn mark_pairs_in_registers<T: StoredValue>(
     rows: &mut [u8],
     width: usize,
@@ -652,7 +656,12 @@ pub(crate) fn mark_values<T: StoredValue>(
 /// The first `i` with `left[i] xor right[i] == target`, by vector compares; `None`
 /// also when no vector version applies (the caller then searches itself): check
 /// [`find_applies`] first.
-pub(crate) fn find<T: StoredValue>(left: &[T], right: &[T], target: u32, isa: Isa) -> Option<usize> {
+pub(crate) fn find<T: StoredValue>(
+    left: &[T],
+    right: &[T],
+    target: u32,
+    isa: Isa,
+) -> Option<usize> {
     match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => {
@@ -779,7 +788,8 @@ mod tests {
             Isa::Avx512.runs() && missing_of(&AVX512_CODE_FEATURES, has_feature).is_empty()
         );
         // A machine with AVX-512 but without VBMI2, VBMI and BITALG (Skylake-X).
-        let skylake = |feature: &str| !matches!(feature, "avx512vbmi" | "avx512vbmi2" | "avx512bitalg");
+        let skylake =
+            |feature: &str| !matches!(feature, "avx512vbmi" | "avx512vbmi2" | "avx512bitalg");
         assert!(missing_of(Isa::Avx2.features(), skylake).is_empty());
         let missing = missing_of(Isa::Avx512.features(), skylake);
         assert_eq!(missing, ["avx512vbmi2"]);
@@ -858,12 +868,7 @@ mod tests {
     /// What [`scan`] promises: the values taken out are exactly the wanted values met
     /// in the pairs looked at, and it looked at every pair unless at most one value is
     /// left.
-    fn check_scan<T: StoredValue>(
-        left: &[T],
-        right: &[T],
-        wanted: &TargetSet,
-        isa: Isa,
-    ) -> usize {
+    fn check_scan<T: StoredValue>(left: &[T], right: &[T], wanted: &TargetSet, isa: Isa) -> usize {
         let mut after = *wanted;
         let looked = scan(left, right, &mut after, isa);
         assert!(looked <= left.len());
@@ -897,10 +902,7 @@ mod tests {
         assert_eq!(scan_portable(&left, &right, &mut targets), 0);
         for isa in paths("finds_each_value_once_and_stops_when_one_is_left") {
             check_scan(&left, &right, &set_of(&[3, 7, 90]), isa);
-            assert_eq!(
-                check_scan(&left, &right, &set_of(&[3, 700, 800]), isa),
-                100
-            );
+            assert_eq!(check_scan(&left, &right, &set_of(&[3, 700, 800]), isa), 100);
             let bytes: Vec<u8> = (0..100).collect();
             let zeros = vec![0u8; 100];
             // 700 and 800 cannot be met by bytes: the scan reads every pair.

@@ -190,7 +190,11 @@ fn search_modes_agree() {
             solver.extend_to(last + 3200);
             let after = solver.stats();
             let marked = after.register_pairs - before.register_pairs;
-            assert_eq!(marked > 100 * 32 * 1000, isa == Isa::Avx512, "{isa:?}: {marked}");
+            assert_eq!(
+                marked > 100 * 32 * 1000,
+                isa == Isa::Avx512,
+                "{isa:?}: {marked}"
+            );
             let searched = after.byte_pairs - before.byte_pairs;
             assert_eq!(
                 searched > 3200 * 1000,
@@ -245,7 +249,11 @@ fn sparse_space_is_actually_used() {
             SequenceSolver::new(HeapRule::GrundysGame, Method::SparseSpace).with_kernel(kernel);
         solver.extend_to(20_000);
         let stats = solver.stats();
-        assert_eq!(stats.byte_pairs > 0, kernel.isa() != Isa::Scalar, "{kernel}: {stats:?}");
+        assert_eq!(
+            stats.byte_pairs > 0,
+            kernel.isa() != Isa::Scalar,
+            "{kernel}: {stats:?}"
+        );
     }
     // 0.106 needs the parity-twisted class (odd removals, position bit in the mask).
     let mut solver = SequenceSolver::new(rule("0.106"), Method::SparseSpace);

@@ -350,12 +350,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
         let limit = 1usize << bits;
         let words = limit.div_ceil(64);
         let mut absent: TargetSet = [0; 16];
-        simd::unmarked(
-            options.marks,
-            options.stamp,
-            &mut absent[..words],
-            self.isa,
-        );
+        simd::unmarked(options.marks, options.stamp, &mut absent[..words], self.isa);
         if limit < 64 {
             absent[0] &= (1u64 << limit) - 1;
         }
@@ -445,7 +440,10 @@ pub(super) fn one_pass_applies<T: StoredValue>(
 /// otherwise a short scalar run over the next pairs, then a vectorised search for the
 /// candidate alone, and on a hit the next candidate.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the parts of the engine the search reads")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the parts of the engine the search reads"
+)]
 pub(super) fn mex_by_candidates<T: StoredValue>(
     table: &MoveTable,
     classes: &[SparseClass; 2],

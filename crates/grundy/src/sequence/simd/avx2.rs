@@ -27,12 +27,7 @@ fn available() -> bool {
 const BATCH: usize = 16;
 
 /// [`super::scan_codes`] with AVX2.
-pub(super) fn scan_codes(
-    left: &[u8],
-    right: &[u8],
-    skip: &[u64],
-    targets: &mut CodeSet,
-) -> usize {
+pub(super) fn scan_codes(left: &[u8], right: &[u8], skip: &[u64], targets: &mut CodeSet) -> usize {
     assert!(available());
     // SAFETY: the CPU has AVX2, BMI1, BMI2 and POPCNT (asserted above).
     unsafe { scan_bytes(left, right, skip, targets, 0) }
@@ -325,13 +320,7 @@ unsafe fn find_avx2<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<us
 }
 
 /// [`super::mark_values`] for 8- and 16-bit values (the caller checked the sizes).
-pub(super) fn mark_values<T: Lanes>(
-    row: &mut [u8],
-    bits: u32,
-    stamp: u8,
-    left: &[T],
-    right: &[T],
-) {
+pub(super) fn mark_values<T: Lanes>(row: &mut [u8], bits: u32, stamp: u8, left: &[T], right: &[T]) {
     assert!(available());
     // SAFETY: the CPU has AVX2, BMI1, BMI2 and POPCNT (asserted above).
     unsafe { mark_values_avx2(row, bits, stamp, left, right) }

@@ -45,9 +45,7 @@ pub(super) fn scan_codes(
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW, VL, VBMI, VBMI2 and BITALG.
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt"
-)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
 unsafe fn scan_codes_avx512(
     left: &[u8],
     right: &[u8],
@@ -316,13 +314,7 @@ unsafe fn find_avx512<T: Lanes>(left: &[T], right: &[T], target: u32) -> Option<
 }
 
 /// [`super::mark_values`] for 8- and 16-bit values (the caller checked the sizes).
-pub(super) fn mark_values<T: Lanes>(
-    row: &mut [u8],
-    bits: u32,
-    stamp: u8,
-    left: &[T],
-    right: &[T],
-) {
+pub(super) fn mark_values<T: Lanes>(row: &mut [u8], bits: u32, stamp: u8, left: &[T], right: &[T]) {
     assert!(available());
     // SAFETY: the CPU has AVX-512 F, BW, VL and VBMI2 (asserted above).
     unsafe { mark_values_avx512(row, bits, stamp, left, right) }
