@@ -37,7 +37,7 @@
 //!   pass over the others takes out each wanted value it meets, stopping when none is
 //!   left (see [`super::simd`]; the last value is searched for alone by compares);
 //!   where the values have 8 bits, or 9 with bit 8 in the mask, the pass reads their
-//!   low bytes, 64 pairs a step (`Search::search_bytes`);
+//!   low bytes, 64 pairs a step with AVX-512, 32 with AVX2 (`Search::search_bytes`);
 //! - one candidate at a time (with the scalar kernel, or with values too large for the
 //!   one-pass sets): a short scalar run, then a vectorisable search for `c`; on a hit
 //!   `c` is excluded and the next candidate checked. The pairs before a hit are looked

@@ -169,7 +169,7 @@ impl<'a, T: StoredValue> Search<'a, T> {
         (to, others)
     }
 
-    /// [`Self::search_move`] by bytes, 64 pairs a step ([`simd::scan_codes`]), over the
+    /// [`Self::search_move`] by bytes, 64 or 32 pairs a step ([`simd::scan_codes`]), over the
     /// pairs from `a = from` on as far as the bytes reach; returns where it stopped, or
     /// `None` when it does not apply. The bytes are the values when these have 8 bits.
     /// With 9 bits and bit 8 in the class's mask, two common heaps give a value whose
